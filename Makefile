@@ -1,0 +1,42 @@
+# Two commands matter: `make run` (set up, build, serve on http://127.0.0.1:3000)
+# and `make test` (set up, then every Rust test and every Playwright test).
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
+# Release builds run wasm-opt; the npm package `binaryen` (installed by
+# `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
+
+.PHONY: run test setup build test-rust test-e2e bench fmt lint clean
+
+run: setup
+	cargo leptos serve --release
+
+test: setup
+	.ci/setup browser
+	$(MAKE) test-rust
+	$(MAKE) build
+	$(MAKE) test-e2e
+
+setup:
+	.ci/setup rust node
+
+build:
+	cargo leptos build --release
+
+test-rust:
+	cargo test --workspace --exclude frontend
+
+test-e2e:
+	cd end2end && npx playwright test
+
+bench:
+	cargo bench -p server
+
+fmt:
+	cargo fmt --all
+
+lint:
+	cargo clippy --workspace --exclude frontend --all-targets -- -D warnings
+
+clean:
+	cargo clean
+	rm -rf end2end/node_modules end2end/test-results end2end/.tmp

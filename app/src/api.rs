@@ -1,0 +1,115 @@
+//! Server functions: the pages' only way to the data. Their bodies run on the
+//! server and read through [`SiteData`], which the `server` crate implements
+//! over SQLite and provides as context; the WASM client calls them over HTTP.
+
+use leptos::prelude::*;
+
+use leptos::server_fn::codec::Json;
+
+use crate::model::{AdvisorDetail, ChatHistory, HomeData, RankingView, ReviewPage, SortKey};
+use crate::protocol::{ChatRequest, ChatResponse};
+
+#[cfg(feature = "ssr")]
+pub use ssr::{agent, site_data, AgentApi, SharedAgent, SharedSiteData, SiteData};
+
+#[cfg(feature = "ssr")]
+mod ssr {
+    use std::sync::Arc;
+
+    use leptos::prelude::*;
+
+    use crate::error::ApiError;
+    use crate::model::{AdvisorDetail, HomeData, RankingView, ReviewPage, SortKey};
+
+    /// Everything the pages read. One implementation lives in the `server`
+    /// crate (SQLite today, PostgreSQL later); tests may provide another.
+    #[async_trait::async_trait]
+    pub trait SiteData: Send + Sync + 'static {
+        async fn home(&self) -> Result<HomeData, ApiError>;
+        async fn ranking(
+            &self,
+            school: &str,
+            major: &str,
+            sort: SortKey,
+            page: u32,
+        ) -> Result<RankingView, ApiError>;
+        async fn advisor(&self, id: &str) -> Result<Option<AdvisorDetail>, ApiError>;
+        async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError>;
+    }
+
+    pub type SharedSiteData = Arc<dyn SiteData>;
+
+    /// The voice agent: one turn of the protocol, and a stored conversation.
+    /// Implemented in the `server` crate; the JSON endpoint calls it too.
+    #[async_trait::async_trait]
+    pub trait AgentApi: Send + Sync + 'static {
+        async fn chat(
+            &self,
+            request: crate::protocol::ChatRequest,
+        ) -> Result<crate::protocol::ChatResponse, ApiError>;
+        async fn history(
+            &self,
+            session_id: &str,
+        ) -> Result<Option<crate::model::ChatHistory>, ApiError>;
+    }
+
+    pub type SharedAgent = Arc<dyn AgentApi>;
+
+    /// The agent the server put in context for this request.
+    pub fn agent() -> Result<SharedAgent, ServerFnError> {
+        use_context::<SharedAgent>().ok_or_else(|| ServerFnError::new("服务器未配置语音助手"))
+    }
+
+    /// The data source the server put in context for this request.
+    pub fn site_data() -> Result<SharedSiteData, ServerFnError> {
+        use_context::<SharedSiteData>().ok_or_else(|| ServerFnError::new("服务器未配置数据源"))
+    }
+}
+
+#[cfg(feature = "ssr")]
+fn to_server_error(e: crate::error::ApiError) -> ServerFnError {
+    ServerFnError::new(e.info.message)
+}
+
+#[server]
+pub async fn get_home() -> Result<HomeData, ServerFnError> {
+    site_data()?.home().await.map_err(to_server_error)
+}
+
+#[server]
+pub async fn get_ranking(
+    school: String,
+    major: String,
+    sort: SortKey,
+    page: u32,
+) -> Result<RankingView, ServerFnError> {
+    site_data()?
+        .ranking(&school, &major, sort, page)
+        .await
+        .map_err(to_server_error)
+}
+
+#[server]
+pub async fn get_advisor(id: String) -> Result<Option<AdvisorDetail>, ServerFnError> {
+    site_data()?.advisor(&id).await.map_err(to_server_error)
+}
+
+#[server]
+pub async fn get_reviews(id: String, page: u32) -> Result<Option<ReviewPage>, ServerFnError> {
+    site_data()?
+        .reviews(&id, page)
+        .await
+        .map_err(to_server_error)
+}
+
+/// One turn of the agent, the same types as `POST /api/v1/chat`.
+#[server(input = Json, output = Json)]
+pub async fn chat(request: ChatRequest) -> Result<ChatResponse, ServerFnError> {
+    agent()?.chat(request).await.map_err(to_server_error)
+}
+
+/// The stored conversation of a session, for the panel after a reload.
+#[server(input = Json, output = Json)]
+pub async fn load_chat_history(session_id: String) -> Result<Option<ChatHistory>, ServerFnError> {
+    agent()?.history(&session_id).await.map_err(to_server_error)
+}

@@ -1,0 +1,348 @@
+//! The conversation behind the panel: its messages, chips and form, one turn
+//! at a time through the `chat` server function, and the reply applied to the
+//! pages and spoken.
+//!
+//! [`Conversation`] is a `Copy` bundle of signals so every part of the panel
+//! (input, chips, microphone, header) can drive the same conversation without
+//! `Rc`s; it is created once by `AgentPanel`, inside the router.
+
+use gloo_timers::callback::Timeout;
+use leptos::logging::warn;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::NavigateOptions;
+
+use super::apply::{self, ChipSet, Here};
+use super::{speech, storage};
+use crate::agent_state::AgentOverlay;
+use crate::api::{chat, load_chat_history};
+use crate::model::ChatHistory;
+use crate::page_context::PageContextStore;
+use crate::protocol::{ChatRequest, ChatResponse, OptionClick, PageKind, UserForm};
+
+/// How long a turn may take before the typing indicator shows: fast replies
+/// then never flash it.
+const TYPING_DELAY_MS: u32 = 150;
+
+/// Who said a message; `System` is the site itself (a persona switch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    System,
+}
+
+impl Role {
+    /// The protocol's name, also the `data-role` of the message.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::System => "system",
+        }
+    }
+
+    /// Reads a stored message's role; anything unknown is shown as a system line.
+    pub fn from_wire(role: &str) -> Role {
+        match role {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            _ => Role::System,
+        }
+    }
+}
+
+/// One line of the conversation; `id` keys it in the list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub id: u64,
+    pub role: Role,
+    pub text: String,
+}
+
+/// The router's `use_navigate`, boxed so the `Copy` conversation can hold it.
+/// It is `Send + Sync`, so it lives in ordinary (thread-safe) storage: the
+/// server renders the panel on a multi-threaded runtime, where a value in
+/// local storage must not be dropped from another thread.
+type Navigator = Box<dyn Fn(&str, NavigateOptions) + Send + Sync>;
+
+/// The panel's state and the one way to talk to the agent.
+#[derive(Clone, Copy)]
+pub struct Conversation {
+    pub messages: RwSignal<Vec<Message>>,
+    /// The chips waiting for a click (the last `present_options`).
+    pub chips: RwSignal<Option<ChipSet>>,
+    /// The form as the last reply reported it.
+    pub form: RwSignal<Option<UserForm>>,
+    /// A turn (or the restore of a stored one) is in flight: input is disabled.
+    pub busy: RwSignal<bool>,
+    /// The turn has taken long enough to show the typing indicator.
+    pub typing: RwSignal<bool>,
+    /// Why the last request failed, shown under the messages.
+    pub error: RwSignal<Option<String>>,
+    pub muted: RwSignal<bool>,
+    session: StoredValue<Option<String>>,
+    next_id: StoredValue<u64>,
+    /// Bumped by "新对话": replies to an older conversation are dropped.
+    epoch: StoredValue<u64>,
+    store: PageContextStore,
+    overlay: AgentOverlay,
+    pathname: Memo<String>,
+    search: Memo<String>,
+    navigate: StoredValue<Navigator>,
+}
+
+impl Conversation {
+    /// Must be called inside the `<Router>`, below the page-context store and
+    /// the agent overlay.
+    pub fn new() -> Conversation {
+        let location = use_location();
+        let navigate = use_navigate();
+        Conversation {
+            messages: RwSignal::new(Vec::new()),
+            chips: RwSignal::new(None),
+            form: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            typing: RwSignal::new(false),
+            error: RwSignal::new(None),
+            muted: RwSignal::new(false),
+            session: StoredValue::new(None),
+            next_id: StoredValue::new(0),
+            epoch: StoredValue::new(0),
+            store: PageContextStore::expect(),
+            overlay: AgentOverlay::expect(),
+            pathname: location.pathname,
+            search: location.search,
+            navigate: StoredValue::new(Box::new(navigate) as Navigator),
+        }
+    }
+
+    /// Sends typed or spoken text. Returns `false` (and sends nothing) when the
+    /// text is blank or a turn is already running.
+    pub fn send_text(self, text: &str) -> bool {
+        let text = text.trim();
+        if text.is_empty() {
+            return false;
+        }
+        self.start_turn(text.to_string(), Some(text.to_string()), None)
+    }
+
+    /// Sends a chip click: `values` empty means "跳过". The chip text (or the
+    /// selected texts) is shown as the student's message.
+    pub fn send_option(self, target_field: String, values: Vec<String>) -> bool {
+        let shown = if values.is_empty() {
+            "跳过".to_string()
+        } else {
+            values.join("、")
+        };
+        self.start_turn(
+            shown,
+            None,
+            Some(OptionClick {
+                target_field,
+                values,
+            }),
+        )
+    }
+
+    /// "新对话": forgets the session, the messages and the chips; the next
+    /// message opens a new session. A reply still on its way is dropped.
+    pub fn reset(self) {
+        self.epoch.update_value(|e| *e += 1);
+        storage::clear_session();
+        self.session.set_value(None);
+        self.messages.set(Vec::new());
+        self.chips.set(None);
+        self.form.set(None);
+        self.error.set(None);
+        self.busy.set(false);
+        self.typing.set(false);
+        speech::cancel();
+    }
+
+    /// Mutes or unmutes the voice, remembered across visits. Muting stops the
+    /// reply being spoken; unmuting does not replay it.
+    pub fn set_muted(self, muted: bool) {
+        self.muted.set(muted);
+        storage::save_muted(muted);
+        if muted {
+            speech::cancel();
+        }
+    }
+
+    /// After mount: takes the mute switch from `localStorage` and, when this
+    /// tab has a session, restores its messages and pending chips. An unknown
+    /// or expired session is forgotten silently.
+    pub fn restore(self) {
+        self.muted.set(storage::load_muted());
+        let Some(id) = storage::load_session() else {
+            return;
+        };
+        self.session.set_value(Some(id.clone()));
+        let epoch = self.epoch.get_value();
+        self.busy.set(true);
+        spawn_local(async move {
+            let loaded = load_chat_history(id).await;
+            if self.epoch.get_value() != epoch {
+                return;
+            }
+            self.busy.set(false);
+            match loaded {
+                Ok(Some(history)) => self.show_history(history),
+                Ok(None) => {
+                    storage::clear_session();
+                    self.session.set_value(None);
+                }
+                // Keep the id: the server may be back for the next message.
+                Err(e) => warn!("无法恢复对话：{e}"),
+            }
+        });
+    }
+
+    fn show_history(self, history: ChatHistory) {
+        let messages = history
+            .messages
+            .into_iter()
+            .filter(|m| !m.content.trim().is_empty())
+            .map(|m| self.message(Role::from_wire(&m.role), m.content))
+            .collect();
+        self.messages.set(messages);
+        self.chips
+            .set(history.options.as_ref().and_then(ChipSet::from_call));
+        self.form.set(Some(history.form));
+        self.session.set_value(Some(history.session_id));
+    }
+
+    fn message(self, role: Role, text: String) -> Message {
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        Message { id, role, text }
+    }
+
+    fn push(self, role: Role, text: String) {
+        let message = self.message(role, text);
+        self.messages.update(|list| list.push(message));
+    }
+
+    fn start_turn(
+        self,
+        shown: String,
+        message: Option<String>,
+        option: Option<OptionClick>,
+    ) -> bool {
+        if self.busy.get_untracked() {
+            return false;
+        }
+        self.error.set(None);
+        self.push(Role::User, shown);
+        self.chips.set(None);
+        self.busy.set(true);
+        let request = ChatRequest {
+            session_id: self.session.get_value(),
+            message,
+            option,
+            page_context: self.store.snapshot(),
+        };
+        let epoch = self.epoch.get_value();
+        spawn_local(async move {
+            let typing = Timeout::new(TYPING_DELAY_MS, move || {
+                if self.epoch.get_value() == epoch {
+                    self.typing.set(true);
+                }
+            });
+            let reply = chat(request).await;
+            // Dropping the timer cancels it if the reply beat it.
+            drop(typing);
+            if self.epoch.get_value() != epoch {
+                return;
+            }
+            self.typing.set(false);
+            self.busy.set(false);
+            match reply {
+                Ok(reply) => self.receive(reply),
+                Err(e) => {
+                    warn!("对话请求失败：{e}");
+                    self.error.set(Some(failure_text(&e)));
+                }
+            }
+        });
+        true
+    }
+
+    /// Shows, speaks and applies one reply (a degraded reply with `error` is
+    /// shown the same way: its voice_response is the apology).
+    fn receive(self, reply: ChatResponse) {
+        storage::save_session(&reply.session_id);
+        self.session.set_value(Some(reply.session_id.clone()));
+        for line in apply::event_messages(&reply.events) {
+            self.push(Role::System, line);
+        }
+        if !reply.voice_response.trim().is_empty() {
+            self.push(Role::Assistant, reply.voice_response.clone());
+        }
+        if let Some(error) = &reply.error {
+            warn!("助手降级回复：{} {}", error.code, error.message);
+        }
+        self.form.set(Some(reply.form.clone()));
+        let plan = apply::plan(&reply.tool_calls, &self.here());
+        self.chips.set(plan.chips);
+        if !self.muted.get_untracked() {
+            speech::speak(&reply.voice_response);
+        }
+        let navigate = self.navigate;
+        apply::run(plan.steps, self.overlay, move |href| {
+            navigate.with_value(|go| go(href, NavigateOptions::default()))
+        });
+    }
+
+    /// Where the student is now, from the router (immediate) and the page
+    /// context (the canonical names of the ranking on screen).
+    fn here(self) -> Here {
+        let path = self.pathname.get_untracked();
+        let search = self.search.get_untracked();
+        let url = if search.is_empty() {
+            path.clone()
+        } else {
+            format!("{path}?{search}")
+        };
+        let ranking = (path == "/ranking"
+            && self.store.current_page.get_untracked() == PageKind::Ranking)
+            .then(|| self.store.ranking_filters.get_untracked())
+            .flatten();
+        Here { path, url, ranking }
+    }
+}
+
+/// The error line for a request that failed outright (not a degraded reply).
+fn failure_text(e: &ServerFnError) -> String {
+    match e {
+        ServerFnError::ServerError(message) if !message.trim().is_empty() => {
+            format!("发送失败：{message}")
+        }
+        ServerFnError::Request(_) => "网络连接失败，请检查网络后再试。".to_string(),
+        _ => "助手暂时无法回答，请稍后再试。".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_round_trip_and_unknown_roles_are_system_lines() {
+        for role in [Role::User, Role::Assistant, Role::System] {
+            assert_eq!(Role::from_wire(role.as_str()), role);
+        }
+        assert_eq!(Role::from_wire("tool"), Role::System);
+    }
+
+    #[test]
+    fn failures_read_as_chinese() {
+        assert_eq!(
+            failure_text(&ServerFnError::new("会话不存在")),
+            "发送失败：会话不存在"
+        );
+        assert!(failure_text(&ServerFnError::Request("timeout".into())).contains("网络"));
+    }
+}

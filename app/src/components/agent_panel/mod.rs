@@ -1,0 +1,70 @@
+//! The chat + voice panel on every page: the student types or speaks, the
+//! agent answers with a short spoken reply and tool calls, and the panel
+//! applies those calls to the pages (navigating, highlighting) and reads the
+//! reply aloud.
+//!
+//! - [`conversation`]: the state and one turn through the `chat` server function
+//! - [`apply`]: tool calls → page steps (pure planning, then running)
+//! - [`speech`]: `speechSynthesis` and `SpeechRecognition`, called dynamically
+//! - [`storage`]: the session id and the mute switch in the browser
+//! - [`view`]: the header, messages, chips and input bar
+
+mod apply;
+mod conversation;
+mod speech;
+mod storage;
+mod view;
+
+use leptos::prelude::*;
+
+use conversation::Conversation;
+use view::{Chips, Composer, ErrorLine, MessageList, PanelHeader};
+
+/// The assistant panel: fixed at the bottom-right on wide screens (collapsible
+/// to a round "语音助手" button), a bottom sheet on narrow ones. Place it once,
+/// inside the `<Router>`, after the page-context store and agent overlay are
+/// provided.
+#[component]
+pub fn AgentPanel() -> impl IntoView {
+    let conversation = Conversation::new();
+    let collapsed = RwSignal::new(false);
+    // The server renders every control disabled; they come alive once the
+    // WASM has taken over, so no early click or keystroke is lost.
+    let hydrated = RwSignal::new(false);
+
+    // Browser-only state (the stored session, the mute switch) is read after
+    // hydration so the first client render matches the server's HTML.
+    Effect::new(move |_| {
+        hydrated.set(true);
+        conversation.restore();
+    });
+
+    view! {
+        <aside
+            class="agent-panel"
+            class:is-collapsed=move || collapsed.get()
+            data-testid="agent-panel"
+            aria-labelledby="agent-title"
+        >
+            <button
+                type="button"
+                class="agent-toggle"
+                data-testid="agent-toggle"
+                aria-controls="agent-body"
+                aria-expanded=move || if collapsed.get() { "false" } else { "true" }
+                aria-label=move || if collapsed.get() { "打开语音助手" } else { "收起语音助手" }
+                disabled=move || !hydrated.get()
+                on:click=move |_| collapsed.update(|c| *c = !*c)
+            >
+                {move || if collapsed.get() { "语音助手" } else { "收起" }}
+            </button>
+            <div class="agent-body" id="agent-body" hidden=move || collapsed.get()>
+                <PanelHeader conversation hydrated/>
+                <MessageList conversation/>
+                <ErrorLine conversation/>
+                <Chips conversation/>
+                <Composer conversation hydrated/>
+            </div>
+        </aside>
+    }
+}

@@ -1,0 +1,13 @@
+//! Small presentational pieces shared by the pages.
+
+mod agent_panel;
+mod charts;
+mod pager;
+mod rating;
+mod search;
+
+pub use agent_panel::AgentPanel;
+pub use charts::{DimensionBars, Histogram};
+pub use pager::Pager;
+pub use rating::{Stars, TagList};
+pub use search::SearchForm;

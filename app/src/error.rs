@@ -1,0 +1,47 @@
+//! The one error type of reads and writes: an HTTP status and the protocol's
+//! `{code, message, field}` body with a Chinese message for the student.
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::ErrorInfo;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{} ({}): {}", info.code, status, info.message)]
+pub struct ApiError {
+    pub status: u16,
+    pub info: ErrorInfo,
+}
+
+impl ApiError {
+    fn new(status: u16, code: &str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            info: ErrorInfo {
+                code: code.to_string(),
+                message: message.into(),
+                field: None,
+            },
+        }
+    }
+
+    /// 400: the request itself is wrong; nothing was changed.
+    pub fn bad_request(code: &str, message: impl Into<String>) -> Self {
+        Self::new(400, code, message)
+    }
+
+    /// 404: the thing asked for does not exist.
+    pub fn not_found(code: &str, message: impl Into<String>) -> Self {
+        Self::new(404, code, message)
+    }
+
+    /// 503: a dependency (the database) failed; the student may try again.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(503, "unavailable", message)
+    }
+
+    /// Names the input field that broke the rule.
+    pub fn with_field(mut self, field: &str) -> Self {
+        self.info.field = Some(field.to_string());
+        self
+    }
+}

@@ -1,0 +1,107 @@
+//! The advisor review site's pages, shared protocol types and server functions.
+//!
+//! Compiled twice: with `ssr` into the server (rendering HTML, running server
+//! function bodies) and with `hydrate` into the browser's WASM (taking over the
+//! server's HTML in place).
+
+pub mod agent_state;
+pub mod api;
+pub mod components;
+pub mod error;
+pub mod model;
+pub mod page_context;
+pub mod pages;
+pub mod protocol;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
+use leptos_router::{
+    components::{Route, Router, Routes, A},
+    path, SsrMode,
+};
+
+use crate::agent_state::AgentOverlay;
+use crate::components::AgentPanel;
+use crate::page_context::PageContextStore;
+use crate::pages::{AdvisorPage, HomePage, NotFoundPage, RankingPageView};
+
+/// The HTML document around the app, rendered on the server only.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="zh-CN">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <AutoReload options=options.clone()/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    let store = PageContextStore::provide();
+    AgentOverlay::provide();
+
+    view! {
+        <Stylesheet id="leptos" href="/pkg/advisor-review.css"/>
+        <Link rel="icon" type_="image/svg+xml" href="/favicon.svg"/>
+        <Meta name="description" content="导师评价与推荐：按学校和专业查看导师排行、学生评价，并让语音助手帮你挑选导师。"/>
+        <Title formatter=|text: String| {
+            if text.is_empty() { "导师评价网".to_string() } else { format!("{text} · 导师评价网") }
+        }/>
+        <Router>
+            <header class="site-header">
+                <A href="/" attr:class="brand">
+                    <span class="brand-mark">"导"</span>
+                    <span class="brand-name">"导师评价网"</span>
+                </A>
+                <nav class="site-nav">
+                    <A href="/">"首页"</A>
+                    <A href="/ranking?school=北京大学&major=计算机科学与技术">"示例排行"</A>
+                </nav>
+            </header>
+            <main class="site-main">
+                <Routes fallback=|| view! { <NotFoundPage/> }>
+                    // Async: the whole page arrives as HTML, so it works with
+                    // JavaScript off and the status code can depend on data.
+                    <Route path=path!("") view=HomePage ssr=SsrMode::Async/>
+                    <Route path=path!("/ranking") view=RankingPageView ssr=SsrMode::Async/>
+                    <Route path=path!("/advisor/:id") view=AdvisorPage ssr=SsrMode::Async/>
+                </Routes>
+            </main>
+            <footer class="site-footer">
+                <p>"导师评价网 · 评价来自学生，仅供参考。演示数据为虚构。"</p>
+            </footer>
+            <AgentPanel/>
+            // The page context as the agent will receive it, kept in the DOM so
+            // that tests (and curious engineers) can see what the store holds.
+            <div
+                id="page-context"
+                hidden
+                data-current-page=move || store.current_page.get().as_str()
+                data-json=move || serde_json::to_string(&store.tracked()).unwrap_or_default()
+            ></div>
+        </Router>
+    }
+}
+
+/// Sets the HTTP status of the server-rendered response (404 for a missing
+/// advisor, say). A no-op in the browser, where there is no response.
+#[allow(unused_variables)]
+pub fn set_http_status(code: u16) {
+    #[cfg(feature = "ssr")]
+    if let (Some(opts), Ok(status)) = (
+        use_context::<leptos_axum::ResponseOptions>(),
+        http::StatusCode::from_u16(code),
+    ) {
+        opts.set_status(status);
+    }
+}

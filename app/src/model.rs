@@ -1,0 +1,327 @@
+//! Read models: what the pages, the JSON API and the agent's tool results show
+//! of schools, majors, advisors and reviews. Ids travel as strings on the wire,
+//! as the protocol's examples do (`"id": "12345"`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::VisibleAdvisor;
+
+/// What a ranking can be sorted by: the overall score, one of the four
+/// dimensions students rate on 导师评价网, or the number of reviews.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SortKey {
+    #[default]
+    Overall,
+    Academic,
+    Funding,
+    Relationship,
+    Prospects,
+    Reviews,
+}
+
+impl SortKey {
+    pub const ALL: [SortKey; 6] = [
+        SortKey::Overall,
+        SortKey::Academic,
+        SortKey::Funding,
+        SortKey::Relationship,
+        SortKey::Prospects,
+        SortKey::Reviews,
+    ];
+
+    /// Parses the `sort=` query parameter; an empty value means the default.
+    pub fn from_param(s: &str) -> Option<SortKey> {
+        match s.trim() {
+            "" | "overall" => Some(SortKey::Overall),
+            "academic" => Some(SortKey::Academic),
+            "funding" => Some(SortKey::Funding),
+            "relationship" => Some(SortKey::Relationship),
+            "prospects" => Some(SortKey::Prospects),
+            "reviews" => Some(SortKey::Reviews),
+            _ => None,
+        }
+    }
+
+    pub fn as_param(self) -> &'static str {
+        match self {
+            SortKey::Overall => "overall",
+            SortKey::Academic => "academic",
+            SortKey::Funding => "funding",
+            SortKey::Relationship => "relationship",
+            SortKey::Prospects => "prospects",
+            SortKey::Reviews => "reviews",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SortKey::Overall => "综合评分",
+            SortKey::Academic => "学术水平",
+            SortKey::Funding => "科研经费",
+            SortKey::Relationship => "师生关系",
+            SortKey::Prospects => "学生前途",
+            SortKey::Reviews => "评价数量",
+        }
+    }
+}
+
+/// A school with the names students use for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct School {
+    pub id: String,
+    pub name: String,
+    pub city: String,
+    pub tier: String,
+    pub aliases: Vec<String>,
+    pub advisor_count: i64,
+}
+
+/// A major as offered by one school (or site-wide when no school is given).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Major {
+    pub id: String,
+    pub name: String,
+    pub category: String,
+    pub aliases: Vec<String>,
+    pub advisor_count: i64,
+}
+
+/// One row of a ranking.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdvisorCard {
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    /// 1-based position in the ranking under its current sort.
+    pub rank: u32,
+    /// Plain mean of the overall scores, one decimal (0 when unrated).
+    pub rating: f64,
+    /// The Bayesian average the ranking is ordered by.
+    pub score: f64,
+    pub review_count: i64,
+    pub top_tags: Vec<String>,
+    pub directions: Vec<String>,
+}
+
+impl AdvisorCard {
+    /// The card as the page context reports it to the agent.
+    pub fn to_visible(&self) -> VisibleAdvisor {
+        VisibleAdvisor {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            title: self.title.clone(),
+            rating: self.rating,
+            rank: self.rank,
+        }
+    }
+}
+
+/// One page of a ranking for a (school, major), both canonical names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingPage {
+    pub school: String,
+    pub major: String,
+    pub sort: SortKey,
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+    pub advisors: Vec<AdvisorCard>,
+}
+
+impl RankingPage {
+    pub fn page_count(&self) -> u32 {
+        (self.total.div_ceil(self.per_page.max(1) as u64)).max(1) as u32
+    }
+}
+
+/// What a ranking request resolves to. A student's words may name no known
+/// school, several (交大), or a school without that major; each gets a page of
+/// its own rather than a guess.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RankingView {
+    Ranking(RankingPage),
+    /// The school words name several schools: the student chooses.
+    ChooseSchool {
+        query: String,
+        candidates: Vec<String>,
+    },
+    /// The school is known; the major is missing or not offered there.
+    ChooseMajor {
+        school: String,
+        /// The major asked for that this school does not have, if any.
+        unknown_major: Option<String>,
+        majors: Vec<Major>,
+    },
+    /// No school matches.
+    UnknownSchool {
+        query: String,
+    },
+}
+
+/// Averages of the five scores (1–5), one decimal; `None` without reviews.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DimensionAverages {
+    pub academic: f64,
+    pub funding: f64,
+    pub relationship: f64,
+    pub prospects: f64,
+    pub overall: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagCount {
+    pub tag: String,
+    pub count: i64,
+}
+
+/// The detail page of one advisor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdvisorDetail {
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    pub school: String,
+    pub major: String,
+    pub bio: String,
+    pub directions: Vec<String>,
+    pub review_count: i64,
+    pub averages: Option<DimensionAverages>,
+    /// Bayesian average of the overall score (what rankings sort by).
+    pub score: f64,
+    /// Position in the overall ranking of its school and major.
+    pub rank: u32,
+    /// How many advisors that ranking has.
+    pub rank_total: u64,
+    /// Counts of overall scores 1..=5 (index 0 is the count of 1-star reviews).
+    pub histogram: [i64; 5],
+    /// Tags by how often reviewers chose them, most frequent first.
+    pub tags: Vec<TagCount>,
+}
+
+/// One published review.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Review {
+    pub id: String,
+    pub advisor_id: String,
+    pub academic: u8,
+    pub funding: u8,
+    pub relationship: u8,
+    pub prospects: u8,
+    pub overall: u8,
+    pub tags: Vec<String>,
+    pub text: String,
+    pub relation: String,
+    pub created_at: String,
+}
+
+/// A page of an advisor's published reviews, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewPage {
+    pub advisor_id: String,
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+    pub average: Option<f64>,
+    pub reviews: Vec<Review>,
+}
+
+impl ReviewPage {
+    pub fn page_count(&self) -> u32 {
+        (self.total.div_ceil(self.per_page.max(1) as u64)).max(1) as u32
+    }
+}
+
+/// The home page's data: every school, most popular first (the page shows the
+/// first few and suggests from all of them with their aliases), and site totals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HomeData {
+    pub schools: Vec<School>,
+    pub school_count: i64,
+    pub advisor_count: i64,
+    pub review_count: i64,
+}
+
+/// One advisor recommended by `recommend_advisors`, with an explainable score
+/// and the reasons a student hears ("主要研究机器学习，学生评价温和").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecommendedAdvisor {
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    pub rating: f64,
+    pub review_count: i64,
+    /// 0–100: how well the advisor fits the student's form.
+    pub score: f64,
+    pub reasons: Vec<String>,
+    pub directions: Vec<String>,
+}
+
+/// The result of `recommend_advisors`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecommendResult {
+    pub school: String,
+    pub major: String,
+    pub advisors: Vec<RecommendedAdvisor>,
+}
+
+/// The result of `get_advisor_reviews`: the protocol's `count`, `average` and
+/// `reviews`, plus the page they belong to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewsResult {
+    pub count: u64,
+    #[serde(flatten)]
+    pub page: ReviewPage,
+}
+
+/// One message of a conversation as the panel shows it after a reload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    /// `user`, `assistant` or `system` (an event such as a persona switch).
+    pub role: String,
+    pub content: String,
+    #[serde(default)]
+    pub agent: Option<String>,
+}
+
+/// A stored conversation: what the panel restores after a reload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatHistory {
+    pub session_id: String,
+    pub agent: String,
+    pub messages: Vec<ChatMessage>,
+    pub form: crate::protocol::UserForm,
+    /// The chips still waiting for an answer (the last `present_options`), if any.
+    pub options: Option<crate::protocol::ToolCall>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_keys_round_trip_through_the_query_parameter() {
+        for key in SortKey::ALL {
+            assert_eq!(SortKey::from_param(key.as_param()), Some(key));
+        }
+        assert_eq!(SortKey::from_param(""), Some(SortKey::Overall));
+        assert_eq!(SortKey::from_param("score; DROP TABLE"), None);
+    }
+
+    #[test]
+    fn page_count_rounds_up_and_is_never_zero() {
+        let page = RankingPage {
+            school: "x".into(),
+            major: "y".into(),
+            sort: SortKey::Overall,
+            page: 1,
+            per_page: 20,
+            total: 41,
+            advisors: vec![],
+        };
+        assert_eq!(page.page_count(), 3);
+        let empty = RankingPage { total: 0, ..page };
+        assert_eq!(empty.page_count(), 1);
+    }
+}

@@ -1,0 +1,103 @@
+//! The page-context store: one set of signals at the app root that mirrors
+//! `page_context` of the protocol. The pages keep it true at every navigation;
+//! the agent panel sends a snapshot of it with every message, and applies the
+//! agent's tool results to it.
+
+use leptos::prelude::*;
+
+use crate::model::{AdvisorDetail, RankingPage};
+use crate::protocol::{PageContext, PageKind, RankingFilters, SelectedAdvisor, VisibleAdvisor};
+
+#[derive(Clone, Copy, Debug)]
+pub struct PageContextStore {
+    pub current_page: RwSignal<PageKind>,
+    pub visible_advisors: RwSignal<Vec<VisibleAdvisor>>,
+    pub selected_advisor: RwSignal<Option<SelectedAdvisor>>,
+    pub ranking_filters: RwSignal<Option<RankingFilters>>,
+}
+
+impl Default for PageContextStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PageContextStore {
+    pub fn new() -> Self {
+        PageContextStore {
+            current_page: RwSignal::new(PageKind::Home),
+            visible_advisors: RwSignal::new(Vec::new()),
+            selected_advisor: RwSignal::new(None),
+            ranking_filters: RwSignal::new(None),
+        }
+    }
+
+    /// Creates the store and provides it to every component below.
+    pub fn provide() -> Self {
+        let store = Self::new();
+        provide_context(store);
+        store
+    }
+
+    /// The store provided at the app root.
+    pub fn expect() -> Self {
+        expect_context::<Self>()
+    }
+
+    /// What the page shows right now, as the protocol's `page_context`.
+    pub fn snapshot(&self) -> PageContext {
+        PageContext {
+            current_page: self.current_page.get_untracked(),
+            visible_advisors: self.visible_advisors.get_untracked(),
+            selected_advisor: self.selected_advisor.get_untracked(),
+            ranking_filters: self.ranking_filters.get_untracked(),
+        }
+    }
+
+    /// The same snapshot, tracked: re-runs whoever reads it when it changes.
+    pub fn tracked(&self) -> PageContext {
+        PageContext {
+            current_page: self.current_page.get(),
+            visible_advisors: self.visible_advisors.get(),
+            selected_advisor: self.selected_advisor.get(),
+            ranking_filters: self.ranking_filters.get(),
+        }
+    }
+
+    /// The home page shows no advisors and no filters.
+    pub fn show_home(&self) {
+        self.current_page.set(PageKind::Home);
+        self.visible_advisors.set(Vec::new());
+        self.selected_advisor.set(None);
+        self.ranking_filters.set(None);
+    }
+
+    /// A ranking is on screen: its filters and its cards, nobody selected.
+    pub fn show_ranking(&self, page: &RankingPage) {
+        self.current_page.set(PageKind::Ranking);
+        self.visible_advisors
+            .set(page.advisors.iter().map(|a| a.to_visible()).collect());
+        self.selected_advisor.set(None);
+        self.ranking_filters.set(Some(RankingFilters {
+            school: page.school.clone(),
+            major: page.major.clone(),
+        }));
+    }
+
+    /// A detail page is open. The ranking the student came from stays known,
+    /// so "第一个" still means what they just saw.
+    pub fn show_detail(&self, detail: &AdvisorDetail) {
+        self.current_page.set(PageKind::Detail);
+        self.selected_advisor.set(Some(SelectedAdvisor {
+            id: detail.id.clone(),
+            name: detail.name.clone(),
+        }));
+    }
+
+    /// Any other page (a choice of school or major, a 404): nothing selectable.
+    pub fn show_other(&self, kind: PageKind) {
+        self.current_page.set(kind);
+        self.visible_advisors.set(Vec::new());
+        self.selected_advisor.set(None);
+    }
+}

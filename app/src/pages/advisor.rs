@@ -1,0 +1,191 @@
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use crate::agent_state::AgentOverlay;
+use crate::api::{get_advisor, get_reviews};
+use crate::components::{DimensionBars, Histogram, Pager, Stars, TagList};
+use crate::model::{AdvisorDetail, ReviewPage, SortKey};
+use crate::page_context::PageContextStore;
+use crate::pages::{ranking_href, NotFound};
+
+/// `/advisor/:id?page=…` — profile, dimension averages, histogram, tags, reviews.
+#[component]
+pub fn AdvisorPage() -> impl IntoView {
+    let store = PageContextStore::expect();
+    let params = use_params_map();
+    let query = use_query_map();
+    let id = move || params.with(|p| p.get("id").unwrap_or_default());
+    let page = move || {
+        query.with(|q| {
+            q.get("page")
+                .and_then(|p| p.trim().parse::<u32>().ok())
+                .unwrap_or(1)
+                .max(1)
+        })
+    };
+
+    // Data the agent's reply already carried is shown as it came.
+    let overlay = AgentOverlay::expect();
+    let detail = Resource::new(id, move |id| async move {
+        match overlay.take_detail(&id) {
+            Some(ready) => Ok(Some(ready)),
+            None => get_advisor(id).await,
+        }
+    });
+    let reviews = Resource::new(
+        move || (id(), page()),
+        move |(id, page)| async move {
+            match overlay.take_reviews(&id, page) {
+                Some(ready) => Ok(Some(ready)),
+                None => get_reviews(id, page).await,
+            }
+        },
+    );
+
+    Effect::new(move |_| {
+        if let Some(Ok(Some(d))) = detail.get() {
+            store.show_detail(&d);
+        }
+    });
+
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"正在加载导师信息…"</p> }>
+            {move || Suspend::new(async move {
+                match detail.await {
+                    Ok(Some(d)) => view! { <Profile detail=d/> <Reviews reviews/> }.into_any(),
+                    Ok(None) => view! { <NotFound message="没有找到这位导师，可能链接有误。"/> }.into_any(),
+                    Err(e) => {
+                        crate::set_http_status(503);
+                        view! { <p class="error">{format!("导师信息加载失败，请稍后再试（{e}）")}</p> }.into_any()
+                    }
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Profile(detail: AdvisorDetail) -> impl IntoView {
+    let d = detail;
+    let back = ranking_href(&d.school, &d.major, SortKey::Overall, 1);
+    let rank = (d.rank > 0).then(|| {
+        format!(
+            "{} {} 排名第 {} / {}",
+            d.school, d.major, d.rank, d.rank_total
+        )
+    });
+    let tags = d
+        .tags
+        .iter()
+        .map(|t| format!("{} ×{}", t.tag, t.count))
+        .collect::<Vec<_>>();
+    view! {
+        <Title text=format!("{}（{}）", d.name, d.school)/>
+        <article class="advisor-detail" data-page="detail" data-advisor-id=d.id.clone()>
+            <p class="breadcrumb">
+                <A href=back>{format!("← {} · {} 导师排行", d.school, d.major)}</A>
+            </p>
+            <header class="profile">
+                <div>
+                    <h1>{d.name.clone()} <span class="advisor-title">{d.title.clone()}</span></h1>
+                    <p class="profile-meta">{format!("{} · {}", d.school, d.major)}</p>
+                    <p class="profile-directions">{format!("研究方向：{}", d.directions.join("、"))}</p>
+                </div>
+                <div class="profile-score">
+                    {d.averages.as_ref().map(|a| view! { <Stars rating=a.overall count=d.review_count/> })}
+                    <span class="advisor-reviews">{format!("{} 条评价", d.review_count)}</span>
+                    {rank.map(|r| view! { <span class="profile-rank">{r}</span> })}
+                </div>
+            </header>
+            <p class="bio">{d.bio.clone()}</p>
+            <div class="profile-stats">
+                <section>
+                    <h2>"四维评分"</h2>
+                    {match d.averages.clone() {
+                        Some(a) => view! { <DimensionBars averages=a/> }.into_any(),
+                        None => view! { <p class="notice">"还没有学生评价这位导师。"</p> }.into_any(),
+                    }}
+                </section>
+                <section>
+                    <h2>"评分分布"</h2>
+                    <Histogram counts=d.histogram/>
+                </section>
+            </div>
+            {(!tags.is_empty()).then(|| view! {
+                <section>
+                    <h2>"学生标签"</h2>
+                    <TagList tags/>
+                </section>
+            })}
+        </article>
+    }
+}
+
+#[component]
+fn Reviews(reviews: Resource<Result<Option<ReviewPage>, ServerFnError>>) -> impl IntoView {
+    view! {
+        <section class="reviews" id="reviews">
+            <h2>"学生评价"</h2>
+            <Transition fallback=|| view! { <p class="loading">"正在加载评价…"</p> }>
+                {move || Suspend::new(async move {
+                    match reviews.await {
+                        Ok(Some(p)) => view! { <ReviewList page=p/> }.into_any(),
+                        Ok(None) => ().into_any(),
+                        Err(e) => view! { <p class="error">{format!("评价加载失败（{e}）")}</p> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+#[component]
+fn ReviewList(page: ReviewPage) -> impl IntoView {
+    if page.reviews.is_empty() {
+        return view! { <p class="notice">"暂无评价。"</p> }.into_any();
+    }
+    let id = page.advisor_id.clone();
+    let page_href = move |p: u32| {
+        if p > 1 {
+            format!("/advisor/{id}?page={p}#reviews")
+        } else {
+            format!("/advisor/{id}#reviews")
+        }
+    };
+    let (total, current, page_count) = (page.total, page.page, page.page_count());
+    let items = page
+        .reviews
+        .into_iter()
+        .map(|r| {
+            view! {
+                <li class="review" data-review-id=r.id.clone()>
+                    <header class="review-head">
+                        <Stars rating=r.overall as f64/>
+                        <span class="review-relation">{r.relation.clone()}</span>
+                        <time class="review-date">{r.created_at.clone()}</time>
+                    </header>
+                    <p class="review-scores">
+                        {format!(
+                            "学术 {} · 经费 {} · 师生 {} · 前途 {}",
+                            r.academic, r.funding, r.relationship, r.prospects,
+                        )}
+                    </p>
+                    <p class="review-text">{r.text.clone()}</p>
+                    <TagList tags=r.tags.clone()/>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="reviews-summary">{format!("共 {total} 条评价，最新的在前。")}</p>
+        <ol class="review-list">{items}</ol>
+        <Pager
+            page=current
+            page_count=page_count
+            href=page_href
+        />
+    }
+    .into_any()
+}

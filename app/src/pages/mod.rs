@@ -1,0 +1,56 @@
+//! One module per page. Each page reads its data through a server function,
+//! renders it on the server, and keeps the page-context store true.
+
+mod advisor;
+mod home;
+mod not_found;
+mod ranking;
+
+pub use advisor::AdvisorPage;
+pub use home::HomePage;
+pub use not_found::{NotFound, NotFoundPage};
+pub use ranking::RankingPageView;
+
+/// Percent-encodes a query value so Chinese names survive in URLs.
+pub(crate) fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The URL of a ranking.
+pub fn ranking_href(school: &str, major: &str, sort: crate::model::SortKey, page: u32) -> String {
+    let mut href = format!("/ranking?school={}&major={}", encode(school), encode(major));
+    if sort != crate::model::SortKey::Overall {
+        href.push_str(&format!("&sort={}", sort.as_param()));
+    }
+    if page > 1 {
+        href.push_str(&format!("&page={page}"));
+    }
+    href
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SortKey;
+
+    #[test]
+    fn ranking_urls_encode_chinese_and_omit_defaults() {
+        assert_eq!(
+            ranking_href("北大", "CS", SortKey::Overall, 1),
+            "/ranking?school=%E5%8C%97%E5%A4%A7&major=CS"
+        );
+        assert_eq!(
+            ranking_href("a b", "c&d", SortKey::Funding, 3),
+            "/ranking?school=a%20b&major=c%26d&sort=funding&page=3"
+        );
+    }
+}

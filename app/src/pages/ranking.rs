@@ -1,0 +1,223 @@
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::A;
+use leptos_router::hooks::use_query_map;
+
+use crate::agent_state::AgentOverlay;
+use crate::api::get_ranking;
+use crate::components::{Pager, Stars, TagList};
+use crate::model::{Major, RankingPage, RankingView, SortKey};
+use crate::page_context::PageContextStore;
+use crate::pages::{ranking_href, NotFound};
+use crate::protocol::PageKind;
+
+/// `/ranking?school=…&major=…&sort=…&page=…`
+#[component]
+pub fn RankingPageView() -> impl IntoView {
+    let store = PageContextStore::expect();
+    let query = use_query_map();
+    let params = move || {
+        query.with(|q| {
+            let school = q.get("school").unwrap_or_default();
+            let major = q.get("major").unwrap_or_default();
+            let sort = q.get("sort").unwrap_or_default();
+            let page = q
+                .get("page")
+                .and_then(|p| p.trim().parse::<u32>().ok())
+                .unwrap_or(1)
+                .max(1);
+            (school, major, sort, page)
+        })
+    };
+    let overlay = AgentOverlay::expect();
+    let data = Resource::new(params, move |(school, major, sort, page)| async move {
+        let Some(sort) = SortKey::from_param(&sort) else {
+            return Ok(None);
+        };
+        // A ranking the agent's reply already carried is shown as it came.
+        if let Some(ready) = overlay.take_ranking(&school, &major, sort, page) {
+            return Ok(Some(RankingView::Ranking(ready)));
+        }
+        get_ranking(school, major, sort, page).await.map(Some)
+    });
+
+    // Keep the page context true: what is on screen is what the agent sees.
+    Effect::new(move |_| match data.get() {
+        Some(Ok(Some(RankingView::Ranking(page)))) => store.show_ranking(&page),
+        Some(_) => store.show_other(PageKind::Ranking),
+        None => {}
+    });
+
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"正在加载排行…"</p> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(Some(RankingView::Ranking(page))) => view! { <Ranking page/> }.into_any(),
+                    Ok(Some(RankingView::ChooseSchool { query, candidates })) => {
+                        let major = params().1;
+                        view! { <ChooseSchool query candidates major/> }.into_any()
+                    }
+                    Ok(Some(RankingView::ChooseMajor { school, unknown_major, majors })) => {
+                        view! { <ChooseMajor school unknown_major majors/> }.into_any()
+                    }
+                    Ok(Some(RankingView::UnknownSchool { query })) => {
+                        let message = if query.trim().is_empty() {
+                            "请先输入要查询的学校。".to_string()
+                        } else {
+                            format!("没有找到“{query}”这所学校，请检查名称，或换个常用叫法试试。")
+                        };
+                        view! { <NotFound message/> }.into_any()
+                    }
+                    Ok(None) => {
+                        crate::set_http_status(400);
+                        view! {
+                            <section class="notice" data-page="ranking">
+                                <h1>"排序方式无效"</h1>
+                                <p>"可选的排序：综合评分、学术水平、科研经费、师生关系、学生前途、评价数量。"</p>
+                            </section>
+                        }
+                            .into_any()
+                    }
+                    Err(e) => {
+                        crate::set_http_status(503);
+                        view! { <p class="error">{format!("排行加载失败，请稍后再试（{e}）")}</p> }.into_any()
+                    }
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Ranking(page: RankingPage) -> impl IntoView {
+    let overlay = AgentOverlay::expect();
+    let title = format!("{} · {} 导师排行", page.school, page.major);
+    let offset = (page.page - 1) * page.per_page;
+    let sort_tabs = SortKey::ALL
+        .into_iter()
+        .map(|key| {
+            let href = ranking_href(&page.school, &page.major, key, 1);
+            let class = if key == page.sort {
+                "sort-tab active"
+            } else {
+                "sort-tab"
+            };
+            view! { <A href=href attr:class=class attr:data-sort=key.as_param()>{key.label()}</A> }
+        })
+        .collect_view();
+    let rows = page
+        .advisors
+        .iter()
+        .cloned()
+        .map(|a| {
+            let href = format!("/advisor/{}", a.id);
+            let id = a.id.clone();
+            let recommended = move || overlay.recommendation(&id);
+            let is_recommended = {
+                let recommended = recommended.clone();
+                move || recommended().is_some()
+            };
+            view! {
+                <li
+                    class="advisor-row"
+                    class:recommended=is_recommended
+                    data-advisor-id=a.id.clone()
+                    data-rank=a.rank
+                >
+                    <span class="advisor-rank">{a.rank}</span>
+                    <div class="advisor-main">
+                        <A href=href attr:class="advisor-name">{a.name.clone()}</A>
+                        <span class="advisor-title">{a.title.clone()}</span>
+                        <p class="advisor-directions">{a.directions.join(" · ")}</p>
+                        <TagList tags=a.top_tags.clone()/>
+                        {move || {
+                            recommended()
+                                .map(|r| {
+                                    view! {
+                                        <p class="recommend-reasons">
+                                            <strong>"推荐理由："</strong>
+                                            {r.reasons.join("；")}
+                                        </p>
+                                    }
+                                })
+                        }}
+                    </div>
+                    <div class="advisor-score">
+                        <Stars rating=a.rating count=a.review_count/>
+                        <span class="advisor-reviews">{format!("{} 条评价", a.review_count)}</span>
+                    </div>
+                </li>
+            }
+        })
+        .collect_view();
+    let (school, major, sort) = (page.school.clone(), page.major.clone(), page.sort);
+    let empty = page.advisors.is_empty();
+    view! {
+        <Title text=title.clone()/>
+        <section class="ranking" data-page="ranking">
+            <h1>{title}</h1>
+            <p class="ranking-summary">
+                {format!("共 {} 位导师，按{}排序。", page.total, page.sort.label())}
+                <span class="hint">"排名采用贝叶斯平均：评价越少，越向全站平均分收缩。"</span>
+            </p>
+            <nav class="sort-tabs" aria-label="排序">{sort_tabs}</nav>
+            {empty.then(|| view! { <p class="notice">"这一页没有导师。"</p> })}
+            <ol class="advisor-list" start=offset + 1>{rows}</ol>
+            <Pager
+                page=page.page
+                page_count=page.page_count()
+                href=move |p| ranking_href(&school, &major, sort, p)
+            />
+        </section>
+    }
+}
+
+#[component]
+fn ChooseSchool(query: String, candidates: Vec<String>, major: String) -> impl IntoView {
+    view! {
+        <Title text="请选择学校"/>
+        <section class="choose" data-page="ranking">
+            <h1>{format!("“{query}”可能指以下学校")}</h1>
+            <ul class="choice-list">
+                {candidates
+                    .into_iter()
+                    .map(|name| {
+                        let href = ranking_href(&name, &major, SortKey::Overall, 1);
+                        view! { <li><A href=href attr:class="choice">{name}</A></li> }
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+#[component]
+fn ChooseMajor(school: String, unknown_major: Option<String>, majors: Vec<Major>) -> impl IntoView {
+    let heading = match &unknown_major {
+        Some(m) => {
+            crate::set_http_status(404);
+            format!("{school}暂无“{m}”专业的导师，可以看看这些专业")
+        }
+        None => format!("{school}：请选择专业"),
+    };
+    view! {
+        <Title text=format!("{school} · 选择专业")/>
+        <section class="choose" data-page="ranking">
+            <h1>{heading}</h1>
+            <ul class="choice-list">
+                {majors
+                    .into_iter()
+                    .map(|m| {
+                        let href = ranking_href(&school, &m.name, SortKey::Overall, 1);
+                        view! {
+                            <li>
+                                <A href=href attr:class="choice">{m.name.clone()}</A>
+                                <span class="choice-meta">{format!("{} 位导师", m.advisor_count)}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,256 @@
+//! The agent wire protocol (v1), defined once and shared by the server, the WASM
+//! client and every outside client. Field names follow
+//! `shared/design/agent-protocol.md` exactly; they must not be renamed, only
+//! extended.
+
+use serde::{Deserialize, Serialize};
+
+/// Which page the student is looking at. Serialized in snake_case as the
+/// protocol names them (`home`, `ranking`, `detail`); more pages may be added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageKind {
+    #[default]
+    Home,
+    Ranking,
+    Detail,
+    Compare,
+    Review,
+    NotFound,
+}
+
+impl PageKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PageKind::Home => "home",
+            PageKind::Ranking => "ranking",
+            PageKind::Detail => "detail",
+            PageKind::Compare => "compare",
+            PageKind::Review => "review",
+            PageKind::NotFound => "not_found",
+        }
+    }
+}
+
+/// One advisor card as the page shows it (`page_context.visible_advisors[]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VisibleAdvisor {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub rating: f64,
+    #[serde(default)]
+    pub rank: u32,
+}
+
+/// The advisor open on a detail page (`page_context.selected_advisor`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectedAdvisor {
+    pub id: String,
+    pub name: String,
+}
+
+/// The filters of the ranking on screen (`page_context.ranking_filters`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankingFilters {
+    pub school: String,
+    pub major: String,
+}
+
+/// What the page shows right now. The server trusts it only to resolve
+/// references ("第一个", "他"), never for access to data.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageContext {
+    #[serde(default)]
+    pub current_page: PageKind,
+    #[serde(default)]
+    pub visible_advisors: Vec<VisibleAdvisor>,
+    #[serde(default)]
+    pub selected_advisor: Option<SelectedAdvisor>,
+    #[serde(default)]
+    pub ranking_filters: Option<RankingFilters>,
+}
+
+/// The optional preferences of the form (seed 000 §1.1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Preferences {
+    pub personality: Option<String>,
+    pub research_style: Option<String>,
+    pub funding: Option<String>,
+}
+
+/// The form the agent fills (seed 000 §1.1): school and major are required.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserForm {
+    pub school: Option<String>,
+    pub major: Option<String>,
+    pub research_direction: Option<String>,
+    #[serde(default)]
+    pub preferences: Preferences,
+}
+
+/// Derived completeness of the form (seed 000 §1.1 `form_status`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormStatus {
+    pub is_complete: bool,
+    pub missing_required: Vec<String>,
+    pub filled_optional: Vec<String>,
+}
+
+impl UserForm {
+    /// The status is derived, never stored, so it can never disagree with the form.
+    pub fn status(&self) -> FormStatus {
+        let mut missing_required = Vec::new();
+        if self.school.is_none() {
+            missing_required.push("school".to_string());
+        }
+        if self.major.is_none() {
+            missing_required.push("major".to_string());
+        }
+        let filled_optional = [
+            ("research_direction", &self.research_direction),
+            ("personality", &self.preferences.personality),
+            ("research_style", &self.preferences.research_style),
+            ("funding", &self.preferences.funding),
+        ]
+        .into_iter()
+        .filter(|(_, v)| v.is_some())
+        .map(|(k, _)| k.to_string())
+        .collect();
+        FormStatus {
+            is_complete: missing_required.is_empty(),
+            missing_required,
+            filled_optional,
+        }
+    }
+}
+
+/// Error body of every 4xx answer and the `error` of a degraded 200 answer:
+/// a machine code and a Chinese message for the student; `field` names the
+/// input that broke a rule where there is one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    pub code: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// `{"error": {...}}`, the envelope of every 4xx answer of the JSON API.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorEnvelope {
+    pub error: ErrorInfo,
+}
+
+/// A chip click (seed 004 `contextUpdate`): updates the form field it names
+/// directly, with no planner or model call. `target_field` is a form field or
+/// `general` (a chip sent on as if typed); an empty `values` means "跳过".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionClick {
+    pub target_field: String,
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+/// `POST /api/v1/chat` request. Exactly one of `message` / `option` is given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    #[serde(default)]
+    pub session_id: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub option: Option<OptionClick>,
+    #[serde(default)]
+    pub page_context: PageContext,
+}
+
+/// The code-level intent of a turn (seed 001): `greeting`, `reset`, `empty`,
+/// or `unknown` (left to the planner), with a confidence and a reason.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IntentResult {
+    pub intent: String,
+    pub confidence: f64,
+    pub reasoning: String,
+}
+
+/// One tool call of a reply. Every executed call carries its `result`, so the
+/// client updates its signals from the reply alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub tool: String,
+    #[serde(default)]
+    pub params: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<serde_json::Value>,
+}
+
+/// Something that happened in the session besides the reply, e.g.
+/// `{"type": "agent_switched", "from": "casual", "to": "analysis", "message": "…"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentEvent {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(flatten)]
+    pub data: serde_json::Map<String, serde_json::Value>,
+}
+
+/// `POST /api/v1/chat` response.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatResponse {
+    pub session_id: String,
+    pub intent: IntentResult,
+    pub agent: String,
+    pub voice_response: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub form: UserForm,
+    pub form_status: FormStatus,
+    #[serde(default)]
+    pub events: Vec<AgentEvent>,
+    #[serde(default)]
+    pub error: Option<ErrorInfo>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_context_reads_the_protocol_example() {
+        let json = r#"{
+            "current_page": "ranking",
+            "visible_advisors": [ {"id": "12345", "name": "张三", "title": "教授", "rating": 4.5, "rank": 1} ],
+            "selected_advisor": null,
+            "ranking_filters": {"school": "北京大学", "major": "计算机科学与技术"}
+        }"#;
+        let ctx: PageContext = serde_json::from_str(json).unwrap();
+        assert_eq!(ctx.current_page, PageKind::Ranking);
+        assert_eq!(ctx.visible_advisors[0].name, "张三");
+        assert_eq!(ctx.ranking_filters.unwrap().major, "计算机科学与技术");
+    }
+
+    #[test]
+    fn page_kind_serializes_as_the_protocol_names_it() {
+        assert_eq!(
+            serde_json::to_string(&PageKind::Detail).unwrap(),
+            "\"detail\""
+        );
+        assert_eq!(PageKind::Home.as_str(), "home");
+    }
+
+    #[test]
+    fn form_status_follows_the_required_fields() {
+        let mut form = UserForm::default();
+        assert_eq!(form.status().missing_required, vec!["school", "major"]);
+        assert!(!form.status().is_complete);
+        form.school = Some("北京大学".into());
+        form.major = Some("计算机科学与技术".into());
+        form.preferences.personality = Some("温和".into());
+        let status = form.status();
+        assert!(status.is_complete);
+        assert!(status.missing_required.is_empty());
+        assert_eq!(status.filled_optional, vec!["personality"]);
+    }
+}

@@ -1,0 +1,52 @@
+import { defineConfig, devices } from '@playwright/test';
+import * as path from 'path';
+
+// The tests run against the release server binary that `make build` produced,
+// on its own port and a fresh database, in Debian's Chromium (no browser
+// download: the machine has no internet).
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const root = path.resolve(__dirname, '..');
+const tmp = path.resolve(__dirname, '.tmp');
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    locale: 'zh-CN',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: {
+    command: `rm -rf "${tmp}" && mkdir -p "${tmp}" && exec "${root}/target/release/server"`,
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      DATABASE_URL: `sqlite://${tmp}/e2e.db`,
+      LEPTOS_SITE_ADDR: `127.0.0.1:${PORT}`,
+      LEPTOS_SITE_ROOT: `${root}/target/site`,
+      RUST_LOG: 'warn',
+    },
+  },
+});

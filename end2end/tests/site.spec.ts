@@ -1,0 +1,111 @@
+import { test, expect, Page } from '@playwright/test';
+
+// Waits until the WASM bundle has hydrated the server-rendered page: the
+// page-context store at the app root only reflects the route once it runs.
+async function hydrated(page: Page, currentPage: string) {
+  await expect(page.locator('#page-context')).toHaveAttribute('data-current-page', currentPage);
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the home page explains the site and offers a working search form', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('找导师，先看学生怎么说');
+    await expect(page.locator('.site-stats')).toContainText('位导师');
+    await expect(page.locator('.school-grid')).toContainText('北京大学');
+    await expect(page.getByRole('heading', { name: '怎么用' })).toBeVisible();
+
+    // The plain GET form works without any script.
+    await page.fill('#search-school', '北大');
+    await page.fill('#search-major', '计算机');
+    await page.click('button[type=submit]');
+    await expect(page).toHaveURL(/\/ranking\?school=/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('北京大学 · 计算机科学与技术');
+    await expect(page.locator('.advisor-row')).not.toHaveCount(0);
+  });
+
+  test('the detail page renders profile, histogram and reviews on the server', async ({ page }) => {
+    await page.goto('/ranking?school=北京大学&major=计算机科学与技术');
+    await page.getByRole('link', { name: '张三', exact: true }).click();
+    await expect(page.locator('.advisor-detail h1')).toContainText('张三');
+    await expect(page.locator('svg.histogram .hist-row')).toHaveCount(5);
+    await expect(page.locator('.review')).toHaveCount(10);
+  });
+});
+
+test('searching 北京大学 + 计算机 leads to a ranking with 张三', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  await page.fill('#search-school', '北京大学');
+  await page.fill('#search-major', '计算机');
+  await page.getByRole('button', { name: '查看导师排行' }).click();
+  await expect(page).toHaveURL(/\/ranking\?/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('北京大学 · 计算机科学与技术 导师排行');
+  const zhang = page.locator('.advisor-row', { has: page.getByRole('link', { name: '张三', exact: true }) });
+  await expect(zhang).toBeVisible();
+  await expect(zhang.locator('.advisor-title')).toHaveText('教授');
+});
+
+test('clicking an advisor opens the detail page and the page context follows', async ({ page }) => {
+  await page.goto('/ranking?school=北京大学&major=计算机科学与技术');
+  await hydrated(page, 'ranking');
+  const ctx = page.locator('#page-context');
+  const ranking = JSON.parse((await ctx.getAttribute('data-json')) ?? '{}');
+  expect(ranking.ranking_filters).toEqual({ school: '北京大学', major: '计算机科学与技术' });
+  expect(ranking.visible_advisors.map((a: { name: string }) => a.name)).toContain('张三');
+  expect(ranking.visible_advisors[0].rank).toBe(1);
+
+  await page.getByRole('link', { name: '张三', exact: true }).click();
+  await expect(page).toHaveURL(/\/advisor\/\d+$/);
+  await expect(page.locator('.advisor-detail h1')).toContainText('张三');
+  await expect(page.locator('.profile-directions')).toContainText('机器学习');
+  await hydrated(page, 'detail');
+  const detail = JSON.parse((await ctx.getAttribute('data-json')) ?? '{}');
+  expect(detail.selected_advisor.name).toBe('张三');
+});
+
+test('the school box suggests canonical names for aliases once hydrated', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  await page.locator('#search-school').pressSequentially('上交');
+  const suggestions = page.getByTestId('school-suggestions');
+  await expect(suggestions.getByRole('button')).toHaveCount(1);
+  await suggestions.getByRole('button', { name: /上海交通大学/ }).click();
+  await expect(page.locator('#search-school')).toHaveValue('上海交通大学');
+  await expect(suggestions.getByRole('button')).toHaveCount(0);
+
+  await page.locator('#search-school').fill('');
+  await page.locator('#search-school').pressSequentially('交大');
+  await expect(suggestions.getByRole('button')).toHaveCount(4);
+});
+
+test('sorting a ranking navigates on the client without reloading', async ({ page }) => {
+  await page.goto('/ranking?school=北京大学&major=计算机科学与技术');
+  await hydrated(page, 'ranking');
+  // A marker on window survives client-side navigation but not a reload.
+  await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 42));
+  await page.locator('.sort-tab[data-sort=funding]').click();
+  await expect(page).toHaveURL(/sort=funding/);
+  await expect(page.locator('.sort-tab.active')).toHaveText('科研经费');
+  expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
+});
+
+test('an ambiguous alias asks which school is meant', async ({ page }) => {
+  await page.goto('/ranking?school=交大&major=计算机');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('“交大”可能指以下学校');
+  await expect(page.locator('.choice-list a')).toHaveCount(4);
+});
+
+test('unknown advisors and schools get a real 404 page', async ({ page }) => {
+  const advisor = await page.goto('/advisor/99999999');
+  expect(advisor?.status()).toBe(404);
+  await expect(page.locator('.not-found')).toContainText('没有找到这位导师');
+
+  const school = await page.goto('/ranking?school=霍格沃茨&major=魔法');
+  expect(school?.status()).toBe(404);
+  await expect(page.locator('.not-found')).toContainText('霍格沃茨');
+
+  const path = await page.goto('/no/such/page');
+  expect(path?.status()).toBe(404);
+});

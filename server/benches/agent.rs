@@ -1,0 +1,108 @@
+//! Agent benchmark: prints latency percentiles of (1) the code's analysis of
+//! a message, (2) one embedded-planner turn inside the server (request check,
+//! session, planner, validation, steering, tools, storage), and (3) a full
+//! `POST /api/v1/chat` round trip over loopback HTTP. Run: `make bench`.
+//! Numbers are printed, never asserted.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use app::protocol::{ChatRequest, PageContext};
+use server::agent::Agent;
+use server::site::Site;
+
+const MESSAGES: &[&str] = &[
+    "我想考北京大学计算机系",
+    "我想做机器学习，希望导师温和一点",
+    "第一个导师怎么样？",
+    "他的学生评价呢",
+    "什么是985",
+    "你好",
+    "我想考浙大软工，做计算机视觉，经费充足",
+    "算了，改成清华",
+];
+
+fn percentiles(label: &str, mut samples: Vec<Duration>) {
+    samples.sort();
+    let at = |p: f64| samples[((samples.len() as f64 - 1.0) * p).round() as usize];
+    let mean = samples.iter().sum::<Duration>() / samples.len() as u32;
+    println!(
+        "{label:<34} n={:<5} p50={:>9.3?} p95={:>9.3?} p99={:>9.3?} mean={:>9.3?}",
+        samples.len(),
+        at(0.50),
+        at(0.95),
+        at(0.99),
+        mean
+    );
+}
+
+fn main() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let dir = std::env::temp_dir().join(format!("advisor-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}/bench.db", dir.display());
+        let started = Instant::now();
+        let (pool, _) = server::db::open(&url).await.unwrap();
+        println!("seeding the demo database: {:?}", started.elapsed());
+        let site = Arc::new(Site::load(pool).await.unwrap());
+        let agent = Arc::new(Agent::new(site.clone()));
+
+        // 1. Analysis alone.
+        let lexicons = agent.lexicons();
+        let mut samples = Vec::new();
+        for i in 0..4000 {
+            let m = MESSAGES[i % MESSAGES.len()];
+            let t = Instant::now();
+            std::hint::black_box(server::agent::nlu::analyze(m, &lexicons, &[]));
+            samples.push(t.elapsed());
+        }
+        percentiles("analysis of one message", samples);
+
+        // 2. Whole turns in the server, a conversation at a time.
+        let mut samples = Vec::new();
+        for _ in 0..60 {
+            let mut session_id = None;
+            let mut page = PageContext::default();
+            for m in MESSAGES {
+                let req = ChatRequest {
+                    session_id: session_id.clone(),
+                    message: Some(m.to_string()),
+                    option: None,
+                    page_context: page.clone(),
+                };
+                let t = Instant::now();
+                let reply = agent.turn(req).await.unwrap();
+                samples.push(t.elapsed());
+                session_id = Some(reply.session_id.clone());
+                server::agent::client::apply(&mut page, &reply.tool_calls);
+            }
+        }
+        percentiles("embedded planner turn (server)", samples);
+
+        // 3. Round trips over loopback HTTP.
+        let options = leptos::config::LeptosOptions::builder().output_name("advisor-review").build();
+        let app = server::app_router(site.clone(), agent.clone(), options);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let client = reqwest::Client::new();
+        let endpoint = format!("http://{addr}/api/v1/chat");
+        let mut samples = Vec::new();
+        for _ in 0..40 {
+            let mut session_id: Option<String> = None;
+            let mut page = PageContext::default();
+            for m in MESSAGES {
+                let body = serde_json::json!({"session_id": session_id, "message": m, "page_context": page});
+                let t = Instant::now();
+                let reply: app::protocol::ChatResponse =
+                    client.post(&endpoint).json(&body).send().await.unwrap().json().await.unwrap();
+                samples.push(t.elapsed());
+                session_id = Some(reply.session_id.clone());
+                server::agent::client::apply(&mut page, &reply.tool_calls);
+            }
+        }
+        percentiles("POST /api/v1/chat round trip", samples);
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}

@@ -1,0 +1,333 @@
+//! Dialogue suites: conversations with expectations per turn, replayed
+//! against the agent the way a browser would (each reply's tool results are
+//! applied to the page context before the next turn). The test suite and the
+//! evaluation command read the same JSONL format, one dialogue per line:
+//!
+//! ```json
+//! {"name": "seed 4.1", "turns": [
+//!   {"say": "我想考北京大学计算机系",
+//!    "expect": {"form": {"school": "北京大学"}, "tools": ["update_form", "update_ranking", "present_options"],
+//!               "voice_prefix": "好的，北京大学计算机系。"}},
+//!   {"click": {"target_field": "personality", "values": ["温和"]}, "expect": {"tools_include": ["recommend_advisors"]}},
+//!   {"visit": {"ranking": ["北京大学", "计算机科学与技术"]}},
+//!   {"visit": {"advisor": "张三"}},
+//!   {"visit": "home"}
+//! ]}
+//! ```
+//!
+//! Expectations (all optional): `form` (fields that must equal; `null` means
+//! empty; `direction`, `personality`, `research_style`, `funding` included),
+//! `tools` (the exact sequence), `tools_include`, `tools_exclude`, `params`
+//! (per tool, a subset of its parameters), `first_result` (per tool, the name
+//! of the first advisor of its result), `voice` (exact), `voice_prefix`,
+//! `voice_contains` (all of a list), `intent`.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use app::model::SortKey;
+use app::protocol::{
+    ChatRequest, ChatResponse, OptionClick, PageContext, PageKind, SelectedAdvisor, UserForm,
+};
+
+use super::{client, Agent};
+use crate::site::Site;
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Dialogue {
+    pub name: String,
+    pub turns: Vec<Turn>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Turn {
+    #[serde(default)]
+    pub say: Option<String>,
+    #[serde(default)]
+    pub click: Option<OptionClick>,
+    #[serde(default)]
+    pub visit: Option<Value>,
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Expect {
+    #[serde(default)]
+    pub form: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub tools: Option<Vec<String>>,
+    #[serde(default)]
+    pub tools_include: Vec<String>,
+    #[serde(default)]
+    pub tools_exclude: Vec<String>,
+    #[serde(default)]
+    pub params: Map<String, Value>,
+    #[serde(default)]
+    pub first_result: Map<String, Value>,
+    #[serde(default)]
+    pub voice: Option<String>,
+    #[serde(default)]
+    pub voice_prefix: Option<String>,
+    #[serde(default)]
+    pub voice_contains: Vec<String>,
+    #[serde(default)]
+    pub intent: Option<String>,
+}
+
+/// How one turn went against its expectations.
+#[derive(Clone, Debug)]
+pub struct TurnReport {
+    pub dialogue: String,
+    pub index: usize,
+    pub input: String,
+    pub voice: String,
+    pub tools: Vec<String>,
+    pub failures: Vec<String>,
+    /// Form fields expected / expected and right.
+    pub slots: (usize, usize),
+    /// Whether a tool expectation was given and met.
+    pub tool_check: Option<bool>,
+    pub micros: u128,
+}
+
+impl TurnReport {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Parses a JSONL suite (blank lines and `//` comment lines are skipped).
+pub fn parse_suite(text: &str) -> Result<Vec<Dialogue>, String> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with("//"))
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}
+
+fn form_value(form: &UserForm, field: &str) -> Option<String> {
+    match field {
+        "school" => form.school.clone(),
+        "major" => form.major.clone(),
+        "research_direction" | "direction" => form.research_direction.clone(),
+        "personality" => form.preferences.personality.clone(),
+        "research_style" => form.preferences.research_style.clone(),
+        "funding" => form.preferences.funding.clone(),
+        _ => None,
+    }
+}
+
+/// Checks a reply against an expectation; returns the failures.
+pub fn check(reply: &ChatResponse, e: &Expect) -> (Vec<String>, (usize, usize), Option<bool>) {
+    let mut f = Vec::new();
+    let tools: Vec<&str> = reply.tool_calls.iter().map(|c| c.tool.as_str()).collect();
+    let mut slots = (0, 0);
+    if let Some(form) = &e.form {
+        for (field, want) in form {
+            slots.0 += 1;
+            let got = form_value(&reply.form, field);
+            let ok = match want {
+                Value::Null => got.is_none(),
+                Value::String(s) => got.as_deref() == Some(s.as_str()),
+                _ => false,
+            };
+            if ok {
+                slots.1 += 1;
+            } else {
+                f.push(format!("form.{field}: want {want}, got {got:?}"));
+            }
+        }
+    }
+    let mut tool_ok = None;
+    let mut tool_fail = |msg: String, f: &mut Vec<String>| {
+        tool_ok = Some(false);
+        f.push(msg);
+    };
+    if let Some(want) = &e.tools {
+        if tools != want.iter().map(String::as_str).collect::<Vec<_>>() {
+            tool_fail(format!("tools: want {want:?}, got {tools:?}"), &mut f);
+        }
+    }
+    for t in &e.tools_include {
+        if !tools.contains(&t.as_str()) {
+            tool_fail(format!("tools: {t} missing in {tools:?}"), &mut f);
+        }
+    }
+    for t in &e.tools_exclude {
+        if tools.contains(&t.as_str()) {
+            tool_fail(format!("tools: {t} unexpected in {tools:?}"), &mut f);
+        }
+    }
+    for (tool, want) in &e.params {
+        match reply.tool_calls.iter().find(|c| &c.tool == tool) {
+            Some(c) => {
+                for (k, v) in want.as_object().into_iter().flatten() {
+                    if c.params.get(k) != Some(v) {
+                        tool_fail(
+                            format!("{tool}.{k}: want {v}, got {:?}", c.params.get(k)),
+                            &mut f,
+                        );
+                    }
+                }
+            }
+            None => tool_fail(format!("params: no {tool} call"), &mut f),
+        }
+    }
+    for (tool, name) in &e.first_result {
+        let got = reply
+            .tool_calls
+            .iter()
+            .find(|c| &c.tool == tool)
+            .and_then(|c| c.result.as_ref())
+            .and_then(|r| r.get("advisors"))
+            .and_then(|a| a.get(0))
+            .and_then(|a| a.get("name"))
+            .cloned();
+        if got.as_ref() != Some(name) {
+            tool_fail(
+                format!("{tool} first result: want {name}, got {got:?}"),
+                &mut f,
+            );
+        }
+    }
+    if tool_ok.is_none()
+        && (e.tools.is_some() || !e.tools_include.is_empty() || !e.tools_exclude.is_empty())
+    {
+        tool_ok = Some(true);
+    }
+    let voice = &reply.voice_response;
+    if let Some(v) = &e.voice {
+        if voice != v {
+            f.push(format!("voice: want {v:?}, got {voice:?}"));
+        }
+    }
+    if let Some(p) = &e.voice_prefix {
+        if !voice.starts_with(p.as_str()) {
+            f.push(format!("voice: want prefix {p:?}, got {voice:?}"));
+        }
+    }
+    for c in &e.voice_contains {
+        if !voice.contains(c.as_str()) {
+            f.push(format!("voice: want {c:?} in {voice:?}"));
+        }
+    }
+    if let Some(i) = &e.intent {
+        if &reply.intent.intent != i {
+            f.push(format!("intent: want {i}, got {}", reply.intent.intent));
+        }
+    }
+    if voice.chars().count() > super::voice::MAX_CHARS {
+        f.push(format!(
+            "voice over {} characters: {voice}",
+            super::voice::MAX_CHARS
+        ));
+    }
+    (f, slots, tool_ok)
+}
+
+/// Puts the emulated browser on a page, as a student clicking around would.
+async fn visit(site: &Site, page: &mut PageContext, target: &Value) -> Result<(), String> {
+    if target.as_str() == Some("home") {
+        *page = PageContext::default();
+        return Ok(());
+    }
+    if let Some(pair) = target.get("ranking").and_then(Value::as_array) {
+        let (school, major) = (
+            pair.first().and_then(Value::as_str).unwrap_or_default(),
+            pair.get(1).and_then(Value::as_str).unwrap_or_default(),
+        );
+        let view = site
+            .ranking(school, major, SortKey::Overall, 1)
+            .await
+            .map_err(|e| e.to_string())?;
+        let app::model::RankingView::Ranking(p) = view else {
+            return Err(format!("no ranking for {school}/{major}"));
+        };
+        page.current_page = PageKind::Ranking;
+        page.visible_advisors = p.advisors.iter().map(|a| a.to_visible()).collect();
+        page.selected_advisor = None;
+        page.ranking_filters = Some(app::protocol::RankingFilters {
+            school: p.school,
+            major: p.major,
+        });
+        return Ok(());
+    }
+    if let Some(name) = target.get("advisor").and_then(Value::as_str) {
+        let rows = site
+            .advisors_named(name, None, None)
+            .await
+            .map_err(|e| e.to_string())?;
+        let row = rows.first().ok_or_else(|| format!("no advisor {name}"))?;
+        page.current_page = PageKind::Detail;
+        page.selected_advisor = Some(SelectedAdvisor {
+            id: row.id.to_string(),
+            name: row.name.clone(),
+        });
+        return Ok(());
+    }
+    Err(format!("unknown visit {target}"))
+}
+
+/// Replays one dialogue in a fresh session.
+pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnReport> {
+    let mut reports = Vec::new();
+    let mut session_id: Option<String> = None;
+    let mut page = PageContext::default();
+    for (index, turn) in d.turns.iter().enumerate() {
+        let mut report = TurnReport {
+            dialogue: d.name.clone(),
+            index,
+            input: String::new(),
+            voice: String::new(),
+            tools: Vec::new(),
+            failures: Vec::new(),
+            slots: (0, 0),
+            tool_check: None,
+            micros: 0,
+        };
+        if let Some(target) = &turn.visit {
+            report.input = format!("visit {target}");
+            if let Err(e) = visit(site, &mut page, target).await {
+                report.failures.push(e);
+            }
+            reports.push(report);
+            continue;
+        }
+        let request = ChatRequest {
+            session_id: session_id.clone(),
+            message: turn.say.clone(),
+            option: turn.click.clone(),
+            page_context: page.clone(),
+        };
+        report.input = turn
+            .say
+            .clone()
+            .or_else(|| {
+                turn.click
+                    .as_ref()
+                    .map(|c| format!("click {}={:?}", c.target_field, c.values))
+            })
+            .unwrap_or_default();
+        let started = std::time::Instant::now();
+        match agent.turn(request).await {
+            Ok(reply) => {
+                report.micros = started.elapsed().as_micros();
+                session_id = Some(reply.session_id.clone());
+                client::apply(&mut page, &reply.tool_calls);
+                report.voice = reply.voice_response.clone();
+                report.tools = reply.tool_calls.iter().map(|c| c.tool.clone()).collect();
+                if let Some(e) = &turn.expect {
+                    let (failures, slots, tool_check) = check(&reply, e);
+                    report.failures = failures;
+                    report.slots = slots;
+                    report.tool_check = tool_check;
+                }
+            }
+            Err(e) => report.failures.push(format!("request failed: {e}")),
+        }
+        reports.push(report);
+    }
+    reports
+}

@@ -1,0 +1,198 @@
+//! Spoken replies composed by code from what a turn actually did: used for
+//! chip clicks (no planner runs) and whenever a planner leaves the reply to
+//! code. Every sentence comes from `prompts/embedded/replies.txt`.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use app::model::{AdvisorDetail, RankingPage, RecommendResult, ReviewsResult};
+use app::protocol::{ToolCall, UserForm};
+
+use super::templates::Templates;
+use super::tools::{
+    GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_RANKING,
+};
+use crate::catalog::Catalog;
+
+const SPOKEN_MAJORS: &str = include_str!("../../lexicons/spoken_majors.txt");
+
+/// Short spoken forms of schools and majors ("北大", "计算机系").
+pub struct SpokenNames {
+    majors: HashMap<String, String>,
+}
+
+impl SpokenNames {
+    pub fn load() -> SpokenNames {
+        let majors = SPOKEN_MAJORS
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect();
+        SpokenNames { majors }
+    }
+
+    /// "计算机科学与技术" → "计算机系"; unknown → "<name>专业".
+    pub fn major(&self, name: &str) -> String {
+        self.majors
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| format!("{name}专业"))
+    }
+
+    /// The shortest unambiguous Chinese alias of a school ("北京大学" → "北大").
+    pub fn school_short(&self, catalog: &Catalog, name: &str) -> String {
+        let Some(school) = catalog.schools().iter().find(|s| s.name == name) else {
+            return name.to_string();
+        };
+        school
+            .aliases
+            .iter()
+            .filter(|a| a.chars().all(|c| c as u32 > 0x2E80) && a.chars().count() <= 3)
+            .filter(|a| {
+                catalog
+                    .resolve_school(a)
+                    .found()
+                    .is_some_and(|s| s.name == name)
+            })
+            .min_by_key(|a| a.chars().count())
+            .cloned()
+            .unwrap_or_else(|| name.to_string())
+    }
+}
+
+fn result<T: serde::de::DeserializeOwned>(calls: &[ToolCall], tool: &str) -> Option<T> {
+    calls
+        .iter()
+        .find(|c| c.tool == tool)
+        .and_then(|c| c.result.clone())
+        .and_then(|v| serde_json::from_value(v).ok())
+}
+
+/// "学生评价很好" for an average of reviews.
+pub fn level(average: f64) -> &'static str {
+    match average {
+        a if a >= 4.3 => "很好",
+        a if a >= 3.8 => "不错",
+        a if a >= 3.0 => "一般",
+        _ => "偏低",
+    }
+}
+
+pub struct Narrator<'a> {
+    pub templates: &'a Templates,
+    pub names: &'a SpokenNames,
+    pub catalog: &'a Catalog,
+}
+
+impl Narrator<'_> {
+    /// The reply for what the executed `calls` did, given the form after the turn.
+    pub fn narrate(&self, calls: &[ToolCall], form: &UserForm, turn: u32) -> String {
+        let t = |key: &str, vars: &[(&str, &str)]| self.templates.render(key, turn, vars);
+        if let Some(rec) = result::<RecommendResult>(calls, RECOMMEND_ADVISORS) {
+            return self.recommendation(&rec, turn);
+        }
+        let chips = calls.iter().find(|c| c.tool == PRESENT_OPTIONS);
+        let chip_field = chips
+            .and_then(|c| c.params.get("target_field"))
+            .and_then(Value::as_str);
+        if let Some(page) = result::<RankingPage>(calls, UPDATE_RANKING) {
+            let vars = self.pair_vars(&page.school, &page.major);
+            let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            if page.advisors.is_empty() {
+                return t("list_empty", &[]);
+            }
+            return match chip_field {
+                Some("research_direction") | Some("personality") => t("ranking_ready_offer", &vars),
+                _ => t("ranking_ready", &vars),
+            };
+        }
+        if let Some(d) = result::<AdvisorDetail>(calls, GET_ADVISOR_DETAIL) {
+            return t("detail_open", &[("name", &d.name), ("title", &d.title)]);
+        }
+        if let Some(r) = result::<ReviewsResult>(calls, GET_ADVISOR_REVIEWS) {
+            return self.reviews(&r, calls, turn);
+        }
+        match chip_field {
+            Some("school") => match &form.major {
+                Some(m) => t("ask_school", &[("major", m)]),
+                None => t("ask_school_major", &[]),
+            },
+            Some("major") => t(
+                "ask_major",
+                &[("school", form.school.as_deref().unwrap_or_default())],
+            ),
+            Some("personality") => t("ask_personality", &[]),
+            _ if form.status().is_complete => t("fallback_with_form", &[]),
+            _ => t("fallback", &[]),
+        }
+    }
+
+    /// `{school}`, `{major}`, `{school_short}`, `{major_short}` of a pair.
+    pub fn pair_vars(&self, school: &str, major: &str) -> Vec<(&'static str, String)> {
+        let spoken = self.names.major(major);
+        vec![
+            ("school", school.to_string()),
+            ("major", spoken.clone()),
+            (
+                "school_short",
+                self.names.school_short(self.catalog, school),
+            ),
+            ("major_short", spoken),
+        ]
+    }
+
+    pub fn recommendation(&self, rec: &RecommendResult, turn: u32) -> String {
+        let Some(first) = rec.advisors.first() else {
+            return self.templates.render("recommend_none", turn, &[]);
+        };
+        let reason = first
+            .reasons
+            .iter()
+            .take(2)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("，");
+        let reason = if reason.is_empty() {
+            "综合评价最好".to_string()
+        } else {
+            reason
+        };
+        self.templates.render(
+            "recommend",
+            turn,
+            &[
+                ("name", &first.name),
+                ("title", &first.title),
+                ("reason", &reason),
+            ],
+        )
+    }
+
+    fn reviews(&self, r: &ReviewsResult, calls: &[ToolCall], turn: u32) -> String {
+        let name = calls
+            .iter()
+            .find(|c| c.tool == GET_ADVISOR_REVIEWS)
+            .and_then(|c| c.params.get("advisor_name"))
+            .and_then(Value::as_str)
+            .unwrap_or("这位导师")
+            .to_string();
+        match r.page.average {
+            Some(avg) if r.count > 0 => self.templates.render(
+                "reviews_summary",
+                turn,
+                &[
+                    ("name", &name),
+                    ("level", level(avg)),
+                    ("average", &format!("{avg:.1}")),
+                    ("count", &r.count.to_string()),
+                ],
+            ),
+            _ => self
+                .templates
+                .render("reviews_none", turn, &[("name", &name)]),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! What the student asks for, from the cue words of cues.txt that are not
+//! negated. Precedence, highest first (the first that applies wins):
+//!
+//! 1. `Faq`         a FAQ entry matched and no advisor is referred to
+//! 2. `Compare`     比较/对比/pk; or 哪个好/区别 with two or more references
+//!    ("这两个"/"他俩" count as two)
+//! 3. `Recommend`, then `ListAdvisors`, when no advisor is referred to: the
+//!    cues of 4–6 then only describe how to choose ("评价最好的导师",
+//!    "口碑好的导师有哪些" ask for a choice, not about one advisor)
+//! 4. `OpenDetail`  详情/主页/打开; or 看看/点开 with a reference
+//! 5. `AskReviews`  评价/口碑/风评 …
+//! 6. `AskAbout`    怎么样/如何/介绍一下 …
+//! 7. `Recommend`   推荐/适合我/帮我选; 哪个好 with fewer than two references
+//! 8. `ListAdvisors` 有哪些导师/排名/榜单 …
+//! 9. `Help`        你能做什么/怎么用
+//! 10. `AskAbout`   any other question about a referenced advisor ("他是博导吗")
+//! 11. `WantExam`   考研/读研 with no school, major or direction named
+//! 12. `Skip`       跳过/随便/都可以 with nothing else said
+//! 13. `Goodbye`, `Thanks`, `Greet`  only when that is all the sentence says
+//!     (a long request ending in 谢谢 is the request)
+//! 14. `None`
+//!
+//! "比较" is a request only at the end of its clause or between two
+//! references, not before a preference ("比较温和" is "rather gentle").
+
+use super::lexicon::{Cue, Lexicons};
+use super::tokens::Text;
+use super::types::Act;
+
+/// What the classifier needs besides the tokens.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Context<'a> {
+    pub neg: &'a [bool],
+    pub references: usize,
+    pub faq: bool,
+    pub question: bool,
+    /// A school, major, direction or unknown name was named.
+    pub has_slot: bool,
+    /// A preference was named.
+    pub has_pref: bool,
+}
+
+#[derive(Debug, Default)]
+struct Seen {
+    compare: bool,
+    open: bool,
+    reviews: bool,
+    about: bool,
+    recommend: bool,
+    list: bool,
+    help: bool,
+    want_exam: bool,
+    skip: bool,
+    thanks: bool,
+    goodbye: bool,
+    greet: bool,
+}
+
+/// Whether "比较" at token `t` asks for a comparison.
+fn compare_weak_counts(text: &Text, t: usize, refs: usize) -> bool {
+    let end = text.tokens[t].end;
+    if text.at_clause_end(end) {
+        return true;
+    }
+    let before_value = text
+        .token_at(end)
+        .is_some_and(|n| text.tokens[n].pref().is_some());
+    refs >= 2 && !before_value && text.chars.get(end) != Some(&'好')
+}
+
+/// Whether the sentence says nothing but thanks / goodbye / greeting and polite words.
+fn only_social(text: &Text, lex: &Lexicons, neg: &[bool]) -> bool {
+    let social = |i: usize| {
+        let t = &text.tokens[i];
+        t.has_cue(Cue::Thanks)
+            || t.has_cue(Cue::Goodbye)
+            || t.has_cue(Cue::Greet)
+            || t.has_cue(Cue::Negator)
+            || (neg[i] && t.is_act_cue())
+    };
+    let mut leftover = 0;
+    let mut p = 0;
+    while p < text.chars.len() {
+        if text.chars[p] == super::normalize::SEP {
+            p += 1;
+            continue;
+        }
+        if let Some(t) = text.token_at(p) {
+            if text.tokens[t].is_strong() {
+                return false;
+            }
+            if social(t) {
+                p = text.tokens[t].end;
+                continue;
+            }
+        }
+        match lex.lists.polite.prefix_at(&text.chars, p) {
+            Some(len) => p += len,
+            None => {
+                leftover += 1;
+                p += 1;
+            }
+        }
+    }
+    leftover <= 1
+}
+
+/// Chooses the act (see the module doc for the precedence).
+pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
+    let mut s = Seen::default();
+    let pair = text
+        .tokens
+        .iter()
+        .enumerate()
+        .any(|(i, t)| t.has_cue(Cue::Pair) && !cx.neg[i]);
+    let refs = if pair {
+        cx.references.max(2)
+    } else {
+        cx.references
+    };
+    for (i, t) in text.tokens.iter().enumerate() {
+        if cx.neg[i] {
+            continue;
+        }
+        for cue in t.cues() {
+            match cue {
+                Cue::Compare => s.compare = true,
+                Cue::CompareWeak => s.compare |= compare_weak_counts(text, i, refs),
+                Cue::Choose if refs >= 2 => s.compare = true,
+                Cue::Choose => s.recommend = true,
+                Cue::Difference => s.compare |= refs >= 2,
+                Cue::OpenDetail => s.open = true,
+                Cue::OpenDetailRef => s.open |= refs >= 1,
+                Cue::AskReviews => s.reviews = true,
+                Cue::AskReviewsRef => s.reviews |= refs >= 1,
+                Cue::AskAbout => s.about = true,
+                Cue::Recommend => s.recommend = true,
+                Cue::List => s.list = true,
+                Cue::Help => s.help = true,
+                Cue::WantExam => s.want_exam = true,
+                Cue::Skip => s.skip = true,
+                Cue::Thanks => s.thanks = true,
+                Cue::Goodbye => s.goodbye = true,
+                Cue::Greet => s.greet = true,
+                _ => {}
+            }
+        }
+    }
+    let social = || only_social(text, lex, cx.neg) && cx.references == 0;
+    let choosing = cx.references == 0 && (s.recommend || s.list);
+    if cx.faq && refs == 0 {
+        Act::Faq
+    } else if s.compare {
+        Act::Compare
+    } else if choosing && s.recommend {
+        Act::Recommend
+    } else if choosing {
+        Act::ListAdvisors
+    } else if s.open {
+        Act::OpenDetail
+    } else if s.reviews {
+        Act::AskReviews
+    } else if s.about {
+        Act::AskAbout
+    } else if s.recommend {
+        Act::Recommend
+    } else if s.list {
+        Act::ListAdvisors
+    } else if s.help {
+        Act::Help
+    } else if cx.references > 0 && cx.question {
+        Act::AskAbout
+    } else if s.want_exam && !cx.has_slot {
+        Act::WantExam
+    } else if s.skip && !cx.has_slot && !cx.has_pref && refs == 0 {
+        Act::Skip
+    } else if s.goodbye && social() {
+        Act::Goodbye
+    } else if s.thanks && social() {
+        Act::Thanks
+    } else if s.greet && social() && !cx.has_slot && !cx.has_pref {
+        Act::Greet
+    } else {
+        Act::None
+    }
+}

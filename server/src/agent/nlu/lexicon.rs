@@ -1,0 +1,486 @@
+//! `Lexicons`: every word list loaded once and compiled into one trie, so an
+//! utterance is read in a single leftmost-longest pass over schools, majors
+//! (both from the database), research directions, preference words, cue words
+//! and reference words together. Word lists live in `server/lexicons/*.txt`
+//! and the FAQ in `prompts/embedded/faq.txt`; this file only knows the keys.
+
+use std::collections::HashMap;
+
+use super::faq::{self, FaqEntry};
+use super::lexfile;
+use super::normalize;
+use super::trie::{word_edges_ok, Trie};
+use super::types::NameSet;
+
+const DIRECTIONS: &str = include_str!("../../../lexicons/directions.txt");
+const PREFERENCES: &str = include_str!("../../../lexicons/preferences.txt");
+const OPPOSITES: &str = include_str!("../../../lexicons/opposites.txt");
+const CUES: &str = include_str!("../../../lexicons/cues.txt");
+const REFERENCES: &str = include_str!("../../../lexicons/references.txt");
+const FILLERS: &str = include_str!("../../../lexicons/fillers.txt");
+const FAQ: &str = include_str!("../../../../prompts/embedded/faq.txt");
+
+/// Cue classes of `cues.txt` that take part in the longest-match pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Cue {
+    Compare,
+    CompareWeak,
+    Choose,
+    Difference,
+    Pair,
+    OpenDetail,
+    OpenDetailRef,
+    AskReviews,
+    AskReviewsRef,
+    AskAbout,
+    Recommend,
+    List,
+    Thanks,
+    Goodbye,
+    Greet,
+    WantExam,
+    Help,
+    Skip,
+    Negator,
+    NegatorAfter,
+    Replace,
+    Coord,
+    Correction,
+    Still,
+    Background,
+    IntroDirection,
+    IntroMajor,
+    SuffixDirection,
+    SuffixMajor,
+    InterestOpen,
+    InterestClose,
+}
+
+const CUE_KEYS: &[(&str, Cue)] = &[
+    ("act.compare", Cue::Compare),
+    ("act.compare_weak", Cue::CompareWeak),
+    ("act.choose", Cue::Choose),
+    ("act.difference", Cue::Difference),
+    ("pair", Cue::Pair),
+    ("act.open_detail", Cue::OpenDetail),
+    ("act.open_detail_ref", Cue::OpenDetailRef),
+    ("act.ask_reviews", Cue::AskReviews),
+    ("act.ask_reviews_ref", Cue::AskReviewsRef),
+    ("act.ask_about", Cue::AskAbout),
+    ("act.recommend", Cue::Recommend),
+    ("act.list", Cue::List),
+    ("act.thanks", Cue::Thanks),
+    ("act.goodbye", Cue::Goodbye),
+    ("act.greet", Cue::Greet),
+    ("act.want_exam", Cue::WantExam),
+    ("act.help", Cue::Help),
+    ("act.skip", Cue::Skip),
+    ("negator", Cue::Negator),
+    ("negator.replace", Cue::Replace),
+    ("negator.after", Cue::NegatorAfter),
+    ("coord", Cue::Coord),
+    ("correction", Cue::Correction),
+    ("still", Cue::Still),
+    ("background", Cue::Background),
+    ("intro.direction", Cue::IntroDirection),
+    ("intro.major", Cue::IntroMajor),
+    ("suffix.direction", Cue::SuffixDirection),
+    ("suffix.major", Cue::SuffixMajor),
+    ("interest.open", Cue::InterestOpen),
+    ("interest.close", Cue::InterestClose),
+];
+
+impl Cue {
+    /// Cues that ask for something (they can be negated: "不用推荐了").
+    pub fn is_act(self) -> bool {
+        matches!(
+            self,
+            Cue::Compare
+                | Cue::CompareWeak
+                | Cue::Choose
+                | Cue::Difference
+                | Cue::OpenDetail
+                | Cue::OpenDetailRef
+                | Cue::AskReviews
+                | Cue::AskReviewsRef
+                | Cue::AskAbout
+                | Cue::Recommend
+                | Cue::List
+                | Cue::Help
+                | Cue::WantExam
+        )
+    }
+}
+
+/// The three preference slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PrefSlot {
+    Personality,
+    ResearchStyle,
+    Funding,
+}
+
+/// What a matched term means. A term may carry several tags ("人工智能" is a
+/// major and a direction; "交大" four schools); roles.rs picks one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tag {
+    School(usize),
+    Major(usize),
+    Direction(usize),
+    /// Index into `Lexicons::prefs`.
+    Pref(usize),
+    FundingTopic,
+    Pronoun,
+    /// 0-based ordinal said without 第 ("榜首", "老二").
+    Ordinal(usize),
+    /// 0-based position from the end ("最后一个").
+    FromEnd(usize),
+    Cue(Cue),
+    /// Means nothing, but hides the shorter words inside it.
+    Block,
+    /// Index into the caller's `known_names`.
+    Name(usize),
+}
+
+/// How a filler word is dropped (see fillers.txt).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Filler {
+    Always,
+    ClauseFinal,
+    ClauseInitial,
+    Soft,
+}
+
+/// A plain word list, longest words first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct WordList(Vec<Vec<char>>);
+
+impl WordList {
+    fn from_terms(terms: &[String]) -> WordList {
+        let mut words: Vec<Vec<char>> = terms
+            .iter()
+            .map(|t| normalize::basic(t).chars().collect::<Vec<char>>())
+            .filter(|w| !w.is_empty())
+            .collect();
+        words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        words.dedup();
+        WordList(words)
+    }
+
+    /// Length of the longest word starting at `chars[i]`.
+    pub fn prefix_at(&self, chars: &[char], i: usize) -> Option<usize> {
+        self.0
+            .iter()
+            .find(|w| {
+                chars.get(i..i + w.len()) == Some(&w[..]) && word_edges_ok(chars, i, i + w.len())
+            })
+            .map(Vec::len)
+    }
+
+    /// Length of the longest word ending at `chars[..end]`, not reaching before `floor`.
+    pub fn suffix_at(&self, chars: &[char], end: usize, floor: usize) -> Option<usize> {
+        self.0
+            .iter()
+            .find(|w| {
+                w.len() <= end - floor.min(end)
+                    && chars.get(end - w.len()..end) == Some(&w[..])
+                    && word_edges_ok(chars, end - w.len(), end)
+            })
+            .map(Vec::len)
+    }
+
+    pub fn words(&self) -> impl Iterator<Item = &[char]> {
+        self.0.iter().map(Vec::as_slice)
+    }
+
+    /// Whether `word` is in the list.
+    pub fn has(&self, word: &[char]) -> bool {
+        self.0.iter().any(|w| w[..] == *word)
+    }
+
+    /// Whether any word of the list occurs in `chars`.
+    pub fn occurs_in(&self, chars: &[char]) -> bool {
+        self.0.iter().any(|w| find_word(chars, w, 0).is_some())
+    }
+}
+
+/// First occurrence of `word` in `chars` at or after `from`, respecting Latin word edges.
+pub(crate) fn find_word(chars: &[char], word: &[char], from: usize) -> Option<usize> {
+    if word.is_empty() || word.len() > chars.len() {
+        return None;
+    }
+    (from..=chars.len() - word.len())
+        .find(|&i| chars[i..i + word.len()] == *word && word_edges_ok(chars, i, i + word.len()))
+}
+
+/// The plain lists of cues.txt and references.txt (see their headers).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Lists {
+    pub question: WordList,
+    pub polite: WordList,
+    pub negation_gap: WordList,
+    pub still_lead: WordList,
+    pub still_final: WordList,
+    pub lead: WordList,
+    pub name_stop: WordList,
+    pub school_suffix: WordList,
+    pub school_suffix_weak: WordList,
+    pub major_suffix: WordList,
+    pub major_suffix_weak: WordList,
+    pub weak_follow: WordList,
+    pub direction_trim: WordList,
+    pub direction_stop: WordList,
+    pub not_in_name: WordList,
+    pub pronoun_bare: WordList,
+    pub person_noun: WordList,
+    pub non_person_noun: WordList,
+    pub classifier: WordList,
+    pub ordinal_follow: WordList,
+    pub from_end_prefix: WordList,
+    pub range_prefix: WordList,
+    pub number_suffix: WordList,
+    pub date_word: WordList,
+}
+
+impl Lists {
+    fn slot(&mut self, key: &str) -> Option<&mut WordList> {
+        Some(match key {
+            "question" => &mut self.question,
+            "polite" => &mut self.polite,
+            "negation_gap" => &mut self.negation_gap,
+            "still_lead" => &mut self.still_lead,
+            "still_final" => &mut self.still_final,
+            "lead" => &mut self.lead,
+            "name_stop" => &mut self.name_stop,
+            "school_suffix" => &mut self.school_suffix,
+            "school_suffix_weak" => &mut self.school_suffix_weak,
+            "major_suffix" => &mut self.major_suffix,
+            "major_suffix_weak" => &mut self.major_suffix_weak,
+            "weak_follow" => &mut self.weak_follow,
+            "direction_trim" => &mut self.direction_trim,
+            "direction_stop" => &mut self.direction_stop,
+            "not_in_name" => &mut self.not_in_name,
+            "pronoun_bare" => &mut self.pronoun_bare,
+            "person_noun" => &mut self.person_noun,
+            "non_person_noun" => &mut self.non_person_noun,
+            "classifier" => &mut self.classifier,
+            "ordinal_follow" => &mut self.ordinal_follow,
+            "from_end_prefix" => &mut self.from_end_prefix,
+            "range_prefix" => &mut self.range_prefix,
+            "number_suffix" => &mut self.number_suffix,
+            "date_word" => &mut self.date_word,
+            _ => return None,
+        })
+    }
+}
+
+/// Every matcher, built once at server start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lexicons {
+    pub(crate) trie: Trie<Tag>,
+    pub(crate) fillers: Trie<Filler>,
+    pub(crate) schools: Vec<String>,
+    pub(crate) majors: Vec<String>,
+    pub(crate) directions: Vec<String>,
+    /// Preference values: (slot, canonical value), indexed by `Tag::Pref`.
+    pub(crate) prefs: Vec<(PrefSlot, String)>,
+    /// Negated preference → the preference it turns into.
+    pub(crate) opposites: HashMap<usize, usize>,
+    /// Funding level words (longest first) → preference index.
+    pub(crate) funding_levels: Vec<(Vec<char>, usize)>,
+    pub(crate) lists: Lists,
+    pub(crate) faq: Vec<FaqEntry>,
+}
+
+fn chars(term: &str) -> Vec<char> {
+    normalize::basic(term).chars().collect()
+}
+
+fn pref_key(key: &str) -> Option<(PrefSlot, &str)> {
+    let (slot, value) = key.split_once('/')?;
+    let slot = match slot {
+        "personality" => PrefSlot::Personality,
+        "research_style" => PrefSlot::ResearchStyle,
+        "funding" => PrefSlot::Funding,
+        _ => return None,
+    };
+    Some((slot, value))
+}
+
+fn numbered(key: &str, prefix: &str) -> Option<usize> {
+    key.strip_prefix(prefix)?.parse().ok()
+}
+
+impl Lexicons {
+    /// Builds every matcher once (called at server start); schools and majors
+    /// come from the DB, everything else from the lexicon files.
+    pub fn new(schools: &[NameSet], majors: &[NameSet]) -> Lexicons {
+        let mut lex = Lexicons {
+            trie: Trie::new(),
+            fillers: Trie::new(),
+            schools: schools.iter().map(|s| s.canonical.clone()).collect(),
+            majors: majors.iter().map(|m| m.canonical.clone()).collect(),
+            directions: Vec::new(),
+            prefs: Vec::new(),
+            opposites: HashMap::new(),
+            funding_levels: Vec::new(),
+            lists: Lists::default(),
+            faq: faq::parse(FAQ),
+        };
+        for (i, s) in schools.iter().enumerate() {
+            for name in std::iter::once(&s.canonical).chain(&s.aliases) {
+                lex.trie.insert(&chars(name), Tag::School(i));
+            }
+        }
+        for (i, m) in majors.iter().enumerate() {
+            for name in std::iter::once(&m.canonical).chain(&m.aliases) {
+                lex.trie.insert(&chars(name), Tag::Major(i));
+            }
+        }
+        lex.load_directions();
+        lex.load_preferences();
+        lex.load_cues();
+        lex.load_references();
+        lex.load_fillers();
+        lex
+    }
+
+    /// Canonical research directions known from the lexicon (for chips/validation).
+    pub fn directions(&self) -> Vec<&str> {
+        self.directions.iter().map(String::as_str).collect()
+    }
+
+    /// The spoken answer of FAQ entry `id`.
+    pub fn faq_answer(&self, id: &str) -> Option<&str> {
+        self.faq
+            .iter()
+            .find(|e| e.id == id)
+            .map(|e| e.answer.as_str())
+    }
+
+    /// Ids of all FAQ entries, in file order.
+    pub fn faq_ids(&self) -> Vec<&str> {
+        self.faq.iter().map(|e| e.id.as_str()).collect()
+    }
+
+    fn load_directions(&mut self) {
+        for e in lexfile::parse("directions.txt", DIRECTIONS) {
+            let idx = self.directions.len();
+            self.directions.push(e.key.clone());
+            self.trie.insert(&chars(&e.key), Tag::Direction(idx));
+            for t in &e.terms {
+                self.trie.insert(&chars(t), Tag::Direction(idx));
+            }
+        }
+    }
+
+    fn pref_index(&mut self, slot: PrefSlot, value: &str) -> usize {
+        match self
+            .prefs
+            .iter()
+            .position(|(s, v)| *s == slot && v == value)
+        {
+            Some(i) => i,
+            None => {
+                self.prefs.push((slot, value.to_string()));
+                self.prefs.len() - 1
+            }
+        }
+    }
+
+    fn load_preferences(&mut self) {
+        for e in lexfile::parse("preferences.txt", PREFERENCES) {
+            if e.key == "funding_topic" {
+                for t in &e.terms {
+                    self.trie.insert(&chars(t), Tag::FundingTopic);
+                }
+            } else if let Some(value) = e.key.strip_prefix("funding_level/") {
+                let idx = self.pref_index(PrefSlot::Funding, value);
+                for t in &e.terms {
+                    self.funding_levels.push((chars(t), idx));
+                }
+            } else if let Some((slot, value)) = pref_key(&e.key) {
+                let idx = self.pref_index(slot, value);
+                for t in &e.terms {
+                    self.trie.insert(&chars(t), Tag::Pref(idx));
+                }
+            } else {
+                panic!("preferences.txt: unknown key {:?}", e.key);
+            }
+        }
+        self.funding_levels
+            .sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+        for e in lexfile::parse("opposites.txt", OPPOSITES) {
+            let resolve = |lex: &mut Lexicons, key: &str| {
+                let (slot, value) =
+                    pref_key(key).unwrap_or_else(|| panic!("opposites.txt: bad key {key:?}"));
+                lex.pref_index(slot, value)
+            };
+            let from = resolve(self, &e.key);
+            for t in &e.terms {
+                let to = resolve(self, t);
+                self.opposites.insert(from, to);
+            }
+        }
+    }
+
+    fn load_cues(&mut self) {
+        for e in lexfile::parse("cues.txt", CUES) {
+            if let Some(&(_, cue)) = CUE_KEYS.iter().find(|(k, _)| *k == e.key) {
+                for t in &e.terms {
+                    self.trie.insert(&chars(t), Tag::Cue(cue));
+                }
+            } else if e.key == "block" {
+                for t in &e.terms {
+                    self.trie.insert(&chars(t), Tag::Block);
+                }
+            } else if let Some(list) = self.lists.slot(&e.key) {
+                *list = WordList::from_terms(&e.terms);
+            } else {
+                panic!("cues.txt: unknown key {:?}", e.key);
+            }
+        }
+    }
+
+    fn load_references(&mut self) {
+        for e in lexfile::parse("references.txt", REFERENCES) {
+            let tag = match e.key.as_str() {
+                "pronoun" => Some(Tag::Pronoun),
+                "not_pronoun" => Some(Tag::Block),
+                k => numbered(k, "from_end.")
+                    .map(Tag::FromEnd)
+                    .or_else(|| numbered(k, "ordinal.").map(Tag::Ordinal)),
+            };
+            if let Some(tag) = tag {
+                for t in &e.terms {
+                    self.trie.insert(&chars(t), tag);
+                }
+            } else if let Some(list) = self.lists.slot(&e.key) {
+                *list = WordList::from_terms(&e.terms);
+            } else {
+                panic!("references.txt: unknown key {:?}", e.key);
+            }
+        }
+    }
+
+    fn load_fillers(&mut self) {
+        for e in lexfile::parse("fillers.txt", FILLERS) {
+            let kind = match e.key.as_str() {
+                "always" => Filler::Always,
+                "clause_final" => Filler::ClauseFinal,
+                "clause_initial" => Filler::ClauseInitial,
+                "soft" => Filler::Soft,
+                k => panic!("fillers.txt: unknown key {k:?}"),
+            };
+            for t in &e.terms {
+                self.fillers.insert(&chars(t), kind);
+            }
+        }
+    }
+
+    /// The canonical value of preference `idx`.
+    pub(crate) fn pref(&self, idx: usize) -> (PrefSlot, &str) {
+        let (slot, value) = &self.prefs[idx];
+        (*slot, value.as_str())
+    }
+}

@@ -1,0 +1,163 @@
+//! Rule-based language understanding for the voice agent: one utterance in,
+//! one structured `Analysis` out, with no language model. The words live in
+//! plain-text lexicons (`server/lexicons/`, `prompts/embedded/faq.txt`); the
+//! Rust files hold the rules, one concern each:
+//!
+//! - `normalize`   width, case, punctuation, spaces, fillers, "第一" → "第1"
+//! - `trie`        the leftmost-longest matcher every lexicon goes through
+//! - `lexicon`     `Lexicons`: loads the files and the catalog names into one trie
+//! - `tokens`      the token stream of one utterance, and clauses
+//! - `roles`       one meaning for terms with several (人工智能: major or direction)
+//! - `patterns`    unknown schools/majors and directions in the student's words
+//! - `negation`    what 不/别/不要/不是 apply to
+//! - `slots`       school, major, direction, rejected values
+//! - `preferences` personality, research style, funding
+//! - `references`  第一个 / 最后一个 / 他 / names
+//! - `correction`  算了 / 改成 / 还是…吧 / 不是…是…
+//! - `faq`         FAQ file and matching
+//! - `acts`        what the student asks for, with its precedence
+//!
+//! Pipeline of `analyze`: normalise → scan → resolve roles → unknown names →
+//! negation → references → correction cues → slots → preferences → FAQ → act.
+
+mod acts;
+mod correction;
+mod faq;
+mod lexfile;
+mod lexicon;
+mod negation;
+mod normalize;
+mod numerals;
+mod patterns;
+mod preferences;
+mod references;
+mod roles;
+mod slots;
+mod tokens;
+mod trie;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+pub use lexicon::Lexicons;
+pub use types::{Act, Analysis, NameSet, Reference, Slot};
+
+use lexicon::Cue;
+use tokens::Text;
+
+/// Clauses (by index) that ask about a referenced advisor: their preference
+/// words describe that advisor, not the student's wish.
+fn advisor_question_clauses(
+    text: &Text,
+    lex: &Lexicons,
+    positions: &[usize],
+    question_mark: bool,
+) -> Vec<bool> {
+    let clauses = text.clause_index(text.chars.len()) + 1;
+    let mut out = vec![false; clauses];
+    for pos in positions {
+        let c = text.clause_index(*pos);
+        let (s, e) = text.clause(*pos);
+        let asks = faq::is_question(&text.chars[s..e], false, &lex.lists.question)
+            || (question_mark && c + 1 == clauses)
+            || text.clause_tokens(*pos).any(|t| {
+                let t = &text.tokens[t];
+                t.has_cue(Cue::AskAbout) || t.has_cue(Cue::AskReviews)
+            });
+        out[c] |= asks;
+    }
+    out
+}
+
+/// One utterance → Analysis. `known_names` are advisor names the caller can
+/// resolve (those on the page plus the current ranking), used for Name references.
+pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
+    let norm = normalize::normalize(text, lex);
+    let names: Vec<Vec<char>> = known_names
+        .iter()
+        .map(|n| normalize::basic(n).chars().collect())
+        .collect();
+    let mut t = Text::scan(&norm.text, lex, &names);
+    roles::resolve(&mut t, lex);
+    let unknown = patterns::unknown_names(&mut t, lex);
+    let neg = negation::negated_tokens(&t, lex);
+    let refs = references::find(&t, lex, known_names, &names);
+    let explicit_correction = correction::explicit(&t, lex, &neg);
+    let ignored = advisor_question_clauses(&t, lex, &refs.positions, norm.question_mark);
+    let mut slots = slots::extract(&t, lex, &neg, explicit_correction);
+    let mut prefs = preferences::extract(&t, lex, &neg, &ignored, explicit_correction);
+    let correction = explicit_correction || slots.replaced || prefs.replaced;
+    if correction && !explicit_correction {
+        // In a correction the later of two values is the one that stands.
+        slots = slots::extract(&t, lex, &neg, true);
+        prefs = preferences::extract(&t, lex, &neg, &ignored, true);
+    }
+
+    let is_question = faq::is_question(
+        &t.chars,
+        norm.question_mark || norm.follow_up,
+        &lex.lists.question,
+    );
+    let faq = faq::best(&lex.faq, &t.chars, is_question);
+    let has_slot = slots.school.is_some()
+        || slots.major.is_some()
+        || slots.direction.is_some()
+        || unknown.school.is_some()
+        || unknown.major.is_some();
+    let has_pref =
+        prefs.personality.is_some() || prefs.research_style.is_some() || prefs.funding.is_some();
+    let act = acts::classify(
+        &t,
+        lex,
+        acts::Context {
+            neg: &neg,
+            references: refs.refs.len(),
+            faq: faq.is_some(),
+            question: faq::is_question(&t.chars, norm.question_mark, &lex.lists.question),
+            has_slot,
+            has_pref,
+        },
+    );
+
+    let mut rejected: Vec<(usize, String)> =
+        slots.rejected.into_iter().chain(prefs.rejected).collect();
+    rejected.sort_by_key(|(pos, _)| *pos);
+    let mut rejected_values: Vec<String> = Vec::new();
+    for (_, v) in rejected {
+        if !rejected_values.contains(&v) {
+            rejected_values.push(v);
+        }
+    }
+
+    let mut a = Analysis {
+        normalized: norm.text,
+        school: slots.school,
+        major: slots.major,
+        unknown_school: unknown.school,
+        unknown_major: unknown.major,
+        research_direction: slots.direction,
+        personality: prefs.personality,
+        research_style: prefs.research_style,
+        funding: prefs.funding,
+        rejected: rejected_values,
+        correction,
+        references: refs.refs,
+        act,
+        faq: if act == Act::Faq {
+            faq.map(|f| f.id.clone())
+        } else {
+            None
+        },
+        follow_up: norm.follow_up,
+    };
+    if act == Act::Faq {
+        // A question about a concept ("横向项目是什么") states no wish.
+        a.research_direction = None;
+        a.personality = None;
+        a.research_style = None;
+        a.funding = None;
+        a.rejected.clear();
+    }
+    a
+}

@@ -1,0 +1,239 @@
+//! Normalisation, the first step of every analysis, so that the rules see one
+//! spelling: full-width ASCII becomes half-width, Latin is lower-cased,
+//! punctuation becomes a clause separator (","), "、" and "/" become "和",
+//! spaces go except between two Latin words, filler words go (嗯, 呃, 就是说,
+//! a final 呢 …) and "第一" becomes "第1". Fillers are looked up against the
+//! lexicon trie first, so a filler inside a longer known word ("哈" in
+//! "哈尔滨工业大学") is never dropped.
+
+use super::lexicon::{Cue, Filler, Lexicons, Tag};
+use super::numerals::{self, ORDINAL_MARK};
+use super::tokens::DE;
+
+/// The clause separator every punctuation mark becomes.
+pub(crate) const SEP: char = ',';
+
+/// Normalised text plus what normalisation noticed on the way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Normalized {
+    pub text: String,
+    /// The raw text had a question mark.
+    pub question_mark: bool,
+    /// A clause-final 呢 was dropped ("第二个呢").
+    pub follow_up: bool,
+}
+
+fn fold(c: char) -> char {
+    let c = match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        '\u{3000}' => ' ',
+        _ => c,
+    };
+    if c.is_ascii_uppercase() {
+        c.to_ascii_lowercase()
+    } else {
+        c
+    }
+}
+
+fn is_punct(c: char) -> bool {
+    c.is_ascii_punctuation()
+        || matches!(c,
+            '\u{3001}'..='\u{303F}'   // 、。〃「」『』【】〜 …
+            | '\u{FF5F}'..='\u{FF65}' // half-width CJK punctuation
+            | '\u{2010}'..='\u{206F}' // “ ” ‘ ’ … — •
+            | '\u{FE10}'..='\u{FE6F}' // vertical and small forms
+            | '\u{00A1}'..='\u{00BF}' // ¡ « » · ¿ …
+            | '\u{2190}'..='\u{2BFF}' // arrows, symbols, dingbats
+            | '\u{1F000}'..='\u{1FAFF}' // emoji
+        )
+}
+
+/// Width, case, punctuation and spaces only: the form every lexicon term is
+/// stored in, and the first stage of `normalize`.
+pub(crate) fn basic(s: &str) -> String {
+    let chars: Vec<char> = s.chars().map(fold).collect();
+    let mut out: Vec<char> = Vec::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = out.last().copied();
+        let next = chars[i + 1..].iter().copied().find(|c| !c.is_whitespace());
+        let latin = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        if c.is_whitespace() {
+            if latin(prev) && latin(next) && prev != Some(' ') {
+                out.push(' ');
+            }
+        } else if (c == '、' || (c == '/' && !(latin(prev) && latin(next))))
+            && prev.is_some_and(|p| p != SEP)
+            && next.is_some_and(|n| !is_punct(fold(n)))
+        {
+            if prev == Some(' ') {
+                out.pop();
+            }
+            out.push('和');
+        } else if c == '.'
+            && prev.is_some_and(|p| p.is_ascii_digit())
+            && next.is_some_and(|n| n.is_ascii_digit())
+        {
+            out.push('.');
+        } else if matches!(c, '-' | '_' | '/') && latin(prev) && latin(next) {
+            out.push(' ');
+        } else if matches!(c, '+' | '#')
+            && prev.is_some_and(|p| p.is_ascii_alphabetic() || p == '+')
+        {
+            out.push(c);
+        } else if is_punct(c) {
+            if prev.is_some() && prev != Some(SEP) {
+                if prev == Some(' ') {
+                    out.pop();
+                }
+                out.push(SEP);
+            }
+        } else {
+            if prev == Some(' ') && !latin(Some(c)) {
+                out.pop();
+            }
+            out.push(c);
+        }
+    }
+    while matches!(out.last(), Some(&SEP) | Some(&' ')) {
+        out.pop();
+    }
+    out.into_iter().collect()
+}
+
+/// Whether the soft filler ("那个"/"这个") that ends before `after` should be
+/// dropped: it stays when a noun of references.txt or an ask/open cue follows.
+fn soft_filler_drops(chars: &[char], after: usize, lex: &Lexicons) -> bool {
+    if after >= chars.len() || chars[after] == SEP {
+        return true;
+    }
+    let l = &lex.lists;
+    if chars[after] == DE
+        || l.person_noun.prefix_at(chars, after).is_some()
+        || l.non_person_noun.prefix_at(chars, after).is_some()
+        || l.classifier.prefix_at(chars, after).is_some()
+    {
+        return false;
+    }
+    let asks = lex.trie.longest(chars, after).is_some_and(|(_, tags)| {
+        tags.iter().any(|t| {
+            matches!(
+                t,
+                Tag::Cue(Cue::AskAbout | Cue::AskReviews | Cue::OpenDetail | Cue::OpenDetailRef)
+            )
+        })
+    });
+    !asks
+}
+
+/// Whether only fillers stand between `from` and the end of its clause.
+fn only_fillers_to_clause_end(chars: &[char], mut from: usize, lex: &Lexicons) -> bool {
+    while from < chars.len() && chars[from] != SEP {
+        match lex.fillers.longest(chars, from) {
+            Some((len, kinds))
+                if kinds
+                    .iter()
+                    .any(|k| matches!(k, Filler::Always | Filler::ClauseFinal)) =>
+            {
+                from += len
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Full normalisation of one utterance (see the module doc).
+pub(crate) fn normalize(text: &str, lex: &Lexicons) -> Normalized {
+    let question_mark = text.contains('?') || text.contains('？');
+    let chars: Vec<char> = basic(text).chars().collect();
+    let mut out: Vec<char> = Vec::with_capacity(chars.len());
+    let mut follow_up = false;
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == SEP {
+            if !out.is_empty() && out.last() != Some(&SEP) {
+                out.push(SEP);
+            }
+            i += 1;
+            continue;
+        }
+        let main = lex.trie.longest(&chars, i).map_or(0, |(len, _)| len);
+        if let Some((len, kinds)) = lex.fillers.longest(&chars, i) {
+            let after = i + len;
+            let at_start = out.is_empty() || out.last() == Some(&SEP);
+            let drop = len > main
+                && kinds.iter().any(|k| match k {
+                    Filler::Always => true,
+                    Filler::ClauseInitial => at_start,
+                    Filler::ClauseFinal => only_fillers_to_clause_end(&chars, after, lex),
+                    Filler::Soft => soft_filler_drops(&chars, after, lex),
+                });
+            if drop {
+                if chars[i] == '呢' && kinds.contains(&Filler::ClauseFinal) {
+                    follow_up = true;
+                }
+                i = after;
+                continue;
+            }
+        }
+        if out.last() == Some(&ORDINAL_MARK) && numerals::is_cn_numeral(chars[i]) {
+            if let Some((value, len)) = numerals::parse_cn(&chars, i) {
+                if len >= main {
+                    out.extend(value.to_string().chars());
+                    i += len;
+                    continue;
+                }
+            }
+        }
+        let take = main.max(1);
+        out.extend_from_slice(&chars[i..i + take]);
+        i += take;
+    }
+    while out.last() == Some(&SEP) {
+        out.pop();
+    }
+    Normalized {
+        text: out.into_iter().collect(),
+        question_mark,
+        follow_up,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::fixture::lexicons;
+    use super::*;
+
+    #[test]
+    fn basic_width_case_punctuation_spaces() {
+        assert_eq!(basic("ＰＫＵ　计算机！"), "pku计算机");
+        assert_eq!(basic("北大 ， 清华。"), "北大,清华");
+        assert_eq!(basic("Machine  Learning方向"), "machine learning方向");
+        assert_eq!(basic("机器 学习"), "机器学习");
+        assert_eq!(basic("北大、清华/复旦"), "北大和清华和复旦");
+        assert_eq!(basic("4.5分"), "4.5分");
+        assert_eq!(basic("few-shot"), "few shot");
+        assert_eq!(basic("“北大”……"), "北大");
+        assert_eq!(basic("c++方向"), "c++方向");
+    }
+
+    #[test]
+    fn fillers_numerals_and_protected_words() {
+        let lex = lexicons();
+        let n = |s: &str| normalize(s, lex).text;
+        assert_eq!(n("嗯，那个，我想考北大啊"), "我想考北大");
+        assert_eq!(n("呃 就是说 然后 想做CV"), "想做cv");
+        assert_eq!(n("第一个导师怎么样"), "第1个导师怎么样");
+        assert_eq!(n("第十一位"), "第11位");
+        assert_eq!(n("倒数第二个"), "倒数第2个");
+        assert_eq!(n("那个导师怎么样"), "那个导师怎么样");
+        assert_eq!(n("这个怎么样"), "这个怎么样");
+        assert_eq!(n("哈尔滨工业大学"), "哈尔滨工业大学");
+        assert_eq!(n("他的学生评价呢？"), "他的学生评价");
+        assert_eq!(n("你能干嘛"), "你能干嘛");
+        assert_eq!(n("第一性原理"), "第一性原理");
+        assert!(normalize("第二个呢", lex).follow_up);
+        assert!(normalize("985是什么？", lex).question_mark);
+    }
+}

@@ -1,0 +1,244 @@
+//! Advisors the student points at, in order of mention:
+//! - words of references.txt found by the trie: pronouns (他, 这位老师,
+//!   刚才那个…), ordinals without 第 (榜首, 老二) and from-the-end words
+//!   (最后一个);
+//! - structures read here: 第N[个|位|名] (Arabic or Chinese N), 倒数第N,
+//!   前N个 (→ the first N), N号, bare 这个/那个 right before an ask cue
+//!   ("这个怎么样"), and a surname + title ("张老师") when exactly one known
+//!   name has that surname;
+//! - names from `known_names`, matched in the token pass.
+//!
+//! 第N is an advisor only when what follows allows it: a person noun
+//! (导师, 老师…) always; a non-person noun (志愿, 学历, 年, 次, 学校…, also
+//! after 的: "第一名的学校") never; otherwise with a classifier (第一个) yes,
+//! and without one only before 的/和/呢/an ask cue/the clause end
+//! ("排第一的", "第一和第三"); a bare 第N that is a whole clause before
+//! another ("第一，我想考北大；第二，…") numbers the student's points.
+//! A pronoun after another reference in the same sentence points back at it
+//! and is not repeated.
+
+use super::lexicon::{Cue, Lexicons, Tag};
+use super::numerals::{self, ORDINAL_MARK};
+use super::tokens::{Text, DE};
+use super::types::Reference;
+
+/// The largest N read in 前N个.
+const RANGE_MAX: u32 = 10;
+/// The largest N read in N号.
+const NUMBER_MAX: u32 = 30;
+
+fn starts_ask_cue(text: &Text, pos: usize) -> bool {
+    text.token_at(pos).is_some_and(|t| {
+        text.tokens[t].cues().any(|c| {
+            matches!(
+                c,
+                Cue::AskAbout
+                    | Cue::AskReviews
+                    | Cue::OpenDetail
+                    | Cue::OpenDetailRef
+                    | Cue::Choose
+                    | Cue::Compare
+                    | Cue::CompareWeak
+                    | Cue::Difference
+                    | Cue::Recommend
+            )
+        })
+    })
+}
+
+/// Whether what follows an ordinal/number at `q` lets it name an advisor.
+/// `classified` says whether a classifier was already read.
+fn follow_ok(text: &Text, lex: &Lexicons, q: usize, classified: bool) -> bool {
+    let l = &lex.lists;
+    let c = &text.chars;
+    let mut r = q;
+    if c.get(r) == Some(&DE) {
+        r += 1;
+    }
+    if l.person_noun.prefix_at(c, r).is_some() {
+        return true;
+    }
+    if l.non_person_noun.prefix_at(c, r).is_some() {
+        return false;
+    }
+    classified
+        || text.at_clause_end(q)
+        || l.ordinal_follow.prefix_at(c, q).is_some()
+        || starts_ask_cue(text, q)
+}
+
+/// Reads an optional classifier at `q`: the position after it and whether one was there.
+fn classifier(text: &Text, lex: &Lexicons, q: usize) -> (usize, bool) {
+    match lex.lists.classifier.prefix_at(&text.chars, q) {
+        Some(len) => (q + len, true),
+        None => (q, false),
+    }
+}
+
+/// Whether position `p` may start a structural reference (not inside a value).
+fn free(text: &Text, p: usize) -> bool {
+    !text.in_strong(p)
+}
+
+/// Structural references found at `p`: (references, characters consumed).
+fn structural_at(
+    text: &Text,
+    lex: &Lexicons,
+    p: usize,
+    names: &[Vec<char>],
+    known: &[String],
+) -> Option<(Vec<Reference>, usize)> {
+    let c = &text.chars;
+    if !free(text, p) {
+        return None;
+    }
+    let from_end = lex.lists.from_end_prefix.prefix_at(c, p);
+    let ordinal_at = p + from_end.unwrap_or(0);
+    if c.get(ordinal_at) == Some(&ORDINAL_MARK) {
+        let (n, len) = numerals::parse_number(c, ordinal_at + 1)?;
+        let (q, classified) = classifier(text, lex, ordinal_at + 1 + len);
+        if n == 0 || !follow_ok(text, lex, q, classified) {
+            return None;
+        }
+        // "第一，…；第二，…" numbers the student's points, not advisors.
+        let (cs, ce) = text.clause(p);
+        if !classified && cs == p && ce == q && ce < text.chars.len() {
+            return None;
+        }
+        let idx = (n - 1) as usize;
+        let r = if from_end.is_some() {
+            Reference::FromEnd(idx)
+        } else {
+            Reference::Ordinal(idx)
+        };
+        return Some((vec![r], q - p));
+    }
+    if let Some(len) = lex.lists.range_prefix.prefix_at(c, p) {
+        if let Some((n, nlen)) = numerals::parse_number(c, p + len) {
+            let (q, classified) = classifier(text, lex, p + len + nlen);
+            if classified && (2..=RANGE_MAX).contains(&n) && follow_ok(text, lex, q, true) {
+                let refs = (0..n as usize).map(Reference::Ordinal).collect();
+                return Some((refs, q - p));
+            }
+        }
+    }
+    if let Some((n, len)) = numerals::parse_number(c, p) {
+        let after_digit = p > 0 && (c[p - 1].is_ascii_digit() || numerals::is_cn_numeral(c[p - 1]));
+        let date = p > 0 && lex.lists.date_word.suffix_at(c, p, 0).is_some();
+        if let Some(slen) = lex.lists.number_suffix.prefix_at(c, p + len) {
+            let q = p + len + slen;
+            if !after_digit
+                && !date
+                && c.get(p.wrapping_sub(1)) != Some(&ORDINAL_MARK)
+                && (1..=NUMBER_MAX).contains(&n)
+                && follow_ok(text, lex, q, false)
+            {
+                return Some((vec![Reference::Ordinal((n - 1) as usize)], q - p));
+            }
+        }
+    }
+    if let Some(len) = lex
+        .lists
+        .pronoun_bare
+        .prefix_at(c, p)
+        .filter(|_| text.is_raw(p))
+    {
+        let mut q = p + len;
+        if c.get(q) == Some(&DE) {
+            q += 1;
+        }
+        if starts_ask_cue(text, q) {
+            return Some((vec![Reference::Pronoun], len));
+        }
+    }
+    if let Some(len) = lex.lists.person_noun.prefix_at(c, p) {
+        // A title only: "张人" is no way to name 张三.
+        if len > 1 {
+            if let Some(name) = surname_match(text, p, names, known) {
+                return Some((vec![Reference::Name(name)], len));
+            }
+        }
+    }
+    None
+}
+
+/// "张老师": the one known name whose surname stands right before `p`.
+fn surname_match(text: &Text, p: usize, names: &[Vec<char>], known: &[String]) -> Option<String> {
+    for sl in [2usize, 1] {
+        if p < sl || !(p - sl..p).all(|q| text.is_raw(q)) {
+            continue;
+        }
+        let surname = &text.chars[p - sl..p];
+        let hits: Vec<usize> = (0..names.len())
+            .filter(|&i| names[i].len() > sl && names[i].starts_with(surname))
+            .collect();
+        if hits.len() == 1 {
+            return Some(known[hits[0]].clone());
+        }
+    }
+    None
+}
+
+/// What `find` read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// References in order of mention, repeats and anaphoric pronouns removed.
+    pub refs: Vec<Reference>,
+    /// Where every reference was said, repeats included.
+    pub positions: Vec<usize>,
+}
+
+/// Every reference, in order of mention (see the module doc).
+pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<char>]) -> Found {
+    let mut found: Vec<(usize, Reference)> = Vec::new();
+    let mut p = 0;
+    while p < text.chars.len() {
+        if let Some(t) = text.token_at(p) {
+            let tok = &text.tokens[t];
+            let next_is_thing = lex
+                .lists
+                .non_person_noun
+                .prefix_at(&text.chars, tok.end)
+                .is_some();
+            let ends_in_classifier = lex
+                .lists
+                .classifier
+                .suffix_at(&text.chars, tok.end, tok.start)
+                .is_some();
+            for tag in &tok.tags {
+                let r = match *tag {
+                    Tag::Pronoun if !(ends_in_classifier && next_is_thing) => {
+                        Some(Reference::Pronoun)
+                    }
+                    Tag::Ordinal(n) if !next_is_thing => Some(Reference::Ordinal(n)),
+                    Tag::FromEnd(n) if !next_is_thing => Some(Reference::FromEnd(n)),
+                    Tag::Name(i) => Some(Reference::Name(known[i].clone())),
+                    _ => None,
+                };
+                if let Some(r) = r {
+                    found.push((p, r));
+                }
+            }
+            if tok.is_strong() {
+                p = tok.end;
+                continue;
+            }
+        }
+        if let Some((refs, len)) = structural_at(text, lex, p, names, known) {
+            found.extend(refs.into_iter().map(|r| (p, r)));
+            p += len.max(1);
+            continue;
+        }
+        p += 1;
+    }
+    let mut out = Found::default();
+    for (pos, r) in found {
+        out.positions.push(pos);
+        let repeat = out.refs.contains(&r);
+        let anaphora = r == Reference::Pronoun && !out.refs.is_empty();
+        if !repeat && !anaphora {
+            out.refs.push(r);
+        }
+    }
+    out
+}

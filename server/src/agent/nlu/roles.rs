@@ -1,0 +1,149 @@
+//! Picks one meaning for a term that has several, from the words around it.
+//!
+//! Rules (first that applies wins):
+//! 1. Major and direction ("人工智能", "AI", "通信", "网络安全"):
+//!    - a direction word right after it (方向/领域/相关/这块…) → direction;
+//!      a major word right after it (专业/系/学院…) → major;
+//!    - otherwise the nearest cue before it in the same clause decides:
+//!      做/研究/搞/从事/对…感兴趣 → direction; 考/读/报/申请/学/考研 → major;
+//!      a direction or major joined to it by 和/或 (before or after) → the
+//!      same role;
+//!    - a value opening its clause right after a clause that ends in such a
+//!      word ("方向：人工智能", "专业：AI") takes that role;
+//!    - otherwise: a direction when the sentence already names another
+//!      (unambiguous) major, else a major ("人工智能" alone is the major).
+//! 2. Request and direction ("推荐" = recommend / 推荐系统): a direction only
+//!    after a direction cue ("做推荐的"), otherwise the request.
+//! 3. School and major sharing an alias: the major when a major word
+//!    follows, otherwise the school.
+//! 4. Names after a background cue ("本科学的是…", "我是学…的") are the
+//!    student's past, not a wish, and mean nothing here.
+
+use super::lexicon::{Cue, Lexicons, Tag};
+use super::tokens::{Text, DE};
+
+/// How far back (in characters) a cue may stand and still decide a role.
+const CUE_REACH: usize = 10;
+
+/// Some(true) = direction, Some(false) = major, None = nothing nearby says.
+fn direction_context(text: &Text, idx: usize, left_only: bool) -> Option<bool> {
+    let tok = &text.tokens[idx];
+    let (cs, ce) = text.clause(tok.start);
+    if !left_only {
+        let mut p = tok.end;
+        if text.chars.get(p) == Some(&DE) && text.token_at(p).is_none() {
+            p += 1;
+        }
+        if let Some(next) = text.token_at(p) {
+            let next = &text.tokens[next];
+            if next.has_cue(Cue::SuffixDirection) {
+                return Some(true);
+            }
+            if next.has_cue(Cue::SuffixMajor) {
+                return Some(false);
+            }
+        }
+    }
+    if let Some(next) = text.tokens[idx + 1..]
+        .iter()
+        .find(|t| !t.has_cue(Cue::Coord))
+    {
+        let joined = next.start > tok.end
+            && next.end <= ce
+            && (tok.end..next.start)
+                .all(|p| text.cover[p].is_some_and(|c| text.tokens[c].has_cue(Cue::Coord)));
+        if joined && !next.majors().is_empty() && next.direction().is_none() {
+            return Some(false);
+        }
+    }
+    // "方向：人工智能" — a clause that is only the slot's name, then the value.
+    if tok.start == cs && cs > 0 {
+        if let Some(prev) = text.tokens[..idx].last().filter(|p| p.end + 1 == cs) {
+            if prev.has_cue(Cue::SuffixDirection) {
+                return Some(true);
+            }
+            if prev.has_cue(Cue::SuffixMajor) {
+                return Some(false);
+            }
+        }
+    }
+    let interest_after = text.tokens[idx + 1..]
+        .iter()
+        .take_while(|t| t.end <= ce)
+        .any(|t| t.has_cue(Cue::InterestClose));
+    for j in (0..idx).rev() {
+        let prev = &text.tokens[j];
+        if prev.end <= cs || tok.start - prev.end > CUE_REACH {
+            break;
+        }
+        if prev.has_cue(Cue::IntroDirection) || (prev.has_cue(Cue::InterestOpen) && interest_after)
+        {
+            return Some(true);
+        }
+        if prev.has_cue(Cue::IntroMajor) || prev.has_cue(Cue::WantExam) {
+            return Some(false);
+        }
+        let joined = (prev.end..tok.start)
+            .all(|p| text.cover[p].is_some_and(|c| text.tokens[c].has_cue(Cue::Coord)))
+            && prev.end < tok.start;
+        if joined && prev.direction().is_some() && prev.majors().is_empty() {
+            return Some(true);
+        }
+        if joined && !prev.majors().is_empty() && prev.direction().is_none() {
+            return Some(false);
+        }
+    }
+    None
+}
+
+/// Names said after a background cue ("本科学的是人工智能") describe the
+/// student's past, not the wish: they lose their meaning.
+fn drop_background(text: &mut Text) {
+    for i in 0..text.tokens.len() {
+        if text.tokens[i].has_cue(Cue::Background) {
+            let (_, ce) = text.clause(text.tokens[i].start);
+            for t in text.tokens[i + 1..].iter_mut().take_while(|t| t.end <= ce) {
+                t.tags
+                    .retain(|g| !matches!(g, Tag::School(_) | Tag::Major(_) | Tag::Direction(_)));
+            }
+        }
+    }
+}
+
+/// Rewrites the tags of every multi-meaning token to the one meaning that applies.
+pub(crate) fn resolve(text: &mut Text, _lex: &Lexicons) {
+    drop_background(text);
+    let pure_major = text
+        .tokens
+        .iter()
+        .any(|t| !t.majors().is_empty() && t.direction().is_none() && t.schools().is_empty());
+    for idx in 0..text.tokens.len() {
+        let tok = &text.tokens[idx];
+        let has_dir = tok.direction().is_some();
+        let has_major = !tok.majors().is_empty();
+        let has_school = !tok.schools().is_empty();
+        let has_act = tok.is_act_cue();
+        let keep_direction = if has_dir && has_major {
+            Some(direction_context(text, idx, false).unwrap_or(pure_major))
+        } else if has_dir && has_act {
+            Some(direction_context(text, idx, true) == Some(true))
+        } else {
+            None
+        };
+        let tags = &mut text.tokens[idx].tags;
+        match keep_direction {
+            Some(true) => tags.retain(|t| matches!(t, Tag::Direction(_))),
+            Some(false) => tags.retain(|t| !matches!(t, Tag::Direction(_))),
+            None => {}
+        }
+        if has_school && has_major {
+            let major_follows = text
+                .token_at(text.tokens[idx].end)
+                .is_some_and(|n| text.tokens[n].has_cue(Cue::SuffixMajor));
+            text.tokens[idx].tags.retain(|t| {
+                matches!(t, Tag::Major(_)) == major_follows
+                    || !matches!(t, Tag::School(_) | Tag::Major(_))
+            });
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Schools, majors and research directions named in the sentence, plus what
+//! the student rejected.
+//!
+//! - Each school/major token gives a `Slot`: one canonical name, or
+//!   `Ambiguous` when the alias names several ("交大"). An ambiguous alias
+//!   right after words that start exactly one candidate's name is resolved
+//!   ("北京交大" → 北京交通大学).
+//! - A negated value goes to `rejected`; a kept value fills the slot. With
+//!   several kept values the first wins, or the last when the sentence is a
+//!   correction ("我想考北大，算了还是清华吧").
+//! - The direction is the lexicon direction, else the student's own words
+//!   (patterns.rs).
+//! - `replaced` says a value was rejected and another of the same kind named,
+//!   or rejected through 不是 — both make the sentence a correction.
+
+use super::lexicon::Lexicons;
+use super::negation;
+use super::patterns;
+use super::tokens::{Kind, Text, DE};
+use super::types::Slot;
+
+/// How many characters before an ambiguous alias may disambiguate it.
+const QUALIFIER_MAX: usize = 4;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Slots {
+    pub school: Option<Slot>,
+    pub major: Option<Slot>,
+    pub direction: Option<String>,
+    /// (position, canonical value)
+    pub rejected: Vec<(usize, String)>,
+    pub replaced: bool,
+}
+
+fn slot_for(text: &Text, start: usize, end: usize, cands: &[usize], names: &[String]) -> Slot {
+    if cands.len() == 1 {
+        return Slot::One(names[cands[0]].clone());
+    }
+    // "北京交大", "上海的交大": the words just before may name the city.
+    let before = if start > 0 && text.chars[start - 1] == DE && text.is_raw(start - 1) {
+        start - 1
+    } else {
+        start
+    };
+    for k in (2..=QUALIFIER_MAX).rev() {
+        if before < k || !(before - k..before).all(|p| text.is_raw(p)) {
+            continue;
+        }
+        let qualifier: String = text.chars[before - k..before].iter().collect();
+        let hits: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|&c| names[c].starts_with(&qualifier))
+            .collect();
+        if hits.len() == 1 {
+            return Slot::One(names[hits[0]].clone());
+        }
+    }
+    Slot::Ambiguous {
+        said: text.string(start, end),
+        candidates: cands.iter().map(|&c| names[c].clone()).collect(),
+    }
+}
+
+/// Reads the school, major and direction slots (see the module doc).
+pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bool) -> Slots {
+    let mut out = Slots::default();
+    let mut kept: [Vec<Slot>; 2] = [Vec::new(), Vec::new()];
+    let mut dropped = [false; 2];
+    let mut directions: Vec<String> = Vec::new();
+    let mut dropped_direction = false;
+    for (i, t) in text.tokens.iter().enumerate() {
+        let (which, cands, names) = match t.kind(lex) {
+            Some(Kind::School) => (0, t.schools(), &lex.schools),
+            Some(Kind::Major) => (1, t.majors(), &lex.majors),
+            Some(Kind::Direction) => {
+                let name = lex.directions[t.direction().unwrap_or(0)].clone();
+                if neg[i] {
+                    out.rejected.push((t.start, name));
+                    dropped_direction = true;
+                    out.replaced |= negation::replaced(text, lex, i);
+                } else if !directions.contains(&name) {
+                    directions.push(name);
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let slot = slot_for(text, t.start, t.end, &cands, names);
+        if neg[i] {
+            if let Slot::One(name) = slot {
+                out.rejected.push((t.start, name));
+                dropped[which] = true;
+                out.replaced |= negation::replaced(text, lex, i);
+            }
+        } else if !kept[which].contains(&slot) {
+            kept[which].push(slot);
+        }
+    }
+    let pick = |v: &[Slot]| {
+        if prefer_last {
+            v.last().cloned()
+        } else {
+            v.first().cloned()
+        }
+    };
+    out.school = pick(&kept[0]);
+    out.major = pick(&kept[1]);
+    out.replaced |= (0..2).any(|k| dropped[k] && !kept[k].is_empty());
+    out.replaced |= dropped_direction && !directions.is_empty();
+    out.direction = if prefer_last {
+        directions.last().cloned()
+    } else {
+        directions.first().cloned()
+    };
+    if out.direction.is_none() {
+        out.direction = patterns::own_direction(text, lex, |pos| {
+            negation::negator_before(text, lex, pos).is_some()
+        });
+    }
+    out
+}

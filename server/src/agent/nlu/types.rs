@@ -1,0 +1,102 @@
+//! The public data types of the NLU layer: what the caller passes in (catalog
+//! names) and what one analysed utterance looks like. Kept apart from the
+//! rules so the shape of the API can be read in one place.
+
+/// Names the catalog knows, passed in by the caller (they come from the database).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameSet {
+    pub canonical: String,
+    pub aliases: Vec<String>,
+}
+
+impl NameSet {
+    /// Convenience constructor (tests and callers building sets by hand).
+    pub fn new(canonical: &str, aliases: &[&str]) -> NameSet {
+        NameSet {
+            canonical: canonical.to_string(),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+}
+
+/// A school or major named in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Slot {
+    /// Exactly one catalog entry: its canonical name.
+    One(String),
+    /// The words said name several entries ("交大"); candidates are canonical
+    /// names in the order the caller listed them.
+    Ambiguous {
+        said: String,
+        candidates: Vec<String>,
+    },
+}
+
+/// An advisor the student points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reference {
+    /// 0-based position in the list on screen: 第一个 → 0.
+    Ordinal(usize),
+    /// 0-based position from the end: 最后一个 → 0, 倒数第二个 → 1.
+    FromEnd(usize),
+    /// 他 / 这位老师 / 刚才那个 …: the advisor being talked about.
+    Pronoun,
+    /// An advisor name from `known_names` (as the caller spelled it).
+    Name(String),
+}
+
+/// What the student asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Act {
+    /// Nothing beyond slots ("北大计算机").
+    #[default]
+    None,
+    AskAbout,
+    AskReviews,
+    OpenDetail,
+    Recommend,
+    ListAdvisors,
+    Compare,
+    Thanks,
+    Goodbye,
+    WantExam,
+    Help,
+    Faq,
+    Skip,
+    /// 你好 / 在吗 with nothing else.
+    Greet,
+}
+
+/// One utterance, understood.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Analysis {
+    /// The normalised text the rules ran on.
+    pub normalized: String,
+    pub school: Option<Slot>,
+    pub major: Option<Slot>,
+    /// Looks like a school name but is not in the catalog ("霍格沃茨大学").
+    pub unknown_school: Option<String>,
+    /// Looks like a major name but is not in the catalog ("魔法学").
+    pub unknown_major: Option<String>,
+    /// Canonical direction from the lexicon, else the student's own words
+    /// when a clear pattern says it is a direction (at most 12 characters).
+    pub research_direction: Option<String>,
+    /// 温和 / 严格 / 放养 / 负责.
+    pub personality: Option<String>,
+    /// 理论型 / 工程型 / 产业型.
+    pub research_style: Option<String>,
+    /// 充足 / 一般 / 紧张: what the student wants.
+    pub funding: Option<String>,
+    /// Canonical values the student explicitly rejected, in order of mention.
+    pub rejected: Vec<String>,
+    /// The student replaces an earlier value.
+    pub correction: bool,
+    /// Advisors referred to, in order of mention.
+    pub references: Vec<Reference>,
+    pub act: Act,
+    /// Id of the matched FAQ entry.
+    pub faq: Option<String>,
+    /// The sentence ends in a bare 呢 ("第二个呢", "那清华呢"): it asks the
+    /// previous question again about something else.
+    pub follow_up: bool,
+}

@@ -1,0 +1,57 @@
+//! Planners propose; code disposes. A planner reads the student's message,
+//! the code's own analysis of it, the form, the page and the history, and
+//! proposes a spoken reply and tool calls. Whatever it proposes goes through
+//! the same validation and steering. The embedded planner (rules, lexicons,
+//! templates) is the default; a language model is another implementation.
+
+pub mod embedded;
+
+use app::protocol::{PageContext, SelectedAdvisor, ToolCall, UserForm};
+
+use super::nlu::Analysis;
+use super::session::{HistoryEntry, Memory};
+
+/// Everything a planner may read for one turn.
+pub struct PlanInput<'a> {
+    pub message: &'a str,
+    pub analysis: &'a Analysis,
+    pub form: &'a UserForm,
+    pub memory: &'a Memory,
+    pub page: &'a PageContext,
+    pub history: &'a [HistoryEntry],
+    /// The turn number, for deterministic variety in templates.
+    pub turn: u32,
+}
+
+/// A planner's proposal.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    /// What to say; empty leaves the reply to code, composed from the
+    /// results of the executed tools.
+    pub voice_response: String,
+    pub tool_calls: Vec<ToolCall>,
+    /// The advisor this turn talked about (so "他" works next turn).
+    pub focus: Option<SelectedAdvisor>,
+    /// The turn was about the form (slots named, an optional question skipped).
+    pub about_form: bool,
+    /// The student explicitly chose an advisor to open (id, name).
+    pub open: Option<(String, String)>,
+    /// Language-model calls and tokens this plan cost (0 for the embedded planner).
+    pub model_calls: u32,
+    pub tokens: u32,
+}
+
+/// A planner that could not plan: the turn ends in a spoken apology.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct PlanError {
+    pub code: String,
+    pub message: String,
+}
+
+#[async_trait::async_trait]
+pub trait Planner: Send + Sync {
+    /// `embedded`, or the model's name.
+    fn name(&self) -> String;
+    async fn plan(&self, input: &PlanInput<'_>) -> Result<Plan, PlanError>;
+}

@@ -1,0 +1,223 @@
+//! Sessions in SQLite (seed 000 §5.2): the form, the page context last sent,
+//! the agent's working memory and the persona, with the conversation beside
+//! them. A turn is saved in one transaction, so a turn is either all there or
+//! not at all; a rejected request never reaches this module.
+
+use serde::{Deserialize, Serialize};
+use sqlx::SqlitePool;
+
+use app::model::ChatMessage;
+use app::protocol::{AgentEvent, ChatResponse, PageContext, SelectedAdvisor, ToolCall, UserForm};
+
+/// What the agent remembers between turns besides the form.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Memory {
+    /// The advisor last talked about, so "他" still means them on the next turn.
+    #[serde(default)]
+    pub last_advisor: Option<SelectedAdvisor>,
+    /// Optional form fields already offered as chips (answered or skipped):
+    /// never asked twice.
+    #[serde(default)]
+    pub asked: Vec<String>,
+    /// The chips still waiting for an answer.
+    #[serde(default)]
+    pub pending: Option<ToolCall>,
+    /// Completed turns, for deterministic variety in replies.
+    #[serde(default)]
+    pub turns: u32,
+}
+
+/// One session as a turn sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Session {
+    pub id: String,
+    pub persona: String,
+    pub form: UserForm,
+    pub page_context: PageContext,
+    pub memory: Memory,
+    /// Not stored yet: opened by this turn.
+    pub is_new: bool,
+}
+
+/// A line of history as planners read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub role: String,
+    pub content: String,
+}
+
+/// True for the ids this server hands out (32 lower-case hex digits).
+pub fn is_valid_id(id: &str) -> bool {
+    id.len() == 32
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+#[derive(Clone)]
+pub struct SessionStore {
+    pool: SqlitePool,
+}
+
+type SessionRow = (String, String, String, String, String);
+
+impl SessionStore {
+    pub fn new(pool: SqlitePool) -> Self {
+        SessionStore { pool }
+    }
+
+    /// A new session, not stored until its first turn is saved.
+    pub fn open(default_persona: &str) -> Session {
+        Session {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+            persona: default_persona.to_string(),
+            form: UserForm::default(),
+            page_context: PageContext::default(),
+            memory: Memory::default(),
+            is_new: true,
+        }
+    }
+
+    pub async fn load(&self, id: &str) -> Result<Option<Session>, sqlx::Error> {
+        if !is_valid_id(id) {
+            return Ok(None);
+        }
+        let row: Option<SessionRow> = sqlx::query_as(
+            "SELECT id, persona, form, page_context, memory FROM chat_sessions WHERE id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(
+            row.map(|(id, persona, form, page_context, memory)| Session {
+                id,
+                persona,
+                // Stored JSON is ours; a shape from an older version degrades to defaults.
+                form: serde_json::from_str(&form).unwrap_or_default(),
+                page_context: serde_json::from_str(&page_context).unwrap_or_default(),
+                memory: serde_json::from_str(&memory).unwrap_or_default(),
+                is_new: false,
+            }),
+        )
+    }
+
+    /// The last `limit` messages of a session, oldest first (system lines included).
+    pub async fn history(&self, id: &str, limit: u32) -> Result<Vec<HistoryEntry>, sqlx::Error> {
+        let mut rows: Vec<(String, String)> = sqlx::query_as(
+            "SELECT role, content FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?",
+        )
+        .bind(id)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.reverse();
+        Ok(rows
+            .into_iter()
+            .map(|(role, content)| HistoryEntry { role, content })
+            .collect())
+    }
+
+    /// Every message of a session, for the panel after a reload.
+    pub async fn messages(&self, id: &str) -> Result<Vec<ChatMessage>, sqlx::Error> {
+        let rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
+            "SELECT role, content, agent FROM chat_messages WHERE session_id = ? ORDER BY id",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(role, content, agent)| ChatMessage {
+                role,
+                content,
+                agent,
+            })
+            .collect())
+    }
+
+    /// Stores a finished turn: the session's new state, the student's words
+    /// (or chip), the events as system lines, and the reply with its tool calls.
+    pub async fn save_turn(
+        &self,
+        session: &Session,
+        user_text: &str,
+        reply: &ChatResponse,
+    ) -> Result<(), sqlx::Error> {
+        let to_json = |v: &dyn erased::Json| v.json();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES (?, ?, ?, ?, ?) \
+             ON CONFLICT (id) DO UPDATE SET persona = excluded.persona, form = excluded.form, \
+                 page_context = excluded.page_context, memory = excluded.memory, \
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+        )
+        .bind(&session.id)
+        .bind(&session.persona)
+        .bind(to_json(&session.form))
+        .bind(to_json(&session.page_context))
+        .bind(to_json(&session.memory))
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("INSERT INTO chat_messages (session_id, role, content) VALUES (?, 'user', ?)")
+            .bind(&session.id)
+            .bind(user_text)
+            .execute(&mut *tx)
+            .await?;
+        for event in &reply.events {
+            if let Some(message) = event_message(event) {
+                sqlx::query(
+                    "INSERT INTO chat_messages (session_id, role, content) VALUES (?, 'system', ?)",
+                )
+                .bind(&session.id)
+                .bind(message)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        sqlx::query(
+            "INSERT INTO chat_messages (session_id, role, content, agent, intent, tool_calls, events, error) \
+             VALUES (?, 'assistant', ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&session.id)
+        .bind(&reply.voice_response)
+        .bind(&reply.agent)
+        .bind(to_json(&reply.intent))
+        .bind(to_json(&reply.tool_calls))
+        .bind(to_json(&reply.events))
+        .bind(reply.error.as_ref().map(|e| to_json(e)))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await
+    }
+
+    /// Deletes sessions untouched for `days` days (their messages go with them).
+    pub async fn purge_older_than(&self, days: u32) -> Result<u64, sqlx::Error> {
+        let done = sqlx::query(
+            "DELETE FROM chat_sessions WHERE updated_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)",
+        )
+        .bind(format!("-{days} days"))
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+}
+
+fn event_message(event: &AgentEvent) -> Option<String> {
+    event
+        .data
+        .get("message")
+        .and_then(|m| m.as_str())
+        .map(str::to_string)
+}
+
+/// Serializing our own types cannot fail; this keeps the call sites short.
+mod erased {
+    pub trait Json {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).unwrap_or_else(|_| "null".to_string())
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! The tool registry and the executor. Tools are declared once, in
+//! `prompts/tools.json` (name, description, JSON-schema parameters): the
+//! embedded planner proposes them by name, a language model gets them as
+//! function definitions, and validation drops anything not registered. A new
+//! tool is a registry entry plus an arm in [`Executor::execute`], never a new
+//! intent (seed 001).
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use app::error::ApiError;
+use app::model::{ReviewsResult, SortKey};
+use app::protocol::ToolCall;
+
+use super::recommend::{Candidate, Recommender, Wanted};
+use crate::catalog::Resolution;
+use crate::site::Site;
+
+const TOOLS: &str = include_str!("../../../prompts/tools.json");
+
+pub const UPDATE_FORM: &str = "update_form";
+pub const UPDATE_RANKING: &str = "update_ranking";
+pub const RECOMMEND_ADVISORS: &str = "recommend_advisors";
+pub const GET_ADVISOR_DETAIL: &str = "get_advisor_detail";
+pub const GET_ADVISOR_REVIEWS: &str = "get_advisor_reviews";
+pub const PRESENT_OPTIONS: &str = "present_options";
+
+/// One registered tool.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub parameters: Value,
+}
+
+#[derive(Clone, Debug)]
+pub struct ToolRegistry {
+    specs: Vec<ToolSpec>,
+}
+
+impl ToolRegistry {
+    /// The tools shipped in `prompts/tools.json`.
+    pub fn load() -> ToolRegistry {
+        let specs: Vec<ToolSpec> =
+            serde_json::from_str(TOOLS).expect("prompts/tools.json is valid (checked by a test)");
+        ToolRegistry { specs }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolSpec> {
+        self.specs.iter().find(|s| s.name == name)
+    }
+
+    pub fn specs(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+
+    /// The tools in the shape of OpenAI-compatible function calling.
+    pub fn function_definitions(&self) -> Value {
+        Value::Array(
+            self.specs
+                .iter()
+                .map(|s| {
+                    json!({"type": "function", "function": {
+                        "name": s.name, "description": s.description, "parameters": s.parameters
+                    }})
+                })
+                .collect(),
+        )
+    }
+}
+
+/// A string parameter of a call.
+pub fn param<'a>(call: &'a ToolCall, key: &str) -> Option<&'a str> {
+    call.params
+        .get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// Runs validated tool calls against the database and returns their results.
+pub struct Executor<'a> {
+    pub site: &'a Site,
+    pub recommender: &'a Recommender,
+}
+
+impl Executor<'_> {
+    /// The result of one call; `None` for tools whose effect is on the page
+    /// only (`update_form`, `present_options`).
+    pub async fn execute(&self, call: &ToolCall) -> Result<Option<Value>, ApiError> {
+        let to_value = |v: Result<Value, serde_json::Error>| {
+            v.map(Some)
+                .map_err(|_| ApiError::unavailable("结果无法序列化"))
+        };
+        match call.tool.as_str() {
+            UPDATE_RANKING => {
+                let (school, major) = self.school_and_major(call)?;
+                let page = self
+                    .site
+                    .ranking_page(school, major, SortKey::Overall, 1)
+                    .await?;
+                to_value(serde_json::to_value(page))
+            }
+            RECOMMEND_ADVISORS => {
+                let (school, major) = self.school_and_major(call)?;
+                let prefs = call
+                    .params
+                    .get("preferences")
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                let get = |k: &str| prefs.get(k).and_then(Value::as_str).map(str::to_string);
+                let wanted = Wanted {
+                    direction: get("research_direction"),
+                    personality: get("personality"),
+                    style: get("research_style"),
+                    funding: get("funding"),
+                };
+                let facts = self.site.group_facts(school.id, major.id).await?;
+                let empty: Vec<String> = Vec::new();
+                let no_tags = Vec::new();
+                let candidates: Vec<Candidate<'_>> = facts
+                    .rows
+                    .iter()
+                    .map(|row| Candidate {
+                        row,
+                        directions: facts.directions.get(&row.id).unwrap_or(&empty),
+                        tags: facts.tags.get(&row.id).unwrap_or(&no_tags),
+                    })
+                    .collect();
+                let result = self.recommender.recommend(
+                    &school.name,
+                    &major.name,
+                    &candidates,
+                    &wanted,
+                    &facts.priors,
+                );
+                to_value(serde_json::to_value(result))
+            }
+            GET_ADVISOR_DETAIL => {
+                let id = param(call, "advisor_id").unwrap_or_default();
+                let detail =
+                    self.site.advisor_detail(id).await?.ok_or_else(|| {
+                        ApiError::not_found("unknown_advisor", "没有找到这位导师。")
+                    })?;
+                to_value(serde_json::to_value(detail))
+            }
+            GET_ADVISOR_REVIEWS => {
+                let id = param(call, "advisor_id").unwrap_or_default();
+                let page =
+                    self.site.reviews(id, 1).await?.ok_or_else(|| {
+                        ApiError::not_found("unknown_advisor", "没有找到这位导师。")
+                    })?;
+                to_value(serde_json::to_value(ReviewsResult {
+                    count: page.total,
+                    page,
+                }))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn school_and_major(
+        &self,
+        call: &ToolCall,
+    ) -> Result<(&crate::catalog::SchoolEntry, &crate::catalog::MajorEntry), ApiError> {
+        let catalog = self.site.catalog();
+        let school = param(call, "school")
+            .and_then(|s| catalog.resolve_school(s).found())
+            .ok_or_else(|| ApiError::bad_request("invalid_tool_call", "缺少学校"))?;
+        let major = match param(call, "major").map(|m| catalog.resolve_major_at(school.id, m)) {
+            Some(Resolution::Found(m)) => m,
+            _ => return Err(ApiError::bad_request("invalid_tool_call", "缺少专业")),
+        };
+        Ok((school, major))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_parses_and_every_tool_has_a_schema_and_a_description() {
+        let registry = ToolRegistry::load();
+        for name in [
+            UPDATE_FORM,
+            UPDATE_RANKING,
+            RECOMMEND_ADVISORS,
+            GET_ADVISOR_DETAIL,
+            GET_ADVISOR_REVIEWS,
+            PRESENT_OPTIONS,
+        ] {
+            let spec = registry
+                .get(name)
+                .unwrap_or_else(|| panic!("{name} registered"));
+            assert!(
+                spec.description.chars().count() > 20,
+                "{name} needs a real description"
+            );
+            assert_eq!(spec.parameters["type"], "object");
+        }
+        assert!(registry.get("delete_everything").is_none());
+        let defs = registry.function_definitions();
+        assert_eq!(defs[0]["type"], "function");
+        assert!(defs.as_array().unwrap().len() >= 6);
+    }
+}

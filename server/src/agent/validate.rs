@@ -1,0 +1,393 @@
+//! Everything a planner proposes is checked here before anything runs, the
+//! same way for the embedded planner and for a language model: unknown tools
+//! are dropped, school and major become canonical names from the database (an
+//! ambiguous one becomes a question with chips), preference values must be
+//! known ones, an advisor id must exist, and chips must be well formed.
+
+use serde_json::{json, Map, Value};
+
+use app::protocol::{PageContext, ToolCall, UserForm};
+
+use super::tools::{
+    param, ToolRegistry, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, PRESENT_OPTIONS,
+    RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
+};
+use crate::catalog::{Catalog, Resolution};
+use crate::site::Site;
+
+/// The preference values the form accepts.
+pub const PERSONALITIES: &[&str] = &["温和", "严格", "放养", "负责"];
+pub const STYLES: &[&str] = &["理论型", "工程型", "产业型"];
+pub const FUNDINGS: &[&str] = &["充足", "一般", "紧张"];
+/// Fields chips may target.
+pub const CHIP_FIELDS: &[&str] = &[
+    "school",
+    "major",
+    "research_direction",
+    "personality",
+    "research_style",
+    "funding",
+    "general",
+];
+const MAX_DIRECTION_CHARS: usize = 24;
+
+/// Why a proposed call was changed or dropped (logged, and counted by the eval).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Correction {
+    pub tool: String,
+    pub what: String,
+}
+
+/// Normalises one preference value to the form's vocabulary.
+pub fn preference_value(field: &str, value: &str) -> Option<String> {
+    let v = value.trim().trim_end_matches(['的', '些']);
+    let allowed = match field {
+        "personality" => PERSONALITIES,
+        "research_style" => STYLES,
+        "funding" => FUNDINGS,
+        _ => return None,
+    };
+    if let Some(hit) = allowed.iter().find(|a| **a == v) {
+        return Some(hit.to_string());
+    }
+    // "理论" for "理论型", "经费充足" for "充足".
+    allowed
+        .iter()
+        .find(|a| v.contains(**a) || (v.chars().count() >= 2 && a.starts_with(v)))
+        .map(|a| a.to_string())
+}
+
+/// A research direction as the form stores it: trimmed, bounded, not empty.
+pub fn direction_value(value: &str) -> Option<String> {
+    let v: String = value.trim().chars().take(MAX_DIRECTION_CHARS).collect();
+    (!v.is_empty()).then_some(v)
+}
+
+pub struct Validator<'a> {
+    pub site: &'a Site,
+    pub registry: &'a ToolRegistry,
+}
+
+impl Validator<'_> {
+    fn catalog(&self) -> &Catalog {
+        self.site.catalog()
+    }
+
+    /// Validates the proposed calls against the form as it stands before
+    /// this turn and the page the student sees. Returns the calls to keep
+    /// and what was corrected.
+    pub async fn validate(
+        &self,
+        proposed: Vec<ToolCall>,
+        form: &UserForm,
+        page: &PageContext,
+    ) -> (Vec<ToolCall>, Vec<Correction>) {
+        let mut kept = Vec::new();
+        let mut corrections = Vec::new();
+        let mut fix = |tool: &str, what: String| {
+            corrections.push(Correction {
+                tool: tool.to_string(),
+                what,
+            })
+        };
+        // The school a later call in this turn refers to, once update_form set it.
+        let mut school_now = form.school.clone();
+        for call in proposed {
+            if self.registry.get(&call.tool).is_none() {
+                fix(&call.tool, "未注册的工具，已忽略".into());
+                continue;
+            }
+            match call.tool.as_str() {
+                UPDATE_FORM => {
+                    let (params, chips, notes) =
+                        self.form_params(&call.params, school_now.as_deref());
+                    for n in notes {
+                        fix(UPDATE_FORM, n);
+                    }
+                    if let Some(s) = params.get("school").and_then(Value::as_str) {
+                        school_now = Some(s.to_string());
+                    }
+                    if !params.is_empty() {
+                        kept.push(ToolCall {
+                            tool: UPDATE_FORM.into(),
+                            params: Value::Object(params),
+                            result: None,
+                        });
+                    }
+                    if let Some(c) = chips {
+                        kept.push(c);
+                    }
+                }
+                UPDATE_RANKING | RECOMMEND_ADVISORS => {
+                    let school = param(&call, "school")
+                        .map(str::to_string)
+                        .or_else(|| school_now.clone());
+                    let major = param(&call, "major")
+                        .map(str::to_string)
+                        .or_else(|| form.major.clone());
+                    let resolved = school
+                        .as_deref()
+                        .and_then(|s| self.catalog().resolve_school(s).found())
+                        .and_then(|s| {
+                            let m = major.as_deref()?;
+                            match self.catalog().resolve_major_at(s.id, m) {
+                                Resolution::Found(m)
+                                    if self.catalog().advisor_count(s.id, m.id) > 0 =>
+                                {
+                                    Some((s.name.clone(), m.name.clone()))
+                                }
+                                _ => None,
+                            }
+                        });
+                    let Some((school, major)) = resolved else {
+                        fix(&call.tool, "学校或专业无法确定，已忽略".into());
+                        continue;
+                    };
+                    let mut params = call.params.as_object().cloned().unwrap_or_default();
+                    params.insert("school".into(), json!(school));
+                    params.insert("major".into(), json!(major));
+                    kept.push(ToolCall {
+                        tool: call.tool,
+                        params: Value::Object(params),
+                        result: None,
+                    });
+                }
+                GET_ADVISOR_DETAIL | GET_ADVISOR_REVIEWS => {
+                    match self.advisor_ref(&call, page).await {
+                        Some((id, name)) => {
+                            let mut params = Map::new();
+                            params.insert("advisor_id".into(), json!(id));
+                            params.insert("advisor_name".into(), json!(name));
+                            kept.push(ToolCall {
+                                tool: call.tool,
+                                params: Value::Object(params),
+                                result: None,
+                            });
+                        }
+                        None => fix(&call.tool, "导师 id 不存在，已忽略".into()),
+                    }
+                }
+                PRESENT_OPTIONS => match present_options(&call.params) {
+                    Some(params) => kept.push(ToolCall {
+                        tool: call.tool,
+                        params,
+                        result: None,
+                    }),
+                    None => fix(PRESENT_OPTIONS, "选项格式不正确，已忽略".into()),
+                },
+                _ => kept.push(call),
+            }
+        }
+        (kept, corrections)
+    }
+
+    /// The fields of an `update_form` call that survive validation, chips for
+    /// an ambiguous school or major, and notes on what was dropped.
+    fn form_params(
+        &self,
+        raw: &Value,
+        school_before: Option<&str>,
+    ) -> (Map<String, Value>, Option<ToolCall>, Vec<String>) {
+        let mut out = Map::new();
+        let mut notes = Vec::new();
+        let mut chips = None;
+        let get = |k: &str| {
+            raw.get(k)
+                .or_else(|| raw.get("preferences").and_then(|p| p.get(k)))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+        };
+        let mut school_id = school_before
+            .and_then(|s| self.catalog().resolve_school(s).found())
+            .map(|s| s.id);
+        if let Some(s) = get("school") {
+            match self.catalog().resolve_school(s) {
+                Resolution::Found(school) => {
+                    out.insert("school".into(), json!(school.name));
+                    school_id = Some(school.id);
+                }
+                Resolution::Ambiguous(list) => {
+                    chips = Some(chip_call(
+                        &format!("你说的是哪所{}？", s),
+                        list.iter().take(6).map(|x| x.name.clone()).collect(),
+                        "school",
+                    ));
+                    notes.push(format!("学校“{s}”有歧义，改为提问"));
+                }
+                Resolution::Unknown => notes.push(format!("未收录的学校“{s}”，已忽略")),
+            }
+        }
+        if let Some(m) = get("major") {
+            let resolution = match school_id {
+                Some(id) => self.catalog().resolve_major_at(id, m),
+                None => self.catalog().resolve_major(m),
+            };
+            match resolution {
+                Resolution::Found(major) => {
+                    let offered =
+                        school_id.is_none_or(|id| self.catalog().advisor_count(id, major.id) > 0);
+                    if offered {
+                        out.insert("major".into(), json!(major.name));
+                    } else {
+                        notes.push(format!("该校没有“{}”专业，已忽略", major.name));
+                    }
+                }
+                Resolution::Ambiguous(list) if chips.is_none() => {
+                    chips = Some(chip_call(
+                        "你说的是哪个专业？",
+                        list.iter().take(6).map(|x| x.name.clone()).collect(),
+                        "major",
+                    ));
+                    notes.push(format!("专业“{m}”有歧义，改为提问"));
+                }
+                _ => notes.push(format!("未收录的专业“{m}”，已忽略")),
+            }
+        }
+        if let Some(d) = get("research_direction").and_then(direction_value) {
+            out.insert("research_direction".into(), json!(d));
+        }
+        let mut prefs = Map::new();
+        for field in ["personality", "research_style", "funding"] {
+            if let Some(v) = get(field) {
+                match preference_value(field, v) {
+                    Some(v) => {
+                        prefs.insert(field.into(), json!(v));
+                    }
+                    None => notes.push(format!("{field} 的取值“{v}”不在可选范围内，已忽略")),
+                }
+            }
+        }
+        if !prefs.is_empty() {
+            out.insert("preferences".into(), Value::Object(prefs));
+        }
+        (out, chips, notes)
+    }
+
+    /// The (id, name) an advisor call refers to: a known id, or else a name
+    /// that is on the page or unique in the database.
+    async fn advisor_ref(&self, call: &ToolCall, page: &PageContext) -> Option<(String, String)> {
+        if let Some(id) = param(call, "advisor_id") {
+            if let Ok(Some(row)) = self.site.advisor_row(id).await {
+                return Some((row.id.to_string(), row.name));
+            }
+        }
+        let name = param(call, "advisor_name")?;
+        if let Some(a) = page.visible_advisors.iter().find(|a| a.name == name) {
+            return Some((a.id.clone(), a.name.clone()));
+        }
+        match self
+            .site
+            .advisors_named(name, None, None)
+            .await
+            .ok()?
+            .as_slice()
+        {
+            [only] => Some((only.id.to_string(), only.name.clone())),
+            _ => None,
+        }
+    }
+}
+
+/// A `present_options` call.
+pub fn chip_call(question: &str, options: Vec<String>, target_field: &str) -> ToolCall {
+    ToolCall {
+        tool: PRESENT_OPTIONS.into(),
+        params: json!({
+            "question": question,
+            "options": options,
+            "target_field": target_field,
+            "allow_skip": false,
+            "multi_select": false,
+        }),
+        result: None,
+    }
+}
+
+/// Well-formed chip parameters: 2–6 distinct non-empty options of at most 20
+/// characters, a known target field, a short question.
+fn present_options(raw: &Value) -> Option<Value> {
+    let mut options: Vec<String> = Vec::new();
+    for o in raw.get("options")?.as_array()? {
+        let o: String = o.as_str()?.trim().chars().take(20).collect();
+        if !o.is_empty() && !options.contains(&o) {
+            options.push(o);
+        }
+    }
+    options.truncate(6);
+    if options.len() < 2 {
+        return None;
+    }
+    let target = raw
+        .get("target_field")
+        .and_then(Value::as_str)
+        .unwrap_or("general");
+    let target = if CHIP_FIELDS.contains(&target) {
+        target
+    } else {
+        "general"
+    };
+    let question: String = raw
+        .get("question")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|q| !q.is_empty())
+        .unwrap_or("请选择")
+        .chars()
+        .take(20)
+        .collect();
+    Some(json!({
+        "question": question,
+        "options": options,
+        "target_field": target,
+        "allow_skip": raw.get("allow_skip").and_then(Value::as_bool).unwrap_or(false),
+        "multi_select": raw.get("multi_select").and_then(Value::as_bool).unwrap_or(false),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preference_values_are_normalised_or_refused() {
+        assert_eq!(preference_value("personality", "温和"), Some("温和".into()));
+        assert_eq!(
+            preference_value("research_style", "理论"),
+            Some("理论型".into())
+        );
+        assert_eq!(preference_value("funding", "经费充足"), Some("充足".into()));
+        assert_eq!(preference_value("personality", "凶"), None);
+        assert_eq!(preference_value("color", "红"), None);
+    }
+
+    #[test]
+    fn chips_are_bounded_and_deduplicated() {
+        let ok = present_options(&json!({
+            "question": "选学校", "options": ["北大", "北大", "清华", "", "复旦", "上交", "浙大", "南大", "中科大"],
+            "target_field": "school"
+        }))
+        .unwrap();
+        assert_eq!(ok["options"].as_array().unwrap().len(), 6);
+        assert_eq!(ok["options"][1], "清华");
+        assert_eq!(ok["allow_skip"], false);
+        assert!(present_options(
+            &json!({"question": "x", "options": ["只有一个"], "target_field": "school"})
+        )
+        .is_none());
+        let general =
+            present_options(&json!({"options": ["a", "b"], "target_field": "password"})).unwrap();
+        assert_eq!(general["target_field"], "general");
+        assert_eq!(general["question"], "请选择");
+    }
+
+    #[test]
+    fn directions_are_trimmed_and_bounded() {
+        assert_eq!(direction_value("  机器学习 "), Some("机器学习".into()));
+        assert_eq!(direction_value(""), None);
+        assert_eq!(
+            direction_value(&"长".repeat(100)).unwrap().chars().count(),
+            MAX_DIRECTION_CHARS
+        );
+    }
+}

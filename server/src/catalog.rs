@@ -1,0 +1,545 @@
+//! The catalog: schools and majors with every name students use for them,
+//! loaded from the database once and held in memory. It turns what a student
+//! typed or said ("北大", "上交", "计算机系", "ＰＫＵ") into canonical names, and
+//! says so when a name is ambiguous ("交大") instead of guessing.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use sqlx::SqlitePool;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchoolEntry {
+    pub id: i64,
+    pub name: String,
+    pub city: String,
+    pub tier: String,
+    pub popularity: i64,
+    pub aliases: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MajorEntry {
+    pub id: i64,
+    pub name: String,
+    pub category: String,
+    pub aliases: Vec<String>,
+}
+
+/// The outcome of resolving a name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution<T> {
+    Found(T),
+    /// Several entries fit; the student must choose (most popular first).
+    Ambiguous(Vec<T>),
+    Unknown,
+}
+
+impl<T> Resolution<T> {
+    pub fn found(self) -> Option<T> {
+        match self {
+            Resolution::Found(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Words before a name that do not change what is meant ("我想考北大").
+const LEADING_NOISE: &[&str] = &[
+    "我想考",
+    "我要考",
+    "想考",
+    "打算考",
+    "报考",
+    "考",
+    "读",
+    "去",
+];
+
+/// Words around a name that do not change which school or major is meant.
+const SCHOOL_NOISE: &[&str] = &["的", "本部", "研究生院", "校本部"];
+const MAJOR_NOISE: &[&str] = &[
+    "的",
+    "专业",
+    "学系",
+    "系",
+    "学院",
+    "方向",
+    "硕士",
+    "研究生",
+    "考研",
+];
+
+/// Case-, width- and space-insensitive form of a name: full-width Latin and
+/// digits become half-width, Latin is lower-cased, spaces and separators go.
+pub fn normalize(s: &str) -> String {
+    s.chars()
+        .filter_map(|c| {
+            let c = match c {
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                '\u{3000}' => ' ',
+                _ => c,
+            };
+            if c.is_whitespace() || matches!(c, '·' | '・' | '-' | '_' | '.' | '。' | '，' | ',')
+            {
+                None
+            } else {
+                Some(c.to_ascii_lowercase())
+            }
+        })
+        .collect()
+}
+
+fn strip_noise(mut s: &str, noise: &[&str]) -> String {
+    loop {
+        let before = s;
+        for n in noise {
+            s = s.strip_suffix(n).unwrap_or(s);
+        }
+        if s == before {
+            return s.to_string();
+        }
+    }
+}
+
+/// An index from normalized names to entry positions.
+#[derive(Debug, Default)]
+struct NameIndex {
+    keys: HashMap<String, Vec<usize>>,
+}
+
+impl NameIndex {
+    fn insert(&mut self, name: &str, pos: usize) {
+        let key = normalize(name);
+        if key.is_empty() {
+            return;
+        }
+        let slot = self.keys.entry(key).or_default();
+        if !slot.contains(&pos) {
+            slot.push(pos);
+        }
+    }
+
+    fn exact(&self, key: &str) -> Option<&Vec<usize>> {
+        self.keys.get(key)
+    }
+
+    /// Entries whose name or alias appears inside `text` with nothing else
+    /// around it but noise words ("我想考北京大学的" → 北京大学, but "魔法学" is
+    /// not "法学"); longest names only.
+    fn contained(&self, text: &str, noise: &[&str]) -> Vec<usize> {
+        let mut best_len = 0;
+        let mut found: Vec<usize> = Vec::new();
+        for (key, positions) in &self.keys {
+            // One-character keys match too much inside free text.
+            if key.chars().count() < 2 || !text.contains(key.as_str()) {
+                continue;
+            }
+            let mut rest = text.replacen(key.as_str(), " ", 1);
+            for n in LEADING_NOISE.iter().chain(noise) {
+                rest = rest.replace(n, "");
+            }
+            if !rest.trim().is_empty() {
+                continue;
+            }
+            let len = key.chars().count();
+            if len > best_len {
+                best_len = len;
+                found.clear();
+            }
+            if len == best_len {
+                for p in positions {
+                    if !found.contains(p) {
+                        found.push(*p);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Entries of which `text` is the beginning of a name ("北京航空" → 北航).
+    fn prefixed(&self, text: &str) -> Vec<usize> {
+        let mut found: Vec<usize> = Vec::new();
+        if text.chars().count() < 2 {
+            return found;
+        }
+        for (key, positions) in &self.keys {
+            if key.starts_with(text) {
+                for p in positions {
+                    if !found.contains(p) {
+                        found.push(*p);
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Schools, majors, their aliases and which school offers which major.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    schools: Vec<SchoolEntry>,
+    majors: Vec<MajorEntry>,
+    school_index: NameIndex,
+    major_index: NameIndex,
+    /// (school id, major id) → number of advisors.
+    offered: HashMap<(i64, i64), i64>,
+}
+
+impl Catalog {
+    /// Builds the catalog from entries; `offered` maps (school id, major id)
+    /// to the number of advisors of that pair.
+    pub fn new(
+        mut schools: Vec<SchoolEntry>,
+        majors: Vec<MajorEntry>,
+        offered: HashMap<(i64, i64), i64>,
+    ) -> Catalog {
+        // Most popular first: ambiguity lists and suggestions follow this order.
+        schools.sort_by(|a, b| b.popularity.cmp(&a.popularity).then(a.id.cmp(&b.id)));
+        let mut school_index = NameIndex::default();
+        for (pos, s) in schools.iter().enumerate() {
+            school_index.insert(&s.name, pos);
+            for a in &s.aliases {
+                school_index.insert(a, pos);
+            }
+        }
+        let mut major_index = NameIndex::default();
+        for (pos, m) in majors.iter().enumerate() {
+            major_index.insert(&m.name, pos);
+            for a in &m.aliases {
+                major_index.insert(a, pos);
+            }
+        }
+        Catalog {
+            schools,
+            majors,
+            school_index,
+            major_index,
+            offered,
+        }
+    }
+
+    /// Loads the whole catalog from the database.
+    pub async fn load(pool: &SqlitePool) -> Result<Catalog, sqlx::Error> {
+        let school_rows: Vec<(i64, String, String, String, i64)> =
+            sqlx::query_as("SELECT id, name, city, tier, popularity FROM schools")
+                .fetch_all(pool)
+                .await?;
+        let mut school_aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+        for (alias, id) in sqlx::query_as::<_, (String, i64)>(
+            "SELECT alias, school_id FROM school_aliases ORDER BY rowid",
+        )
+        .fetch_all(pool)
+        .await?
+        {
+            school_aliases.entry(id).or_default().push(alias);
+        }
+        let schools = school_rows
+            .into_iter()
+            .map(|(id, name, city, tier, popularity)| SchoolEntry {
+                id,
+                name,
+                city,
+                tier,
+                popularity,
+                aliases: school_aliases.remove(&id).unwrap_or_default(),
+            })
+            .collect();
+
+        let major_rows: Vec<(i64, String, String)> =
+            sqlx::query_as("SELECT id, name, category FROM majors ORDER BY id")
+                .fetch_all(pool)
+                .await?;
+        let mut major_aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+        for (alias, id) in sqlx::query_as::<_, (String, i64)>(
+            "SELECT alias, major_id FROM major_aliases ORDER BY rowid",
+        )
+        .fetch_all(pool)
+        .await?
+        {
+            major_aliases.entry(id).or_default().push(alias);
+        }
+        let majors = major_rows
+            .into_iter()
+            .map(|(id, name, category)| MajorEntry {
+                id,
+                name,
+                category,
+                aliases: major_aliases.remove(&id).unwrap_or_default(),
+            })
+            .collect();
+
+        let offered = sqlx::query_as::<_, (i64, i64, i64)>(
+            "SELECT school_id, major_id, COUNT(*) FROM advisors GROUP BY school_id, major_id",
+        )
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|(s, m, n)| ((s, m), n))
+        .collect();
+
+        Ok(Catalog::new(schools, majors, offered))
+    }
+
+    /// Every school, most popular first.
+    pub fn schools(&self) -> &[SchoolEntry] {
+        &self.schools
+    }
+
+    pub fn majors(&self) -> &[MajorEntry] {
+        &self.majors
+    }
+
+    pub fn school_by_id(&self, id: i64) -> Option<&SchoolEntry> {
+        self.schools.iter().find(|s| s.id == id)
+    }
+
+    pub fn major_by_id(&self, id: i64) -> Option<&MajorEntry> {
+        self.majors.iter().find(|m| m.id == id)
+    }
+
+    /// Number of advisors of a school (all majors).
+    pub fn school_advisor_count(&self, school_id: i64) -> i64 {
+        self.offered
+            .iter()
+            .filter(|((s, _), _)| *s == school_id)
+            .map(|(_, n)| *n)
+            .sum()
+    }
+
+    /// Number of advisors of a (school, major) pair; 0 when not offered.
+    pub fn advisor_count(&self, school_id: i64, major_id: i64) -> i64 {
+        self.offered
+            .get(&(school_id, major_id))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The majors a school offers, in catalog order.
+    pub fn majors_of(&self, school_id: i64) -> Vec<&MajorEntry> {
+        self.majors
+            .iter()
+            .filter(|m| self.offered.contains_key(&(school_id, m.id)))
+            .collect()
+    }
+
+    /// Resolves a school name: canonical name, alias, name with noise words,
+    /// the longest name contained in the text, or the beginning of a name.
+    pub fn resolve_school(&self, input: &str) -> Resolution<&SchoolEntry> {
+        resolve(&self.school_index, &self.schools, input, SCHOOL_NOISE)
+    }
+
+    /// Resolves a major name the same way ("计算机系" → 计算机科学与技术).
+    pub fn resolve_major(&self, input: &str) -> Resolution<&MajorEntry> {
+        resolve(&self.major_index, &self.majors, input, MAJOR_NOISE)
+    }
+
+    /// Resolves a major among those one school offers: an ambiguous name that
+    /// fits only one of its majors is no longer ambiguous there.
+    pub fn resolve_major_at(&self, school_id: i64, input: &str) -> Resolution<&MajorEntry> {
+        match self.resolve_major(input) {
+            Resolution::Ambiguous(list) => {
+                let here: Vec<_> = list
+                    .iter()
+                    .copied()
+                    .filter(|m| self.offered.contains_key(&(school_id, m.id)))
+                    .collect();
+                match here.len() {
+                    0 => Resolution::Ambiguous(list),
+                    1 => Resolution::Found(here[0]),
+                    _ => Resolution::Ambiguous(here),
+                }
+            }
+            other => other,
+        }
+    }
+}
+
+fn resolve<'a, T>(
+    index: &NameIndex,
+    entries: &'a [T],
+    input: &str,
+    noise: &[&str],
+) -> Resolution<&'a T> {
+    let key = normalize(input);
+    if key.is_empty() {
+        return Resolution::Unknown;
+    }
+    let stripped = strip_noise(&key, noise);
+    let positions = index
+        .exact(&key)
+        .or_else(|| index.exact(&stripped))
+        .cloned()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| {
+            let contained = index.contained(&key, noise);
+            if contained.is_empty() {
+                index.prefixed(&stripped)
+            } else {
+                contained
+            }
+        });
+    let mut positions: Vec<usize> = positions
+        .into_iter()
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    positions.sort_unstable();
+    match positions.len() {
+        0 => Resolution::Unknown,
+        1 => Resolution::Found(&entries[positions[0]]),
+        _ => Resolution::Ambiguous(positions.into_iter().map(|p| &entries[p]).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn school(id: i64, name: &str, popularity: i64, aliases: &[&str]) -> SchoolEntry {
+        SchoolEntry {
+            id,
+            name: name.into(),
+            city: String::new(),
+            tier: "985".into(),
+            popularity,
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+
+    fn major(id: i64, name: &str, aliases: &[&str]) -> MajorEntry {
+        MajorEntry {
+            id,
+            name: name.into(),
+            category: "工学".into(),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+
+    fn catalog() -> Catalog {
+        let schools = vec![
+            school(1, "北京大学", 100, &["北大", "PKU"]),
+            school(2, "上海交通大学", 90, &["上交", "交大", "SJTU"]),
+            school(3, "西安交通大学", 80, &["西交", "交大"]),
+            school(4, "北京交通大学", 70, &["北交", "交大"]),
+            school(5, "北京航空航天大学", 85, &["北航"]),
+        ];
+        let majors = vec![
+            major(1, "计算机科学与技术", &["计算机", "CS", "计科"]),
+            major(2, "软件工程", &["软工", "软件"]),
+            major(3, "电子信息工程", &["电子", "电子信息"]),
+            major(4, "电子科学与技术", &["电子"]),
+            major(5, "法学", &["法律"]),
+        ];
+        let offered = [
+            ((1, 1), 10),
+            ((1, 2), 5),
+            ((2, 1), 8),
+            ((2, 3), 4),
+            ((3, 4), 3),
+        ]
+        .into_iter()
+        .collect();
+        Catalog::new(schools, majors, offered)
+    }
+
+    #[test]
+    fn normalization_folds_width_case_and_spaces() {
+        assert_eq!(normalize(" ＰＫＵ "), "pku");
+        assert_eq!(normalize("北京 大学"), "北京大学");
+        assert_eq!(normalize("S J T U"), "sjtu");
+    }
+
+    #[test]
+    fn aliases_resolve_to_canonical_names() {
+        let c = catalog();
+        assert_eq!(c.resolve_school("北大").found().unwrap().name, "北京大学");
+        assert_eq!(c.resolve_school("pku").found().unwrap().name, "北京大学");
+        assert_eq!(
+            c.resolve_school("北京大学").found().unwrap().name,
+            "北京大学"
+        );
+        assert_eq!(
+            c.resolve_school("北京大学的").found().unwrap().name,
+            "北京大学"
+        );
+        assert_eq!(
+            c.resolve_major("计算机系").found().unwrap().name,
+            "计算机科学与技术"
+        );
+        assert_eq!(
+            c.resolve_major("软工专业").found().unwrap().name,
+            "软件工程"
+        );
+        assert_eq!(
+            c.resolve_major("cs").found().unwrap().name,
+            "计算机科学与技术"
+        );
+    }
+
+    #[test]
+    fn ambiguous_aliases_list_every_candidate_most_popular_first() {
+        let c = catalog();
+        match c.resolve_school("交大") {
+            Resolution::Ambiguous(list) => {
+                let names: Vec<_> = list.iter().map(|s| s.name.as_str()).collect();
+                assert_eq!(names, vec!["上海交通大学", "西安交通大学", "北京交通大学"]);
+            }
+            other => panic!("expected ambiguity, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn names_inside_longer_text_and_name_beginnings_resolve() {
+        let c = catalog();
+        assert_eq!(
+            c.resolve_school("我想考北京航空航天大学")
+                .found()
+                .unwrap()
+                .name,
+            "北京航空航天大学"
+        );
+        assert_eq!(
+            c.resolve_school("北京航空").found().unwrap().name,
+            "北京航空航天大学"
+        );
+        assert_eq!(
+            c.resolve_school("想考北大的").found().unwrap().name,
+            "北京大学"
+        );
+        assert_eq!(
+            c.resolve_major("魔法学"),
+            Resolution::Unknown,
+            "魔法学 is not 法学"
+        );
+        assert_eq!(c.resolve_school("北大青鸟"), Resolution::Unknown);
+        assert!(matches!(c.resolve_school("北京"), Resolution::Ambiguous(_)));
+        assert_eq!(c.resolve_school("哈佛大学"), Resolution::Unknown);
+        assert_eq!(c.resolve_school("  "), Resolution::Unknown);
+    }
+
+    #[test]
+    fn an_ambiguous_major_is_settled_by_what_the_school_offers() {
+        let c = catalog();
+        assert!(matches!(c.resolve_major("电子"), Resolution::Ambiguous(_)));
+        assert_eq!(
+            c.resolve_major_at(2, "电子").found().unwrap().name,
+            "电子信息工程"
+        );
+        assert_eq!(
+            c.resolve_major_at(3, "电子").found().unwrap().name,
+            "电子科学与技术"
+        );
+    }
+
+    #[test]
+    fn offered_majors_and_counts() {
+        let c = catalog();
+        let names: Vec<_> = c.majors_of(1).iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, vec!["计算机科学与技术", "软件工程"]);
+        assert_eq!(c.advisor_count(1, 1), 10);
+        assert_eq!(c.advisor_count(3, 1), 0);
+        assert_eq!(c.school_advisor_count(1), 15);
+    }
+}

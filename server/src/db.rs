@@ -1,0 +1,88 @@
+//! Opening the database: the file is created on first run, the embedded
+//! migrations are applied, and an empty database gets the demo data. SQLite by
+//! default (one file, nothing to install); every query lives in `store`, so a
+//! PostgreSQL deployment changes this module and that one only.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+/// Where the database lives when `DATABASE_URL` is not set (git-ignored).
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/advisor.db";
+
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("无法打开数据库 {url}: {source}")]
+    Connect { url: String, source: sqlx::Error },
+    #[error("无法创建数据库目录 {dir}: {source}")]
+    Directory { dir: String, source: std::io::Error },
+    #[error("数据库迁移失败: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("写入演示数据失败: {0}")]
+    Seed(#[from] sqlx::Error),
+}
+
+/// Connects (creating the file and its folder if needed) with the settings a
+/// web server wants from SQLite: WAL for concurrent readers, foreign keys on,
+/// and a busy timeout instead of immediate "database is locked" errors.
+pub async fn connect(url: &str) -> Result<SqlitePool, SetupError> {
+    let connect_err = |source| SetupError::Connect {
+        url: url.to_string(),
+        source,
+    };
+    let options = SqliteConnectOptions::from_str(url)
+        .map_err(connect_err)?
+        .create_if_missing(true)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5));
+    let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+    let options = if in_memory {
+        options
+    } else {
+        let path = options.get_filename();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| SetupError::Directory {
+                dir: dir.display().to_string(),
+                source,
+            })?;
+        }
+        options
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+    };
+    // An in-memory database exists once per connection: keep exactly one.
+    let max = if in_memory { 1 } else { 8 };
+    SqlitePoolOptions::new()
+        .max_connections(max)
+        .min_connections(if in_memory { 1 } else { 0 })
+        .idle_timeout(if in_memory {
+            None
+        } else {
+            Some(Duration::from_secs(600))
+        })
+        .max_lifetime(if in_memory {
+            None
+        } else {
+            Some(Duration::from_secs(3600))
+        })
+        .connect_with(options)
+        .await
+        .map_err(connect_err)
+}
+
+/// Applies the migrations embedded in the binary (`server/migrations`).
+pub async fn migrate(pool: &SqlitePool) -> Result<(), SetupError> {
+    sqlx::migrate!("./migrations").run(pool).await?;
+    Ok(())
+}
+
+/// Connects, migrates, and seeds the demo data into an empty database.
+/// Returns the pool and whether demo data was written.
+pub async fn open(url: &str) -> Result<(SqlitePool, bool), SetupError> {
+    let pool = connect(url).await?;
+    migrate(&pool).await?;
+    let seeded = crate::demo::seed_if_empty(&pool).await?;
+    Ok((pool, seeded))
+}

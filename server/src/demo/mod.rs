@@ -1,0 +1,159 @@
+//! Demo data: a realistic, fictional dataset (real universities and majors,
+//! made-up advisors and reviews) generated from a fixed seed and written into an
+//! empty database on first start, so the site is useful the moment it runs.
+
+pub mod catalog_data;
+pub mod generate;
+
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+
+use generate::DemoData;
+
+/// The seed of the demo dataset. Changing it changes every advisor and review.
+pub const DEMO_SEED: u64 = 20_260_112;
+
+/// Rows per multi-row INSERT: well under SQLite's bound-parameter limit.
+const CHUNK: usize = 400;
+
+/// Writes the demo data if the database has no schools yet. Returns whether it did.
+pub async fn seed_if_empty(pool: &SqlitePool) -> Result<bool, sqlx::Error> {
+    let schools: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM schools")
+        .fetch_one(pool)
+        .await?;
+    if schools > 0 {
+        return Ok(false);
+    }
+    let data = generate::generate(DEMO_SEED);
+    let mut tx = pool.begin().await?;
+    insert(&mut tx, &data).await?;
+    crate::store::rebuild_aggregates(&mut tx).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Inserts a generated dataset; ids are positions + 1, so references between
+/// the generated rows (indices) carry over unchanged.
+pub async fn insert(conn: &mut SqliteConnection, data: &DemoData) -> Result<(), sqlx::Error> {
+    let id = |i: usize| i as i64 + 1;
+
+    for (i, chunk) in data.schools.chunks(CHUNK).enumerate() {
+        let mut qb =
+            QueryBuilder::<Sqlite>::new("INSERT INTO schools (id, name, city, tier, popularity) ");
+        qb.push_values(chunk.iter().enumerate(), |mut b, (j, s)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(s.name)
+                .push_bind(s.city)
+                .push_bind(s.tier)
+                .push_bind(s.popularity);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let school_aliases: Vec<(i64, &str)> = data
+        .schools
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.aliases.iter().map(move |a| (id(i), *a)))
+        .collect();
+    for chunk in school_aliases.chunks(CHUNK) {
+        let mut qb =
+            QueryBuilder::<Sqlite>::new("INSERT OR IGNORE INTO school_aliases (school_id, alias) ");
+        qb.push_values(chunk, |mut b, (s, a)| {
+            b.push_bind(*s).push_bind(*a);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+
+    for (i, chunk) in data.majors.chunks(CHUNK).enumerate() {
+        let mut qb = QueryBuilder::<Sqlite>::new("INSERT INTO majors (id, name, category) ");
+        qb.push_values(chunk.iter().enumerate(), |mut b, (j, m)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(m.name)
+                .push_bind(m.category);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let major_aliases: Vec<(i64, &str)> = data
+        .majors
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| m.aliases.iter().map(move |a| (id(i), *a)))
+        .collect();
+    for chunk in major_aliases.chunks(CHUNK) {
+        let mut qb =
+            QueryBuilder::<Sqlite>::new("INSERT OR IGNORE INTO major_aliases (major_id, alias) ");
+        qb.push_values(chunk, |mut b, (m, a)| {
+            b.push_bind(*m).push_bind(*a);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+
+    for (i, chunk) in data.advisors.chunks(CHUNK).enumerate() {
+        let mut qb = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO advisors (id, name, title, school_id, major_id, bio) ",
+        );
+        qb.push_values(chunk.iter().enumerate(), |mut b, (j, a)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(&a.name)
+                .push_bind(a.title)
+                .push_bind(id(a.school))
+                .push_bind(id(a.major))
+                .push_bind(&a.bio);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let directions: Vec<(i64, i64, &str)> = data
+        .advisors
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            a.directions
+                .iter()
+                .enumerate()
+                .map(move |(p, d)| (id(i), p as i64, d.as_str()))
+        })
+        .collect();
+    for chunk in directions.chunks(CHUNK) {
+        let mut qb = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO advisor_directions (advisor_id, position, direction) ",
+        );
+        qb.push_values(chunk, |mut b, (a, p, d)| {
+            b.push_bind(*a).push_bind(*p).push_bind(*d);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+
+    for (i, chunk) in data.reviews.chunks(CHUNK).enumerate() {
+        let mut qb = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO reviews (id, advisor_id, academic, funding, relationship, prospects, overall, \
+             text, relation, created_at) ",
+        );
+        qb.push_values(chunk.iter().enumerate(), |mut b, (j, r)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(id(r.advisor))
+                .push_bind(r.academic as i64)
+                .push_bind(r.funding as i64)
+                .push_bind(r.relationship as i64)
+                .push_bind(r.prospects as i64)
+                .push_bind(r.overall as i64)
+                .push_bind(&r.text)
+                .push_bind(r.relation)
+                .push_bind(&r.created_at);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let tags: Vec<(i64, &str)> = data
+        .reviews
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.tags.iter().map(move |t| (id(i), *t)))
+        .collect();
+    for chunk in tags.chunks(CHUNK) {
+        let mut qb =
+            QueryBuilder::<Sqlite>::new("INSERT OR IGNORE INTO review_tags (review_id, tag) ");
+        qb.push_values(chunk, |mut b, (r, t)| {
+            b.push_bind(*r).push_bind(*t);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! The read API: `GET /api/v1/schools`, `/majors?school=`,
+//! `/advisors?school=&major=&sort=&page=`, `/advisors/{id}`,
+//! `/advisors/{id}/reviews?page=`. Parameters are parsed by hand so that every
+//! mistake gets a Chinese message and a 4xx, never a 5xx or a plain-text body.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+use app::error::ApiError;
+use app::model::{AdvisorDetail, RankingPage, RankingView, ReviewPage, SortKey};
+
+use super::JsonError;
+use crate::site::{parse_advisor_id, Site, MAX_PAGE};
+
+type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
+type ApiResult<T> = Result<Json<T>, JsonError>;
+
+pub fn router(site: Arc<Site>) -> Router {
+    Router::new()
+        .route("/schools", get(schools))
+        .route("/majors", get(majors))
+        .route("/advisors", get(advisors))
+        .route("/advisors/{id}", get(advisor))
+        .route("/advisors/{id}/reviews", get(reviews))
+        .fallback(unknown_endpoint)
+        .with_state(site)
+}
+
+fn params(p: Params) -> Result<HashMap<String, String>, JsonError> {
+    let invalid = || {
+        JsonError(ApiError::bad_request(
+            "invalid_query",
+            "查询参数格式不正确。",
+        ))
+    };
+    let Query(q) = p.map_err(|_| invalid())?;
+    // Percent-escapes that are not UTF-8 decode to U+FFFD: refuse them rather
+    // than search for garbage.
+    if q.iter()
+        .any(|(k, v)| k.contains('\u{FFFD}') || v.contains('\u{FFFD}'))
+    {
+        return Err(invalid());
+    }
+    Ok(q)
+}
+
+fn page_param(q: &HashMap<String, String>) -> Result<u32, JsonError> {
+    match q.get("page").map(|s| s.trim()) {
+        None | Some("") => Ok(1),
+        Some(p) => p
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE).contains(n))
+            .ok_or_else(|| {
+                JsonError(
+                    ApiError::bad_request(
+                        "invalid_page",
+                        format!("页码必须是 1 到 {MAX_PAGE} 之间的整数。"),
+                    )
+                    .with_field("page"),
+                )
+            }),
+    }
+}
+
+fn advisor_id(id: &str) -> Result<String, JsonError> {
+    parse_advisor_id(id).map(|n| n.to_string()).ok_or_else(|| {
+        JsonError(ApiError::bad_request("invalid_id", "导师编号必须是正整数。").with_field("id"))
+    })
+}
+
+fn unknown_advisor() -> JsonError {
+    JsonError(ApiError::not_found("unknown_advisor", "没有找到这位导师。"))
+}
+
+async fn schools(State(site): State<Arc<Site>>) -> Json<Value> {
+    Json(json!({ "schools": site.schools() }))
+}
+
+async fn majors(State(site): State<Arc<Site>>, q: Params) -> Result<Json<Value>, JsonError> {
+    let q = params(q)?;
+    let (school, majors) = site.majors(q.get("school").map(String::as_str))?;
+    Ok(Json(json!({ "school": school, "majors": majors })))
+}
+
+async fn advisors(State(site): State<Arc<Site>>, q: Params) -> ApiResult<RankingPage> {
+    let q = params(q)?;
+    let get = |k: &str| q.get(k).map(|s| s.trim()).unwrap_or_default();
+    if get("school").is_empty() {
+        return Err(JsonError(
+            ApiError::bad_request("missing_parameter", "请提供学校名称（school）。")
+                .with_field("school"),
+        ));
+    }
+    if get("major").is_empty() {
+        return Err(JsonError(
+            ApiError::bad_request("missing_parameter", "请提供专业名称（major）。")
+                .with_field("major"),
+        ));
+    }
+    let sort = SortKey::from_param(get("sort")).ok_or_else(|| {
+        JsonError(
+            ApiError::bad_request(
+                "invalid_sort",
+                "排序方式无效，可选：overall、academic、funding、relationship、prospects、reviews。",
+            )
+            .with_field("sort"),
+        )
+    })?;
+    let page = page_param(&q)?;
+    match site
+        .ranking(get("school"), get("major"), sort, page)
+        .await?
+    {
+        RankingView::Ranking(p) => Ok(Json(p)),
+        RankingView::ChooseSchool { query, candidates } => Err(JsonError(
+            ApiError::bad_request(
+                "ambiguous_school",
+                format!(
+                    "“{query}”可能指：{}。请说出学校全称。",
+                    candidates.join("、")
+                ),
+            )
+            .with_field("school"),
+        )),
+        RankingView::ChooseMajor {
+            school,
+            unknown_major,
+            ..
+        } => Err(JsonError(
+            ApiError::not_found(
+                "unknown_major",
+                format!(
+                    "{school}没有“{}”专业的导师。",
+                    unknown_major.unwrap_or_default()
+                ),
+            )
+            .with_field("major"),
+        )),
+        RankingView::UnknownSchool { query } => Err(JsonError(
+            ApiError::not_found("unknown_school", format!("没有找到“{query}”这所学校。"))
+                .with_field("school"),
+        )),
+    }
+}
+
+async fn advisor(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+) -> ApiResult<AdvisorDetail> {
+    let id = advisor_id(&id)?;
+    site.advisor_detail(&id)
+        .await?
+        .map(Json)
+        .ok_or_else(unknown_advisor)
+}
+
+async fn reviews(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    q: Params,
+) -> ApiResult<ReviewPage> {
+    let id = advisor_id(&id)?;
+    let page = page_param(&params(q)?)?;
+    site.reviews(&id, page)
+        .await?
+        .map(Json)
+        .ok_or_else(unknown_advisor)
+}
+
+async fn unknown_endpoint() -> JsonError {
+    JsonError(ApiError::not_found("unknown_endpoint", "没有这个接口。"))
+}

@@ -1,0 +1,471 @@
+//! The read service behind the pages, the JSON API and (next) the agent's
+//! tools: it resolves names through the catalog, ranks with the Bayesian
+//! average and shapes rows into the shared read models.
+
+use std::sync::Arc;
+
+use sqlx::SqlitePool;
+
+use app::error::ApiError;
+use app::model::{
+    AdvisorCard, AdvisorDetail, DimensionAverages, HomeData, Major, RankingPage, RankingView,
+    ReviewPage, School, SortKey,
+};
+
+use crate::catalog::{Catalog, MajorEntry, Resolution, SchoolEntry};
+use crate::ranking::{self, Prior};
+use crate::store::{self, AdvisorRow, SiteStats};
+
+/// Advisors per ranking page.
+pub const RANKING_PAGE_SIZE: u32 = 20;
+/// Reviews per page on the detail page.
+pub const REVIEW_PAGE_SIZE: u32 = 10;
+/// The highest page number accepted; beyond it a request is malformed.
+pub const MAX_PAGE: u32 = 10_000;
+/// Tags shown on a ranking card.
+const CARD_TAGS: usize = 3;
+
+/// The priors of the five scores, from the site-wide sums.
+#[derive(Clone, Copy, Debug)]
+pub struct Priors {
+    pub overall: Prior,
+    pub academic: Prior,
+    pub funding: Prior,
+    pub relationship: Prior,
+    pub prospects: Prior,
+}
+
+impl Priors {
+    pub fn from_stats(s: &SiteStats) -> Priors {
+        Priors {
+            overall: Prior::from_sums(s.sum_overall, s.review_count),
+            academic: Prior::from_sums(s.sum_academic, s.review_count),
+            funding: Prior::from_sums(s.sum_funding, s.review_count),
+            relationship: Prior::from_sums(s.sum_relationship, s.review_count),
+            prospects: Prior::from_sums(s.sum_prospects, s.review_count),
+        }
+    }
+
+    /// The value a ranking under `sort` orders this advisor by.
+    pub fn sort_value(&self, a: &AdvisorRow, sort: SortKey) -> f64 {
+        let n = a.review_count;
+        match sort {
+            SortKey::Overall => ranking::bayesian(a.sum_overall, n, self.overall),
+            SortKey::Academic => ranking::bayesian(a.sum_academic, n, self.academic),
+            SortKey::Funding => ranking::bayesian(a.sum_funding, n, self.funding),
+            SortKey::Relationship => ranking::bayesian(a.sum_relationship, n, self.relationship),
+            SortKey::Prospects => ranking::bayesian(a.sum_prospects, n, self.prospects),
+            SortKey::Reviews => n as f64,
+        }
+    }
+}
+
+fn db_error(e: sqlx::Error) -> ApiError {
+    tracing::error!(error = %e, "database error");
+    ApiError::unavailable("数据加载失败了，请稍后再试。")
+}
+
+/// Parses an advisor id from the URL; anything but a positive integer is no id.
+pub fn parse_advisor_id(id: &str) -> Option<i64> {
+    id.trim().parse::<i64>().ok().filter(|n| *n > 0)
+}
+
+/// The advisors of one (school, major) in ranking order, with their facts.
+pub struct GroupFacts {
+    pub rows: Vec<AdvisorRow>,
+    pub directions: std::collections::HashMap<i64, Vec<String>>,
+    pub tags: std::collections::HashMap<i64, Vec<app::model::TagCount>>,
+    pub priors: Priors,
+}
+
+pub struct Site {
+    pool: SqlitePool,
+    catalog: Arc<Catalog>,
+}
+
+impl Site {
+    /// Loads the catalog; the pool must already be migrated.
+    pub async fn load(pool: SqlitePool) -> Result<Site, sqlx::Error> {
+        let catalog = Arc::new(Catalog::load(&pool).await?);
+        Ok(Site { pool, catalog })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    fn school_model(&self, s: &SchoolEntry) -> School {
+        School {
+            id: s.id.to_string(),
+            name: s.name.clone(),
+            city: s.city.clone(),
+            tier: s.tier.clone(),
+            aliases: s.aliases.clone(),
+            advisor_count: self.catalog.school_advisor_count(s.id),
+        }
+    }
+
+    fn major_model(&self, m: &MajorEntry, school_id: Option<i64>) -> Major {
+        let advisor_count = match school_id {
+            Some(s) => self.catalog.advisor_count(s, m.id),
+            None => self
+                .catalog
+                .schools()
+                .iter()
+                .map(|s| self.catalog.advisor_count(s.id, m.id))
+                .sum(),
+        };
+        Major {
+            id: m.id.to_string(),
+            name: m.name.clone(),
+            category: m.category.clone(),
+            aliases: m.aliases.clone(),
+            advisor_count,
+        }
+    }
+
+    /// Every school, most popular first.
+    pub fn schools(&self) -> Vec<School> {
+        self.catalog
+            .schools()
+            .iter()
+            .map(|s| self.school_model(s))
+            .collect()
+    }
+
+    /// The majors of a school (by any of its names), or of the whole site.
+    pub fn majors(&self, school: Option<&str>) -> Result<(Option<String>, Vec<Major>), ApiError> {
+        match school.map(str::trim).filter(|s| !s.is_empty()) {
+            None => Ok((
+                None,
+                self.catalog
+                    .majors()
+                    .iter()
+                    .map(|m| self.major_model(m, None))
+                    .collect(),
+            )),
+            Some(name) => {
+                let s = self.require_school(name)?;
+                let majors = self
+                    .catalog
+                    .majors_of(s.id)
+                    .into_iter()
+                    .map(|m| self.major_model(m, Some(s.id)))
+                    .collect();
+                Ok((Some(s.name.clone()), majors))
+            }
+        }
+    }
+
+    /// A school by any of its names, or the error the API answers.
+    pub fn require_school(&self, name: &str) -> Result<&SchoolEntry, ApiError> {
+        match self.catalog.resolve_school(name) {
+            Resolution::Found(s) => Ok(s),
+            Resolution::Ambiguous(list) => Err(ApiError::bad_request(
+                "ambiguous_school",
+                format!(
+                    "“{}”可能指：{}。请说出学校全称。",
+                    name.trim(),
+                    list.iter()
+                        .map(|s| s.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join("、")
+                ),
+            )
+            .with_field("school")),
+            Resolution::Unknown => Err(ApiError::not_found(
+                "unknown_school",
+                format!("没有找到“{}”这所学校。", name.trim()),
+            )
+            .with_field("school")),
+        }
+    }
+
+    async fn priors(&self) -> Result<Priors, ApiError> {
+        let stats = store::site_stats(&self.pool).await.map_err(db_error)?;
+        Ok(Priors::from_stats(&stats))
+    }
+
+    /// All advisors of a (school, major), in ranking order under `sort`.
+    async fn ranked_group(
+        &self,
+        school_id: i64,
+        major_id: i64,
+        sort: SortKey,
+        priors: &Priors,
+    ) -> Result<Vec<AdvisorRow>, ApiError> {
+        let mut rows = store::advisors_in(&self.pool, school_id, major_id)
+            .await
+            .map_err(db_error)?;
+        rows.sort_by(|a, b| {
+            ranking::compare(
+                (priors.sort_value(a, sort), a.review_count, a.id),
+                (priors.sort_value(b, sort), b.review_count, b.id),
+            )
+        });
+        Ok(rows)
+    }
+
+    /// Everything the recommender and the agent need about one (school,
+    /// major): its advisors, their directions and tags, and the priors.
+    pub async fn group_facts(&self, school_id: i64, major_id: i64) -> Result<GroupFacts, ApiError> {
+        let priors = self.priors().await?;
+        let rows = self
+            .ranked_group(school_id, major_id, SortKey::Overall, &priors)
+            .await?;
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let directions = store::directions_of(&self.pool, &ids)
+            .await
+            .map_err(db_error)?;
+        let tags = store::tags_of(&self.pool, &ids).await.map_err(db_error)?;
+        Ok(GroupFacts {
+            rows,
+            directions,
+            tags,
+            priors,
+        })
+    }
+
+    /// One advisor's row, if the id names one.
+    pub async fn advisor_row(&self, id: &str) -> Result<Option<AdvisorRow>, ApiError> {
+        match parse_advisor_id(id) {
+            Some(id) => store::advisor(&self.pool, id).await.map_err(db_error),
+            None => Ok(None),
+        }
+    }
+
+    /// Advisors called `name`, within one school (and major) when given.
+    pub async fn advisors_named(
+        &self,
+        name: &str,
+        school_id: Option<i64>,
+        major_id: Option<i64>,
+    ) -> Result<Vec<AdvisorRow>, ApiError> {
+        store::advisors_named(&self.pool, name, school_id, major_id)
+            .await
+            .map_err(db_error)
+    }
+
+    /// A ranking by what the student typed: names are resolved, ambiguity and
+    /// unknown names become views of their own.
+    pub async fn ranking(
+        &self,
+        school: &str,
+        major: &str,
+        sort: SortKey,
+        page: u32,
+    ) -> Result<RankingView, ApiError> {
+        let s = match self.catalog.resolve_school(school) {
+            Resolution::Found(s) => s,
+            Resolution::Ambiguous(list) => {
+                return Ok(RankingView::ChooseSchool {
+                    query: school.trim().to_string(),
+                    candidates: list.iter().map(|s| s.name.clone()).collect(),
+                })
+            }
+            Resolution::Unknown => {
+                return Ok(RankingView::UnknownSchool {
+                    query: school.trim().to_string(),
+                })
+            }
+        };
+        let offered = |unknown_major: Option<String>| RankingView::ChooseMajor {
+            school: s.name.clone(),
+            unknown_major,
+            majors: self
+                .catalog
+                .majors_of(s.id)
+                .into_iter()
+                .map(|m| self.major_model(m, Some(s.id)))
+                .collect(),
+        };
+        if major.trim().is_empty() {
+            return Ok(offered(None));
+        }
+        let m = match self.catalog.resolve_major_at(s.id, major) {
+            Resolution::Found(m) if self.catalog.advisor_count(s.id, m.id) > 0 => m,
+            _ => return Ok(offered(Some(major.trim().to_string()))),
+        };
+        let page = self.ranking_page(s, m, sort, page).await?;
+        Ok(RankingView::Ranking(page))
+    }
+
+    /// One page of the ranking of a resolved (school, major).
+    pub async fn ranking_page(
+        &self,
+        school: &SchoolEntry,
+        major: &MajorEntry,
+        sort: SortKey,
+        page: u32,
+    ) -> Result<RankingPage, ApiError> {
+        let page = page.clamp(1, MAX_PAGE);
+        let priors = self.priors().await?;
+        let rows = self
+            .ranked_group(school.id, major.id, sort, &priors)
+            .await?;
+        let total = rows.len() as u64;
+        let offset = ((page - 1) * RANKING_PAGE_SIZE) as usize;
+        let slice: Vec<&AdvisorRow> = rows
+            .iter()
+            .skip(offset)
+            .take(RANKING_PAGE_SIZE as usize)
+            .collect();
+        let ids: Vec<i64> = slice.iter().map(|a| a.id).collect();
+        let mut directions = store::directions_of(&self.pool, &ids)
+            .await
+            .map_err(db_error)?;
+        let mut tags = store::tags_of(&self.pool, &ids).await.map_err(db_error)?;
+        let advisors = slice
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| AdvisorCard {
+                id: a.id.to_string(),
+                name: a.name.clone(),
+                title: a.title.clone(),
+                rank: (offset + i + 1) as u32,
+                rating: ranking::round1(ranking::mean(a.sum_overall, a.review_count)),
+                score: ranking::round1(priors.sort_value(a, SortKey::Overall)),
+                review_count: a.review_count,
+                top_tags: tags
+                    .remove(&a.id)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .take(CARD_TAGS)
+                    .map(|t| t.tag)
+                    .collect(),
+                directions: directions.remove(&a.id).unwrap_or_default(),
+            })
+            .collect();
+        Ok(RankingPage {
+            school: school.name.clone(),
+            major: major.name.clone(),
+            sort,
+            page,
+            per_page: RANKING_PAGE_SIZE,
+            total,
+            advisors,
+        })
+    }
+
+    /// The detail of one advisor, `None` if there is no such advisor.
+    pub async fn advisor_detail(&self, id: &str) -> Result<Option<AdvisorDetail>, ApiError> {
+        let Some(id) = parse_advisor_id(id) else {
+            return Ok(None);
+        };
+        let Some(a) = store::advisor(&self.pool, id).await.map_err(db_error)? else {
+            return Ok(None);
+        };
+        let priors = self.priors().await?;
+        let group = self
+            .ranked_group(a.school_id, a.major_id, SortKey::Overall, &priors)
+            .await?;
+        let rank = group
+            .iter()
+            .position(|r| r.id == a.id)
+            .map(|p| p as u32 + 1)
+            .unwrap_or(0);
+        let directions = store::directions_of(&self.pool, &[a.id])
+            .await
+            .map_err(db_error)?;
+        let tags = store::tags_of(&self.pool, &[a.id])
+            .await
+            .map_err(db_error)?;
+        let n = a.review_count;
+        let avg = |sum| ranking::round1(ranking::mean(sum, n));
+        Ok(Some(AdvisorDetail {
+            id: a.id.to_string(),
+            name: a.name.clone(),
+            title: a.title.clone(),
+            school: self
+                .catalog
+                .school_by_id(a.school_id)
+                .map(|s| s.name.clone())
+                .unwrap_or_default(),
+            major: self
+                .catalog
+                .major_by_id(a.major_id)
+                .map(|m| m.name.clone())
+                .unwrap_or_default(),
+            bio: a.bio.clone(),
+            directions: directions.get(&a.id).cloned().unwrap_or_default(),
+            review_count: n,
+            averages: (n > 0).then(|| DimensionAverages {
+                academic: avg(a.sum_academic),
+                funding: avg(a.sum_funding),
+                relationship: avg(a.sum_relationship),
+                prospects: avg(a.sum_prospects),
+                overall: avg(a.sum_overall),
+            }),
+            score: ranking::round1(priors.sort_value(&a, SortKey::Overall)),
+            rank,
+            rank_total: group.len() as u64,
+            histogram: a.histogram(),
+            tags: tags.get(&a.id).cloned().unwrap_or_default(),
+        }))
+    }
+
+    /// A page of an advisor's reviews, `None` if there is no such advisor.
+    pub async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError> {
+        let Some(id) = parse_advisor_id(id) else {
+            return Ok(None);
+        };
+        let Some(a) = store::advisor(&self.pool, id).await.map_err(db_error)? else {
+            return Ok(None);
+        };
+        let page = page.clamp(1, MAX_PAGE);
+        let offset = (page as u64 - 1) * REVIEW_PAGE_SIZE as u64;
+        let (total, reviews) = store::reviews_of(&self.pool, id, REVIEW_PAGE_SIZE, offset)
+            .await
+            .map_err(db_error)?;
+        Ok(Some(ReviewPage {
+            advisor_id: id.to_string(),
+            page,
+            per_page: REVIEW_PAGE_SIZE,
+            total,
+            average: (a.review_count > 0)
+                .then(|| ranking::round1(ranking::mean(a.sum_overall, a.review_count))),
+            reviews,
+        }))
+    }
+
+    pub async fn home(&self) -> Result<HomeData, ApiError> {
+        let stats = store::site_stats(&self.pool).await.map_err(db_error)?;
+        let advisor_count = store::advisor_total(&self.pool).await.map_err(db_error)?;
+        Ok(HomeData {
+            schools: self.schools(),
+            school_count: self.catalog.schools().len() as i64,
+            advisor_count,
+            review_count: stats.review_count,
+        })
+    }
+}
+
+/// The pages read through this implementation of the app's data trait.
+#[async_trait::async_trait]
+impl app::api::SiteData for Site {
+    async fn home(&self) -> Result<HomeData, ApiError> {
+        Site::home(self).await
+    }
+
+    async fn ranking(
+        &self,
+        school: &str,
+        major: &str,
+        sort: SortKey,
+        page: u32,
+    ) -> Result<RankingView, ApiError> {
+        Site::ranking(self, school, major, sort, page).await
+    }
+
+    async fn advisor(&self, id: &str) -> Result<Option<AdvisorDetail>, ApiError> {
+        self.advisor_detail(id).await
+    }
+
+    async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError> {
+        Site::reviews(self, id, page).await
+    }
+}

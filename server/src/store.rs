@@ -1,0 +1,291 @@
+//! Every SQL statement of the read side, in one place: advisors with their
+//! aggregates, directions, tags, reviews and site totals. Nothing here scans
+//! reviews to rank; the aggregates on `advisors` are kept on write (and rebuilt
+//! wholesale by [`rebuild_aggregates`] after a bulk load).
+
+use std::collections::HashMap;
+
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+
+use app::model::{Review, TagCount};
+
+/// An advisor row with its aggregates.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct AdvisorRow {
+    pub id: i64,
+    pub name: String,
+    pub title: String,
+    pub school_id: i64,
+    pub major_id: i64,
+    pub bio: String,
+    pub review_count: i64,
+    pub sum_overall: i64,
+    pub sum_academic: i64,
+    pub sum_funding: i64,
+    pub sum_relationship: i64,
+    pub sum_prospects: i64,
+    pub hist_1: i64,
+    pub hist_2: i64,
+    pub hist_3: i64,
+    pub hist_4: i64,
+    pub hist_5: i64,
+}
+
+impl AdvisorRow {
+    pub fn histogram(&self) -> [i64; 5] {
+        [
+            self.hist_1,
+            self.hist_2,
+            self.hist_3,
+            self.hist_4,
+            self.hist_5,
+        ]
+    }
+}
+
+/// Site-wide sums of published reviews: the prior of every Bayesian average.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct SiteStats {
+    pub review_count: i64,
+    pub sum_overall: i64,
+    pub sum_academic: i64,
+    pub sum_funding: i64,
+    pub sum_relationship: i64,
+    pub sum_prospects: i64,
+}
+
+const ADVISOR_COLUMNS: &str = "id, name, title, school_id, major_id, bio, review_count, \
+     sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
+     hist_1, hist_2, hist_3, hist_4, hist_5";
+
+pub async fn site_stats(pool: &SqlitePool) -> Result<SiteStats, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT review_count, sum_overall, sum_academic, sum_funding, sum_relationship, \
+         sum_prospects FROM site_stats WHERE id = 1",
+    )
+    .fetch_optional(pool)
+    .await
+    .map(Option::unwrap_or_default)
+}
+
+/// Number of advisors on the site.
+pub async fn advisor_total(pool: &SqlitePool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM advisors")
+        .fetch_one(pool)
+        .await
+}
+
+/// All advisors of one (school, major): one range of the `advisors_school_major` index.
+pub async fn advisors_in(
+    pool: &SqlitePool,
+    school_id: i64,
+    major_id: i64,
+) -> Result<Vec<AdvisorRow>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ?"
+    ))
+    .bind(school_id)
+    .bind(major_id)
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn advisor(pool: &SqlitePool, id: i64) -> Result<Option<AdvisorRow>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE id = ?"
+    ))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Advisors with exactly this name, optionally within a school and major.
+pub async fn advisors_named(
+    pool: &SqlitePool,
+    name: &str,
+    school_id: Option<i64>,
+    major_id: Option<i64>,
+) -> Result<Vec<AdvisorRow>, sqlx::Error> {
+    let mut qb = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE name = "
+    ));
+    qb.push_bind(name.to_string());
+    if let Some(s) = school_id {
+        qb.push(" AND school_id = ").push_bind(s);
+    }
+    if let Some(m) = major_id {
+        qb.push(" AND major_id = ").push_bind(m);
+    }
+    qb.push(" ORDER BY review_count DESC, id LIMIT 20");
+    qb.build_query_as().fetch_all(pool).await
+}
+
+fn push_id_list(qb: &mut QueryBuilder<'_, Sqlite>, ids: &[i64]) {
+    let mut list = qb.separated(", ");
+    for id in ids {
+        list.push_bind(*id);
+    }
+    qb.push(")");
+}
+
+/// Research directions of several advisors, each in the advisor's own order.
+pub async fn directions_of(
+    pool: &SqlitePool,
+    ids: &[i64],
+) -> Result<HashMap<i64, Vec<String>>, sqlx::Error> {
+    let mut out: HashMap<i64, Vec<String>> = HashMap::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    let mut qb = QueryBuilder::<Sqlite>::new(
+        "SELECT advisor_id, direction FROM advisor_directions WHERE advisor_id IN (",
+    );
+    push_id_list(&mut qb, ids);
+    qb.push(" ORDER BY advisor_id, position");
+    for (id, direction) in qb.build_query_as::<(i64, String)>().fetch_all(pool).await? {
+        out.entry(id).or_default().push(direction);
+    }
+    Ok(out)
+}
+
+/// Tag counts of several advisors, most frequent first.
+pub async fn tags_of(
+    pool: &SqlitePool,
+    ids: &[i64],
+) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
+    let mut out: HashMap<i64, Vec<TagCount>> = HashMap::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    let mut qb = QueryBuilder::<Sqlite>::new(
+        "SELECT advisor_id, tag, count FROM advisor_tags WHERE advisor_id IN (",
+    );
+    push_id_list(&mut qb, ids);
+    qb.push(" ORDER BY advisor_id, count DESC, tag");
+    for (id, tag, count) in qb
+        .build_query_as::<(i64, String, i64)>()
+        .fetch_all(pool)
+        .await?
+    {
+        out.entry(id).or_default().push(TagCount { tag, count });
+    }
+    Ok(out)
+}
+
+#[derive(sqlx::FromRow)]
+struct ReviewRow {
+    id: i64,
+    advisor_id: i64,
+    academic: i64,
+    funding: i64,
+    relationship: i64,
+    prospects: i64,
+    overall: i64,
+    text: String,
+    relation: String,
+    created_at: String,
+    tags: Option<String>,
+}
+
+/// Published reviews of an advisor, newest first: (total, one page).
+pub async fn reviews_of(
+    pool: &SqlitePool,
+    advisor_id: i64,
+    limit: u32,
+    offset: u64,
+) -> Result<(u64, Vec<Review>), sqlx::Error> {
+    let total: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM reviews WHERE advisor_id = ? AND status = 'published'",
+    )
+    .bind(advisor_id)
+    .fetch_one(pool)
+    .await?;
+    let rows: Vec<ReviewRow> = sqlx::query_as(
+        "SELECT r.id, r.advisor_id, r.academic, r.funding, r.relationship, r.prospects, r.overall, \
+                r.text, r.relation, r.created_at, \
+                (SELECT group_concat(tag, ',') FROM review_tags t WHERE t.review_id = r.id) AS tags \
+         FROM reviews r \
+         WHERE r.advisor_id = ? AND r.status = 'published' \
+         ORDER BY r.created_at DESC, r.id DESC \
+         LIMIT ? OFFSET ?",
+    )
+    .bind(advisor_id)
+    .bind(limit as i64)
+    .bind(offset as i64)
+    .fetch_all(pool)
+    .await?;
+    let score = |v: i64| v.clamp(1, 5) as u8;
+    let reviews = rows
+        .into_iter()
+        .map(|r| Review {
+            id: r.id.to_string(),
+            advisor_id: r.advisor_id.to_string(),
+            academic: score(r.academic),
+            funding: score(r.funding),
+            relationship: score(r.relationship),
+            prospects: score(r.prospects),
+            overall: score(r.overall),
+            tags: r
+                .tags
+                .map(|t| {
+                    t.split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            text: r.text,
+            relation: r.relation,
+            created_at: r.created_at,
+        })
+        .collect();
+    Ok((total.max(0) as u64, reviews))
+}
+
+/// Recomputes every aggregate from the published reviews: advisors' sums and
+/// histograms, per-advisor tag counts and the site-wide sums. Used after a
+/// bulk load and as a repair tool; ordinary writes update aggregates in place.
+pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE advisors SET review_count = 0, sum_overall = 0, sum_academic = 0, sum_funding = 0, \
+         sum_relationship = 0, sum_prospects = 0, hist_1 = 0, hist_2 = 0, hist_3 = 0, hist_4 = 0, hist_5 = 0",
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "UPDATE advisors AS a SET review_count = s.n, sum_overall = s.so, sum_academic = s.sa, \
+             sum_funding = s.sf, sum_relationship = s.sr, sum_prospects = s.sp, \
+             hist_1 = s.h1, hist_2 = s.h2, hist_3 = s.h3, hist_4 = s.h4, hist_5 = s.h5 \
+         FROM (SELECT advisor_id, COUNT(*) AS n, SUM(overall) AS so, SUM(academic) AS sa, \
+                      SUM(funding) AS sf, SUM(relationship) AS sr, SUM(prospects) AS sp, \
+                      SUM(overall = 1) AS h1, SUM(overall = 2) AS h2, SUM(overall = 3) AS h3, \
+                      SUM(overall = 4) AS h4, SUM(overall = 5) AS h5 \
+               FROM reviews WHERE status = 'published' GROUP BY advisor_id) AS s \
+         WHERE a.id = s.advisor_id",
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("DELETE FROM advisor_tags")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO advisor_tags (advisor_id, tag, count) \
+         SELECT r.advisor_id, t.tag, COUNT(*) FROM review_tags t JOIN reviews r ON r.id = t.review_id \
+         WHERE r.status = 'published' GROUP BY r.advisor_id, t.tag",
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "UPDATE site_stats SET \
+             review_count = (SELECT COUNT(*) FROM reviews WHERE status = 'published'), \
+             sum_overall = (SELECT COALESCE(SUM(overall), 0) FROM reviews WHERE status = 'published'), \
+             sum_academic = (SELECT COALESCE(SUM(academic), 0) FROM reviews WHERE status = 'published'), \
+             sum_funding = (SELECT COALESCE(SUM(funding), 0) FROM reviews WHERE status = 'published'), \
+             sum_relationship = (SELECT COALESCE(SUM(relationship), 0) FROM reviews WHERE status = 'published'), \
+             sum_prospects = (SELECT COALESCE(SUM(prospects), 0) FROM reviews WHERE status = 'published') \
+         WHERE id = 1",
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! Test support: a demo database seeded once per test binary and copied for
+//! each test, so every test owns its data and none pays for seeding twice.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+use server::site::Site;
+
+const SCRATCH_PREFIX: &str = "advisor-review-tests-";
+
+/// Removes the scratch folders of test processes that have ended.
+fn remove_stale_scratch() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(SCRATCH_PREFIX) else {
+            continue;
+        };
+        if pid != std::process::id().to_string()
+            && !std::path::Path::new(&format!("/proc/{pid}")).exists()
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// The seeded template database of this test process.
+fn template() -> &'static PathBuf {
+    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        remove_stale_scratch();
+        let path = scratch_dir().join("template.db");
+        let url = format!("sqlite://{}", path.display());
+        // Its own runtime: the pool must not outlive the runtime it was made on.
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Runtime::new().unwrap();
+            rt.block_on(async {
+                let (pool, seeded) = server::db::open(&url).await.expect("seed template");
+                assert!(seeded);
+                pool.close().await;
+            });
+        })
+        .join()
+        .expect("template thread");
+        path
+    })
+}
+
+/// A fresh copy of the demo database, opened and ready.
+pub async fn site() -> Arc<Site> {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let template = template().clone();
+    let copy = scratch_dir().join(format!("db-{}.db", N.fetch_add(1, Ordering::SeqCst)));
+    std::fs::copy(&template, &copy).expect("copy template");
+    let (pool, seeded) = server::db::open(&format!("sqlite://{}", copy.display()))
+        .await
+        .expect("open copy");
+    assert!(!seeded, "a copy of the template is already seeded");
+    Arc::new(Site::load(pool).await.expect("load site"))
+}
+
+/// The whole site router (pages and API) over a fresh demo database.
+pub async fn app() -> (Router, Arc<Site>) {
+    let site = site().await;
+    let options = leptos::config::LeptosOptions::builder()
+        .output_name("advisor-review")
+        .build();
+    let agent = Arc::new(server::agent::Agent::new(site.clone()));
+    (server::app_router(site.clone(), agent, options), site)
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// Percent-encodes the non-ASCII parts of a path + query, as a browser does.
+pub fn encode_uri(uri: &str) -> String {
+    let mut out = String::new();
+    for c in uri.chars() {
+        if c.is_ascii() && c != ' ' {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
+pub async fn get(app: &Router, uri: &str) -> Reply {
+    let request = Request::get(encode_uri(uri)).body(Body::empty()).unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+/// True when the text has Chinese characters (error messages must).
+pub fn has_chinese(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// Sends a JSON body with POST.
+pub async fn post_json(app: &Router, uri: &str, body: &str) -> Reply {
+    let request = Request::post(encode_uri(uri))
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+/// A student in a browser: keeps the session id and the page context, and
+/// applies each reply's tool results to the page as the panel does.
+pub struct Student {
+    pub app: Router,
+    pub session_id: Option<String>,
+    pub page: app::protocol::PageContext,
+}
+
+impl Student {
+    pub fn new(app: &Router) -> Student {
+        Student {
+            app: app.clone(),
+            session_id: None,
+            page: Default::default(),
+        }
+    }
+
+    async fn send(&mut self, mut body: Value) -> app::protocol::ChatResponse {
+        body["session_id"] = serde_json::json!(self.session_id);
+        body["page_context"] = serde_json::to_value(&self.page).unwrap();
+        let r = post_json(&self.app, "/api/v1/chat", &body.to_string()).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        let reply: app::protocol::ChatResponse = serde_json::from_str(&r.body).unwrap();
+        assert!(
+            reply.voice_response.chars().count() <= 50,
+            "voice over 50 characters: {}",
+            reply.voice_response
+        );
+        self.session_id = Some(reply.session_id.clone());
+        server::agent::client::apply(&mut self.page, &reply.tool_calls);
+        reply
+    }
+
+    pub async fn say(&mut self, text: &str) -> app::protocol::ChatResponse {
+        self.send(serde_json::json!({"message": text})).await
+    }
+
+    pub async fn click(&mut self, field: &str, values: &[&str]) -> app::protocol::ChatResponse {
+        self.send(serde_json::json!({"option": {"target_field": field, "values": values}}))
+            .await
+    }
+}
+
+/// The tools of a reply, in order.
+pub fn tools(reply: &app::protocol::ChatResponse) -> Vec<&str> {
+    reply.tool_calls.iter().map(|c| c.tool.as_str()).collect()
+}
+
+/// The call of one tool in a reply.
+pub fn call<'a>(reply: &'a app::protocol::ChatResponse, tool: &str) -> &'a app::protocol::ToolCall {
+    reply
+        .tool_calls
+        .iter()
+        .find(|c| c.tool == tool)
+        .unwrap_or_else(|| panic!("no {tool} in {:?}", tools(reply)))
+}
