@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::ErrorInfo;
 
+/// The message of `unknown_session`; the panel recognises it (server
+/// functions carry only the message) and opens a fresh session.
+pub const UNKNOWN_SESSION_MESSAGE: &str = "会话不存在或已过期，请开始新的对话。";
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("{} ({}): {}", info.code, status, info.message)]
 pub struct ApiError {

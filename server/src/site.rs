@@ -78,16 +78,30 @@ pub struct GroupFacts {
     pub priors: Priors,
 }
 
+/// Who is in one (school, major) and what they research: names and
+/// directions change only when advisors are added or edited, not with
+/// reviews, so the agent reads them from memory on every turn.
+#[derive(Debug, Default)]
+pub struct Directory {
+    pub advisors: Vec<(i64, String)>,
+    pub directions: std::collections::HashMap<i64, Vec<String>>,
+}
+
 pub struct Site {
     pool: SqlitePool,
     catalog: Arc<Catalog>,
+    directories: std::sync::RwLock<std::collections::HashMap<(i64, i64), Arc<Directory>>>,
 }
 
 impl Site {
     /// Loads the catalog; the pool must already be migrated.
     pub async fn load(pool: SqlitePool) -> Result<Site, sqlx::Error> {
         let catalog = Arc::new(Catalog::load(&pool).await?);
-        Ok(Site { pool, catalog })
+        Ok(Site {
+            pool,
+            catalog,
+            directories: Default::default(),
+        })
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -228,6 +242,45 @@ impl Site {
             tags,
             priors,
         })
+    }
+
+    /// The names and directions of one (school, major), cached in memory.
+    pub async fn directory(
+        &self,
+        school_id: i64,
+        major_id: i64,
+    ) -> Result<Arc<Directory>, ApiError> {
+        let key = (school_id, major_id);
+        if let Some(d) = self
+            .directories
+            .read()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+        {
+            return Ok(d);
+        }
+        let rows = store::advisors_in(&self.pool, school_id, major_id)
+            .await
+            .map_err(db_error)?;
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let directions = store::directions_of(&self.pool, &ids)
+            .await
+            .map_err(db_error)?;
+        let directory = Arc::new(Directory {
+            advisors: rows.into_iter().map(|r| (r.id, r.name)).collect(),
+            directions,
+        });
+        if let Ok(mut m) = self.directories.write() {
+            m.insert(key, directory.clone());
+        }
+        Ok(directory)
+    }
+
+    /// Forgets cached directories (after advisors are added or edited).
+    pub fn invalidate_directories(&self) {
+        if let Ok(mut m) = self.directories.write() {
+            m.clear();
+        }
     }
 
     /// One advisor's row, if the id names one.

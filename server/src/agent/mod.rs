@@ -165,7 +165,7 @@ impl Agent {
                 .await
                 .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
                 .ok_or_else(|| {
-                    ApiError::not_found("unknown_session", "会话不存在或已过期，请开始新的对话。")
+                    ApiError::not_found("unknown_session", app::error::UNKNOWN_SESSION_MESSAGE)
                         .with_field("session_id")
                 })?,
             None => SessionStore::open(DEFAULT_PERSONA),
@@ -313,11 +313,14 @@ impl Agent {
         }
         let known = self.known_names(page, &memory, &form).await;
         let analysis = nlu::analyze(text, &self.lexicons, &known);
-        let history = self
-            .sessions
-            .history(&session.id, HISTORY_LINES)
-            .await
-            .unwrap_or_default();
+        let history = if self.planner.reads_history() && !session.is_new {
+            self.sessions
+                .history(&session.id, HISTORY_LINES)
+                .await
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         let input = PlanInput {
             message: text,
             analysis: &analysis,
@@ -491,9 +494,9 @@ impl Agent {
         majors.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
         let mut directions = Vec::new();
         if let (Some(s), Some(m)) = (school, major) {
-            if let Ok(facts) = self.site.group_facts(s.id, m.id).await {
+            if let Ok(directory) = self.site.directory(s.id, m.id).await {
                 let mut counts: Vec<(usize, String)> = Vec::new();
-                for list in facts.directions.values() {
+                for list in directory.directions.values() {
                     for d in list {
                         match counts.iter_mut().find(|(_, name)| name == d) {
                             Some(entry) => entry.0 += 1,
@@ -536,8 +539,8 @@ impl Agent {
                 .as_deref()
                 .and_then(|m| catalog.resolve_major(m).found()),
         ) {
-            if let Ok(facts) = self.site.group_facts(s.id, m.id).await {
-                names.extend(facts.rows.iter().map(|r| r.name.clone()));
+            if let Ok(directory) = self.site.directory(s.id, m.id).await {
+                names.extend(directory.advisors.iter().map(|(_, name)| name.clone()));
             }
         }
         names.sort();

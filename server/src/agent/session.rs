@@ -158,35 +158,50 @@ impl SessionStore {
         .bind(to_json(&session.memory))
         .execute(&mut *tx)
         .await?;
-        sqlx::query("INSERT INTO chat_messages (session_id, role, content) VALUES (?, 'user', ?)")
-            .bind(&session.id)
-            .bind(user_text)
-            .execute(&mut *tx)
-            .await?;
-        for event in &reply.events {
-            if let Some(message) = event_message(event) {
-                sqlx::query(
-                    "INSERT INTO chat_messages (session_id, role, content) VALUES (?, 'system', ?)",
-                )
-                .bind(&session.id)
-                .bind(message)
-                .execute(&mut *tx)
-                .await?;
-            }
+        // One statement for the turn's lines, in order: the student's words,
+        // the events as system lines, then the reply with its tool calls.
+        struct Line<'a> {
+            role: &'static str,
+            content: &'a str,
+            reply: bool,
         }
-        sqlx::query(
-            "INSERT INTO chat_messages (session_id, role, content, agent, intent, tool_calls, events, error) \
-             VALUES (?, 'assistant', ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&session.id)
-        .bind(&reply.voice_response)
-        .bind(&reply.agent)
-        .bind(to_json(&reply.intent))
-        .bind(to_json(&reply.tool_calls))
-        .bind(to_json(&reply.events))
-        .bind(reply.error.as_ref().map(|e| to_json(e)))
-        .execute(&mut *tx)
-        .await?;
+        let events: Vec<String> = reply.events.iter().filter_map(event_message).collect();
+        let mut lines = vec![Line {
+            role: "user",
+            content: user_text,
+            reply: false,
+        }];
+        lines.extend(events.iter().map(|m| Line {
+            role: "system",
+            content: m,
+            reply: false,
+        }));
+        lines.push(Line {
+            role: "assistant",
+            content: &reply.voice_response,
+            reply: true,
+        });
+        let mut qb = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
+            "INSERT INTO chat_messages (session_id, role, content, agent, intent, tool_calls, events, error) ",
+        );
+        qb.push_values(lines, |mut b, line| {
+            let of_reply = |v: String| line.reply.then_some(v);
+            b.push_bind(&session.id)
+                .push_bind(line.role)
+                .push_bind(line.content)
+                .push_bind(of_reply(reply.agent.clone()))
+                .push_bind(of_reply(to_json(&reply.intent)))
+                .push_bind(of_reply(to_json(&reply.tool_calls)))
+                .push_bind(of_reply(to_json(&reply.events)))
+                .push_bind(
+                    reply
+                        .error
+                        .as_ref()
+                        .filter(|_| line.reply)
+                        .map(|e| to_json(e)),
+                );
+        });
+        qb.build().execute(&mut *tx).await?;
         tx.commit().await
     }
 

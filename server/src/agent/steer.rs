@@ -15,7 +15,7 @@ use super::tools::{
     GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM,
     UPDATE_RANKING,
 };
-use super::validate::PERSONALITIES;
+use super::validate::{form_param, FORM_FIELDS, PERSONALITIES};
 
 /// Where the conversation stands, derived from what the form still lacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,21 +69,8 @@ pub fn set_field(form: &mut UserForm, field: &str, value: Option<String>) -> boo
 /// Applies an `update_form` call; returns the fields that changed.
 pub fn apply_form_update(form: &mut UserForm, params: &Value) -> Vec<String> {
     let mut changed = Vec::new();
-    let get = |k: &str| {
-        params
-            .get(k)
-            .or_else(|| params.get("preferences").and_then(|p| p.get(k)))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
-    for field in [
-        "school",
-        "major",
-        "research_direction",
-        "personality",
-        "research_style",
-        "funding",
-    ] {
+    let get = |k: &str| form_param(params, k).map(str::to_string);
+    for &field in FORM_FIELDS {
         if let Some(v) = get(field) {
             if set_field(form, field, Some(v)) {
                 changed.push(field.to_string());

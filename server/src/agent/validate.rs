@@ -19,7 +19,16 @@ use crate::site::Site;
 pub const PERSONALITIES: &[&str] = &["温和", "严格", "放养", "负责"];
 pub const STYLES: &[&str] = &["理论型", "工程型", "产业型"];
 pub const FUNDINGS: &[&str] = &["充足", "一般", "紧张"];
-/// Fields chips may target.
+/// The fields of the form, in the order they are asked.
+pub const FORM_FIELDS: &[&str] = &[
+    "school",
+    "major",
+    "research_direction",
+    "personality",
+    "research_style",
+    "funding",
+];
+/// Fields chips may target: the form's, or `general` (sent on as text).
 pub const CHIP_FIELDS: &[&str] = &[
     "school",
     "major",
@@ -29,6 +38,17 @@ pub const CHIP_FIELDS: &[&str] = &[
     "funding",
     "general",
 ];
+
+/// A form field of `update_form` parameters, at the top level or (for the
+/// preferences) under `preferences`, as the protocol nests them.
+pub fn form_param<'a>(params: &'a Value, field: &str) -> Option<&'a str> {
+    params
+        .get(field)
+        .or_else(|| params.get("preferences").and_then(|p| p.get(field)))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
 const MAX_DIRECTION_CHARS: usize = 24;
 
 /// Why a proposed call was changed or dropped (logged, and counted by the eval).
@@ -191,13 +211,7 @@ impl Validator<'_> {
         let mut out = Map::new();
         let mut notes = Vec::new();
         let mut chips = None;
-        let get = |k: &str| {
-            raw.get(k)
-                .or_else(|| raw.get("preferences").and_then(|p| p.get(k)))
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-        };
+        let get = |k: &str| form_param(raw, k);
         let mut school_id = school_before
             .and_then(|s| self.catalog().resolve_school(s).found())
             .map(|s| s.id);

@@ -114,8 +114,7 @@ pub fn encode_uri(uri: &str) -> String {
     out
 }
 
-pub async fn get(app: &Router, uri: &str) -> Reply {
-    let request = Request::get(encode_uri(uri)).body(Body::empty()).unwrap();
+async fn send(app: &Router, request: Request<Body>) -> Reply {
     let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
@@ -123,6 +122,14 @@ pub async fn get(app: &Router, uri: &str) -> Reply {
         status,
         body: String::from_utf8_lossy(&bytes).into_owned(),
     }
+}
+
+pub async fn get(app: &Router, uri: &str) -> Reply {
+    send(
+        app,
+        Request::get(encode_uri(uri)).body(Body::empty()).unwrap(),
+    )
+    .await
 }
 
 /// True when the text has Chinese characters (error messages must).
@@ -136,13 +143,7 @@ pub async fn post_json(app: &Router, uri: &str, body: &str) -> Reply {
         .header("content-type", "application/json")
         .body(Body::from(body.to_string()))
         .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    Reply {
-        status,
-        body: String::from_utf8_lossy(&bytes).into_owned(),
-    }
+    send(app, request).await
 }
 
 /// A student in a browser: keeps the session id and the page context, and

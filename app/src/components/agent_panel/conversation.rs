@@ -263,6 +263,14 @@ impl Conversation {
                 Ok(reply) => self.receive(reply),
                 Err(e) => {
                     warn!("对话请求失败：{e}");
+                    // The server no longer knows this session (expired, or a
+                    // new database): the next message opens a fresh one.
+                    if e.to_string()
+                        .contains(crate::error::UNKNOWN_SESSION_MESSAGE)
+                    {
+                        storage::clear_session();
+                        self.session.set_value(None);
+                    }
                     self.error.set(Some(failure_text(&e)));
                 }
             }

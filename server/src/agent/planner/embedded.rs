@@ -490,6 +490,10 @@ impl Planner for EmbeddedPlanner {
         "embedded".to_string()
     }
 
+    fn reads_history(&self) -> bool {
+        false
+    }
+
     async fn plan(&self, input: &PlanInput<'_>) -> Result<Plan, PlanError> {
         let a = input.analysis;
         let turn = input.turn;

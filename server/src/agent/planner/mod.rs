@@ -53,5 +53,10 @@ pub struct PlanError {
 pub trait Planner: Send + Sync {
     /// `embedded`, or the model's name.
     fn name(&self) -> String;
+    /// Whether the planner reads the conversation history (a model does; the
+    /// embedded planner works from the form, the page and its memory).
+    fn reads_history(&self) -> bool {
+        true
+    }
     async fn plan(&self, input: &PlanInput<'_>) -> Result<Plan, PlanError>;
 }
