@@ -232,9 +232,11 @@ impl Site {
             .ranked_group(school_id, major_id, SortKey::Overall, &priors)
             .await?;
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-        let directions = store::directions_of(&self.pool, &ids)
-            .await
-            .map_err(db_error)?;
+        let directions = self
+            .directory(school_id, major_id)
+            .await?
+            .directions
+            .clone();
         let tags = store::tags_of(&self.pool, &ids).await.map_err(db_error)?;
         Ok(GroupFacts {
             rows,
@@ -368,9 +370,7 @@ impl Site {
             .take(RANKING_PAGE_SIZE as usize)
             .collect();
         let ids: Vec<i64> = slice.iter().map(|a| a.id).collect();
-        let mut directions = store::directions_of(&self.pool, &ids)
-            .await
-            .map_err(db_error)?;
+        let directory = self.directory(school.id, major.id).await?;
         let mut tags = store::tags_of(&self.pool, &ids).await.map_err(db_error)?;
         let advisors = slice
             .into_iter()
@@ -390,7 +390,7 @@ impl Site {
                     .take(CARD_TAGS)
                     .map(|t| t.tag)
                     .collect(),
-                directions: directions.remove(&a.id).unwrap_or_default(),
+                directions: directory.directions.get(&a.id).cloned().unwrap_or_default(),
             })
             .collect();
         Ok(RankingPage {
@@ -421,9 +421,7 @@ impl Site {
             .position(|r| r.id == a.id)
             .map(|p| p as u32 + 1)
             .unwrap_or(0);
-        let directions = store::directions_of(&self.pool, &[a.id])
-            .await
-            .map_err(db_error)?;
+        let directory = self.directory(a.school_id, a.major_id).await?;
         let tags = store::tags_of(&self.pool, &[a.id])
             .await
             .map_err(db_error)?;
@@ -444,7 +442,7 @@ impl Site {
                 .map(|m| m.name.clone())
                 .unwrap_or_default(),
             bio: a.bio.clone(),
-            directions: directions.get(&a.id).cloned().unwrap_or_default(),
+            directions: directory.directions.get(&a.id).cloned().unwrap_or_default(),
             review_count: n,
             averages: (n > 0).then(|| DimensionAverages {
                 academic: avg(a.sum_academic),

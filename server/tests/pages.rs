@@ -1,3 +1,4 @@
+#![allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 //! Server-side rendering: each page's HTML comes from the server with its
 //! data in it (so it works without JavaScript) and the right status code.
 
@@ -8,6 +9,7 @@ use common::{app, get};
 
 #[tokio::test]
 async fn the_home_page_renders_with_search_and_popular_schools() {
+    let _serial = common::render_serially();
     let (app, _) = app().await;
     let r = get(&app, "/").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -23,6 +25,7 @@ async fn the_home_page_renders_with_search_and_popular_schools() {
 
 #[tokio::test]
 async fn the_ranking_page_renders_the_list_on_the_server() {
+    let _serial = common::render_serially();
     let (app, _) = app().await;
     let r = get(&app, "/ranking?school=北大&major=计算机").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -33,6 +36,7 @@ async fn the_ranking_page_renders_the_list_on_the_server() {
 
 #[tokio::test]
 async fn the_detail_page_renders_profile_histogram_and_reviews() {
+    let _serial = common::render_serially();
     let (app, site) = app().await;
     let id: i64 = sqlx::query_scalar("SELECT id FROM advisors WHERE name = '张三'")
         .fetch_one(site.pool())
@@ -48,6 +52,7 @@ async fn the_detail_page_renders_profile_histogram_and_reviews() {
 
 #[tokio::test]
 async fn missing_things_get_a_404_page() {
+    let _serial = common::render_serially();
     let (app, _) = app().await;
     for uri in [
         "/advisor/99999999",
@@ -66,6 +71,7 @@ async fn missing_things_get_a_404_page() {
 
 #[tokio::test]
 async fn ambiguous_school_and_missing_major_offer_choices() {
+    let _serial = common::render_serially();
     let (app, _) = app().await;
     let r = get(&app, "/ranking?school=交大&major=计算机").await;
     assert_eq!(r.status, StatusCode::OK);

@@ -13,6 +13,10 @@ use crate::site::Priors;
 use crate::store::AdvisorRow;
 
 const WEIGHTS: &str = include_str!("../../config/recommend_weights.conf");
+
+/// A recommendation lists the best fit and those scoring at least this share
+/// of its score (so a weak third is not highlighted just to fill the list).
+const CLOSE_TO_BEST: f64 = 0.8;
 const PREFERENCE_TAGS: &str = include_str!("../../lexicons/preference_tags.txt");
 
 /// The weights of the five criteria and how many advisors to return.
@@ -238,9 +242,14 @@ impl Recommender {
                 (b.0, b.1.row.review_count, b.1.row.id),
             )
         });
+        // Only real fits are recommended: within reach of the best one.
+        let best = scored.first().map(|s| s.0).unwrap_or(0.0);
         let advisors = scored
             .into_iter()
             .take(self.weights.top)
+            .enumerate()
+            .filter(|(i, s)| *i == 0 || s.0 >= best * CLOSE_TO_BEST)
+            .map(|(_, s)| s)
             .map(|(score, c, reasons)| RecommendedAdvisor {
                 id: c.row.id.to_string(),
                 name: c.row.name.clone(),
@@ -413,11 +422,19 @@ mod tests {
         );
         let ids: Vec<&str> = result.advisors.iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids[0], "1");
+        assert!(
+            !ids.contains(&"2"),
+            "a database advisor is no fit for 机器学习: {ids:?}"
+        );
         assert_eq!(result.advisors[0].reasons[0], "主要研究机器学习");
         assert!(result.advisors[0]
             .reasons
             .contains(&"学生评价温和".to_string()));
-        assert!(result.advisors[0].score > result.advisors[1].score);
+        assert!(result
+            .advisors
+            .iter()
+            .skip(1)
+            .all(|a| a.score >= result.advisors[0].score * CLOSE_TO_BEST));
     }
 
     #[test]

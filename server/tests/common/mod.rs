@@ -87,6 +87,15 @@ pub async fn app() -> (Router, Arc<Site>) {
     (server::app_router(site.clone(), agent, options), site)
 }
 
+/// Server-side rendering uses Leptos's process-wide task executor; tests
+/// that render pages from several tokio runtimes at once can strand a task on
+/// another test's runtime (a real server has one runtime). Rendering tests
+/// hold this guard so they take turns.
+pub fn render_serially() -> std::sync::MutexGuard<'static, ()> {
+    static RENDER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    RENDER.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 pub struct Reply {
     pub status: StatusCode,
     pub body: String,
@@ -115,7 +124,15 @@ pub fn encode_uri(uri: &str) -> String {
 }
 
 async fn send(app: &Router, request: Request<Body>) -> Reply {
-    let response = app.clone().oneshot(request).await.unwrap();
+    let uri = request.uri().to_string();
+    // A stuck request fails the test instead of stalling the whole run.
+    let response = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        app.clone().oneshot(request),
+    )
+    .await
+    .unwrap_or_else(|_| panic!("{uri} did not finish within 30 s"))
+    .unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     Reply {
