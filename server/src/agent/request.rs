@@ -5,7 +5,7 @@
 use app::error::ApiError;
 use app::protocol::{ChatRequest, OptionClick};
 
-use super::validate::CHIP_FIELDS;
+use super::validate::is_chip_field;
 
 /// The longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = 500;
@@ -80,7 +80,7 @@ pub fn check(req: &ChatRequest) -> Result<Input, ApiError> {
             Ok(Input::Message(text.to_string()))
         }
         (None, Some(o)) => {
-            if !CHIP_FIELDS.contains(&o.target_field.as_str()) {
+            if !is_chip_field(&o.target_field) {
                 return Err(bad("invalid_option", "选项对应的字段不存在。", "option"));
             }
             let values: Vec<String> = o.values.iter().map(|v| v.trim().to_string()).collect();

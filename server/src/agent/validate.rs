@@ -28,16 +28,11 @@ pub const FORM_FIELDS: &[&str] = &[
     "research_style",
     "funding",
 ];
-/// Fields chips may target: the form's, or `general` (sent on as text).
-pub const CHIP_FIELDS: &[&str] = &[
-    "school",
-    "major",
-    "research_direction",
-    "personality",
-    "research_style",
-    "funding",
-    "general",
-];
+/// Whether chips may target this field: a form field, or `general` (a chip
+/// sent on as if typed).
+pub fn is_chip_field(field: &str) -> bool {
+    field == "general" || FORM_FIELDS.contains(&field)
+}
 
 /// A form field of `update_form` parameters, at the top level or (for the
 /// preferences) under `preferences`, as the protocol nests them.
@@ -336,7 +331,7 @@ fn present_options(raw: &Value) -> Option<Value> {
         .get("target_field")
         .and_then(Value::as_str)
         .unwrap_or("general");
-    let target = if CHIP_FIELDS.contains(&target) {
+    let target = if is_chip_field(target) {
         target
     } else {
         "general"
