@@ -1,61 +1,7 @@
-import { test, expect, Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
+import { recordSpeech, hydrated, spoken, lastSpoken, send } from './helpers';
 
-// The speech engine is replaced by a recorder before any page script runs, so
-// the tests assert exactly what the panel spoke.
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => {
-    const w = window as unknown as Record<string, unknown>;
-    const spoken: string[] = [];
-    w.__spoken = spoken;
-    w.__cancelled = 0;
-    const recorder = {
-      speaking: false,
-      pending: false,
-      paused: false,
-      speak(u: { text: string }) {
-        spoken.push(u.text);
-      },
-      cancel() {
-        w.__cancelled = (w.__cancelled as number) + 1;
-      },
-      getVoices() {
-        return [];
-      },
-      addEventListener() {},
-      removeEventListener() {},
-    };
-    Object.defineProperty(window, 'speechSynthesis', { value: recorder, configurable: true });
-    w.SpeechSynthesisUtterance = class {
-      text: string;
-      lang = '';
-      rate = 1;
-      voice: unknown = null;
-      constructor(text: string) {
-        this.text = text;
-      }
-    };
-  });
-});
-
-async function hydrated(page: Page, currentPage: string) {
-  await expect(page.locator('#page-context')).toHaveAttribute('data-current-page', currentPage);
-}
-
-async function spoken(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken);
-}
-
-async function lastSpoken(page: Page): Promise<string> {
-  const all = await spoken(page);
-  return all[all.length - 1] ?? '';
-}
-
-async function send(page: Page, text: string) {
-  const before = (await spoken(page)).length;
-  await page.getByTestId('agent-input').fill(text);
-  await page.getByTestId('agent-input').press('Enter');
-  await expect.poll(async () => (await spoken(page)).length).toBeGreaterThan(before);
-}
+test.beforeEach(async ({ page }) => recordSpeech(page));
 
 test('the seed conversation typed into the panel drives the pages and is spoken', async ({ page }) => {
   await page.goto('/');
@@ -105,6 +51,39 @@ test('a chip click fills the form and shows the ranking', async ({ page }) => {
   await expect(page.locator('.advisor-row').first()).toContainText('张三');
   // The next question's chips replace the old ones.
   await expect(page.getByTestId('agent-chip-skip')).toBeVisible();
+});
+
+test('a turn is streamed, and what is spoken is what is shown', async ({ page }) => {
+  // Every POST to a chat endpoint: the `chat` server function lives under
+  // /api/chat…, the stream at /api/v1/chat/stream.
+  const chatPosts: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() === 'POST' && (path.startsWith('/api/chat') || path.startsWith('/api/v1/chat'))) {
+      chatPosts.push(path);
+    }
+  });
+  await page.goto('/');
+  await hydrated(page, 'home');
+  const before = (await spoken(page)).length;
+  const streamed = page.waitForRequest(
+    (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/chat/stream',
+  );
+  await send(page, '我想考北京大学');
+  const request = await streamed;
+  expect(request.postDataJSON()).toMatchObject({ message: '我想考北京大学' });
+  const response = await request.response();
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['content-type']).toContain('text/event-stream');
+  expect(chatPosts).toEqual(['/api/v1/chat/stream']);
+
+  // The embedded planner sends the reply as one voice event: one utterance,
+  // the whole reply, which is also the assistant message's final text.
+  const said = (await spoken(page)).slice(before);
+  expect(said).toEqual(['好的，北京大学。你想考哪个专业呢？']);
+  const assistant = page.locator('[data-testid=agent-message][data-role=assistant]');
+  await expect(assistant).toHaveCount(1);
+  await expect(assistant).toHaveText(said.join(''));
 });
 
 test('"第一个导师怎么样" with no list asks for school and major first', async ({ page }) => {

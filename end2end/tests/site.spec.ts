@@ -1,10 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
-
-// Waits until the WASM bundle has hydrated the server-rendered page: the
-// page-context store at the app root only reflects the route once it runs.
-async function hydrated(page: Page, currentPage: string) {
-  await expect(page.locator('#page-context')).toHaveAttribute('data-current-page', currentPage);
-}
+import { test, expect } from '@playwright/test';
+import { hydrated } from './helpers';
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });

@@ -9,13 +9,15 @@
 //! - [`store`]: every SQL statement of the read side.
 //! - [`site`]: the read service (pages, API and agent tools read through it).
 //! - [`agent`]: the voice agent's turn pipeline.
-//! - [`http`]: the JSON API.
+//! - [`http`]: the JSON API and the chat endpoints.
+//! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
 
 pub mod agent;
 pub mod catalog;
 pub mod db;
 pub mod demo;
 pub mod http;
+pub mod llm;
 pub mod ranking;
 pub mod site;
 pub mod store;

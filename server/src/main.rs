@@ -1,6 +1,14 @@
-//! `server`: serves the site. Configuration comes from the environment:
-//! `DATABASE_URL` (default `sqlite://data/advisor.db`), and cargo-leptos's
-//! `LEPTOS_SITE_ADDR` / `LEPTOS_SITE_ROOT` (default 127.0.0.1:3000, target/site).
+//! `server`: serves the site, and two tools that share its code.
+//!
+//! - `server` — the site. `DATABASE_URL` (default `sqlite://data/advisor.db`),
+//!   cargo-leptos's `LEPTOS_SITE_ADDR` / `LEPTOS_SITE_ROOT` (default
+//!   127.0.0.1:3000, target/site), and `LLM_*` for a language model (none set:
+//!   the embedded planner; see the README).
+//! - `server eval <suite.jsonl> [--strict]` — replays a dialogue suite against
+//!   the configured planner on a fresh copy of the demo data and prints
+//!   per-turn verdicts and the scores.
+//! - `server mock-llm <script.json> [--addr 127.0.0.1:3199]` — a scripted
+//!   OpenAI-compatible model (for demos and the end-to-end tests).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -8,22 +16,47 @@ use std::sync::Arc;
 use leptos::config::get_configuration;
 use tracing_subscriber::EnvFilter;
 
+use server::agent::eval::{self, parse_suite, run_dialogue, Summary};
 use server::agent::Agent;
 use server::db;
+use server::llm::scripted::{Script, ScriptedServer};
+use server::site::Site;
 
 /// Chat sessions idle this long are deleted at start.
 const SESSION_DAYS: u32 = 7;
-use server::site::Site;
+
+const USAGE: &str = "用法：
+  server                                   启动网站
+  server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
+  server mock-llm <script.json> [--addr 127.0.0.1:3199]
+                                           启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）";
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let default_filter = match args.first().map(String::as_str) {
+        // The evaluation prints its own report; only warnings go to the log.
+        Some("eval") => "warn,sqlx=warn",
+        _ => "info,sqlx=warn",
+    };
     tracing_subscriber::fmt()
         .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")),
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter)),
         )
+        .with_writer(std::io::stderr)
         .init();
-    match run().await {
-        Ok(()) => ExitCode::SUCCESS,
+    let result = match args.first().map(String::as_str) {
+        None => serve().await,
+        Some("eval") => evaluate(&args[1..]).await,
+        Some("mock-llm") => mock_llm(&args[1..]).await,
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(other) => Err(format!("未知的命令「{other}」\n{USAGE}").into()),
+    };
+    match result {
+        Ok(code) => code,
         Err(e) => {
             tracing::error!("{e}");
             eprintln!("启动失败：{e}");
@@ -32,7 +65,9 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run() -> Result<(), Box<dyn std::error::Error>> {
+type Failure = Box<dyn std::error::Error>;
+
+async fn serve() -> Result<ExitCode, Failure> {
     let url =
         std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string());
     let started = std::time::Instant::now();
@@ -44,7 +79,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let site = Arc::new(Site::load(pool).await?);
-    let agent = Arc::new(Agent::new(site.clone()));
+    let agent = Arc::new(Agent::from_env(site.clone())?);
     match agent.sessions().purge_older_than(SESSION_DAYS).await {
         Ok(n) if n > 0 => tracing::info!("purged {n} chat sessions idle for {SESSION_DAYS} days"),
         Ok(_) => {}
@@ -63,5 +98,73 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await?;
-    Ok(())
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A fresh copy of the demo data in a temporary file, deleted afterwards, so
+/// an evaluation neither reads nor changes the site's own database.
+struct TempDatabase(std::path::PathBuf);
+
+impl Drop for TempDatabase {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = self.0.clone().into_os_string();
+            p.push(suffix);
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+async fn evaluate(args: &[String]) -> Result<ExitCode, Failure> {
+    let strict = args.iter().any(|a| a == "--strict");
+    let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
+        return Err(format!("缺少对话集文件\n{USAGE}").into());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+    let dialogues = parse_suite(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
+    let temp =
+        TempDatabase(std::env::temp_dir().join(format!("advisor-eval-{}.db", std::process::id())));
+    let (pool, _) = db::open(&format!("sqlite://{}", temp.0.display())).await?;
+    let site = Arc::new(Site::load(pool.clone()).await?);
+    let agent = Agent::from_env(site.clone())?;
+    let mut reports = Vec::new();
+    for d in &dialogues {
+        for r in run_dialogue(&agent, &site, d).await {
+            println!("{}", eval::render_turn(&r));
+            reports.push(r);
+        }
+    }
+    let summary = Summary::of(dialogues.len(), &reports);
+    println!("\n{}", summary.render(&agent.planner_name()));
+    pool.close().await;
+    drop(temp);
+    Ok(if strict && summary.passed < summary.turns {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {
+    let mut addr = "127.0.0.1:3199".to_string();
+    let mut script_path = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--addr" => addr = it.next().cloned().ok_or("--addr 需要一个地址")?,
+            other => script_path = Some(other.to_string()),
+        }
+    }
+    let path = script_path.ok_or_else(|| format!("缺少脚本文件\n{USAGE}"))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+    let script: Script =
+        serde_json::from_str(&text).map_err(|e| format!("{path} 不是合法的脚本：{e}"))?;
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    let mut server = ScriptedServer::on(listener, script);
+    tracing::info!("scripted model on {} (script {path})", server.base_url());
+    tokio::select! {
+        _ = server.wait() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+    Ok(ExitCode::SUCCESS)
 }

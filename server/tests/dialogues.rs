@@ -48,3 +48,51 @@ async fn every_dialogue_of_the_suite_passes_on_the_embedded_planner() {
         "the suite has {turns} turns; the issue asks for at least 200 cases"
     );
 }
+
+/// `server eval` end to end: the binary replays the seed suite on a fresh
+/// copy of the demo data and prints per-turn verdicts and the scores.
+#[test]
+fn the_eval_command_scores_the_seed_suite() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/evals/seed.jsonl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["eval", suite, "--strict"])
+        // The embedded planner, whatever the developer's shell has set.
+        .env_remove("LLM_BASE_URL")
+        .env_remove("LLM_API_KEY")
+        .env_remove("LLM_MODEL")
+        .output()
+        .expect("the server binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let turns = parse_suite(&std::fs::read_to_string(suite).unwrap())
+        .unwrap()
+        .iter()
+        .flat_map(|d| d.turns.iter())
+        .filter(|t| t.visit.is_none())
+        .count();
+    assert!(
+        stdout.contains("PASS  [seed 4.1 conversation] #1 «我想考北京大学计算机系»"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("planner            embedded"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("turns passed       {turns}/{turns} (100.0%)")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("model calls/turn   0.00"), "{stdout}");
+    assert!(stdout.contains("slot accuracy") && stdout.contains("tool-call accuracy"));
+}
+
+#[test]
+fn a_missing_suite_is_a_clear_error() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["eval", "/nonexistent/suite.jsonl"])
+        .output()
+        .expect("the server binary runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("无法读取"));
+}

@@ -20,7 +20,8 @@
 //! `tools` (the exact sequence), `tools_include`, `tools_exclude`, `params`
 //! (per tool, a subset of its parameters), `first_result` (per tool, the name
 //! of the first advisor of its result), `voice` (exact), `voice_prefix`,
-//! `voice_contains` (all of a list), `intent`.
+//! `voice_contains` (all of a list), `intent`, `error` (the reply's error
+//! code; without it, a reply with an error fails an expectation).
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -73,6 +74,8 @@ pub struct Expect {
     pub voice_contains: Vec<String>,
     #[serde(default)]
     pub intent: Option<String>,
+    #[serde(default)]
+    pub error: Option<String>,
 }
 
 /// How one turn went against its expectations.
@@ -89,6 +92,10 @@ pub struct TurnReport {
     /// Whether a tool expectation was given and met.
     pub tool_check: Option<bool>,
     pub micros: u128,
+    pub model_calls: u32,
+    pub tokens: u32,
+    /// The reply's error code, when it was an apology.
+    pub error: Option<String>,
 }
 
 impl TurnReport {
@@ -218,6 +225,14 @@ pub fn check(reply: &ChatResponse, e: &Expect) -> (Vec<String>, (usize, usize), 
             f.push(format!("intent: want {i}, got {}", reply.intent.intent));
         }
     }
+    match (&e.error, &reply.error) {
+        (Some(want), Some(got)) if want != &got.code => {
+            f.push(format!("error: want {want}, got {}", got.code))
+        }
+        (Some(want), None) => f.push(format!("error: want {want}, got none")),
+        (None, Some(got)) => f.push(format!("error: {} ({})", got.code, got.message)),
+        _ => {}
+    }
     if voice.chars().count() > super::voice::MAX_CHARS {
         f.push(format!(
             "voice over {} characters: {voice}",
@@ -286,6 +301,9 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
             slots: (0, 0),
             tool_check: None,
             micros: 0,
+            model_calls: 0,
+            tokens: 0,
+            error: None,
         };
         if let Some(target) = &turn.visit {
             report.input = format!("visit {target}");
@@ -311,9 +329,12 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
             })
             .unwrap_or_default();
         let started = std::time::Instant::now();
-        match agent.turn(request).await {
-            Ok(reply) => {
+        match agent.turn_measured(request, None).await {
+            Ok((reply, stats)) => {
                 report.micros = started.elapsed().as_micros();
+                report.model_calls = stats.model_calls;
+                report.tokens = stats.tokens;
+                report.error = reply.error.as_ref().map(|e| e.code.clone());
                 session_id = Some(reply.session_id.clone());
                 client::apply(&mut page, &reply.tool_calls);
                 report.voice = reply.voice_response.clone();
@@ -330,4 +351,122 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
         reports.push(report);
     }
     reports
+}
+
+/// A suite's scores.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub dialogues: usize,
+    /// Turns the student took (visits not counted) and those that passed.
+    pub turns: usize,
+    pub passed: usize,
+    /// Form fields expected / right.
+    pub slots: (usize, usize),
+    /// Turns with a tool expectation / met.
+    pub tool_turns: (usize, usize),
+    pub model_calls: u64,
+    pub tokens: u64,
+    /// Turns that ended in an apology.
+    pub errors: usize,
+    pub p50_micros: u128,
+    pub p95_micros: u128,
+}
+
+impl Summary {
+    pub fn of(dialogues: usize, reports: &[TurnReport]) -> Summary {
+        let turns: Vec<&TurnReport> = reports
+            .iter()
+            .filter(|r| !r.input.starts_with("visit "))
+            .collect();
+        let mut micros: Vec<u128> = turns.iter().map(|r| r.micros).collect();
+        micros.sort_unstable();
+        let pct = |p: usize| {
+            micros
+                .get((micros.len() * p / 100).min(micros.len().saturating_sub(1)))
+                .copied()
+                .unwrap_or(0)
+        };
+        Summary {
+            dialogues,
+            turns: turns.len(),
+            passed: turns.iter().filter(|r| r.passed()).count(),
+            slots: turns
+                .iter()
+                .fold((0, 0), |(a, b), r| (a + r.slots.0, b + r.slots.1)),
+            tool_turns: turns
+                .iter()
+                .filter_map(|r| r.tool_check)
+                .fold((0, 0), |(a, b), ok| (a + 1, b + usize::from(ok))),
+            model_calls: turns.iter().map(|r| u64::from(r.model_calls)).sum(),
+            tokens: turns.iter().map(|r| u64::from(r.tokens)).sum(),
+            errors: turns.iter().filter(|r| r.error.is_some()).count(),
+            p50_micros: pct(50),
+            p95_micros: pct(95),
+        }
+    }
+
+    /// The report the evaluation command prints under the per-turn lines.
+    pub fn render(&self, planner: &str) -> String {
+        let ratio = |n: usize, d: usize| {
+            if d == 0 {
+                "—".to_string()
+            } else {
+                format!("{n}/{d} ({:.1}%)", n as f64 * 100.0 / d as f64)
+            }
+        };
+        let per_turn = |n: u64| {
+            if self.turns == 0 {
+                0.0
+            } else {
+                n as f64 / self.turns as f64
+            }
+        };
+        format!(
+            "planner            {planner}\n\
+             dialogues          {}\n\
+             turns passed       {}\n\
+             slot accuracy      {}\n\
+             tool-call accuracy {}\n\
+             model calls/turn   {:.2}\n\
+             tokens/turn        {:.0}\n\
+             apologies          {}\n\
+             latency p50 / p95  {:.2} ms / {:.2} ms\n",
+            self.dialogues,
+            ratio(self.passed, self.turns),
+            ratio(self.slots.1, self.slots.0),
+            ratio(self.tool_turns.1, self.tool_turns.0),
+            per_turn(self.model_calls),
+            per_turn(self.tokens),
+            self.errors,
+            self.p50_micros as f64 / 1000.0,
+            self.p95_micros as f64 / 1000.0,
+        )
+    }
+}
+
+/// One line per turn: verdict, what was said and done, and its cost.
+pub fn render_turn(r: &TurnReport) -> String {
+    let verdict = if r.passed() { "PASS" } else { "FAIL" };
+    if r.input.starts_with("visit ") {
+        let mut line = format!("{verdict}  [{}] {}", r.dialogue, r.input);
+        for f in &r.failures {
+            line.push_str(&format!("\n      {f}"));
+        }
+        return line;
+    }
+    let mut line = format!(
+        "{verdict}  [{}] #{} «{}» → [{}] «{}»  (model calls {}, tokens {}, {:.1} ms)",
+        r.dialogue,
+        r.index + 1,
+        r.input,
+        r.tools.join(", "),
+        r.voice,
+        r.model_calls,
+        r.tokens,
+        r.micros as f64 / 1000.0
+    );
+    for f in &r.failures {
+        line.push_str(&format!("\n      {f}"));
+    }
+    line
 }

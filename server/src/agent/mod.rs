@@ -6,11 +6,15 @@
 //! 2. [`option`]: a chip click updates its form field directly.
 //! 3. [`intent`]: greeting, reset and meaningless input, answered by code.
 //! 4. [`planner`]: everything else; the embedded planner reads [`nlu`]'s
-//!    analysis, a language model could read the same message.
+//!    analysis, a configured language model reads the message, the form, the
+//!    page and the history (turns code can answer alone stay with code).
 //! 5. [`validate`]: unknown tools dropped, names made canonical, ids checked.
 //! 6. [`steer`]: the triggers, the duplicate guard, the phase chips.
 //! 7. [`tools`]: execution with results attached; [`narrate`] speaks for code;
 //!    [`voice`] keeps it short; the turn is saved in one transaction.
+//!
+//! [`stream`] carries the reply's sentences to the browser while the turn
+//! runs; [`eval`] replays dialogue suites against either planner.
 
 pub mod client;
 pub mod eval;
@@ -23,6 +27,7 @@ pub mod recommend;
 pub mod request;
 pub mod session;
 pub mod steer;
+pub mod stream;
 pub mod templates;
 pub mod tools;
 pub mod validate;
@@ -39,16 +44,18 @@ use app::protocol::{
 
 use self::intent::{Intent, IntentLexicon};
 use self::narrate::{Narrator, SpokenNames};
-use self::nlu::{Lexicons, NameSet};
+use self::nlu::{Act, Analysis, Lexicons, NameSet, Slot};
 use self::option::Chip;
-use self::planner::{embedded::EmbeddedPlanner, PlanInput, Planner};
+use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, PlanInput, Planner};
 use self::recommend::Recommender;
 use self::request::Input;
 use self::session::{Session, SessionStore};
 use self::steer::{ChipSource, TurnFacts};
+use self::stream::VoiceSink;
 use self::templates::Templates;
 use self::tools::{Executor, ToolRegistry, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
 use self::validate::Validator;
+use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
 
 /// The persona that answers until the persona issue adds the casual one.
@@ -68,7 +75,31 @@ pub struct Agent {
     recommender: Recommender,
     templates: Arc<Templates>,
     names: Arc<SpokenNames>,
-    planner: Box<dyn Planner>,
+    /// Code's planner: the default, and for the turns code answers alone.
+    embedded: EmbeddedPlanner,
+    /// The configured language model, if any.
+    model: Option<ModelPlanner>,
+}
+
+/// A request that passed the checks: its session and what the student did.
+pub struct Prepared {
+    session: Session,
+    page: PageContext,
+    act: Action,
+}
+
+/// What the student did: said something, or clicked a chip.
+enum Action {
+    Text(String),
+    Chip { chip: Chip, shown: String },
+}
+
+/// What a turn cost, for the log and the evaluation command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnStats {
+    pub model_calls: u32,
+    pub tokens: u32,
+    pub micros: u64,
 }
 
 /// How one turn went, for the reply and the log.
@@ -86,6 +117,25 @@ struct Outcome {
 impl Agent {
     /// The agent with the embedded planner.
     pub fn new(site: Arc<Site>) -> Agent {
+        Agent::build(site, None)
+    }
+
+    /// The agent with a language model planning the turns code does not
+    /// answer alone; `Err` when the HTTP client cannot be built.
+    pub fn with_model(site: Arc<Site>, config: LlmConfig) -> Result<Agent, String> {
+        let client = LlmClient::new(config)?;
+        Ok(Agent::build(site, Some(client)))
+    }
+
+    /// From the environment: a model when `LLM_*` is set, else embedded.
+    pub fn from_env(site: Arc<Site>) -> Result<Agent, String> {
+        match LlmConfig::from_env()? {
+            Some(config) => Agent::with_model(site, config),
+            None => Ok(Agent::new(site)),
+        }
+    }
+
+    fn build(site: Arc<Site>, client: Option<LlmClient>) -> Agent {
         let catalog = site.catalog();
         let name_sets = |list: Vec<(String, Vec<String>)>| -> Vec<NameSet> {
             list.into_iter()
@@ -109,27 +159,34 @@ impl Agent {
         let lexicons = Arc::new(Lexicons::new(&schools, &majors));
         let templates = Arc::new(Templates::load());
         let names = Arc::new(SpokenNames::load());
-        let planner = Box::new(EmbeddedPlanner::new(
+        let embedded = EmbeddedPlanner::new(
             site.clone(),
             lexicons.clone(),
             templates.clone(),
             names.clone(),
-        ));
+        );
+        let registry = ToolRegistry::load();
+        let model = client.map(|c| ModelPlanner::new(c, &registry));
         Agent {
             sessions: SessionStore::new(site.pool().clone()),
             site,
             intents: IntentLexicon::load(),
             lexicons,
-            registry: ToolRegistry::load(),
+            registry,
             recommender: Recommender::load(),
             templates,
             names,
-            planner,
+            embedded,
+            model,
         }
     }
 
+    /// `embedded`, or `model:<name>`.
     pub fn planner_name(&self) -> String {
-        self.planner.name()
+        match &self.model {
+            Some(m) => m.name(),
+            None => self.embedded.name(),
+        }
     }
 
     /// The lexicons of the code's own language understanding.
@@ -151,9 +208,26 @@ impl Agent {
 
     /// One turn of the protocol.
     pub async fn turn(&self, req: ChatRequest) -> Result<ChatResponse, ApiError> {
-        let started = std::time::Instant::now();
+        Ok(self.turn_measured(req, None).await?.0)
+    }
+
+    /// One turn, with what it cost; `voice` receives the reply's sentences
+    /// as they are ready (the stream endpoint).
+    pub async fn turn_measured(
+        &self,
+        req: ChatRequest,
+        voice: Option<&VoiceSink>,
+    ) -> Result<(ChatResponse, TurnStats), ApiError> {
+        let prepared = self.prepare(req).await?;
+        Ok(self.run(prepared, voice).await)
+    }
+
+    /// Steps 1–2: everything that can reject the request, before anything
+    /// is stored or any planner runs (so a stream starts only for a turn that
+    /// will answer).
+    pub async fn prepare(&self, req: ChatRequest) -> Result<Prepared, ApiError> {
         let input = request::check(&req)?;
-        let mut session = match req
+        let session = match req
             .session_id
             .as_deref()
             .map(str::trim)
@@ -170,8 +244,7 @@ impl Agent {
                 })?,
             None => SessionStore::open(DEFAULT_PERSONA),
         };
-        let page = req.page_context.clone();
-        let (user_text, outcome) = match input {
+        let act = match input {
             Input::Option(click) => {
                 let chip = option::interpret(&click, self.site.catalog(), &session.form)?;
                 let shown = if click.values.is_empty() {
@@ -180,18 +253,40 @@ impl Agent {
                     click.values.join("、")
                 };
                 match chip {
-                    Chip::Text(text) => (
-                        text.clone(),
-                        self.message_turn(&text, &session, &page).await,
-                    ),
-                    chip => (shown, self.chip_turn(chip, &session, &page).await),
+                    Chip::Text(text) => Action::Text(text),
+                    chip => Action::Chip { chip, shown },
                 }
             }
-            Input::Message(text) => {
-                let outcome = self.message_turn(&text, &session, &page).await;
+            Input::Message(text) => Action::Text(text),
+        };
+        Ok(Prepared {
+            session,
+            page: req.page_context,
+            act,
+        })
+    }
+
+    /// Steps 2–7 of a prepared turn. Never fails: a failing dependency ends
+    /// in a spoken apology with `error`, and the turn is stored.
+    pub async fn run(
+        &self,
+        prepared: Prepared,
+        voice: Option<&VoiceSink>,
+    ) -> (ChatResponse, TurnStats) {
+        let started = std::time::Instant::now();
+        let Prepared {
+            mut session,
+            page,
+            act,
+        } = prepared;
+        let (user_text, outcome) = match act {
+            Action::Text(text) => {
+                let outcome = self.message_turn(&text, &session, &page, voice).await;
                 (text, outcome)
             }
+            Action::Chip { chip, shown } => (shown, self.chip_turn(chip, &session, &page).await),
         };
+        let (model_calls, tokens) = (outcome.model_calls, outcome.tokens);
         let reply = ChatResponse {
             session_id: session.id.clone(),
             intent: outcome.intent,
@@ -207,29 +302,41 @@ impl Agent {
         session.page_context = page;
         session.memory = outcome.memory;
         session.memory.turns += 1;
-        if let Err(e) = self.sessions.save_turn(&session, &user_text, &reply).await {
-            tracing::error!(error = %e, "saving the turn failed");
-            return Ok(ChatResponse {
-                voice_response: self.templates.render("data_error", 0, &[]),
-                tool_calls: Vec::new(),
-                error: Some(ErrorInfo {
-                    code: "storage_unavailable".into(),
-                    message: "会话保存失败，请稍后再试。".into(),
-                    field: None,
-                }),
-                ..reply
-            });
-        }
+        let reply = match self.sessions.save_turn(&session, &user_text, &reply).await {
+            Ok(()) => reply,
+            Err(e) => {
+                tracing::error!(error = %e, "saving the turn failed");
+                ChatResponse {
+                    voice_response: self.templates.render("data_error", 0, &[]),
+                    tool_calls: Vec::new(),
+                    error: Some(ErrorInfo {
+                        code: "storage_unavailable".into(),
+                        message: "会话保存失败，请稍后再试。".into(),
+                        field: None,
+                    }),
+                    ..reply
+                }
+            }
+        };
+        let micros = started.elapsed().as_micros() as u64;
         tracing::info!(
             session = %reply.session_id,
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
-            model_calls = outcome.model_calls,
-            tokens = outcome.tokens,
-            micros = started.elapsed().as_micros() as u64,
+            error = reply.error.as_ref().map(|e| e.code.as_str()),
+            model_calls,
+            tokens,
+            micros,
             "turn"
         );
-        Ok(reply)
+        (
+            reply,
+            TurnStats {
+                model_calls,
+                tokens,
+                micros,
+            },
+        )
     }
 
     /// A chip click: the field is set (or skipped) by code alone.
@@ -277,7 +384,13 @@ impl Agent {
     }
 
     /// A typed or spoken message.
-    async fn message_turn(&self, text: &str, session: &Session, page: &PageContext) -> Outcome {
+    async fn message_turn(
+        &self,
+        text: &str,
+        session: &Session,
+        page: &PageContext,
+        voice: Option<&VoiceSink>,
+    ) -> Outcome {
         let (intent, result) = self.intents.classify(text);
         let turn = session.memory.turns;
         let said = |key: &str| Outcome {
@@ -313,7 +426,11 @@ impl Agent {
         }
         let known = self.known_names(page, &memory, &form).await;
         let analysis = nlu::analyze(text, &self.lexicons, &known);
-        let history = if self.planner.reads_history() && !session.is_new {
+        let planner: &dyn Planner = match &self.model {
+            Some(model) if !restates_page(&analysis, page) => model,
+            _ => &self.embedded,
+        };
+        let history = if planner.reads_history() && !session.is_new {
             self.sessions
                 .history(&session.id, HISTORY_LINES)
                 .await
@@ -329,11 +446,19 @@ impl Agent {
             page,
             history: &history,
             turn,
+            voice,
         };
-        let plan = match self.planner.plan(&input).await {
+        let plan = match planner.plan(&input).await {
             Ok(plan) => plan,
             Err(e) => {
                 tracing::warn!(error = %e, "planner failed");
+                // A model that failed still costs its call.
+                let model_calls = u32::from(e.code.starts_with("upstream_"));
+                let apology = if model_calls > 0 {
+                    "model_error"
+                } else {
+                    "data_error"
+                };
                 return Outcome {
                     form,
                     memory,
@@ -342,7 +467,8 @@ impl Agent {
                         message: e.message,
                         field: None,
                     }),
-                    ..said("data_error")
+                    model_calls,
+                    ..said(apology)
                 };
             }
         };
@@ -571,6 +697,27 @@ impl Agent {
             options: session.memory.pending,
         }))
     }
+}
+
+/// The message only names the school and major whose ranking the page
+/// already shows (seed 001's duplicate guard): code answers it without a
+/// model call.
+fn restates_page(a: &Analysis, page: &PageContext) -> bool {
+    let (Some(Slot::One(school)), Some(Slot::One(major))) = (&a.school, &a.major) else {
+        return false;
+    };
+    a.act == Act::None
+        && a.references.is_empty()
+        && a.research_direction.is_none()
+        && a.personality.is_none()
+        && a.research_style.is_none()
+        && a.funding.is_none()
+        && a.rejected.is_empty()
+        && page.current_page == app::protocol::PageKind::Ranking
+        && page
+            .ranking_filters
+            .as_ref()
+            .is_some_and(|f| &f.school == school && &f.major == major)
 }
 
 /// The advisor a detail or reviews call was about.

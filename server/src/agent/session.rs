@@ -44,6 +44,9 @@ pub struct Session {
 pub struct HistoryEntry {
     pub role: String,
     pub content: String,
+    /// The tools an assistant turn executed, by name (a model reads what
+    /// happened on the page, not only what was said).
+    pub tools: Vec<String>,
 }
 
 /// True for the ids this server hands out (32 lower-case hex digits).
@@ -103,8 +106,8 @@ impl SessionStore {
 
     /// The last `limit` messages of a session, oldest first (system lines included).
     pub async fn history(&self, id: &str, limit: u32) -> Result<Vec<HistoryEntry>, sqlx::Error> {
-        let mut rows: Vec<(String, String)> = sqlx::query_as(
-            "SELECT role, content FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?",
+        let mut rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
+            "SELECT role, content, tool_calls FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?",
         )
         .bind(id)
         .bind(limit as i64)
@@ -113,7 +116,16 @@ impl SessionStore {
         rows.reverse();
         Ok(rows
             .into_iter()
-            .map(|(role, content)| HistoryEntry { role, content })
+            .map(|(role, content, calls)| HistoryEntry {
+                role,
+                content,
+                tools: calls
+                    .and_then(|c| serde_json::from_str::<Vec<ToolCall>>(&c).ok())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|c| c.tool)
+                    .collect(),
+            })
             .collect())
     }
 

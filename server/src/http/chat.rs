@@ -1,33 +1,38 @@
-//! `POST /api/v1/chat` and `GET /api/v1/chat/{session_id}`: the agent's JSON
-//! endpoints, the same types as the server functions the panel calls. A body
-//! that is not the protocol's JSON answers 400 in Chinese, never axum's
-//! plain-text rejection.
+//! `POST /api/v1/chat`, `POST /api/v1/chat/stream` and
+//! `GET /api/v1/chat/{session_id}`: the agent's JSON endpoints, the same
+//! types as the server functions the panel calls. A body that is not the
+//! protocol's JSON answers 400 in Chinese, never axum's plain-text rejection.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use tokio_stream::wrappers::UnboundedReceiverStream;
+use tokio_stream::StreamExt;
 
 use app::error::ApiError;
 use app::model::ChatHistory;
 use app::protocol::{ChatRequest, ChatResponse};
 
 use super::JsonError;
+use crate::agent::stream::{StreamEvent, VoiceSink};
 use crate::agent::Agent;
 
 pub fn router(agent: Arc<Agent>) -> Router {
     Router::new()
         .route("/chat", post(chat))
+        .route("/chat/stream", post(chat_stream))
         .route("/chat/{session_id}", get(history))
         .with_state(agent)
 }
 
-async fn chat(
-    State(agent): State<Arc<Agent>>,
-    body: Result<Json<ChatRequest>, JsonRejection>,
-) -> Result<Json<ChatResponse>, JsonError> {
+/// The body as a `ChatRequest`, or the protocol's 400.
+fn request(body: Result<Json<ChatRequest>, JsonRejection>) -> Result<ChatRequest, JsonError> {
     let Json(request) = body.map_err(|e| {
         let message = match e {
             JsonRejection::MissingJsonContentType(_) => "请求需要 Content-Type: application/json。",
@@ -37,7 +42,44 @@ async fn chat(
         };
         JsonError(ApiError::bad_request("invalid_request", message))
     })?;
-    Ok(Json(agent.turn(request).await?))
+    Ok(request)
+}
+
+async fn chat(
+    State(agent): State<Arc<Agent>>,
+    body: Result<Json<ChatRequest>, JsonRejection>,
+) -> Result<Json<ChatResponse>, JsonError> {
+    Ok(Json(agent.turn(request(body)?).await?))
+}
+
+/// The same turn as [`chat`], its sentences sent as they are ready. The
+/// request is checked first, so bad input is the usual 4xx JSON; once the
+/// stream starts the turn runs to the end even if the student leaves, so it
+/// is stored either way.
+async fn chat_stream(
+    State(agent): State<Arc<Agent>>,
+    body: Result<Json<ChatRequest>, JsonRejection>,
+) -> Result<Response, JsonError> {
+    let prepared = agent.prepare(request(body)?).await?;
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let sink = VoiceSink::new(tx);
+        let (reply, _) = agent.run(prepared, Some(&sink)).await;
+        sink.close(reply);
+    });
+    let events = UnboundedReceiverStream::new(rx).map(|event| {
+        Ok::<Event, Infallible>(match event {
+            StreamEvent::Voice(piece) => Event::default()
+                .event("voice")
+                .data(serde_json::to_string(&piece).unwrap_or_default()),
+            StreamEvent::Reply(reply) => Event::default()
+                .event("reply")
+                .data(serde_json::to_string(&reply).unwrap_or_default()),
+        })
+    });
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
 
 async fn history(

@@ -87,6 +87,24 @@ pub async fn app() -> (Router, Arc<Site>) {
     (server::app_router(site.clone(), agent, options), site)
 }
 
+/// The site router with a language model behind the agent, configured from
+/// `LLM_*`-style pairs (the scripted server's URL among them).
+pub async fn app_with_model(vars: &[(&str, &str)]) -> (Router, Arc<Site>) {
+    let site = site().await;
+    let options = leptos::config::LeptosOptions::builder()
+        .output_name("advisor-review")
+        .build();
+    let map: std::collections::HashMap<String, String> = vars
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let config = server::llm::LlmConfig::from_lookup(|k| map.get(k).cloned())
+        .expect("valid model settings")
+        .expect("a model is configured");
+    let agent = Arc::new(server::agent::Agent::with_model(site.clone(), config).expect("agent"));
+    (server::app_router(site.clone(), agent, options), site)
+}
+
 /// Server-side rendering uses Leptos's process-wide task executor; tests
 /// that render pages from several tokio runtimes at once can strand a task on
 /// another test's runtime (a real server has one runtime). Rendering tests
@@ -203,6 +221,47 @@ impl Student {
     pub async fn click(&mut self, field: &str, values: &[&str]) -> app::protocol::ChatResponse {
         self.send(serde_json::json!({"option": {"target_field": field, "values": values}}))
             .await
+    }
+
+    /// Says `text` through `POST /api/v1/chat/stream`: the `voice` events
+    /// (as JSON) in order, and the final reply, applied to the page.
+    pub async fn say_streamed(&mut self, text: &str) -> (Vec<Value>, app::protocol::ChatResponse) {
+        let body = serde_json::json!({
+            "session_id": self.session_id,
+            "message": text,
+            "page_context": self.page,
+        });
+        let r = post_json(&self.app, "/api/v1/chat/stream", &body.to_string()).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        let mut voices = Vec::new();
+        let mut reply = None;
+        for event in r.body.split("\n\n").filter(|e| !e.trim().is_empty()) {
+            let mut name = "";
+            let mut data = String::new();
+            for line in event.lines() {
+                if let Some(n) = line.strip_prefix("event:") {
+                    name = n.trim();
+                } else if let Some(d) = line.strip_prefix("data:") {
+                    data.push_str(d.strip_prefix(' ').unwrap_or(d));
+                }
+            }
+            match name {
+                "voice" => {
+                    assert!(reply.is_none(), "a voice event after the reply");
+                    voices.push(serde_json::from_str::<Value>(&data).unwrap());
+                }
+                "reply" => {
+                    assert!(reply.is_none(), "two replies");
+                    reply =
+                        Some(serde_json::from_str::<app::protocol::ChatResponse>(&data).unwrap());
+                }
+                other => panic!("unexpected event {other:?}: {event}"),
+            }
+        }
+        let reply = reply.unwrap_or_else(|| panic!("no reply event in {}", r.body));
+        self.session_id = Some(reply.session_id.clone());
+        server::agent::client::apply(&mut self.page, &reply.tool_calls);
+        (voices, reply)
     }
 }
 

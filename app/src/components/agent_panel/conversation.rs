@@ -1,6 +1,6 @@
 //! The conversation behind the panel: its messages, chips and form, one turn
-//! at a time through the `chat` server function, and the reply applied to the
-//! pages and spoken.
+//! at a time through the streaming chat endpoint — the reply shown and spoken
+//! sentence by sentence as it arrives, then applied to the pages.
 //!
 //! [`Conversation`] is a `Copy` bundle of signals so every part of the panel
 //! (input, chips, microphone, header) can drive the same conversation without
@@ -14,15 +14,16 @@ use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 
 use super::apply::{self, ChipSet, Here};
+use super::stream::{self, VoicePiece};
 use super::{speech, storage};
 use crate::agent_state::AgentOverlay;
-use crate::api::{chat, load_chat_history};
+use crate::api::load_chat_history;
 use crate::model::ChatHistory;
 use crate::page_context::PageContextStore;
 use crate::protocol::{ChatRequest, ChatResponse, OptionClick, PageKind, UserForm};
 
-/// How long a turn may take before the typing indicator shows: fast replies
-/// then never flash it.
+/// How long a turn may take before its first sentence to show the typing
+/// indicator: fast replies then never flash it.
 const TYPING_DELAY_MS: u32 = 150;
 
 /// Who said a message; `System` is the site itself (a persona switch).
@@ -77,7 +78,8 @@ pub struct Conversation {
     pub form: RwSignal<Option<UserForm>>,
     /// A turn (or the restore of a stored one) is in flight: input is disabled.
     pub busy: RwSignal<bool>,
-    /// The turn has taken long enough to show the typing indicator.
+    /// The turn has taken long enough to show the typing indicator, and
+    /// nothing of the reply has arrived yet.
     pub typing: RwSignal<bool>,
     /// Why the last request failed, shown under the messages.
     pub error: RwSignal<Option<String>>,
@@ -220,9 +222,12 @@ impl Conversation {
         Message { id, role, text }
     }
 
-    fn push(self, role: Role, text: String) {
+    /// Adds a message at the end; its id lets a streamed reply grow it later.
+    fn push(self, role: Role, text: String) -> u64 {
         let message = self.message(role, text);
+        let id = message.id;
         self.messages.update(|list| list.push(message));
+        id
     }
 
     fn start_turn(
@@ -246,56 +251,125 @@ impl Conversation {
         };
         let epoch = self.epoch.get_value();
         spawn_local(async move {
-            let typing = Timeout::new(TYPING_DELAY_MS, move || {
+            let mut typing = Some(Timeout::new(TYPING_DELAY_MS, move || {
                 if self.epoch.get_value() == epoch {
                     self.typing.set(true);
                 }
-            });
-            let reply = chat(request).await;
-            // Dropping the timer cancels it if the reply beat it.
+            }));
+            // The assistant message this turn's sentences go into, once shown.
+            let mut shown: Option<u64> = None;
+            let outcome = stream::chat_stream(&request, |piece| {
+                if self.epoch.get_value() != epoch {
+                    return;
+                }
+                shown = self.hear(shown, piece);
+                if shown.is_some() {
+                    // Dropping the timer cancels it if the words beat it.
+                    if let Some(timer) = typing.take() {
+                        drop(timer);
+                        self.typing.set(false);
+                    }
+                }
+            })
+            .await;
             drop(typing);
             if self.epoch.get_value() != epoch {
                 return;
             }
             self.typing.set(false);
             self.busy.set(false);
-            match reply {
-                Ok(reply) => self.receive(reply),
+            match outcome {
+                Ok(reply) => self.receive(reply, shown),
                 Err(e) => {
-                    warn!("对话请求失败：{e}");
+                    warn!("对话请求失败：{e:?}");
                     // The server no longer knows this session (expired, or a
                     // new database): the next message opens a fresh one.
-                    if e.to_string()
-                        .contains(crate::error::UNKNOWN_SESSION_MESSAGE)
-                    {
+                    if e.is_unknown_session() {
                         storage::clear_session();
                         self.session.set_value(None);
                     }
-                    self.error.set(Some(failure_text(&e)));
+                    self.error.set(Some(e.student_text()));
                 }
             }
         });
         true
     }
 
-    /// Shows, speaks and applies one reply (a degraded reply with `error` is
-    /// shown the same way: its voice_response is the apology).
-    fn receive(self, reply: ChatResponse) {
+    /// Shows and speaks one `voice` event: the first opens the assistant
+    /// message, later ones grow it (queued behind what is being spoken), a
+    /// restart replaces it (cutting off what is being spoken). Returns the id
+    /// of the message the turn's text is in, if any yet.
+    fn hear(self, shown: Option<u64>, piece: VoicePiece) -> Option<u64> {
+        if !self.muted.get_untracked() {
+            if piece.restart {
+                speech::speak(&piece.text);
+            } else {
+                speech::enqueue(&piece.text);
+            }
+        }
+        match shown {
+            Some(id) => {
+                self.messages.update(|list| {
+                    if let Some(message) = list.iter_mut().find(|m| m.id == id) {
+                        if piece.restart {
+                            message.text = piece.text;
+                        } else {
+                            message.text.push_str(&piece.text);
+                        }
+                    }
+                });
+                Some(id)
+            }
+            None if piece.text.trim().is_empty() => None,
+            None => Some(self.push(Role::Assistant, piece.text)),
+        }
+    }
+
+    /// Applies the turn's reply: the session, the event lines, the final text
+    /// of the assistant message, the form, the chips and the page steps (a
+    /// degraded reply with `error` is shown the same way: its voice_response
+    /// is the apology).
+    ///
+    /// `shown` is the message the streamed sentences went into. They were
+    /// spoken already, so the reply is spoken only when nothing was streamed;
+    /// its voice_response is still the message's final text, in case the
+    /// pieces did not add up to it. The event lines go before the message, the
+    /// order they have in the stored conversation.
+    fn receive(self, reply: ChatResponse, shown: Option<u64>) {
         storage::save_session(&reply.session_id);
         self.session.set_value(Some(reply.session_id.clone()));
-        for line in apply::event_messages(&reply.events) {
-            self.push(Role::System, line);
-        }
-        if !reply.voice_response.trim().is_empty() {
-            self.push(Role::Assistant, reply.voice_response.clone());
-        }
+        let lines: Vec<Message> = apply::event_messages(&reply.events)
+            .into_iter()
+            .map(|line| self.message(Role::System, line))
+            .collect();
+        let text = reply.voice_response.clone();
+        let has_text = !text.trim().is_empty();
+        let at = shown.and_then(|id| {
+            self.messages
+                .with_untracked(|list| list.iter().position(|m| m.id == id))
+        });
+        let fresh = (at.is_none() && has_text).then(|| self.message(Role::Assistant, text.clone()));
+        self.messages.update(|list| match at {
+            Some(at) => {
+                if has_text {
+                    list[at].text = text;
+                } else {
+                    list.remove(at);
+                }
+                list.splice(at..at, lines);
+            }
+            None => {
+                list.extend(lines);
+                list.extend(fresh);
+            }
+        });
         if let Some(error) = &reply.error {
             warn!("助手降级回复：{} {}", error.code, error.message);
         }
         self.form.set(Some(reply.form.clone()));
         let plan = apply::plan(&reply.tool_calls, &self.here());
         self.chips.set(plan.chips);
-        if !self.muted.get_untracked() {
+        if shown.is_none() && !self.muted.get_untracked() {
             speech::speak(&reply.voice_response);
         }
         let navigate = self.navigate;
@@ -322,17 +396,6 @@ impl Conversation {
     }
 }
 
-/// The error line for a request that failed outright (not a degraded reply).
-fn failure_text(e: &ServerFnError) -> String {
-    match e {
-        ServerFnError::ServerError(message) if !message.trim().is_empty() => {
-            format!("发送失败：{message}")
-        }
-        ServerFnError::Request(_) => "网络连接失败，请检查网络后再试。".to_string(),
-        _ => "助手暂时无法回答，请稍后再试。".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,14 +406,5 @@ mod tests {
             assert_eq!(Role::from_wire(role.as_str()), role);
         }
         assert_eq!(Role::from_wire("tool"), Role::System);
-    }
-
-    #[test]
-    fn failures_read_as_chinese() {
-        assert_eq!(
-            failure_text(&ServerFnError::new("会话不存在")),
-            "发送失败：会话不存在"
-        );
-        assert!(failure_text(&ServerFnError::Request("timeout".into())).contains("网络"));
     }
 }

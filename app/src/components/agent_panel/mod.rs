@@ -3,7 +3,8 @@
 //! applies those calls to the pages (navigating, highlighting) and reads the
 //! reply aloud.
 //!
-//! - [`conversation`]: the state and one turn through the `chat` server function
+//! - [`conversation`]: the state and one turn, shown and spoken as it streams in
+//! - [`stream`]: the streaming chat endpoint, read as server-sent events
 //! - [`apply`]: tool calls → page steps (pure planning, then running)
 //! - [`speech`]: `speechSynthesis` and `SpeechRecognition`, called dynamically
 //! - [`storage`]: the session id and the mute switch in the browser
@@ -13,6 +14,7 @@ mod apply;
 mod conversation;
 mod speech;
 mod storage;
+mod stream;
 mod view;
 
 use leptos::prelude::*;

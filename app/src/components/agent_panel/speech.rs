@@ -65,9 +65,22 @@ pub fn cancel() {
     }
 }
 
-/// Speaks `text` in Chinese, cutting off the reply still being spoken.
-/// Does nothing where the browser cannot speak.
+/// Speaks `text` in Chinese, cutting off the reply still being spoken (a
+/// reply that started over). Does nothing where the browser cannot speak.
 pub fn speak(text: &str) {
+    say(text, true);
+}
+
+/// Speaks `text` in Chinese after whatever is still being spoken: the next
+/// sentences of a streamed reply must not cut off the first ones. Does nothing
+/// where the browser cannot speak.
+pub fn enqueue(text: &str) {
+    say(text, false);
+}
+
+/// `speechSynthesis.speak` queues utterances itself, so speaking after the
+/// current one is a plain `speak`, and speaking instead of it is `cancel` first.
+fn say(text: &str, interrupt: bool) {
     let text = text.trim();
     if text.is_empty() {
         return;
@@ -94,8 +107,10 @@ pub fn speak(text: &str) {
     if let Some(voice) = chinese_voice(&synth) {
         set(&utterance, "voice", &voice);
     }
-    if let Err(e) = call0(&synth, "cancel") {
-        warn!("speechSynthesis.cancel 失败：{e:?}");
+    if interrupt {
+        if let Err(e) = call0(&synth, "cancel") {
+            warn!("speechSynthesis.cancel 失败：{e:?}");
+        }
     }
     if let Err(e) = call1(&synth, "speak", &utterance) {
         warn!("speechSynthesis.speak 失败：{e:?}");

@@ -108,11 +108,23 @@ pub fn MessageList(conversation: Conversation) -> impl IntoView {
             <For
                 each=move || messages.get()
                 key=|m| m.id
-                children=|message: Message| {
+                children=move |message: Message| {
                     let role = message.role.as_str();
+                    let id = message.id;
+                    // A streamed reply grows in place under the same id, so the
+                    // row reads its text from the list, not once from the
+                    // first version of the message.
+                    let text = Memo::new(move |_| {
+                        messages.with(|list| {
+                            list.iter()
+                                .find(|m| m.id == id)
+                                .map(|m| m.text.clone())
+                                .unwrap_or_default()
+                        })
+                    });
                     view! {
                         <div class=format!("agent-message agent-message-{role}") data-testid="agent-message" data-role=role>
-                            {message.text}
+                            {text}
                         </div>
                     }
                 }

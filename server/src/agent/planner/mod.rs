@@ -3,13 +3,22 @@
 //! proposes a spoken reply and tool calls. Whatever it proposes goes through
 //! the same validation and steering. The embedded planner (rules, lexicons,
 //! templates) is the default; a language model is another implementation.
+//!
+//! - [`embedded`]: rules, lexicons and templates; no model, no network.
+//! - [`model`]: an OpenAI-compatible model, one call per turn.
+//! - [`prompt`]: the model's prompt, assembled from `prompts/model/`.
+//! - [`output`]: the model's reply read into a proposal, streamed or whole.
 
 pub mod embedded;
+pub mod model;
+pub mod output;
+pub mod prompt;
 
 use app::protocol::{PageContext, SelectedAdvisor, ToolCall, UserForm};
 
 use super::nlu::Analysis;
 use super::session::{HistoryEntry, Memory};
+use super::stream::VoiceSink;
 
 /// Everything a planner may read for one turn.
 pub struct PlanInput<'a> {
@@ -21,6 +30,9 @@ pub struct PlanInput<'a> {
     pub history: &'a [HistoryEntry],
     /// The turn number, for deterministic variety in templates.
     pub turn: u32,
+    /// Where a streaming planner writes its reply as it arrives (the stream
+    /// endpoint); `None` for a plain request.
+    pub voice: Option<&'a VoiceSink>,
 }
 
 /// A planner's proposal.

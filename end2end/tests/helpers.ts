@@ -1,0 +1,69 @@
+import { expect, Page } from '@playwright/test';
+
+// Shared by the specs. `recordSpeech` replaces the speech engine by a
+// recorder before any page script runs, so tests assert exactly what the
+// panel spoke.
+export async function recordSpeech(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as Record<string, unknown>;
+    const spoken: string[] = [];
+    w.__spoken = spoken;
+    w.__cancelled = 0;
+    const recorder = {
+      speaking: false,
+      pending: false,
+      paused: false,
+      speak(u: { text: string }) {
+        spoken.push(u.text);
+      },
+      cancel() {
+        w.__cancelled = (w.__cancelled as number) + 1;
+      },
+      getVoices() {
+        return [];
+      },
+      addEventListener() {},
+      removeEventListener() {},
+    };
+    Object.defineProperty(window, 'speechSynthesis', { value: recorder, configurable: true });
+    w.SpeechSynthesisUtterance = class {
+      text: string;
+      lang = '';
+      rate = 1;
+      voice: unknown = null;
+      constructor(text: string) {
+        this.text = text;
+      }
+    };
+  });
+}
+
+// The page is the one expected and the WASM has taken over: the server
+// renders the panel's input disabled and hydration enables it. (The page
+// context alone is also in the server's HTML, so it proves nothing about
+// hydration: typing before it ends is lost when the inputs are hydrated.)
+export async function hydrated(page: Page, currentPage: string) {
+  await expect(page.locator('#page-context')).toHaveAttribute('data-current-page', currentPage);
+  await expect(page.getByTestId('agent-input')).toBeEnabled();
+}
+
+export async function spoken(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken);
+}
+
+export async function lastSpoken(page: Page): Promise<string> {
+  const all = await spoken(page);
+  return all[all.length - 1] ?? '';
+}
+
+// Sends a message and waits for the whole turn: the reply streams in, so its
+// first words are spoken before the reply itself (chips, navigation, the saved
+// session) is applied; the input comes back once it has been.
+export async function send(page: Page, text: string) {
+  const before = (await spoken(page)).length;
+  await page.getByTestId('agent-input').fill(text);
+  await page.getByTestId('agent-input').press('Enter');
+  await expect.poll(async () => (await spoken(page)).length).toBeGreaterThan(before);
+  await expect(page.getByTestId('agent-input')).toBeEnabled();
+}
+

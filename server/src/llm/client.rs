@@ -1,0 +1,343 @@
+//! One completion: the request, the reply (whole or streamed), and the
+//! failure policy. The turn has one deadline (`LLM_TIMEOUT_SECS`) that covers
+//! every attempt and every pause between them, so a turn never hangs past it.
+//! Transient failures (no connection, 429, 5xx) are retried with exponential
+//! backoff and jitter, but only while nothing has been streamed to the
+//! student yet: a retry must never make the panel say a sentence twice.
+
+use std::time::{Duration, Instant};
+
+use reqwest::header::{CONTENT_TYPE, RETRY_AFTER};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use super::config::LlmConfig;
+use super::error::LlmError;
+use super::sse::{SseDecoder, ToolCallAssembler};
+use super::wire::{arguments_text, ReplyBody, RequestBody, Usage, WireMessage};
+
+/// What to send; the model, sampling and streaming come from the config.
+#[derive(Clone, Debug, Default)]
+pub struct CompletionRequest {
+    pub messages: Vec<WireMessage>,
+    /// Function definitions, or `None` (JSON-output mode, or no tools wanted).
+    pub tools: Option<Value>,
+    pub tool_choice: Option<Value>,
+}
+
+/// A tool call as the model sent it: arguments still unparsed text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawToolCall {
+    pub name: String,
+    pub arguments: String,
+}
+
+/// What the model said.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Completion {
+    pub content: String,
+    pub tool_calls: Vec<RawToolCall>,
+    pub usage: Option<Usage>,
+    /// HTTP attempts it took (1 without retries).
+    pub attempts: u32,
+}
+
+/// First pause before a retry; doubled each time, plus up to half again of jitter.
+const BACKOFF_BASE: Duration = Duration::from_millis(200);
+/// The longest `Retry-After` honoured; longer waits are not worth a student's time.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(5);
+/// How much of a rejected request's body goes to the log.
+const BODY_SNIPPET: usize = 300;
+
+pub struct LlmClient {
+    http: reqwest::Client,
+    config: LlmConfig,
+}
+
+impl LlmClient {
+    pub fn new(config: LlmConfig) -> Result<LlmClient, String> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.timeout.min(Duration::from_secs(5)))
+            .build()
+            .map_err(|e| format!("无法创建 HTTP 客户端：{e}"))?;
+        Ok(LlmClient { http, config })
+    }
+
+    pub fn config(&self) -> &LlmConfig {
+        &self.config
+    }
+
+    /// One completion within the deadline. `on_content` receives the reply's
+    /// text as it arrives (once, whole, when the reply is not streamed).
+    pub async fn complete(
+        &self,
+        request: &CompletionRequest,
+        on_content: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, LlmError> {
+        let deadline = Instant::now() + self.config.timeout;
+        let mut attempt: u32 = 0;
+        loop {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(LlmError::Timeout);
+            }
+            let mut streamed = false;
+            let result = {
+                let mut relay = |delta: &str| {
+                    streamed = true;
+                    on_content(delta);
+                };
+                match tokio::time::timeout(remaining, self.attempt(request, &mut relay)).await {
+                    Err(_) => Err(LlmError::Timeout),
+                    Ok(r) => r,
+                }
+            };
+            match result {
+                Ok(mut completion) => {
+                    completion.attempts = attempt + 1;
+                    return Ok(completion);
+                }
+                Err(e) if e.retryable() && !streamed && attempt < self.config.retries => {
+                    let wait = pause(attempt, &e);
+                    if Instant::now() + wait >= deadline {
+                        return Err(e);
+                    }
+                    tracing::warn!(error = %e, attempt = attempt + 1, wait_ms = wait.as_millis() as u64, "model call failed, retrying");
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn attempt(
+        &self,
+        request: &CompletionRequest,
+        on_content: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, LlmError> {
+        let stream = self.config.stream;
+        let body = RequestBody {
+            model: &self.config.model,
+            messages: &request.messages,
+            tools: request.tools.as_ref(),
+            tool_choice: request.tool_choice.as_ref(),
+            temperature: self.config.temperature,
+            max_tokens: self.config.max_tokens,
+            stream,
+            stream_options: stream.then(|| json!({"include_usage": true})),
+        };
+        let mut builder = self.http.post(self.config.endpoint()).json(&body);
+        if let Some(key) = &self.config.api_key {
+            builder = builder.bearer_auth(key);
+        }
+        let response = builder.send().await.map_err(transport)?;
+        let status = response.status();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            let after = response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(|s| Duration::from_secs_f64(s).min(MAX_RETRY_AFTER));
+            return Err(LlmError::RateLimited(after));
+        }
+        if status.is_server_error() {
+            return Err(LlmError::Upstream(status.as_u16()));
+        }
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            let snippet: String = text.chars().take(BODY_SNIPPET).collect();
+            return Err(LlmError::Rejected(status.as_u16(), snippet));
+        }
+        // Some servers ignore `stream`; read whatever came.
+        let is_stream = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("text/event-stream"));
+        if is_stream {
+            read_stream(response, on_content).await
+        } else {
+            let bytes = response.bytes().await.map_err(transport)?;
+            let completion = read_whole(&bytes)?;
+            if !completion.content.is_empty() {
+                on_content(&completion.content);
+            }
+            Ok(completion)
+        }
+    }
+}
+
+/// The pause before retry `attempt + 1`: the server's `Retry-After` when it
+/// gave one, else exponential backoff with jitter (so clients that failed
+/// together do not retry together).
+fn pause(attempt: u32, error: &LlmError) -> Duration {
+    if let LlmError::RateLimited(Some(after)) = error {
+        return *after;
+    }
+    let base = BACKOFF_BASE * 2u32.saturating_pow(attempt.min(6));
+    base + base.mul_f64(jitter() * 0.5)
+}
+
+/// A number in [0, 1) that differs between processes and calls; good enough
+/// for spreading retries, no random-number crate needed.
+fn jitter() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default(),
+    );
+    (h.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn transport(e: reqwest::Error) -> LlmError {
+    if e.is_timeout() {
+        LlmError::Timeout
+    } else if e.is_decode() {
+        LlmError::BadOutput(format!("reply unreadable: {e}"))
+    } else {
+        LlmError::Unreachable(e.to_string())
+    }
+}
+
+/// A non-streamed reply.
+fn read_whole(bytes: &[u8]) -> Result<Completion, LlmError> {
+    let body: ReplyBody = serde_json::from_slice(bytes)
+        .map_err(|e| LlmError::BadOutput(format!("reply is not JSON: {e}")))?;
+    let message = body
+        .choices
+        .into_iter()
+        .next()
+        .and_then(|c| c.message)
+        .unwrap_or_default();
+    let tool_calls = message
+        .tool_calls
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|c| {
+            let f = c.function?;
+            Some(RawToolCall {
+                name: f.name.unwrap_or_default(),
+                arguments: arguments_text(&f.arguments),
+            })
+        })
+        .collect();
+    Ok(Completion {
+        content: message.content.unwrap_or_default(),
+        tool_calls,
+        usage: body.usage,
+        attempts: 1,
+    })
+}
+
+/// A streamed reply: content relayed as it comes, tool calls assembled.
+async fn read_stream(
+    mut response: reqwest::Response,
+    on_content: &mut (dyn FnMut(&str) + Send),
+) -> Result<Completion, LlmError> {
+    let mut decoder = SseDecoder::default();
+    let mut calls = ToolCallAssembler::default();
+    let mut content = String::new();
+    let mut usage = None;
+    let mut finished = false;
+    let mut done = false;
+    let mut handle = |payload: String,
+                      content: &mut String,
+                      usage: &mut Option<Usage>,
+                      finished: &mut bool,
+                      done: &mut bool|
+     -> Result<(), LlmError> {
+        let payload = payload.trim();
+        if payload == "[DONE]" {
+            *done = true;
+            return Ok(());
+        }
+        if payload.is_empty() {
+            return Ok(());
+        }
+        let chunk: ReplyBody = serde_json::from_str(payload)
+            .map_err(|e| LlmError::BadOutput(format!("stream chunk is not JSON: {e}")))?;
+        if chunk.usage.is_some() {
+            *usage = chunk.usage;
+        }
+        if let Some(choice) = chunk.choices.into_iter().next() {
+            if let Some(delta) = choice.delta.or(choice.message) {
+                if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
+                    content.push_str(&text);
+                    on_content(&text);
+                }
+                if let Some(deltas) = delta.tool_calls {
+                    calls.push(&deltas);
+                }
+            }
+            if choice.finish_reason.is_some() {
+                *finished = true;
+            }
+        }
+        Ok(())
+    };
+    while !done {
+        let Some(bytes) = response.chunk().await.map_err(transport)? else {
+            break;
+        };
+        for payload in decoder.push(&bytes) {
+            handle(payload, &mut content, &mut usage, &mut finished, &mut done)?;
+        }
+    }
+    for payload in decoder.finish() {
+        handle(payload, &mut content, &mut usage, &mut finished, &mut done)?;
+    }
+    if !done && !finished {
+        return Err(LlmError::BadOutput(
+            "stream ended before the reply was complete".into(),
+        ));
+    }
+    let tool_calls = calls
+        .finish()
+        .into_iter()
+        .map(|c| RawToolCall {
+            name: c.name,
+            arguments: c.arguments,
+        })
+        .collect();
+    Ok(Completion {
+        content,
+        tool_calls,
+        usage,
+        attempts: 1,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_with_bounded_jitter_and_honours_retry_after() {
+        for attempt in 0..3 {
+            let base = BACKOFF_BASE * 2u32.pow(attempt);
+            let p = pause(attempt, &LlmError::Upstream(503));
+            assert!(p >= base && p <= base + base / 2, "{p:?}");
+        }
+        let after = Duration::from_millis(1500);
+        assert_eq!(pause(0, &LlmError::RateLimited(Some(after))), after);
+    }
+
+    #[test]
+    fn a_whole_reply_is_read_with_its_tool_calls() {
+        let c = read_whole(
+            r#"{"choices":[{"message":{"content":"好的。","tool_calls":[{"id":"1","type":"function","function":{"name":"update_form","arguments":"{\"school\":\"北京大学\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}}"#
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(c.content, "好的。");
+        assert_eq!(c.tool_calls[0].name, "update_form");
+        assert_eq!(c.usage.unwrap().total(), 120);
+        assert!(matches!(read_whole(b"<html>"), Err(LlmError::BadOutput(_))));
+    }
+}

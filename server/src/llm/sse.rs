@@ -1,0 +1,162 @@
+//! Reading a streamed reply: bytes arrive in arbitrary pieces (a line, an
+//! event, or a Chinese character may be split between two), [`SseDecoder`]
+//! turns them into whole `data:` payloads, and [`ToolCallAssembler`] joins
+//! the argument fragments of each tool call by its `index`.
+
+use super::wire::{arguments_text, ToolCallWire};
+
+/// Server-sent events → the `data` of each event, in order.
+#[derive(Default)]
+pub struct SseDecoder {
+    /// Bytes not yet forming a whole line (UTF-8 may be cut mid-character).
+    pending: Vec<u8>,
+    /// `data:` lines of the event being read.
+    data: Vec<String>,
+}
+
+impl SseDecoder {
+    /// Feeds bytes; returns the payloads of the events they completed.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
+        self.pending.extend_from_slice(bytes);
+        let mut out = Vec::new();
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            let line = String::from_utf8_lossy(&line);
+            let line = line.trim_end_matches(['\n', '\r']);
+            self.line(line, &mut out);
+        }
+        out
+    }
+
+    /// The stream ended: an event not closed by a blank line still counts.
+    pub fn finish(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.pending.is_empty() {
+            let rest = std::mem::take(&mut self.pending);
+            let line = String::from_utf8_lossy(&rest).trim_end().to_string();
+            self.line(&line, &mut out);
+        }
+        self.line("", &mut out);
+        out
+    }
+
+    fn line(&mut self, line: &str, out: &mut Vec<String>) {
+        if line.is_empty() {
+            if !self.data.is_empty() {
+                out.push(self.data.join("\n"));
+                self.data.clear();
+            }
+        } else if let Some(value) = line.strip_prefix("data:") {
+            self.data
+                .push(value.strip_prefix(' ').unwrap_or(value).to_string());
+        }
+        // `event:`, `id:`, `retry:` and `:` comments carry nothing we use.
+    }
+}
+
+/// One tool call as the model finally sent it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AssembledCall {
+    pub id: String,
+    pub name: String,
+    pub arguments: String,
+}
+
+/// Tool-call deltas → whole calls. A call's first delta has its id and name,
+/// the following ones carry more of its `arguments` text.
+#[derive(Default)]
+pub struct ToolCallAssembler {
+    calls: Vec<AssembledCall>,
+}
+
+impl ToolCallAssembler {
+    pub fn push(&mut self, deltas: &[ToolCallWire]) {
+        for (position, delta) in deltas.iter().enumerate() {
+            // Servers that omit `index` send each call whole, in order.
+            let index = delta.index.unwrap_or(self.calls.len().max(position));
+            while self.calls.len() <= index {
+                self.calls.push(AssembledCall::default());
+            }
+            let call = &mut self.calls[index];
+            if let Some(id) = delta.id.as_deref().filter(|s| !s.is_empty()) {
+                call.id = id.to_string();
+            }
+            if let Some(f) = &delta.function {
+                if let Some(name) = f.name.as_deref().filter(|s| !s.is_empty()) {
+                    call.name.push_str(name);
+                }
+                call.arguments.push_str(&arguments_text(&f.arguments));
+            }
+        }
+    }
+
+    pub fn finish(self) -> Vec<AssembledCall> {
+        self.calls
+            .into_iter()
+            .filter(|c| !c.name.is_empty() || !c.arguments.is_empty())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::wire::ReplyBody;
+
+    #[test]
+    fn events_split_anywhere_come_out_whole() {
+        let stream = "data: {\"a\":\"北京大学\"}\n\n: keep-alive\n\nevent: x\ndata: second\r\n\r\ndata: [DONE]\n\n";
+        let bytes = stream.as_bytes();
+        // Every split point, including inside the multi-byte characters.
+        for cut in 0..bytes.len() {
+            let mut d = SseDecoder::default();
+            let mut out = d.push(&bytes[..cut]);
+            out.extend(d.push(&bytes[cut..]));
+            out.extend(d.finish());
+            assert_eq!(
+                out,
+                vec!["{\"a\":\"北京大学\"}", "second", "[DONE]"],
+                "cut at {cut}"
+            );
+        }
+    }
+
+    #[test]
+    fn multi_line_data_and_an_unterminated_last_event() {
+        let mut d = SseDecoder::default();
+        let mut out = d.push(b"data:one\ndata: two\n\ndata: tail");
+        out.extend(d.finish());
+        assert_eq!(out, vec!["one\ntwo", "tail"]);
+    }
+
+    fn deltas(json: &str) -> Vec<ToolCallWire> {
+        let body: ReplyBody = serde_json::from_str(json).unwrap();
+        body.choices[0].delta.clone().unwrap().tool_calls.unwrap()
+    }
+
+    #[test]
+    fn a_tool_call_split_across_chunks_is_joined() {
+        let mut a = ToolCallAssembler::default();
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"update_form","arguments":""}}]}}]}"#));
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"school\":\"北京"}}]}}]}"#));
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"c2","function":{"name":"update_ranking","arguments":"{}"}}]}}]}"#));
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"大学\"}"}}]}}]}"#));
+        let calls = a.finish();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].name, "update_form");
+        assert_eq!(calls[0].arguments, "{\"school\":\"北京大学\"}");
+        assert_eq!(calls[1].name, "update_ranking");
+    }
+
+    #[test]
+    fn calls_without_index_are_taken_in_order() {
+        let mut a = ToolCallAssembler::default();
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"function":{"name":"a","arguments":{"x":1}}},{"function":{"name":"b","arguments":"{}"}}]}}]}"#));
+        let calls = a.finish();
+        assert_eq!(
+            calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert_eq!(calls[0].arguments, "{\"x\":1}");
+    }
+}

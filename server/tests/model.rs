@@ -1,0 +1,582 @@
+//! The real-model path against a scripted OpenAI-compatible server on
+//! loopback (real HTTP, streamed and whole replies): what the agent sends
+//! (tools, tool_choice, form and page in the prompt), that the model's
+//! proposals go through the same validation and steering as the embedded
+//! planner's, that turns code answers alone cost no model call, and that
+//! every fault ends in a spoken apology with the turn stored and the session
+//! still usable. No test needs a real model or the internet.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use common::{app_with_model, call, get, tools, Student};
+use server::agent::eval::{parse_suite, run_dialogue, Summary};
+use server::agent::Agent;
+use server::llm::scripted::{Script, ScriptedServer};
+use server::llm::LlmConfig;
+
+async fn scripted(rules: Value) -> ScriptedServer {
+    let script: Script = serde_json::from_value(json!({ "rules": rules })).expect("a valid script");
+    ScriptedServer::start(script)
+        .await
+        .expect("scripted server")
+}
+
+/// The site with the scripted model behind the agent (short timeout, fast retries).
+async fn site_with(server: &ScriptedServer, extra: &[(&str, &str)]) -> axum::Router {
+    let base = server.base_url();
+    let mut vars = vec![
+        ("LLM_BASE_URL", base.as_str()),
+        ("LLM_API_KEY", "sk-test"),
+        ("LLM_MODEL", "scripted"),
+        ("LLM_TIMEOUT_SECS", "3"),
+    ];
+    vars.extend_from_slice(extra);
+    app_with_model(&vars).await.0
+}
+
+fn tool_names(request: &Value) -> Vec<String> {
+    request["tools"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .map(|t| {
+                    t["function"]["name"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Seed 000 §4.1, the model's side: what a good model would answer.
+fn seed_4_1_rules() -> Value {
+    json!([
+        {"when": "我想考北京大学计算机系", "chunk_chars": 2, "reply": {
+            "content": "好的，北京大学计算机系。正在为你筛选导师…",
+            "tool_calls": [
+                {"name": "update_form", "arguments": {"school": "北大", "major": "计算机"}},
+                {"name": "update_ranking", "arguments": {"school": "北京大学", "major": "计算机科学与技术"}}
+            ]}},
+        {"when": "机器学习", "reply": {
+            "content": "根据你的需求，我推荐张三教授，他主要研究机器学习。",
+            "tool_calls": [
+                {"name": "update_form", "arguments": {"research_direction": "机器学习", "preferences": {"personality": "温和"}}},
+                {"name": "recommend_advisors", "arguments": {"school": "北京大学", "major": "计算机科学与技术"}}
+            ]}},
+        {"when": "第一个导师怎么样", "reply": {"content": "张三教授是机器学习方向的，学生评价很高，很受欢迎。"}},
+        {"when": "详细信息", "reply": {
+            "content": "好的，这是张三教授的详细信息。",
+            "tool_calls": [{"name": "get_advisor_detail", "arguments": {"advisor_name": "张三"}}]}}
+    ])
+}
+
+#[tokio::test]
+async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
+    let server = scripted(seed_4_1_rules()).await;
+    let app = site_with(&server, &[]).await;
+    let mut s = Student::new(&app);
+
+    let (voices, r) = s.say_streamed("我想考北京大学计算机系").await;
+    assert_eq!(voices[0]["text"], "好的，北京大学计算机系。", "{voices:?}");
+    assert_eq!(voices[0]["restart"], false);
+    let spoken: String = voices.iter().map(|v| v["text"].as_str().unwrap()).collect();
+    assert_eq!(spoken, r.voice_response);
+    assert_eq!(r.agent, "analysis");
+    assert_eq!(
+        r.form.school.as_deref(),
+        Some("北京大学"),
+        "the alias 北大 is made canonical"
+    );
+    assert_eq!(r.form.major.as_deref(), Some("计算机科学与技术"));
+    assert_eq!(
+        tools(&r),
+        ["update_form", "update_ranking", "present_options"],
+        "code adds the phase chips after the model's calls"
+    );
+    assert!(r.error.is_none());
+    assert_eq!(s.page.visible_advisors[0].name, "张三");
+
+    let (_, r) = s.say_streamed("我想做机器学习，希望导师温和一点").await;
+    assert_eq!(r.form.research_direction.as_deref(), Some("机器学习"));
+    assert_eq!(r.form.preferences.personality.as_deref(), Some("温和"));
+    let rec = call(&r, "recommend_advisors");
+    assert_eq!(
+        rec.params["preferences"]["personality"], "温和",
+        "code fills the recommendation from the form, whatever the model passed"
+    );
+    assert_eq!(rec.result.as_ref().unwrap()["advisors"][0]["name"], "张三");
+
+    let (_, r) = s.say_streamed("第一个导师怎么样？").await;
+    assert_eq!(
+        r.voice_response,
+        "张三教授是机器学习方向的，学生评价很高，很受欢迎。"
+    );
+    assert!(tools(&r).is_empty());
+
+    let (_, r) = s.say_streamed("我想看看他的详细信息").await;
+    let detail = call(&r, "get_advisor_detail");
+    assert_eq!(detail.result.as_ref().unwrap()["name"], "张三");
+    assert_eq!(s.page.selected_advisor.as_ref().unwrap().name, "张三");
+
+    // What the model was sent.
+    let sent = server.received();
+    assert_eq!(sent.len(), 4, "one model call per ordinary turn");
+    let registry: Vec<String> = server::agent::tools::ToolRegistry::load()
+        .specs()
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    for request in &sent {
+        assert_eq!(
+            tool_names(&request.body),
+            registry,
+            "the one registry's tools"
+        );
+        assert_eq!(request.body["model"], "scripted");
+        assert_eq!(request.body["stream"], true);
+        assert_eq!(request.authorization.as_deref(), Some("Bearer sk-test"));
+        assert_eq!(request.body["messages"][0]["role"], "system");
+    }
+    assert_eq!(sent[0].body["tool_choice"], "auto");
+    assert!(
+        sent[0].prompt_text().contains("还不知道学生想考哪个学校"),
+        "phase task of an empty form"
+    );
+    assert_eq!(
+        sent[1].body["tool_choice"]["function"]["name"], "update_form",
+        "preferences named with a complete form: code forces the form update"
+    );
+    assert!(
+        sent[1].prompt_text().contains("\"school\":\"北京大学\""),
+        "the form is in the prompt"
+    );
+    assert!(sent[1]
+        .prompt_text()
+        .contains("（已执行：update_form、update_ranking、present_options）"));
+    assert_eq!(sent[2].body["tool_choice"], "auto");
+    assert!(
+        sent[2]
+            .prompt_text()
+            .contains("\"visible_advisors\":[{\"id\""),
+        "the page context is in the prompt"
+    );
+    assert_eq!(
+        sent[3].body["tool_choice"]["function"]["name"], "get_advisor_detail",
+        "an explicit request for a known advisor's details forces the tool"
+    );
+    assert_eq!(sent[3].last_user_message(), "我想看看他的详细信息");
+    let history: Vec<&str> = sent[3].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert!(
+        history.contains(&"第一个导师怎么样？"),
+        "history is sent: {history:?}"
+    );
+}
+
+#[tokio::test]
+async fn speech_starts_while_the_model_is_still_talking() {
+    let server = scripted(json!([
+        {"chunk_chars": 2, "chunk_delay_ms": 150, "reply": {
+            "content": "好的。我来帮你看看北京大学计算机系的导师，请稍等一下。"}}
+    ]))
+    .await;
+    let app = site_with(&server, &[]).await;
+    let body = json!({"message": "帮我看看导师", "page_context": {"current_page": "home"}});
+    let response = app
+        .oneshot(
+            Request::post("/api/v1/chat/stream")
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let mut body = response.into_body();
+    let mut seen = String::new();
+    let mut finished_at_first_voice = None;
+    while let Some(frame) = body.frame().await {
+        if let Ok(data) = frame.unwrap().into_data() {
+            seen.push_str(&String::from_utf8_lossy(&data));
+            if finished_at_first_voice.is_none() && seen.contains("event: voice") {
+                finished_at_first_voice = Some(server.streams_finished());
+            }
+        }
+    }
+    assert_eq!(
+        finished_at_first_voice,
+        Some(0),
+        "the first sentence went out before the model's stream ended:\n{seen}"
+    );
+    assert!(seen.contains("\"text\":\"好的。\""), "{seen}");
+    assert!(seen.trim_end().ends_with('}') && seen.contains("event: reply"));
+}
+
+#[tokio::test]
+async fn whole_replies_work_the_same_without_streaming() {
+    let server = scripted(seed_4_1_rules()).await;
+    let app = site_with(&server, &[("LLM_STREAM", "false")]).await;
+    let mut s = Student::new(&app);
+    let r = s.say("我想考北京大学计算机系").await;
+    assert_eq!(
+        r.voice_response,
+        "好的，北京大学计算机系。正在为你筛选导师…"
+    );
+    assert_eq!(
+        tools(&r),
+        ["update_form", "update_ranking", "present_options"]
+    );
+    // The stream endpoint sends a whole reply as one voice event.
+    let (voices, r) = s.say_streamed("第一个导师怎么样？").await;
+    assert_eq!(voices.len(), 1);
+    assert_eq!(voices[0]["text"], r.voice_response.as_str());
+    let sent = server.received();
+    assert_eq!(sent[0].body["stream"], false);
+    assert!(sent[0].body.get("stream_options").is_none());
+}
+
+#[tokio::test]
+async fn json_output_mode_reads_seed_2_1_objects_and_speaks_only_the_voice() {
+    let object = json!({
+        "voice_response": "好的，北京大学计算机系。正在为你筛选导师…",
+        "tool_calls": [{"tool": "update_form", "params": {"school": "北京大学", "major": "计算机科学与技术"}}]
+    });
+    let server = scripted(json!([
+        {"chunk_chars": 3, "reply": {"content": format!("```json\n{object}\n```\n希望对你有帮助！")}}
+    ]))
+    .await;
+    let app = site_with(&server, &[("LLM_TOOL_MODE", "json")]).await;
+    let mut s = Student::new(&app);
+    let (voices, r) = s.say_streamed("我想考北京大学计算机系").await;
+    let spoken: String = voices.iter().map(|v| v["text"].as_str().unwrap()).collect();
+    assert_eq!(spoken, "好的，北京大学计算机系。正在为你筛选导师…");
+    assert_eq!(
+        tools(&r),
+        ["update_form", "update_ranking", "present_options"]
+    );
+    let sent = &server.received()[0];
+    assert!(
+        sent.body.get("tools").is_none(),
+        "no function calling in JSON mode"
+    );
+    assert!(sent.body.get("tool_choice").is_none());
+    assert!(
+        sent.prompt_text().contains("\"voice_response\""),
+        "the prompt asks for the object"
+    );
+    assert!(
+        sent.prompt_text().contains("update_ranking"),
+        "and lists the tools"
+    );
+}
+
+#[tokio::test]
+async fn an_endpoint_without_function_calling_switches_to_json_output() {
+    let server = scripted(json!([
+        {"when_tools": true, "status": 400, "error": "registry.ollama.ai/library/gemma does not support tools"},
+        {"when_tools": false, "reply": {"content": "{\"voice_response\": \"你好，我是择导助手。\", \"tool_calls\": []}"}}
+    ]))
+    .await;
+    let app = site_with(&server, &[]).await;
+    let mut s = Student::new(&app);
+    let r = s.say("你能做什么呀，介绍一下").await;
+    assert_eq!(r.voice_response, "你好，我是择导助手。");
+    assert!(r.error.is_none());
+    let r = s.say("那你平时都怎么帮学生").await;
+    assert!(r.error.is_none());
+    let sent = server.received();
+    assert_eq!(sent.len(), 3, "one retry in JSON mode, then JSON mode only");
+    assert!(sent[0].body.get("tools").is_some());
+    assert!(sent[1].body.get("tools").is_none());
+    assert!(sent[2].body.get("tools").is_none());
+}
+
+/// A fault, then recovery: the apology, the error code, the turn stored,
+/// the next turn answered.
+async fn fault_then_recovery(rule: Value, extra: &[(&str, &str)], code: &str) -> Vec<Value> {
+    let server = scripted(json!([
+        {"when": "第一句", "times": 1, "status": rule.get("status").cloned().unwrap_or(Value::Null),
+         "delay_ms": rule.get("delay_ms").cloned().unwrap_or(json!(0)),
+         "raw": rule.get("raw").cloned().unwrap_or(Value::Null),
+         "reply": rule.get("reply").cloned().unwrap_or(Value::Null),
+         "chunk_chars": 2},
+        {"when": "第二句", "reply": {"content": "好的，我在。"}}
+    ]))
+    .await;
+    let app = site_with(&server, extra).await;
+    let mut s = Student::new(&app);
+    let started = Instant::now();
+    let (voices, r) = s.say_streamed("第一句：帮我推荐导师").await;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "no hang past the timeout"
+    );
+    let error = r
+        .error
+        .as_ref()
+        .unwrap_or_else(|| panic!("no error for {code}: {r:?}"));
+    assert_eq!(error.code, code);
+    assert!(r.voice_response.starts_with("抱歉"), "{}", r.voice_response);
+    assert!(tools(&r).is_empty());
+    let last = voices.last().expect("the apology is spoken");
+    assert_eq!(last["text"], r.voice_response.as_str());
+    // Stored, and the session goes on.
+    let id = s.session_id.clone().unwrap();
+    let history = get(&app, &format!("/api/v1/chat/{id}")).await.json();
+    let messages = history["messages"].as_array().unwrap();
+    assert_eq!(messages[0]["content"], "第一句：帮我推荐导师");
+    assert!(messages[1]["content"].as_str().unwrap().starts_with("抱歉"));
+    let (_, r) = s.say_streamed("第二句").await;
+    assert!(r.error.is_none(), "{r:?}");
+    assert_eq!(r.voice_response, "好的，我在。");
+    voices
+}
+
+#[tokio::test]
+async fn a_timeout_ends_in_an_apology_within_the_budget() {
+    fault_then_recovery(
+        json!({"delay_ms": 2500}),
+        &[("LLM_TIMEOUT_SECS", "0.5")],
+        "upstream_timeout",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_refused_connection_ends_in_an_apology() {
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let base = format!("http://127.0.0.1:{closed}/v1");
+    let (app, _) = app_with_model(&[("LLM_BASE_URL", &base), ("LLM_TIMEOUT_SECS", "2")]).await;
+    let mut s = Student::new(&app);
+    let started = Instant::now();
+    let r = s.say("帮我推荐导师").await;
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert_eq!(r.error.as_ref().unwrap().code, "upstream_unavailable");
+    assert!(r.voice_response.starts_with("抱歉"));
+    // Code-handled turns still work without the model.
+    let r = s.say("你好").await;
+    assert!(r.error.is_none());
+    let r = s.click("school", &["北京大学"]).await;
+    assert_eq!(r.form.school.as_deref(), Some("北京大学"));
+}
+
+#[tokio::test]
+async fn rate_limits_and_server_errors_are_retried_with_backoff() {
+    let server = scripted(json!([
+        {"times": 1, "status": 429},
+        {"times": 1, "status": 502},
+        {"reply": {"content": "好的，我在。"}}
+    ]))
+    .await;
+    let app = site_with(&server, &[]).await;
+    let r = Student::new(&app).say("帮我推荐导师").await;
+    assert!(r.error.is_none(), "{r:?}");
+    assert_eq!(r.voice_response, "好的，我在。");
+    assert_eq!(server.received().len(), 3);
+}
+
+#[tokio::test]
+async fn a_server_that_keeps_failing_gets_bounded_retries() {
+    let server = scripted(
+        json!([{"when": "第一句", "status": 503}, {"reply": {"content": "好的，我在。"}}]),
+    )
+    .await;
+    let app = site_with(&server, &[("LLM_MAX_RETRIES", "2")]).await;
+    let r = Student::new(&app).say("第一句").await;
+    assert_eq!(r.error.as_ref().unwrap().code, "upstream_unavailable");
+    assert_eq!(server.received().len(), 3, "one attempt and two retries");
+}
+
+#[tokio::test]
+async fn a_bad_key_is_not_retried() {
+    let server = scripted(json!([{"status": 401, "error": "invalid api key"}])).await;
+    let app = site_with(&server, &[]).await;
+    let r = Student::new(&app).say("帮我推荐导师").await;
+    assert_eq!(r.error.as_ref().unwrap().code, "upstream_rejected");
+    assert!(r.error.as_ref().unwrap().message.contains("LLM_"));
+    assert_eq!(server.received().len(), 1);
+}
+
+#[tokio::test]
+async fn malformed_tool_arguments_end_in_an_apology_that_replaces_streamed_words() {
+    let voices = fault_then_recovery(
+        json!({"reply": {"content": "好的，马上。", "tool_calls": [{"name": "update_form", "arguments": "{\"school\": \"北京"}]}}),
+        &[],
+        "upstream_invalid_output",
+    )
+    .await;
+    assert_eq!(
+        voices[0]["text"], "好的，马上。",
+        "the model's words were streamed"
+    );
+    assert_eq!(
+        voices.last().unwrap()["restart"],
+        true,
+        "then replaced by the apology"
+    );
+}
+
+#[tokio::test]
+async fn an_empty_reply_ends_in_an_apology() {
+    fault_then_recovery(
+        json!({"reply": {"content": ""}}),
+        &[],
+        "upstream_empty_reply",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_stream_cut_short_ends_in_an_apology() {
+    let raw = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"好的\"}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"update_form\",\"arguments\":\"{\\\"sch\"}}]}}]}\n\n";
+    fault_then_recovery(json!({"raw": raw}), &[], "upstream_invalid_output").await;
+}
+
+#[tokio::test]
+async fn a_malformed_stream_chunk_ends_in_an_apology() {
+    let raw = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"好\n\ndata: [DONE]\n\n";
+    fault_then_recovery(json!({"raw": raw}), &[], "upstream_invalid_output").await;
+}
+
+#[tokio::test]
+async fn a_tool_call_split_into_one_character_chunks_is_assembled() {
+    let server = scripted(json!([
+        {"chunk_chars": 1, "reply": {"content": "", "tool_calls": [
+            {"name": "update_form", "arguments": {"school": "清华大学", "major": "计算机科学与技术"}}]}}
+    ]))
+    .await;
+    let app = site_with(&server, &[]).await;
+    let mut s = Student::new(&app);
+    let (voices, r) = s.say_streamed("清华的计算机怎么样").await;
+    assert!(r.error.is_none(), "{r:?}");
+    assert_eq!(r.form.school.as_deref(), Some("清华大学"));
+    assert_eq!(tools(&r)[..2], ["update_form", "update_ranking"]);
+    // The model said nothing: code narrated, as one voice event.
+    assert_eq!(voices.len(), 1);
+    assert!(!r.voice_response.is_empty());
+}
+
+#[tokio::test]
+async fn the_models_proposals_are_checked_like_any_planners() {
+    let long = "张三老师是一位非常优秀的导师，他在机器学习领域有很深的造诣，发表了很多高水平论文，学生们都很喜欢他，推荐你考虑。";
+    let server = scripted(json!([
+        {"when": "北京大学", "reply": {"content": "好的。", "tool_calls": [
+            {"name": "update_form", "arguments": {"school": "北京大学", "major": "计算机科学与技术"}}]}},
+        {"when": "详细", "reply": {"content": long, "tool_calls": [
+            {"name": "delete_database", "arguments": {}},
+            {"name": "get_advisor_detail", "arguments": {"advisor_id": "99999999"}}]}}
+    ]))
+    .await;
+    let app = site_with(&server, &[]).await;
+    let mut s = Student::new(&app);
+    s.say("我想考北京大学计算机系").await;
+    let r = s.say("给我看看详细资料").await;
+    assert!(
+        !tools(&r).contains(&"delete_database"),
+        "unknown tools are dropped"
+    );
+    assert!(
+        !tools(&r).contains(&"get_advisor_detail"),
+        "a made-up advisor id is rejected"
+    );
+    assert!(
+        r.voice_response.chars().count() <= 50,
+        "{}",
+        r.voice_response
+    );
+    assert!(r.voice_response.starts_with("张三老师是一位非常优秀的导师"));
+}
+
+#[tokio::test]
+async fn turns_code_answers_alone_cost_no_model_call() {
+    let server = scripted(json!([
+        {"when": "北京大学", "reply": {"content": "好的，北京大学计算机系。", "tool_calls": [
+            {"name": "update_form", "arguments": {"school": "北京大学", "major": "计算机科学与技术"}}]}}
+    ]))
+    .await;
+    let app = site_with(&server, &[]).await;
+    let mut s = Student::new(&app);
+    let r = s.say("你好").await;
+    assert_eq!(r.intent.intent, "greeting");
+    assert_eq!(server.received().len(), 0, "a greeting is code's");
+    s.say("我想考北京大学计算机系").await;
+    assert_eq!(server.received().len(), 1);
+    let r = s.click("research_direction", &["机器学习"]).await;
+    assert!(tools(&r).contains(&"recommend_advisors"));
+    assert_eq!(server.received().len(), 1, "a chip click is code's");
+    let r = s.say("北京大学计算机科学与技术").await;
+    assert!(
+        !tools(&r).contains(&"update_ranking"),
+        "the page shows it already"
+    );
+    assert_eq!(server.received().len(), 1, "the duplicate guard is code's");
+}
+
+#[tokio::test]
+async fn casual_questions_forbid_tools() {
+    let server = scripted(json!([{"reply": {"content": "不客气，祝你考研顺利！"}}])).await;
+    let app = site_with(&server, &[]).await;
+    let mut s = Student::new(&app);
+    s.say("谢谢你").await;
+    assert_eq!(server.received()[0].body["tool_choice"], "none");
+    assert!(server.received()[0]
+        .prompt_text()
+        .contains("不要调用任何工具"));
+}
+
+#[tokio::test]
+async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
+    let dialogue = json!({"name": "seed 4.1", "turns": [
+        {"say": "我想考北京大学计算机系", "expect": {"form": {"school": "北京大学", "major": "计算机科学与技术"}, "tools_include": ["update_form", "update_ranking"]}},
+        {"say": "我想做机器学习，希望导师温和一点", "expect": {"form": {"research_direction": "机器学习", "personality": "温和"}, "tools_include": ["recommend_advisors"], "first_result": {"recommend_advisors": "张三"}}},
+        {"say": "第一个导师怎么样？", "expect": {"voice_contains": ["张三"]}},
+        {"say": "我想看看他的详细信息", "expect": {"tools_include": ["get_advisor_detail"]}}
+    ]});
+    let suite = parse_suite(&dialogue.to_string()).unwrap();
+    let server = scripted(seed_4_1_rules()).await;
+    let site = common::site().await;
+    let base = server.base_url();
+    let config = LlmConfig::from_lookup(|k| match k {
+        "LLM_BASE_URL" => Some(base.clone()),
+        _ => None,
+    })
+    .unwrap()
+    .unwrap();
+    for (agent, model_calls) in [
+        (Agent::new(site.clone()), 0),
+        (Agent::with_model(site.clone(), config).unwrap(), 4),
+    ] {
+        let reports = run_dialogue(&agent, &site, &suite[0]).await;
+        let summary = Summary::of(1, &reports);
+        let failures: Vec<_> = reports.iter().flat_map(|r| r.failures.clone()).collect();
+        assert_eq!(summary.passed, 4, "{}: {failures:?}", agent.planner_name());
+        assert_eq!(summary.slots, (4, 4));
+        assert_eq!(summary.tool_turns, (3, 3));
+        assert_eq!(summary.model_calls, model_calls);
+        assert_eq!(
+            summary.tokens > 0,
+            model_calls > 0,
+            "tokens are counted from usage"
+        );
+        let text = summary.render(&agent.planner_name());
+        assert!(text.contains("turns passed       4/4 (100.0%)"), "{text}");
+    }
+}
