@@ -6,8 +6,12 @@ use leptos::prelude::*;
 
 use leptos::server_fn::codec::Json;
 
-use crate::model::{AdvisorDetail, ChatHistory, HomeData, RankingView, ReviewPage, SortKey};
-use crate::protocol::{ChatRequest, ChatResponse};
+use crate::error::ApiError;
+use crate::model::{
+    AdvisorDetail, ChatHistory, Comparison, HomeData, RankingStats, RankingView, ReviewPage,
+    SortKey,
+};
+use crate::protocol::{ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest};
 
 #[cfg(feature = "ssr")]
 pub use ssr::{agent, site_data, AgentApi, SharedAgent, SharedSiteData, SiteData};
@@ -19,7 +23,9 @@ mod ssr {
     use leptos::prelude::*;
 
     use crate::error::ApiError;
-    use crate::model::{AdvisorDetail, HomeData, RankingView, ReviewPage, SortKey};
+    use crate::model::{
+        AdvisorDetail, Comparison, HomeData, RankingStats, RankingView, ReviewPage, SortKey,
+    };
 
     /// Everything the pages read. One implementation lives in the `server`
     /// crate (SQLite today, PostgreSQL later); tests may provide another.
@@ -35,6 +41,17 @@ mod ssr {
         ) -> Result<RankingView, ApiError>;
         async fn advisor(&self, id: &str) -> Result<Option<AdvisorDetail>, ApiError>;
         async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError>;
+        /// Advisors side by side. The ids as given (2–4 advisor ids); a
+        /// wrong request is a 4xx `ApiError` with a Chinese message.
+        async fn compare(&self, ids: &[String]) -> Result<Comparison, ApiError>;
+        /// The statistics of a ranking by what the student typed; `None` when
+        /// the names do not resolve to a (school, major) with advisors (the
+        /// ranking itself then says why).
+        async fn ranking_stats(
+            &self,
+            school: &str,
+            major: &str,
+        ) -> Result<Option<RankingStats>, ApiError>;
     }
 
     pub type SharedSiteData = Arc<dyn SiteData>;
@@ -51,6 +68,12 @@ mod ssr {
             &self,
             session_id: &str,
         ) -> Result<Option<crate::model::ChatHistory>, ApiError>;
+        /// The persona chosen by hand (seed 002 §3.1); opens a session when
+        /// there is none yet.
+        async fn switch_agent(
+            &self,
+            request: crate::protocol::SwitchAgentRequest,
+        ) -> Result<crate::protocol::SwitchAgentData, ApiError>;
     }
 
     pub type SharedAgent = Arc<dyn AgentApi>;
@@ -102,6 +125,32 @@ pub async fn get_reviews(id: String, page: u32) -> Result<Option<ReviewPage>, Se
         .map_err(to_server_error)
 }
 
+/// The advisors of `/compare?ids=…`. A request the student got wrong (too
+/// few or too many ids, a malformed or unknown one) is an answer, not a
+/// failure: it comes back as `Ok(Err(…))` with its 4xx status and message so
+/// the page can answer with them. Only an unavailable database is an error
+/// of the call itself.
+#[server]
+pub async fn get_comparison(ids: String) -> Result<Result<Comparison, ApiError>, ServerFnError> {
+    match site_data()?.compare(&Comparison::split_ids(&ids)).await {
+        Err(e) if e.status >= 500 => Err(to_server_error(e)),
+        answer => Ok(answer),
+    }
+}
+
+/// The 数据概览 of a ranking: by school and major only, so sorting or paging
+/// the ranking does not fetch it again.
+#[server]
+pub async fn get_ranking_stats(
+    school: String,
+    major: String,
+) -> Result<Option<RankingStats>, ServerFnError> {
+    site_data()?
+        .ranking_stats(&school, &major)
+        .await
+        .map_err(to_server_error)
+}
+
 /// One turn of the agent, the same types as `POST /api/v1/chat`.
 #[server(input = Json, output = Json)]
 pub async fn chat(request: ChatRequest) -> Result<ChatResponse, ServerFnError> {
@@ -112,4 +161,14 @@ pub async fn chat(request: ChatRequest) -> Result<ChatResponse, ServerFnError> {
 #[server(input = Json, output = Json)]
 pub async fn load_chat_history(session_id: String) -> Result<Option<ChatHistory>, ServerFnError> {
     agent()?.history(&session_id).await.map_err(to_server_error)
+}
+
+/// The panel's persona toggle: the same switch as
+/// `POST /api/v1/chat/switch_agent`.
+#[server(input = Json, output = Json)]
+pub async fn switch_agent(request: SwitchAgentRequest) -> Result<SwitchAgentData, ServerFnError> {
+    agent()?
+        .switch_agent(request)
+        .await
+        .map_err(to_server_error)
 }

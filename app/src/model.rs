@@ -200,6 +200,92 @@ pub struct AdvisorDetail {
     pub tags: Vec<TagCount>,
 }
 
+/// Advisors side by side (`/compare?ids=…`), in the order the ids were
+/// given, each with everything its detail page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub advisors: Vec<AdvisorDetail>,
+}
+
+impl Comparison {
+    /// The fewest advisors a comparison makes sense for.
+    pub const MIN: usize = 2;
+    /// The most advisors that still fit side by side on a phone.
+    pub const MAX: usize = 4;
+
+    /// Splits the `ids=` parameter. Students and the agent write lists with
+    /// ASCII or Chinese commas, with or without spaces; empty pieces (a
+    /// trailing comma) are dropped. Validation is left to the server.
+    pub fn split_ids(raw: &str) -> Vec<String> {
+        raw.split([',', '，', '、', ' '])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// An advisor named in statistics, with the number that put them there (a
+/// review count, or an average on one dimension).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdvisorRef {
+    pub id: String,
+    pub name: String,
+    pub value: f64,
+}
+
+/// The advisor with the highest average on one dimension.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DimensionBest {
+    /// `academic`, `funding`, `relationship` or `prospects` (as `sort=` names them).
+    pub dimension: String,
+    /// 学术水平, 科研经费, 师生关系 or 学生前途.
+    pub label: String,
+    /// `value` is the plain average on that dimension, one decimal.
+    pub advisor: AdvisorRef,
+}
+
+/// What the reviews of one (school, major) add up to, read from the
+/// aggregates on the advisor rows (never by scanning reviews).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankingStats {
+    /// Advisors of the (school, major), reviewed or not.
+    pub advisors: u64,
+    /// Published reviews of those advisors.
+    pub reviews: i64,
+    /// Plain mean of every overall score, one decimal; `None` without reviews.
+    pub average: Option<f64>,
+    /// Counts of overall scores 1..=5 (index 0 is the count of 1-star reviews).
+    pub histogram: [i64; 5],
+    /// The advisor with the most reviews (`value` is the count); `None`
+    /// without reviews.
+    pub most_reviewed: Option<AdvisorRef>,
+    /// The best advisor on each of the four dimensions, in the order
+    /// 学术水平, 科研经费, 师生关系, 学生前途, among advisors with at least
+    /// [`RankingStats::MIN_REVIEWS`] reviews: empty when nobody has that many.
+    pub best: Vec<DimensionBest>,
+}
+
+impl RankingStats {
+    /// Reviews an advisor needs to be named best on a dimension: two glowing
+    /// reviews are an anecdote, not a reputation.
+    pub const MIN_REVIEWS: i64 = 3;
+}
+
+impl AdvisorDetail {
+    /// The advisor as a page listing it (the compare page) reports it to the
+    /// agent: `rating` is the plain overall average (0 without reviews).
+    pub fn to_visible(&self) -> VisibleAdvisor {
+        VisibleAdvisor {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            title: self.title.clone(),
+            rating: self.averages.as_ref().map_or(0.0, |a| a.overall),
+            rank: self.rank,
+        }
+    }
+}
+
 /// One published review.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Review {
@@ -307,6 +393,18 @@ mod tests {
         }
         assert_eq!(SortKey::from_param(""), Some(SortKey::Overall));
         assert_eq!(SortKey::from_param("score; DROP TABLE"), None);
+    }
+
+    #[test]
+    fn compare_ids_split_on_any_comma_and_drop_empty_pieces() {
+        assert_eq!(Comparison::split_ids("12,34"), vec!["12", "34"]);
+        assert_eq!(
+            Comparison::split_ids(" 12 ，34、 56,, "),
+            vec!["12", "34", "56"]
+        );
+        assert!(Comparison::split_ids("").is_empty());
+        assert!(Comparison::split_ids(" , ").is_empty());
+        assert_eq!(Comparison::split_ids("abc,1"), vec!["abc", "1"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::{AdvisorDetail, RankingPage};
+use crate::model::{AdvisorDetail, Comparison, RankingPage};
 use crate::protocol::{PageContext, PageKind, RankingFilters, SelectedAdvisor, VisibleAdvisor};
 
 #[derive(Clone, Copy, Debug)]
@@ -92,6 +92,24 @@ impl PageContextStore {
             id: detail.id.clone(),
             name: detail.name.clone(),
         }));
+    }
+
+    /// Advisors side by side: they are the list "第一个" and "第二位" refer
+    /// to, in the order shown; nobody is selected and no ranking is on screen.
+    /// `rank` is each advisor's place in the ranking of their own school and
+    /// major, `rating` their plain overall average (0 without reviews), as on
+    /// a ranking card.
+    pub fn show_compare(&self, comparison: &Comparison) {
+        self.current_page.set(PageKind::Compare);
+        self.visible_advisors.set(
+            comparison
+                .advisors
+                .iter()
+                .map(AdvisorDetail::to_visible)
+                .collect(),
+        );
+        self.selected_advisor.set(None);
+        self.ranking_filters.set(None);
     }
 
     /// Any other page (a choice of school or major, a 404): nothing selectable.

@@ -89,6 +89,12 @@ pub struct UserForm {
     pub research_direction: Option<String>,
     #[serde(default)]
     pub preferences: Preferences,
+    /// 学硕 / 专硕 / 直博 (seed 000 §8).
+    #[serde(default)]
+    pub degree_type: Option<String>,
+    /// The year the student would start, e.g. "2027" (seed 000 §8).
+    #[serde(default)]
+    pub enrollment_year: Option<String>,
 }
 
 /// Derived completeness of the form (seed 000 §1.1 `form_status`).
@@ -114,6 +120,8 @@ impl UserForm {
             ("personality", &self.preferences.personality),
             ("research_style", &self.preferences.research_style),
             ("funding", &self.preferences.funding),
+            ("degree_type", &self.degree_type),
+            ("enrollment_year", &self.enrollment_year),
         ]
         .into_iter()
         .filter(|(_, v)| v.is_some())
@@ -253,4 +261,59 @@ mod tests {
         assert!(status.missing_required.is_empty());
         assert_eq!(status.filled_optional, vec!["personality"]);
     }
+}
+
+/// `POST /api/v1/chat/switch_agent` request (seed 002 §3.1). Without a
+/// `session_id` a new session is opened with the chosen persona.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SwitchAgentRequest {
+    #[serde(default)]
+    pub session_id: Option<String>,
+    pub agent_type: String,
+}
+
+/// What a switch answers: `data` on success, `null` with a 4xx `code`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SwitchAgentResponse {
+    pub code: u16,
+    pub message: String,
+    pub data: Option<SwitchAgentData>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SwitchAgentData {
+    pub agent_type: String,
+    pub session_id: String,
+}
+
+/// The two personas (seed 002), as `ChatResponse::agent` names them.
+pub const CASUAL: &str = "casual";
+pub const ANALYSIS: &str = "analysis";
+
+/// "闲聊" / "分析": the persona as the switch message names its mode.
+pub fn mode_name(agent: &str) -> &'static str {
+    if agent == CASUAL {
+        "闲聊"
+    } else {
+        "分析"
+    }
+}
+
+/// Who the student is talking to, as the panel shows it.
+pub fn persona_name(agent: &str) -> &'static str {
+    if agent == CASUAL {
+        "小暖 · 闲聊"
+    } else {
+        "择导分析师"
+    }
+}
+
+/// The system line of a persona switch (seed 002 §2.2), the same on the
+/// server (stored, and the `agent_switched` event's message) and in the panel.
+pub fn switch_message(from: &str, to: &str) -> String {
+    format!(
+        "[系统] 已从{}模式切换到{}模式",
+        mode_name(from),
+        mode_name(to)
+    )
 }

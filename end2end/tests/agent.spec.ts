@@ -116,3 +116,55 @@ test('muting stops speech', async ({ page }) => {
   await expect(page.getByTestId('agent-message')).toHaveCount(2);
   expect((await spoken(page)).length).toBe(before);
 });
+
+test('a comparison asked by text opens /compare with the radar chart', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  await send(page, '我想考北京大学计算机系');
+  await expect(page).toHaveURL(/\/ranking\?school=/);
+  await send(page, '对比一下第一个和第二个');
+  await expect(page).toHaveURL(/\/compare\?ids=\d+,\d+$/);
+  await expect(page.getByTestId('radar-chart')).toBeVisible();
+  await expect(page.getByTestId('radar-series')).toHaveCount(2);
+  const said = await lastSpoken(page);
+  expect(said).toContain('张三');
+  expect(said).toContain('更');
+  await expect(page.locator('#page-context')).toHaveAttribute('data-current-page', 'compare');
+});
+
+test('the persona toggle changes who answers, and nothing is forgotten', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  await send(page, '我想考北京大学计算机系');
+  await expect(page.getByTestId('agent-persona')).toHaveText('择导分析师');
+
+  await page.getByTestId('agent-persona-casual').click();
+  const system = page.locator('[data-testid=agent-message][data-role=system]');
+  await expect(system.last()).toHaveText('[系统] 已从分析模式切换到闲聊模式');
+  await expect(page.getByTestId('agent-persona')).toContainText('小暖');
+  await expect(page.getByTestId('agent-persona-casual')).toHaveAttribute('aria-pressed', 'true');
+
+  // A keyword of the data side does not override the choice made by hand.
+  await send(page, '今天复习好累，看看数据也看不进去');
+  await expect(page.getByTestId('agent-persona')).toContainText('小暖');
+  await expect(page).toHaveURL(/\/ranking\?school=/);
+
+  // Back by button: the form is still there, so "第一个" still works.
+  await page.getByTestId('agent-persona-analysis').click();
+  await expect(system.last()).toHaveText('[系统] 已从闲聊模式切换到分析模式');
+  await send(page, '第一个导师怎么样？');
+  expect(await lastSpoken(page)).toMatch(/^张三/);
+  await expect(page.getByTestId('agent-form')).toContainText('北京大学');
+});
+
+test('asking about stress switches to the casual persona by itself', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  await send(page, '考研压力好大，好焦虑');
+  await expect(page.getByTestId('agent-persona')).toContainText('小暖');
+  const system = page.locator('[data-testid=agent-message][data-role=system]');
+  await expect(system.last()).toHaveText('[系统] 已从分析模式切换到闲聊模式');
+  await send(page, '帮我看看北京大学计算机系的排名');
+  await expect(page.getByTestId('agent-persona')).toHaveText('择导分析师');
+  await expect(page).toHaveURL(/\/ranking\?school=/);
+});

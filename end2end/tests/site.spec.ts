@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect, APIRequestContext } from '@playwright/test';
 import { hydrated } from './helpers';
 
 test.describe('without JavaScript', () => {
@@ -27,6 +27,65 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('svg.histogram .hist-row')).toHaveCount(5);
     await expect(page.locator('.review')).toHaveCount(10);
   });
+
+  test('the ranking page shows an overview of its reviews on the server', async ({ page }) => {
+    await page.goto('/ranking?school=北京大学&major=计算机科学与技术');
+    const stats = page.getByTestId('ranking-stats');
+    await expect(stats.getByRole('heading', { name: '数据概览' })).toBeVisible();
+    await expect(stats.locator('.stats-reviews')).toContainText('条');
+    await expect(stats.locator('svg.histogram .hist-row')).toHaveCount(5);
+    await expect(stats.locator('.stats-most a')).toContainText('张三');
+    await expect(stats.locator('.stats-best a')).toHaveCount(4);
+  });
+
+  test('the compare page draws its radar chart without any script', async ({ page, request }) => {
+    const [first, second] = await firstTwoOfPkuCs(request);
+    await page.goto(`/compare?ids=${first.id},${second.id}`);
+    await expect(page.getByTestId('radar-chart').getByTestId('radar-series')).toHaveCount(2);
+    await expect(page.locator('.compare-table')).toContainText(first.name);
+  });
+});
+
+type AdvisorCard = { id: string; name: string };
+
+// The first two advisors of 北京大学 / 计算机科学与技术, as the JSON API ranks them.
+async function firstTwoOfPkuCs(request: APIRequestContext): Promise<AdvisorCard[]> {
+  const res = await request.get('/api/v1/advisors', {
+    params: { school: '北京大学', major: '计算机科学与技术' },
+  });
+  expect(res.ok()).toBeTruthy();
+  const ranking = (await res.json()) as { advisors: AdvisorCard[] };
+  expect(ranking.advisors.length).toBeGreaterThanOrEqual(2);
+  return ranking.advisors.slice(0, 2);
+}
+
+test('two advisors side by side: a radar with both, and the page context lists them', async ({ page, request }) => {
+  const [first, second] = await firstTwoOfPkuCs(request);
+  await page.goto(`/compare?ids=${first.id},${second.id}`);
+  await hydrated(page, 'compare');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('导师对比');
+  const chart = page.getByTestId('radar-chart');
+  await expect(chart).toBeVisible();
+  await expect(chart.getByTestId('radar-series')).toHaveCount(2);
+  await expect(page.locator('.radar-legend')).toContainText(first.name);
+  await expect(page.locator('.radar-legend')).toContainText(second.name);
+  await expect(page.getByRole('link', { name: first.name, exact: true })).toHaveAttribute('href', `/advisor/${first.id}`);
+
+  const ctx = JSON.parse((await page.locator('#page-context').getAttribute('data-json')) ?? '{}');
+  expect(ctx.current_page).toBe('compare');
+  expect(ctx.visible_advisors.map((a: AdvisorCard) => [a.id, a.name])).toEqual([
+    [first.id, first.name],
+    [second.id, second.name],
+  ]);
+  expect(ctx.selected_advisor).toBeNull();
+  expect(ctx.ranking_filters).toBeNull();
+});
+
+test('a compare link with one advisor answers 400 in Chinese', async ({ page, request }) => {
+  const [first] = await firstTwoOfPkuCs(request);
+  const res = await page.goto(`/compare?ids=${first.id}`);
+  expect(res?.status()).toBe(400);
+  await expect(page.locator('.compare-error')).toHaveText('请选择 2 到 4 位导师进行对比。');
 });
 
 test('searching 北京大学 + 计算机 leads to a ranking with 张三', async ({ page }) => {

@@ -219,9 +219,31 @@ async fn chip_clicks_fill_the_form_without_the_planner() {
     );
     let r = s.click("personality", &[]).await; // 跳过
     assert!(r.form.preferences.personality.is_none());
+    // The next gap is asked: the degree type, then the enrollment year.
+    let chips = call(&r, "present_options");
+    assert_eq!(chips.params["target_field"], "degree_type");
+    assert_eq!(
+        chips.params["options"],
+        serde_json::json!(["学硕", "专硕", "直博"])
+    );
+    let r = s.click("degree_type", &["直博"]).await;
+    assert_eq!(r.form.degree_type.as_deref(), Some("直博"));
+    assert!(
+        tools(&r).contains(&"recommend_advisors"),
+        "直博 changes who fits"
+    );
+    let chips = call(&r, "present_options");
+    assert_eq!(chips.params["target_field"], "enrollment_year");
+    let year = chips.params["options"][0].as_str().unwrap().to_string();
+    let r = s.click("enrollment_year", &[&year]).await;
+    assert_eq!(r.form.enrollment_year.as_deref(), Some(year.as_str()));
     assert!(
         !tools(&r).contains(&"present_options"),
-        "a skipped question is not asked again"
+        "nothing left to ask, and a skipped question is not asked again"
+    );
+    assert_eq!(
+        r.form_status.filled_optional,
+        ["research_direction", "degree_type", "enrollment_year"]
     );
 }
 

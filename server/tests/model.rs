@@ -531,15 +531,25 @@ async fn turns_code_answers_alone_cost_no_model_call() {
 }
 
 #[tokio::test]
-async fn casual_questions_forbid_tools() {
-    let server = scripted(json!([{"reply": {"content": "不客气，祝你考研顺利！"}}])).await;
+async fn general_questions_forbid_tools_and_the_casual_persona_has_none() {
+    let server = scripted(json!([{"reply": {"content": "985高校共39所，都是顶尖大学。"}}])).await;
     let app = site_with(&server, &[]).await;
     let mut s = Student::new(&app);
-    s.say("谢谢你").await;
+    s.say("985是什么意思").await;
     assert_eq!(server.received()[0].body["tool_choice"], "none");
     assert!(server.received()[0]
         .prompt_text()
         .contains("不要调用任何工具"));
+    // 谢谢 switches to the casual persona: its own prompt, no tools at all.
+    let r = s.say("谢谢你").await;
+    assert_eq!(r.agent, "casual");
+    let casual = &server.received()[1];
+    assert!(casual.body.get("tools").is_none());
+    assert!(casual.prompt_text().contains("小暖"));
+    assert!(
+        casual.prompt_text().contains("985是什么意思"),
+        "the shared history"
+    );
 }
 
 #[tokio::test]

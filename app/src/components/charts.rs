@@ -75,3 +75,218 @@ pub fn DimensionBars(averages: DimensionAverages) -> impl IntoView {
         </dl>
     }
 }
+
+/// Colours of the series of a chart, in order: apart in hue and in
+/// lightness, so they still differ for colour-blind readers.
+pub const SERIES_COLORS: [&str; 4] = ["#1f5f8b", "#e07a1f", "#2e8b57", "#9b3d8f"];
+
+/// The colour of the `i`-th series (colours repeat past the fourth).
+pub fn series_color(i: usize) -> &'static str {
+    SERIES_COLORS[i % SERIES_COLORS.len()]
+}
+
+/// One advisor on the radar chart. `averages` is `None` without reviews:
+/// drawn at 0 and labelled 暂无评价.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RadarSeries {
+    pub name: String,
+    pub averages: Option<DimensionAverages>,
+}
+
+/// The axes, clockwise from the top, and where each one points.
+const RADAR_AXES: [(&str, (f64, f64)); 4] = [
+    ("学术水平", (0.0, -1.0)),
+    ("科研经费", (1.0, 0.0)),
+    ("师生关系", (0.0, 1.0)),
+    ("学生前途", (-1.0, 0.0)),
+];
+const RADAR_CENTER: (f64, f64) = (160.0, 125.0);
+const RADAR_RADIUS: f64 = 90.0;
+const RADAR_MAX: f64 = 5.0;
+
+/// The four values in axis order (0 for an advisor without reviews).
+fn radar_values(averages: Option<&DimensionAverages>) -> [f64; 4] {
+    averages.map_or([0.0; 4], |a| {
+        [a.academic, a.funding, a.relationship, a.prospects]
+    })
+}
+
+/// The `points` of a polygon through `values` (0–5) on the four axes.
+fn radar_points(values: [f64; 4]) -> String {
+    let (cx, cy) = RADAR_CENTER;
+    RADAR_AXES
+        .iter()
+        .zip(values)
+        .map(|((_, (dx, dy)), v)| {
+            let r = v.clamp(0.0, RADAR_MAX) / RADAR_MAX * RADAR_RADIUS;
+            format!("{:.1},{:.1}", cx + dx * r, cy + dy * r)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What a screen reader says instead of the picture.
+fn radar_label(series: &[RadarSeries]) -> String {
+    let each = series
+        .iter()
+        .map(|s| match &s.averages {
+            Some(a) => format!(
+                "{}：学术水平 {:.1}、科研经费 {:.1}、师生关系 {:.1}、学生前途 {:.1}",
+                s.name, a.academic, a.funding, a.relationship, a.prospects
+            ),
+            None => format!("{}：暂无评价", s.name),
+        })
+        .collect::<Vec<_>>()
+        .join("；");
+    format!("四维评分雷达图（满分 5 分）。{each}")
+}
+
+/// The four dimension averages of several advisors on one radar: axes 0–5,
+/// grid rings at 1 to 5, one translucent polygon per advisor and a legend.
+/// Computed here as plain SVG, so it shows without JavaScript.
+#[component]
+pub fn RadarChart(series: Vec<RadarSeries>) -> impl IntoView {
+    let (cx, cy) = RADAR_CENTER;
+    let rings = (1..=5)
+        .map(|k| {
+            let points = radar_points([k as f64; 4]);
+            view! { <polygon class="radar-ring" points=points></polygon> }
+        })
+        .collect_view();
+    let ticks = (1..=5)
+        .map(|k| {
+            let y = cy - k as f64 / RADAR_MAX * RADAR_RADIUS;
+            view! { <text x=cx + 4.0 y=y + 4.0 class="radar-tick">{k}</text> }
+        })
+        .collect_view();
+    let axes = RADAR_AXES
+        .iter()
+        .map(|&(label, (dx, dy))| {
+            let (x2, y2) = (cx + dx * RADAR_RADIUS, cy + dy * RADAR_RADIUS);
+            // Labels sit just beyond the end of their axis, facing away from it.
+            let (lx, ly) = (cx + dx * (RADAR_RADIUS + 10.0), cy + dy * (RADAR_RADIUS + 10.0));
+            let anchor = match dx {
+                d if d > 0.0 => "start",
+                d if d < 0.0 => "end",
+                _ => "middle",
+            };
+            let baseline_shift = if dy > 0.0 { 10.0 } else if dy < 0.0 { 0.0 } else { 4.0 };
+            view! {
+                <line class="radar-axis" x1=cx y1=cy x2=x2 y2=y2></line>
+                <text x=lx y=ly + baseline_shift text-anchor=anchor class="radar-label">{label}</text>
+            }
+        })
+        .collect_view();
+    let polygons = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let color = series_color(i);
+            let points = radar_points(radar_values(s.averages.as_ref()));
+            view! {
+                <polygon
+                    data-testid="radar-series"
+                    class="radar-series"
+                    data-name=s.name.clone()
+                    points=points
+                    fill=color
+                    fill-opacity="0.18"
+                    stroke=color
+                    stroke-width="2"
+                    stroke-linejoin="round"
+                ></polygon>
+            }
+        })
+        .collect_view();
+    let legend = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let swatch = format!("background:{}", series_color(i));
+            let none = s.averages.is_none();
+            view! {
+                <li class="radar-legend-item">
+                    <span class="radar-swatch" style=swatch></span>
+                    {s.name.clone()}
+                    {none.then(|| view! { <span class="radar-none">"（暂无评价）"</span> })}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="radar">
+            <svg
+                class="radar-chart"
+                data-testid="radar-chart"
+                viewBox="0 0 320 250"
+                role="img"
+                aria-label=radar_label(&series)
+            >
+                <g class="radar-grid">{rings}{axes}{ticks}</g>
+                {polygons}
+            </svg>
+            <figcaption>
+                <ul class="radar-legend">{legend}</ul>
+            </figcaption>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn averages(values: [f64; 4]) -> DimensionAverages {
+        DimensionAverages {
+            academic: values[0],
+            funding: values[1],
+            relationship: values[2],
+            prospects: values[3],
+            overall: 4.0,
+        }
+    }
+
+    #[test]
+    fn radar_points_run_clockwise_from_the_top_and_scale_to_five() {
+        // Full marks reach the end of every axis: top, right, bottom, left.
+        assert_eq!(
+            radar_points([5.0; 4]),
+            "160.0,35.0 250.0,125.0 160.0,215.0 70.0,125.0"
+        );
+        assert_eq!(
+            radar_points([1.0, 2.5, 0.0, 4.0]),
+            "160.0,107.0 205.0,125.0 160.0,125.0 88.0,125.0"
+        );
+        // Out-of-range values stay on the chart.
+        assert_eq!(radar_points([9.0; 4]), radar_points([5.0; 4]));
+        assert_eq!(radar_points([-1.0; 4]), radar_points([0.0; 4]));
+    }
+
+    #[test]
+    fn an_advisor_without_reviews_sits_at_the_centre_and_is_named_so() {
+        assert_eq!(radar_values(None), [0.0; 4]);
+        assert_eq!(
+            radar_values(Some(&averages([4.6, 4.2, 4.8, 4.5]))),
+            [4.6, 4.2, 4.8, 4.5]
+        );
+        let label = radar_label(&[
+            RadarSeries {
+                name: "张三".into(),
+                averages: Some(averages([4.6, 4.2, 4.8, 4.5])),
+            },
+            RadarSeries {
+                name: "王五".into(),
+                averages: None,
+            },
+        ]);
+        assert!(label.contains("张三：学术水平 4.6、科研经费 4.2、师生关系 4.8、学生前途 4.5"));
+        assert!(label.contains("王五：暂无评价"));
+    }
+
+    #[test]
+    fn series_colours_are_distinct_and_repeat_past_four() {
+        let colors: std::collections::HashSet<_> = SERIES_COLORS.iter().collect();
+        assert_eq!(colors.len(), SERIES_COLORS.len());
+        assert_eq!(series_color(4), series_color(0));
+    }
+}

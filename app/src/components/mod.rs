@@ -7,7 +7,7 @@ mod rating;
 mod search;
 
 pub use agent_panel::AgentPanel;
-pub use charts::{DimensionBars, Histogram};
+pub use charts::{series_color, DimensionBars, Histogram, RadarChart, RadarSeries};
 pub use pager::Pager;
 pub use rating::{Stars, TagList};
 pub use search::SearchForm;

@@ -2,11 +2,13 @@
 //! renders it on the server, and keeps the page-context store true.
 
 mod advisor;
+mod compare;
 mod home;
 mod not_found;
 mod ranking;
 
 pub use advisor::AdvisorPage;
+pub use compare::ComparePage;
 pub use home::HomePage;
 pub use not_found::{NotFound, NotFoundPage};
 pub use ranking::RankingPageView;
@@ -25,6 +27,12 @@ pub(crate) fn encode(s: &str) -> String {
     out
 }
 
+/// The URL of a comparison of these advisors, in this order.
+pub fn compare_href<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
+    let ids = ids.into_iter().map(encode).collect::<Vec<_>>();
+    format!("/compare?ids={}", ids.join(","))
+}
+
 /// The URL of a ranking.
 pub fn ranking_href(school: &str, major: &str, sort: crate::model::SortKey, page: u32) -> String {
     let mut href = format!("/ranking?school={}&major={}", encode(school), encode(major));
@@ -41,6 +49,11 @@ pub fn ranking_href(school: &str, major: &str, sort: crate::model::SortKey, page
 mod tests {
     use super::*;
     use crate::model::SortKey;
+
+    #[test]
+    fn compare_urls_keep_the_order_of_the_ids() {
+        assert_eq!(compare_href(["34", "12", "56"]), "/compare?ids=34,12,56");
+    }
 
     #[test]
     fn ranking_urls_encode_chinese_and_omit_defaults() {

@@ -4,11 +4,11 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
 use crate::agent_state::AgentOverlay;
-use crate::api::get_ranking;
-use crate::components::{Pager, Stars, TagList};
-use crate::model::{Major, RankingPage, RankingView, SortKey};
+use crate::api::{get_ranking, get_ranking_stats};
+use crate::components::{Histogram, Pager, Stars, TagList};
+use crate::model::{AdvisorRef, Major, RankingPage, RankingStats, RankingView, SortKey};
 use crate::page_context::PageContextStore;
-use crate::pages::{ranking_href, NotFound};
+use crate::pages::{compare_href, ranking_href, NotFound};
 use crate::protocol::PageKind;
 
 /// `/ranking?school=…&major=…&sort=…&page=…`
@@ -40,6 +40,15 @@ pub fn RankingPageView() -> impl IntoView {
         }
         get_ranking(school, major, sort, page).await.map(Some)
     });
+    // The 数据概览 depends on the school and major only: sorting and paging
+    // keep it.
+    let stats = Resource::new(
+        move || {
+            let (school, major, _, _) = params();
+            (school, major)
+        },
+        |(school, major)| get_ranking_stats(school, major),
+    );
 
     // Keep the page context true: what is on screen is what the agent sees.
     Effect::new(move |_| match data.get() {
@@ -52,7 +61,10 @@ pub fn RankingPageView() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"正在加载排行…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(Some(RankingView::Ranking(page))) => view! { <Ranking page/> }.into_any(),
+                    Ok(Some(RankingView::Ranking(page))) => {
+                        let stats = stats.await;
+                        view! { <Ranking page stats/> }.into_any()
+                    }
                     Ok(Some(RankingView::ChooseSchool { query, candidates })) => {
                         let major = params().1;
                         view! { <ChooseSchool query candidates major/> }.into_any()
@@ -89,7 +101,7 @@ pub fn RankingPageView() -> impl IntoView {
 }
 
 #[component]
-fn Ranking(page: RankingPage) -> impl IntoView {
+fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView {
     let overlay = AgentOverlay::expect();
     let title = format!("{} · {} 导师排行", page.school, page.major);
     let offset = (page.page - 1) * page.per_page;
@@ -152,6 +164,17 @@ fn Ranking(page: RankingPage) -> impl IntoView {
         .collect_view();
     let (school, major, sort) = (page.school.clone(), page.major.clone(), page.sort);
     let empty = page.advisors.is_empty();
+    // The first few on this page side by side, the way students shortlist.
+    let shortlist = page
+        .advisors
+        .iter()
+        .take(COMPARE_SHORTLIST)
+        .map(|a| a.id.as_str())
+        .collect::<Vec<_>>();
+    let compare = (shortlist.len() >= 2).then(|| {
+        let label = format!("对比本页前 {} 位导师", shortlist.len());
+        view! { <A href=compare_href(shortlist) attr:class="compare-link">{label}</A> }
+    });
     view! {
         <Title text=title.clone()/>
         <section class="ranking" data-page="ranking">
@@ -160,6 +183,8 @@ fn Ranking(page: RankingPage) -> impl IntoView {
                 {format!("共 {} 位导师，按{}排序。", page.total, page.sort.label())}
                 <span class="hint">"排名采用贝叶斯平均：评价越少，越向全站平均分收缩。"</span>
             </p>
+            <Overview stats/>
+            {compare}
             <nav class="sort-tabs" aria-label="排序">{sort_tabs}</nav>
             {empty.then(|| view! { <p class="notice">"这一页没有导师。"</p> })}
             <ol class="advisor-list" start=offset + 1>{rows}</ol>
@@ -220,4 +245,90 @@ fn ChooseMajor(school: String, unknown_major: Option<String>, majors: Vec<Major>
             </ul>
         </section>
     }
+}
+
+/// How many advisors the ranking's "对比" link puts side by side.
+const COMPARE_SHORTLIST: usize = 3;
+
+/// A link to an advisor named in the overview, with the number that put
+/// them there (so its text is never the bare name of a ranking row).
+fn advisor_link(advisor: &AdvisorRef, value: String) -> impl IntoView {
+    let href = format!("/advisor/{}", advisor.id);
+    let text = format!("{} · {value}", advisor.name);
+    view! { <A href=href>{text}</A> }
+}
+
+/// 数据概览: what the reviews of this school and major add up to.
+#[component]
+fn Overview(stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView {
+    let stats = match stats {
+        Ok(Some(stats)) => stats,
+        Ok(None) => return ().into_any(),
+        Err(e) => {
+            return view! { <p class="error">{format!("数据概览加载失败（{e}）")}</p> }.into_any()
+        }
+    };
+    let average = stats
+        .average
+        .map_or_else(|| "暂无评价".to_string(), |a| format!("{a:.1} 分"));
+    let most_reviewed = match &stats.most_reviewed {
+        Some(a) => advisor_link(a, format!("{} 条评价", a.value as i64)).into_any(),
+        None => "暂无评价".into_any(),
+    };
+    let best = if stats.best.is_empty() {
+        view! {
+            <p class="stats-none">
+                {format!("还没有导师收到 {} 条以上评价，暂不评选各维度最高。", RankingStats::MIN_REVIEWS)}
+            </p>
+        }
+        .into_any()
+    } else {
+        view! {
+            <dl class="stats-best">
+                {stats
+                    .best
+                    .iter()
+                    .map(|b| {
+                        view! {
+                            <div data-dimension=b.dimension.clone()>
+                                <dt>{b.label.clone()}</dt>
+                                <dd>{advisor_link(&b.advisor, format!("{:.1}", b.advisor.value))}</dd>
+                            </div>
+                        }
+                    })
+                    .collect_view()}
+            </dl>
+        }
+        .into_any()
+    };
+    view! {
+        <section class="ranking-stats" data-testid="ranking-stats" aria-labelledby="ranking-stats-title">
+            <h2 id="ranking-stats-title">"数据概览"</h2>
+            <div class="stats-grid">
+                <dl class="stats-numbers">
+                    <div>
+                        <dt>"评价总数"</dt>
+                        <dd class="stats-reviews">{format!("{} 条", stats.reviews)}</dd>
+                    </div>
+                    <div>
+                        <dt>"平均综合评分"</dt>
+                        <dd class="stats-average">{average}</dd>
+                    </div>
+                    <div>
+                        <dt>"评价最多"</dt>
+                        <dd class="stats-most">{most_reviewed}</dd>
+                    </div>
+                </dl>
+                <div class="stats-histogram">
+                    <h3>"评分分布"</h3>
+                    <Histogram counts=stats.histogram/>
+                </div>
+                <div class="stats-dimensions">
+                    <h3>{format!("各维度最高（至少 {} 条评价）", RankingStats::MIN_REVIEWS)}</h3>
+                    {best}
+                </div>
+            </div>
+        </section>
+    }
+    .into_any()
 }

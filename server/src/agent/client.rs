@@ -5,10 +5,12 @@
 
 use serde_json::Value;
 
-use app::model::{AdvisorDetail, RankingPage, RecommendResult};
+use app::model::{AdvisorDetail, Comparison, RankingPage, RecommendResult};
 use app::protocol::{PageContext, PageKind, RankingFilters, SelectedAdvisor, ToolCall};
 
-use super::tools::{GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, RECOMMEND_ADVISORS, UPDATE_RANKING};
+use super::tools::{
+    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, RECOMMEND_ADVISORS, UPDATE_RANKING,
+};
 
 /// Applies the reply's tool results to `page`, as the panel does.
 pub fn apply(page: &mut PageContext, calls: &[ToolCall]) {
@@ -63,6 +65,14 @@ pub fn apply(page: &mut PageContext, calls: &[ToolCall]) {
                         id: id.into(),
                         name: name.into(),
                     });
+                }
+            }
+            COMPARE_ADVISORS => {
+                if let Ok(c) = serde_json::from_value::<Comparison>(result) {
+                    page.current_page = PageKind::Compare;
+                    page.visible_advisors = c.advisors.iter().map(|d| d.to_visible()).collect();
+                    page.selected_advisor = None;
+                    page.ranking_filters = None;
                 }
             }
             _ => {}

@@ -20,7 +20,7 @@
 //! `tools` (the exact sequence), `tools_include`, `tools_exclude`, `params`
 //! (per tool, a subset of its parameters), `first_result` (per tool, the name
 //! of the first advisor of its result), `voice` (exact), `voice_prefix`,
-//! `voice_contains` (all of a list), `intent`, `error` (the reply's error
+//! `voice_contains` (all of a list), `intent`, `agent` (the persona), `error` (the reply's error
 //! code; without it, a reply with an error fails an expectation).
 
 use serde::Deserialize;
@@ -76,6 +76,9 @@ pub struct Expect {
     pub intent: Option<String>,
     #[serde(default)]
     pub error: Option<String>,
+    /// The persona that must answer (`casual` / `analysis`).
+    #[serde(default)]
+    pub agent: Option<String>,
 }
 
 /// How one turn went against its expectations.
@@ -122,6 +125,8 @@ fn form_value(form: &UserForm, field: &str) -> Option<String> {
         "personality" => form.preferences.personality.clone(),
         "research_style" => form.preferences.research_style.clone(),
         "funding" => form.preferences.funding.clone(),
+        "degree_type" => form.degree_type.clone(),
+        "enrollment_year" => form.enrollment_year.clone(),
         _ => None,
     }
 }
@@ -218,6 +223,11 @@ pub fn check(reply: &ChatResponse, e: &Expect) -> (Vec<String>, (usize, usize), 
     for c in &e.voice_contains {
         if !voice.contains(c.as_str()) {
             f.push(format!("voice: want {c:?} in {voice:?}"));
+        }
+    }
+    if let Some(a) = &e.agent {
+        if &reply.agent != a {
+            f.push(format!("agent: want {a}, got {}", reply.agent));
         }
     }
     if let Some(i) = &e.intent {

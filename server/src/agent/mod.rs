@@ -22,6 +22,7 @@ pub mod intent;
 pub mod narrate;
 pub mod nlu;
 pub mod option;
+pub mod persona;
 pub mod planner;
 pub mod recommend;
 pub mod request;
@@ -38,14 +39,15 @@ use std::sync::Arc;
 use app::error::ApiError;
 use app::model::ChatHistory;
 use app::protocol::{
-    ChatRequest, ChatResponse, ErrorInfo, IntentResult, PageContext, SelectedAdvisor, ToolCall,
-    UserForm,
+    AgentEvent, ChatRequest, ChatResponse, ErrorInfo, IntentResult, PageContext, SelectedAdvisor,
+    ToolCall, UserForm,
 };
 
 use self::intent::{Intent, IntentLexicon};
 use self::narrate::{Narrator, SpokenNames};
 use self::nlu::{Act, Analysis, Lexicons, NameSet, Slot};
 use self::option::Chip;
+use self::persona::{PersonaLexicon, Reason, ANALYSIS, CASUAL};
 use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, PlanInput, Planner};
 use self::recommend::Recommender;
 use self::request::Input;
@@ -58,8 +60,9 @@ use self::validate::Validator;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
 
-/// The persona that answers until the persona issue adds the casual one.
-pub const DEFAULT_PERSONA: &str = "analysis";
+/// The persona a new session starts with: the data side, since most
+/// students arrive with a school in mind (seed 000's main flow).
+pub const DEFAULT_PERSONA: &str = ANALYSIS;
 /// History lines a planner sees.
 const HISTORY_LINES: u32 = 12;
 /// Chips offered per question.
@@ -79,6 +82,9 @@ pub struct Agent {
     embedded: EmbeddedPlanner,
     /// The configured language model, if any.
     model: Option<ModelPlanner>,
+    personas: PersonaLexicon,
+    /// The casual persona's replies (embedded planner).
+    casual: Templates,
 }
 
 /// A request that passed the checks: its session and what the student did.
@@ -112,6 +118,10 @@ struct Outcome {
     error: Option<ErrorInfo>,
     model_calls: u32,
     tokens: u32,
+    /// The persona that answered, when this turn decided it (else unchanged).
+    persona: Option<&'static str>,
+    /// A persona switch, as the reply's `events`.
+    events: Vec<AgentEvent>,
 }
 
 impl Agent {
@@ -178,6 +188,8 @@ impl Agent {
             names,
             embedded,
             model,
+            personas: PersonaLexicon::load(),
+            casual: Templates::casual(),
         }
     }
 
@@ -287,6 +299,9 @@ impl Agent {
             Action::Chip { chip, shown } => (shown, self.chip_turn(chip, &session, &page).await),
         };
         let (model_calls, tokens) = (outcome.model_calls, outcome.tokens);
+        if let Some(persona) = outcome.persona {
+            session.persona = persona.to_string();
+        }
         let reply = ChatResponse {
             session_id: session.id.clone(),
             intent: outcome.intent,
@@ -295,7 +310,7 @@ impl Agent {
             tool_calls: outcome.calls,
             form_status: outcome.form.status(),
             form: outcome.form,
-            events: Vec::new(),
+            events: outcome.events,
             error: outcome.error,
         };
         session.form = reply.form.clone();
@@ -380,6 +395,11 @@ impl Agent {
         if outcome.calls.is_empty() && outcome.error.is_none() {
             outcome.voice = self.templates.render("skip_ack", session.memory.turns, &[]);
         }
+        // A chip answers a question of the form: that is the data side.
+        if session.persona == CASUAL {
+            outcome.persona = Some(ANALYSIS);
+            outcome.events = vec![switch_event(CASUAL, ANALYSIS, &Reason::DataNeeded)];
+        }
         outcome
     }
 
@@ -402,6 +422,8 @@ impl Agent {
             error: None,
             model_calls: 0,
             tokens: 0,
+            persona: None,
+            events: Vec::new(),
         };
         let (form, mut memory) = match intent {
             Intent::Greeting => return said("greeting"),
@@ -426,6 +448,39 @@ impl Agent {
         }
         let known = self.known_names(page, &memory, &form).await;
         let analysis = nlu::analyze(text, &self.lexicons, &known);
+
+        // Who answers: the persona switches on what the student says (or
+        // holds a manual choice); a switch is an event of the reply.
+        let normalized = crate::catalog::normalize(text);
+        let (persona, events) = match self.personas.decide(
+            &normalized,
+            &analysis,
+            &session.persona,
+            memory.persona_manual,
+        ) {
+            Some((to, why)) => {
+                if why.strong() {
+                    memory.persona_manual = false;
+                }
+                (to, vec![switch_event(&session.persona, to, &why)])
+            }
+            None => (
+                persona::parse(&session.persona).unwrap_or(DEFAULT_PERSONA),
+                Vec::new(),
+            ),
+        };
+        if let Some(sink) = voice {
+            sink.set_agent(persona);
+        }
+        if persona == CASUAL {
+            let mut outcome = self
+                .casual_turn(text, &normalized, session, &form, memory, voice)
+                .await;
+            outcome.persona = Some(persona);
+            outcome.events = events;
+            return outcome;
+        }
+
         let planner: &dyn Planner = match &self.model {
             Some(model) if !restates_page(&analysis, page) => model,
             _ => &self.embedded,
@@ -492,6 +547,81 @@ impl Agent {
             .await;
         outcome.model_calls = plan.model_calls;
         outcome.tokens = plan.tokens;
+        outcome.persona = Some(persona);
+        outcome.events = events;
+        outcome
+    }
+
+    /// The casual persona (seed 002's 闲聊 agent): a warm reply and no
+    /// tools — the form, the page and the history stay as they are, shared
+    /// with the analysis persona.
+    async fn casual_turn(
+        &self,
+        text: &str,
+        normalized: &str,
+        session: &Session,
+        form: &UserForm,
+        memory: session::Memory,
+        voice: Option<&VoiceSink>,
+    ) -> Outcome {
+        let turn = session.memory.turns;
+        let mut outcome = Outcome {
+            intent: IntentResult {
+                intent: "chitchat".into(),
+                confidence: 0.8,
+                reasoning: "闲聊模式：陪伴与鼓励，不调用数据工具".into(),
+            },
+            voice: String::new(),
+            calls: Vec::new(),
+            form: form.clone(),
+            memory,
+            error: None,
+            model_calls: 0,
+            tokens: 0,
+            persona: None,
+            events: Vec::new(),
+        };
+        let Some(model) = &self.model else {
+            let key = format!("casual_{}", self.personas.topic(normalized));
+            outcome.voice = self.casual.render(&key, turn, &[]);
+            return outcome;
+        };
+        let history = if session.is_new {
+            Vec::new()
+        } else {
+            self.sessions
+                .history(&session.id, HISTORY_LINES)
+                .await
+                .unwrap_or_default()
+        };
+        let analysis = nlu::Analysis::default();
+        let input = PlanInput {
+            message: text,
+            analysis: &analysis,
+            form,
+            memory: &outcome.memory,
+            page: &session.page_context,
+            history: &history,
+            turn,
+            voice,
+        };
+        match model.chat_casual(&input).await {
+            Ok(plan) => {
+                outcome.voice = plan.voice_response;
+                outcome.model_calls = plan.model_calls;
+                outcome.tokens = plan.tokens;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "casual persona failed");
+                outcome.voice = self.templates.render("model_error", turn, &[]);
+                outcome.model_calls = 1;
+                outcome.error = Some(ErrorInfo {
+                    code: e.code,
+                    message: e.message,
+                    field: None,
+                });
+            }
+        }
         outcome
     }
 
@@ -552,6 +682,8 @@ impl Agent {
                         }),
                         model_calls: 0,
                         tokens: 0,
+                        persona: None,
+                        events: Vec::new(),
                     };
                 }
             }
@@ -571,6 +703,8 @@ impl Agent {
             error: None,
             model_calls: 0,
             tokens: 0,
+            persona: None,
+            events: Vec::new(),
         }
     }
 
@@ -634,10 +768,13 @@ impl Agent {
                 directions = counts.into_iter().take(CHIPS).map(|(_, d)| d).collect();
             }
         }
+        // Students apply in the autumn for the next year's intake.
+        let next = nlu::enrollment::current_year() + 1;
         ChipSource {
             schools,
             majors: majors.into_iter().take(CHIPS).map(|(_, _, m)| m).collect(),
             directions,
+            years: (next..next + 3).map(|y| y.to_string()).collect(),
         }
     }
 
@@ -674,6 +811,51 @@ impl Agent {
         names
     }
 
+    /// Switches the persona by hand (seed 002 §3.1): it then holds against
+    /// keywords until the student switches again or a strong trigger fires.
+    /// No session yet: one is opened with that persona. Returns the session
+    /// id and the sentence to show.
+    pub async fn switch_agent(
+        &self,
+        session_id: Option<&str>,
+        agent_type: &str,
+    ) -> Result<(String, &'static str, String), ApiError> {
+        let to = persona::parse(agent_type).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_agent_type",
+                "agent_type 只能是 casual（闲聊）或 analysis（分析）。",
+            )
+            .with_field("agent_type")
+        })?;
+        let mut session = match session_id.map(str::trim).filter(|s| !s.is_empty()) {
+            Some(id) => self
+                .sessions
+                .load(id)
+                .await
+                .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
+                .ok_or_else(|| {
+                    ApiError::not_found("unknown_session", app::error::UNKNOWN_SESSION_MESSAGE)
+                        .with_field("session_id")
+                })?,
+            None => SessionStore::open(to),
+        };
+        let from = persona::parse(&session.persona).unwrap_or(DEFAULT_PERSONA);
+        let line = (from != to).then(|| persona::switch_message(from, to));
+        let message = if line.is_some() || session.is_new {
+            format!("已切换到{}模式", persona::mode_name(to))
+        } else {
+            format!("当前已经是{}模式", persona::mode_name(to))
+        };
+        session.persona = to.to_string();
+        session.memory.persona_manual = true;
+        self.sessions
+            .save_state(&session, line.as_deref())
+            .await
+            .map_err(|_| ApiError::unavailable("会话保存失败，请稍后再试。"))?;
+        tracing::info!(session = %session.id, from, to, "persona switched by hand");
+        Ok((session.id, to, message))
+    }
+
     /// The stored conversation of a session, `None` if there is none.
     pub async fn history(&self, session_id: &str) -> Result<Option<ChatHistory>, ApiError> {
         let Some(session) = self
@@ -696,6 +878,27 @@ impl Agent {
             form: session.form,
             options: session.memory.pending,
         }))
+    }
+}
+
+/// The `agent_switched` event of seed 002 §2.2, whose message is also the
+/// system line stored in the conversation.
+fn switch_event(from: &str, to: &'static str, why: &Reason) -> AgentEvent {
+    let mut data = serde_json::Map::new();
+    data.insert("from".into(), from.into());
+    data.insert("to".into(), to.into());
+    data.insert("message".into(), persona::switch_message(from, to).into());
+    data.insert(
+        "reason".into(),
+        match why {
+            Reason::Asked => "asked".into(),
+            Reason::DataNeeded => "data_needed".into(),
+            Reason::Keyword(k) => format!("keyword:{k}").into(),
+        },
+    );
+    AgentEvent {
+        kind: "agent_switched".into(),
+        data,
     }
 }
 
@@ -742,5 +945,17 @@ impl app::api::AgentApi for Agent {
 
     async fn history(&self, session_id: &str) -> Result<Option<ChatHistory>, ApiError> {
         Agent::history(self, session_id).await
+    }
+
+    async fn switch_agent(
+        &self,
+        request: app::protocol::SwitchAgentRequest,
+    ) -> Result<app::protocol::SwitchAgentData, ApiError> {
+        let (session_id, agent_type, _) =
+            Agent::switch_agent(self, request.session_id.as_deref(), &request.agent_type).await?;
+        Ok(app::protocol::SwitchAgentData {
+            agent_type: agent_type.to_string(),
+            session_id,
+        })
     }
 }

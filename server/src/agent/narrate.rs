@@ -6,12 +6,16 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use app::model::{AdvisorDetail, RankingPage, RecommendResult, ReviewsResult};
+use app::model::{
+    AdvisorDetail, Comparison, DimensionAverages, RankingPage, RankingStats, RecommendResult,
+    ReviewsResult,
+};
 use app::protocol::{ToolCall, UserForm};
 
 use super::templates::Templates;
 use super::tools::{
-    GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_RANKING,
+    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, PRESENT_OPTIONS,
+    RECOMMEND_ADVISORS, UPDATE_RANKING,
 };
 use crate::catalog::Catalog;
 
@@ -94,6 +98,21 @@ impl Narrator<'_> {
         if let Some(rec) = result::<RecommendResult>(calls, RECOMMEND_ADVISORS) {
             return self.recommendation(&rec, turn);
         }
+        // What the student asked for comes before the ranking it may bring along.
+        if let Some(c) = result::<Comparison>(calls, COMPARE_ADVISORS) {
+            return self.comparison(&c, turn);
+        }
+        if let Some(stats) = result::<RankingStats>(calls, GET_STATISTICS) {
+            let call = calls.iter().find(|c| c.tool == GET_STATISTICS);
+            let name = |k: &str| {
+                call.and_then(|c| c.result.as_ref())
+                    .and_then(|r| r.get(k))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            return self.statistics(&stats, &name("school"), &name("major"), turn);
+        }
         let chips = calls.iter().find(|c| c.tool == PRESENT_OPTIONS);
         let chip_field = chips
             .and_then(|c| c.params.get("target_field"))
@@ -171,6 +190,99 @@ impl Narrator<'_> {
         )
     }
 
+    /// The difference in one sentence: what each of the first two advisors
+    /// leads on by the widest margin ("张三师生关系更好，李四经费更充足"), or
+    /// that one leads on everything. More than two: the best overall, and
+    /// what the runner-up leads on.
+    pub fn comparison(&self, c: &Comparison, turn: u32) -> String {
+        let t = |key: &str, vars: &[(&str, &str)]| self.templates.render(key, turn, vars);
+        if let Some(quiet) = c.advisors.iter().find(|a| a.averages.is_none()) {
+            return t("compare_no_reviews", &[("name", &quiet.name)]);
+        }
+        let scored: Vec<(&AdvisorDetail, &DimensionAverages)> = c
+            .advisors
+            .iter()
+            .filter_map(|a| a.averages.as_ref().map(|av| (a, av)))
+            .collect();
+        if scored.len() < 2 {
+            return t("compare_which", &[]);
+        }
+        let mut by_score = scored.clone();
+        by_score.sort_by(|x, y| y.0.score.total_cmp(&x.0.score));
+        let (a, b) = if scored.len() == 2 {
+            (scored[0], scored[1])
+        } else {
+            (by_score[0], by_score[1])
+        };
+        // Each advisor's clearest lead over the other: (margin, phrase key).
+        let lead = |x: &DimensionAverages, y: &DimensionAverages| {
+            DIMENSIONS
+                .iter()
+                .map(|(key, get)| (get(x) - get(y), *key))
+                .filter(|(margin, _)| *margin >= 0.05)
+                .max_by(|p, q| p.0.total_cmp(&q.0))
+        };
+        let phrase = |key: &str| t(&format!("compare_lead_{key}"), &[]);
+        let first = if scored.len() == 2 {
+            "compare_two"
+        } else {
+            "compare_many"
+        };
+        match (lead(a.1, b.1), lead(b.1, a.1)) {
+            (Some((_, ka)), Some((_, kb))) => t(
+                first,
+                &[
+                    ("a", &a.0.name),
+                    ("lead_a", &phrase(ka)),
+                    ("b", &b.0.name),
+                    ("lead_b", &phrase(kb)),
+                ],
+            ),
+            (Some((_, k)), None) => t(
+                "compare_sweep",
+                &[("a", &a.0.name), ("b", &b.0.name), ("lead_a", &phrase(k))],
+            ),
+            (None, Some((_, k))) => t(
+                "compare_sweep",
+                &[("a", &b.0.name), ("b", &a.0.name), ("lead_a", &phrase(k))],
+            ),
+            (None, None) => t("compare_even", &[("a", &a.0.name), ("b", &b.0.name)]),
+        }
+    }
+
+    /// The figures of a school + major, briefly.
+    pub fn statistics(&self, s: &RankingStats, school: &str, major: &str, turn: u32) -> String {
+        let vars = self.pair_vars(school, major);
+        let get = |k: &str| {
+            vars.iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let (Some(avg), Some(most)) = (s.average, s.most_reviewed.as_ref()) else {
+            return self.templates.render(
+                "stats_none",
+                turn,
+                &[
+                    ("school_short", &get("school_short")),
+                    ("major", &get("major")),
+                ],
+            );
+        };
+        self.templates.render(
+            "stats_summary",
+            turn,
+            &[
+                ("school_short", &get("school_short")),
+                ("major", &get("major")),
+                ("advisors", &s.advisors.to_string()),
+                ("reviews", &s.reviews.to_string()),
+                ("average", &format!("{avg:.1}")),
+                ("most", &most.name),
+            ],
+        )
+    }
+
     fn reviews(&self, r: &ReviewsResult, calls: &[ToolCall], turn: u32) -> String {
         let name = calls
             .iter()
@@ -196,3 +308,12 @@ impl Narrator<'_> {
         }
     }
 }
+
+/// The four dimensions, by the template suffix that phrases a lead on them.
+type Dimension = (&'static str, fn(&DimensionAverages) -> f64);
+const DIMENSIONS: [Dimension; 4] = [
+    ("academic", |d| d.academic),
+    ("funding", |d| d.funding),
+    ("relationship", |d| d.relationship),
+    ("prospects", |d| d.prospects),
+];

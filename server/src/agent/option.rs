@@ -8,7 +8,7 @@ use app::error::ApiError;
 use app::protocol::{OptionClick, ToolCall, UserForm};
 
 use super::tools::UPDATE_FORM;
-use super::validate::{direction_value, preference_value};
+use super::validate::{degree_value, direction_value, preference_value, year_value};
 use crate::catalog::{Catalog, Resolution};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +63,8 @@ pub fn interpret(
                 _ => None,
             }
         }
+        "degree_type" => degree_value(first),
+        "enrollment_year" => year_value(first, crate::agent::nlu::enrollment::current_year()),
         "research_direction" => {
             let parts: Vec<String> = click
                 .values

@@ -27,6 +27,7 @@ pub struct Weights {
     pub style: f64,
     pub funding: f64,
     pub rating: f64,
+    pub degree: f64,
     pub top: usize,
 }
 
@@ -38,6 +39,7 @@ impl Weights {
             style: 12.0,
             funding: 12.0,
             rating: 16.0,
+            degree: 10.0,
             top: 3,
         };
         for line in text
@@ -58,6 +60,7 @@ impl Weights {
                 "style" => w.style = value,
                 "funding" => w.funding = value,
                 "rating" => w.rating = value,
+                "degree" => w.degree = value,
                 "top" => w.top = (value as usize).clamp(1, 10),
                 _ => {}
             }
@@ -73,6 +76,8 @@ pub struct Wanted {
     pub personality: Option<String>,
     pub style: Option<String>,
     pub funding: Option<String>,
+    /// 学硕 / 专硕 / 直博; only 直博 weighs in (a PhD needs a doctoral supervisor).
+    pub degree: Option<String>,
 }
 
 impl Wanted {
@@ -198,6 +203,14 @@ impl Recommender {
                 reasons.push((w.funding * fit, "经费充足".to_string()));
             }
         }
+        if wanted.degree.as_deref() == Some("直博") {
+            let fit = phd_fit(&c.row.title);
+            total += w.degree * fit;
+            weight += w.degree;
+            if fit >= 1.0 {
+                reasons.push((w.degree, format!("{}，可带博士生", c.row.title)));
+            }
+        }
         let bayes = ranking::bayesian(c.row.sum_overall, c.row.review_count, priors.overall);
         total += w.rating * ((bayes - 1.0) / 4.0).clamp(0.0, 1.0);
         weight += w.rating;
@@ -266,6 +279,19 @@ impl Recommender {
             major: major.to_string(),
             advisors,
         }
+    }
+}
+
+/// How likely an advisor of this title supervises PhD students: full
+/// professors and research professors almost always, associate ones
+/// sometimes, others rarely.
+pub fn phd_fit(title: &str) -> f64 {
+    if title.contains("副") {
+        0.4
+    } else if title.contains("教授") || title.contains("研究员") || title.contains("博导") {
+        1.0
+    } else {
+        0.1
     }
 }
 

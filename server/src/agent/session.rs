@@ -25,6 +25,10 @@ pub struct Memory {
     /// Completed turns, for deterministic variety in replies.
     #[serde(default)]
     pub turns: u32,
+    /// The persona was chosen by hand (the panel's toggle, `switch_agent`):
+    /// keywords no longer switch it, only strong triggers do.
+    #[serde(default)]
+    pub persona_manual: bool,
 }
 
 /// One session as a turn sees it.
@@ -214,6 +218,39 @@ impl SessionStore {
                 );
         });
         qb.build().execute(&mut *tx).await?;
+        tx.commit().await
+    }
+
+    /// Stores the session's state alone, with an optional system line (a
+    /// persona switched by hand), in one transaction.
+    pub async fn save_state(
+        &self,
+        session: &Session,
+        system_line: Option<&str>,
+    ) -> Result<(), sqlx::Error> {
+        let to_json = |v: &dyn erased::Json| v.json();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES (?, ?, ?, ?, ?) \
+             ON CONFLICT (id) DO UPDATE SET persona = excluded.persona, memory = excluded.memory, \
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+        )
+        .bind(&session.id)
+        .bind(&session.persona)
+        .bind(to_json(&session.form))
+        .bind(to_json(&session.page_context))
+        .bind(to_json(&session.memory))
+        .execute(&mut *tx)
+        .await?;
+        if let Some(line) = system_line {
+            sqlx::query(
+                "INSERT INTO chat_messages (session_id, role, content) VALUES (?, 'system', ?)",
+            )
+            .bind(&session.id)
+            .bind(line)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await
     }
 

@@ -10,10 +10,11 @@ use serde_json::{json, Value};
 
 use app::protocol::{PageContext, PageKind, RankingFilters, ToolCall, UserForm};
 
+use super::nlu::enrollment::DEGREES;
 use super::session::Memory;
 use super::tools::{
-    GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM,
-    UPDATE_RANKING,
+    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, PRESENT_OPTIONS,
+    RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
 use super::validate::{form_param, FORM_FIELDS, PERSONALITIES};
 
@@ -26,11 +27,19 @@ pub enum Phase {
     OfferDirection,
     /// Form complete; personality not given and not yet offered.
     OfferPersonality,
+    /// Form complete; degree type (学硕 / 专硕 / 直博) not given, not yet offered.
+    OfferDegree,
+    /// Form complete; enrollment year not given and not yet offered.
+    OfferYear,
     Done,
 }
 
 pub const DIRECTION: &str = "research_direction";
 pub const PERSONALITY: &str = "personality";
+pub const DEGREE: &str = "degree_type";
+pub const YEAR: &str = "enrollment_year";
+/// The degree type that weighs in the recommendation.
+pub const PHD: &str = "直博";
 
 /// The phase is a function of the data gaps and of what was already offered.
 pub fn phase(form: &UserForm, memory: &Memory) -> Phase {
@@ -43,6 +52,10 @@ pub fn phase(form: &UserForm, memory: &Memory) -> Phase {
         Phase::OfferDirection
     } else if form.preferences.personality.is_none() && !asked(PERSONALITY) {
         Phase::OfferPersonality
+    } else if form.degree_type.is_none() && !asked(DEGREE) {
+        Phase::OfferDegree
+    } else if form.enrollment_year.is_none() && !asked(YEAR) {
+        Phase::OfferYear
     } else {
         Phase::Done
     }
@@ -57,6 +70,8 @@ pub fn set_field(form: &mut UserForm, field: &str, value: Option<String>) -> boo
         "personality" => &mut form.preferences.personality,
         "research_style" => &mut form.preferences.research_style,
         "funding" => &mut form.preferences.funding,
+        "degree_type" => &mut form.degree_type,
+        "enrollment_year" => &mut form.enrollment_year,
         _ => return false,
     };
     if *slot == value {
@@ -94,6 +109,8 @@ pub struct ChipSource {
     pub schools: Vec<String>,
     pub majors: Vec<String>,
     pub directions: Vec<String>,
+    /// Enrollment years to offer, nearest first.
+    pub years: Vec<String>,
 }
 
 /// The result of steering: the calls to execute and the new form and memory.
@@ -114,6 +131,7 @@ fn preferences_of(form: &UserForm) -> Value {
         "personality": form.preferences.personality,
         "research_style": form.preferences.research_style,
         "funding": form.preferences.funding,
+        "degree_type": form.degree_type,
     })
 }
 
@@ -178,11 +196,12 @@ pub fn steer(
 
     // Trigger 2: a preference with a complete form (or a form completed while
     // preferences wait) → recommendation from the form.
+    // A degree type matters to the choice only for 直博 (who may supervise PhDs).
     let pref_changed = changed.iter().any(|f| {
         matches!(
             f.as_str(),
             "research_direction" | "personality" | "research_style" | "funding"
-        )
+        ) || (f == "degree_type" && form.degree_type.as_deref() == Some(PHD))
     });
     let any_pref = form.research_direction.is_some()
         || form.preferences.personality.is_some()
@@ -214,7 +233,10 @@ pub fn steer(
 
     // Phases: the next gap of the form is asked with chips, unless the turn
     // was about something else (an advisor, a question) or already asks.
-    let busy_elsewhere = has(&calls, GET_ADVISOR_DETAIL) || has(&calls, GET_ADVISOR_REVIEWS);
+    let busy_elsewhere = has(&calls, GET_ADVISOR_DETAIL)
+        || has(&calls, GET_ADVISOR_REVIEWS)
+        || has(&calls, COMPARE_ADVISORS)
+        || has(&calls, GET_STATISTICS);
     let chips_call = match planner_chips {
         Some(c) => Some(c),
         None if facts.about_form && !busy_elsewhere => phase_chips(&form, &mut memory, chips),
@@ -278,6 +300,20 @@ fn phase_chips(
                 false,
             )
         }
+        Phase::OfferDegree => {
+            memory.asked.push(DEGREE.to_string());
+            chips(
+                "想读哪种学位？",
+                DEGREES.iter().map(|s| s.to_string()).collect(),
+                DEGREE,
+                true,
+                false,
+            )
+        }
+        Phase::OfferYear => {
+            memory.asked.push(YEAR.to_string());
+            chips("打算哪年入学？", src.years, YEAR, true, false)
+        }
         Phase::Done => None,
     }
 }
@@ -307,6 +343,7 @@ mod tests {
             schools: vec!["北京大学".into(), "清华大学".into()],
             majors: vec!["计算机科学与技术".into(), "软件工程".into()],
             directions: vec!["机器学习".into(), "计算机视觉".into(), "数据库".into()],
+            years: vec!["2027".into(), "2028".into(), "2029".into()],
         }
     }
 
@@ -409,7 +446,39 @@ mod tests {
             .unwrap();
         assert_eq!(rec.params["preferences"]["personality"], "温和");
         assert_eq!(rec.params["preferences"]["research_direction"], "机器学习");
-        assert_eq!(phase(&out.form, &out.memory), Phase::Done);
+        // The next gap is asked in the same turn: the degree type.
+        let chips = out.calls.last().unwrap();
+        assert_eq!(chips.tool, PRESENT_OPTIONS);
+        assert_eq!(chips.params["target_field"], DEGREE);
+        assert_eq!(phase(&out.form, &out.memory), Phase::OfferYear);
+    }
+
+    #[test]
+    fn only_a_phd_degree_changes_the_recommendation() {
+        let page = PageContext::default();
+        let before = form(Some("北京大学"), Some("计算机科学与技术"));
+        let memory = Memory {
+            asked: vec![DIRECTION.into(), PERSONALITY.into()],
+            ..Memory::default()
+        };
+        let run = |degree: &str| {
+            steer(
+                vec![update(json!({"degree_type": degree}))],
+                &before,
+                &memory,
+                &facts(&page),
+                source,
+            )
+        };
+        let phd = run("直博");
+        assert!(tools(&phd.calls).contains(&RECOMMEND_ADVISORS));
+        assert_eq!(phd.form.degree_type.as_deref(), Some("直博"));
+        let master = run("学硕");
+        assert!(!tools(&master.calls).contains(&RECOMMEND_ADVISORS));
+        // Then the enrollment year is asked, with the years of the source.
+        let chips = master.calls.last().unwrap();
+        assert_eq!(chips.params["target_field"], YEAR);
+        assert_eq!(chips.params["options"][0], "2027");
     }
 
     #[test]
@@ -490,6 +559,22 @@ mod tests {
         m.asked.push(DIRECTION.into());
         assert_eq!(phase(&f, &m), Phase::OfferPersonality);
         m.asked.push(PERSONALITY.into());
+        assert_eq!(phase(&f, &m), Phase::OfferDegree);
+        m.asked.push(DEGREE.into());
+        assert_eq!(phase(&f, &m), Phase::OfferYear);
+        m.asked.push(YEAR.into());
         assert_eq!(phase(&f, &m), Phase::Done);
+        let mut filled = f.clone();
+        filled.degree_type = Some("专硕".into());
+        filled.enrollment_year = Some("2027".into());
+        let m = Memory {
+            asked: vec![DIRECTION.into(), PERSONALITY.into()],
+            ..Memory::default()
+        };
+        assert_eq!(
+            phase(&filled, &m),
+            Phase::Done,
+            "given fields are not asked"
+        );
     }
 }

@@ -27,6 +27,8 @@ pub enum StreamEvent {
 pub struct VoicePiece {
     pub text: String,
     pub restart: bool,
+    /// The persona speaking (the panel gives each its own voice).
+    pub agent: String,
 }
 
 /// Cuts a growing text into whole sentences within the spoken limit.
@@ -109,6 +111,7 @@ impl Sentences {
 pub struct VoiceSink {
     tx: UnboundedSender<StreamEvent>,
     sentences: Mutex<Sentences>,
+    agent: Mutex<String>,
 }
 
 impl VoiceSink {
@@ -116,7 +119,24 @@ impl VoiceSink {
         VoiceSink {
             tx,
             sentences: Mutex::new(Sentences::default()),
+            agent: Mutex::new(super::DEFAULT_PERSONA.to_string()),
         }
+    }
+
+    /// Who speaks from now on (decided before the planner runs).
+    pub fn set_agent(&self, agent: &str) {
+        if let Ok(mut a) = self.agent.lock() {
+            *a = agent.to_string();
+        }
+    }
+
+    fn send(&self, text: String, restart: bool) {
+        let agent = self.agent.lock().map(|a| a.clone()).unwrap_or_default();
+        let _ = self.tx.send(StreamEvent::Voice(VoicePiece {
+            text,
+            restart,
+            agent,
+        }));
     }
 
     /// More of the reply's text; whole sentences go out at once. A closed
@@ -128,10 +148,7 @@ impl VoiceSink {
             .map(|mut s| s.push(delta))
             .unwrap_or_default();
         for text in sentences {
-            let _ = self.tx.send(StreamEvent::Voice(VoicePiece {
-                text,
-                restart: false,
-            }));
+            self.send(text, false);
         }
     }
 
@@ -140,10 +157,7 @@ impl VoiceSink {
     pub fn flush(&self) {
         let rest = self.sentences.lock().ok().and_then(|mut s| s.flush());
         if let Some(text) = rest {
-            let _ = self.tx.send(StreamEvent::Voice(VoicePiece {
-                text,
-                restart: false,
-            }));
+            self.send(text, false);
         }
     }
 
@@ -157,8 +171,12 @@ impl VoiceSink {
 
     /// Ends the stream: what is left to say, then the reply.
     pub fn close(&self, reply: ChatResponse) {
-        if let Some(piece) = closing_voice(&self.spoken(), &reply.voice_response) {
-            let _ = self.tx.send(StreamEvent::Voice(piece));
+        if let Some((text, restart)) = closing_voice(&self.spoken(), &reply.voice_response) {
+            let _ = self.tx.send(StreamEvent::Voice(VoicePiece {
+                text,
+                restart,
+                agent: reply.agent.clone(),
+            }));
         }
         let _ = self.tx.send(StreamEvent::Reply(Box::new(reply)));
     }
@@ -167,7 +185,7 @@ impl VoiceSink {
 /// What to say once the final reply is known, given what was streamed:
 /// nothing, the rest (the final reply continues what was said; spaces do not
 /// count), or the whole reply with `restart`.
-pub fn closing_voice(spoken: &str, last: &str) -> Option<VoicePiece> {
+pub fn closing_voice(spoken: &str, last: &str) -> Option<(String, bool)> {
     let said: Vec<char> = spoken.chars().filter(|c| !c.is_whitespace()).collect();
     let mut matched = 0;
     let mut rest_at = last.len();
@@ -189,16 +207,10 @@ pub fn closing_voice(spoken: &str, last: &str) -> Option<VoicePiece> {
         }
     }
     if matched < said.len() {
-        return (!last.trim().is_empty()).then(|| VoicePiece {
-            text: last.trim().to_string(),
-            restart: true,
-        });
+        return (!last.trim().is_empty()).then(|| (last.trim().to_string(), true));
     }
     let rest = last[rest_at..].trim();
-    (!rest.is_empty()).then(|| VoicePiece {
-        text: rest.to_string(),
-        restart: false,
-    })
+    (!rest.is_empty()).then(|| (rest.to_string(), false))
 }
 
 #[cfg(test)]
@@ -237,27 +249,15 @@ mod tests {
 
     #[test]
     fn the_close_says_the_rest_or_starts_over() {
-        assert_eq!(
-            closing_voice("", "好的。"),
-            Some(VoicePiece {
-                text: "好的。".into(),
-                restart: false
-            })
-        );
+        assert_eq!(closing_voice("", "好的。"), Some(("好的。".into(), false)));
         assert_eq!(closing_voice("好的。", "好的。"), None);
         assert_eq!(
             closing_voice("好的。", "好的。 正在筛选…"),
-            Some(VoicePiece {
-                text: "正在筛选…".into(),
-                restart: false
-            })
+            Some(("正在筛选…".into(), false))
         );
         assert_eq!(
             closing_voice("张三很好。", "抱歉，数据加载失败了。"),
-            Some(VoicePiece {
-                text: "抱歉，数据加载失败了。".into(),
-                restart: true
-            })
+            Some(("抱歉，数据加载失败了。".into(), true))
         );
         assert_eq!(closing_voice("", "  "), None);
     }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 const REPLIES: &str = include_str!("../../../prompts/embedded/replies.txt");
+const CASUAL: &str = include_str!("../../../prompts/embedded/casual.txt");
 
 #[derive(Debug)]
 pub struct Templates {
@@ -14,6 +15,11 @@ impl Templates {
     /// The templates shipped with the binary.
     pub fn load() -> Templates {
         Templates::parse(REPLIES)
+    }
+
+    /// The casual persona's replies (`prompts/embedded/casual.txt`).
+    pub fn casual() -> Templates {
+        Templates::parse(CASUAL)
     }
 
     pub fn parse(text: &str) -> Templates {
@@ -96,6 +102,13 @@ mod tests {
             ("second", "李四副教授"),
             ("said", "交大"),
             ("what", "温和"),
+            ("a", "欧阳明远"),
+            ("b", "司马相如"),
+            ("lead_a", "师生关系更好"),
+            ("lead_b", "学术水平更高"),
+            ("advisors", "142"),
+            ("reviews", "1234"),
+            ("most", "欧阳明远"),
         ];
         for key in t.keys() {
             for (i, _) in t.variants(key).iter().enumerate() {

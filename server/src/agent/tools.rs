@@ -24,6 +24,8 @@ pub const RECOMMEND_ADVISORS: &str = "recommend_advisors";
 pub const GET_ADVISOR_DETAIL: &str = "get_advisor_detail";
 pub const GET_ADVISOR_REVIEWS: &str = "get_advisor_reviews";
 pub const PRESENT_OPTIONS: &str = "present_options";
+pub const COMPARE_ADVISORS: &str = "compare_advisors";
+pub const GET_STATISTICS: &str = "get_statistics";
 
 /// One registered tool.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -114,6 +116,7 @@ impl Executor<'_> {
                     personality: get("personality"),
                     style: get("research_style"),
                     funding: get("funding"),
+                    degree: get("degree_type"),
                 };
                 let facts = self.site.group_facts(school.id, major.id).await?;
                 let empty: Vec<String> = Vec::new();
@@ -155,6 +158,37 @@ impl Executor<'_> {
                     page,
                 }))
             }
+            COMPARE_ADVISORS => {
+                let ids: Vec<String> = call
+                    .params
+                    .get("advisor_ids")
+                    .and_then(Value::as_array)
+                    .map(|ids| {
+                        ids.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let comparison = self.site.compare(&ids).await?;
+                let mut result = serde_json::to_value(&comparison)
+                    .map_err(|_| ApiError::unavailable("结果无法序列化"))?;
+                result["advisor_ids"] = json!(comparison
+                    .advisors
+                    .iter()
+                    .map(|a| a.id.clone())
+                    .collect::<Vec<_>>());
+                Ok(Some(result))
+            }
+            GET_STATISTICS => {
+                let (school, major) = self.school_and_major(call)?;
+                let stats = self.site.ranking_stats(school, major).await?;
+                let mut result = serde_json::to_value(stats)
+                    .map_err(|_| ApiError::unavailable("结果无法序列化"))?;
+                result["school"] = json!(school.name);
+                result["major"] = json!(major.name);
+                Ok(Some(result))
+            }
             _ => Ok(None),
         }
     }
@@ -189,6 +223,8 @@ mod tests {
             GET_ADVISOR_DETAIL,
             GET_ADVISOR_REVIEWS,
             PRESENT_OPTIONS,
+            COMPARE_ADVISORS,
+            GET_STATISTICS,
         ] {
             let spec = registry
                 .get(name)

@@ -9,9 +9,10 @@ use serde_json::{json, Map, Value};
 use app::protocol::{PageContext, ToolCall, UserForm};
 
 use super::tools::{
-    param, ToolRegistry, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, PRESENT_OPTIONS,
-    RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
+    param, ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
+    PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
+use crate::agent::nlu::enrollment::{current_year, DEGREES};
 use crate::catalog::{Catalog, Resolution};
 use crate::site::Site;
 
@@ -27,6 +28,8 @@ pub const FORM_FIELDS: &[&str] = &[
     "personality",
     "research_style",
     "funding",
+    "degree_type",
+    "enrollment_year",
 ];
 /// Whether chips may target this field: a form field, or `general` (a chip
 /// sent on as if typed).
@@ -133,7 +136,7 @@ impl Validator<'_> {
                         kept.push(c);
                     }
                 }
-                UPDATE_RANKING | RECOMMEND_ADVISORS => {
+                UPDATE_RANKING | RECOMMEND_ADVISORS | GET_STATISTICS => {
                     let school = param(&call, "school")
                         .map(str::to_string)
                         .or_else(|| school_now.clone());
@@ -180,6 +183,22 @@ impl Validator<'_> {
                             });
                         }
                         None => fix(&call.tool, "导师 id 不存在，已忽略".into()),
+                    }
+                }
+                COMPARE_ADVISORS => {
+                    let advisors = self.compared(&call.params, page).await;
+                    if (2..=4).contains(&advisors.len()) {
+                        let (ids, names): (Vec<String>, Vec<String>) = advisors.into_iter().unzip();
+                        kept.push(ToolCall {
+                            tool: call.tool,
+                            params: json!({"advisor_ids": ids, "advisor_names": names}),
+                            result: None,
+                        });
+                    } else {
+                        fix(
+                            COMPARE_ADVISORS,
+                            "可对比的导师不足 2 位或超过 4 位，已忽略".into(),
+                        );
                     }
                 }
                 PRESENT_OPTIONS => match present_options(&call.params) {
@@ -270,18 +289,85 @@ impl Validator<'_> {
         if !prefs.is_empty() {
             out.insert("preferences".into(), Value::Object(prefs));
         }
+        if let Some(v) = get("degree_type") {
+            match degree_value(v) {
+                Some(v) => {
+                    out.insert("degree_type".into(), json!(v));
+                }
+                None => notes.push(format!("学位类型“{v}”不在可选范围内，已忽略")),
+            }
+        }
+        if let Some(v) = get("enrollment_year") {
+            match year_value(v, current_year()) {
+                Some(v) => {
+                    out.insert("enrollment_year".into(), json!(v));
+                }
+                None => notes.push(format!("入学年份“{v}”不合理，已忽略")),
+            }
+        }
         (out, chips, notes)
     }
 
     /// The (id, name) an advisor call refers to: a known id, or else a name
     /// that is on the page or unique in the database.
     async fn advisor_ref(&self, call: &ToolCall, page: &PageContext) -> Option<(String, String)> {
-        if let Some(id) = param(call, "advisor_id") {
+        self.advisor(param(call, "advisor_id"), param(call, "advisor_name"), page)
+            .await
+    }
+
+    /// The advisors of a comparison: its ids that exist, then its names
+    /// (resolved like [`Self::advisor_ref`]), each once, in order.
+    async fn compared(&self, params: &Value, page: &PageContext) -> Vec<(String, String)> {
+        let list = |key: &str| -> Vec<String> {
+            params
+                .get(key)
+                .and_then(Value::as_array)
+                .map(|l| {
+                    l.iter()
+                        .filter_map(|v| match v {
+                            Value::String(s) => Some(s.trim().to_string()),
+                            Value::Number(n) => Some(n.to_string()),
+                            _ => None,
+                        })
+                        .filter(|s| !s.is_empty())
+                        .take(8)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut out: Vec<(String, String)> = Vec::new();
+        for id in list("advisor_ids") {
+            if let Some(a) = self.advisor(Some(&id), None, page).await {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        for name in list("advisor_names") {
+            if out.iter().any(|(_, n)| n == &name) {
+                continue;
+            }
+            if let Some(a) = self.advisor(None, Some(&name), page).await {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+        out
+    }
+
+    async fn advisor(
+        &self,
+        id: Option<&str>,
+        name: Option<&str>,
+        page: &PageContext,
+    ) -> Option<(String, String)> {
+        if let Some(id) = id {
             if let Ok(Some(row)) = self.site.advisor_row(id).await {
                 return Some((row.id.to_string(), row.name));
             }
         }
-        let name = param(call, "advisor_name")?;
+        let name = name?;
         if let Some(a) = page.visible_advisors.iter().find(|a| a.name == name) {
             return Some((a.id.clone(), a.name.clone()));
         }
@@ -296,6 +382,36 @@ impl Validator<'_> {
             _ => None,
         }
     }
+}
+
+/// 学硕 / 专硕 / 直博, from the value or a longer name of it ("专业硕士").
+pub fn degree_value(value: &str) -> Option<String> {
+    let v = value.trim();
+    if let Some(d) = DEGREES.iter().find(|d| **d == v) {
+        return Some(d.to_string());
+    }
+    crate::agent::nlu::enrollment::degree_of(v)
+}
+
+/// A four-digit enrollment year from this year up to four years ahead
+/// ("2027", "2027年", "27").
+pub fn year_value(value: &str, this_year: i32) -> Option<String> {
+    let digits: String = value
+        .trim()
+        .trim_end_matches(['年', '级', '届'])
+        .chars()
+        .collect();
+    if !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let year = match digits.len() {
+        4 => digits.parse::<i32>().ok()?,
+        2 => 2000 + digits.parse::<i32>().ok()?,
+        _ => return None,
+    };
+    (this_year..=this_year + 4)
+        .contains(&year)
+        .then(|| year.to_string())
 }
 
 /// A `present_options` call.

@@ -1,7 +1,8 @@
 //! The read API: `GET /api/v1/schools`, `/majors?school=`,
 //! `/advisors?school=&major=&sort=&page=`, `/advisors/{id}`,
-//! `/advisors/{id}/reviews?page=`. Parameters are parsed by hand so that every
-//! mistake gets a Chinese message and a 4xx, never a 5xx or a plain-text body.
+//! `/advisors/{id}/reviews?page=`, `/compare?ids=`. Parameters are parsed by
+//! hand so that every mistake gets a Chinese message and a 4xx, never a 5xx
+//! or a plain-text body.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,10 +11,13 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use app::error::ApiError;
-use app::model::{AdvisorDetail, RankingPage, RankingView, ReviewPage, SortKey};
+use app::model::{
+    AdvisorDetail, Comparison, RankingPage, RankingStats, RankingView, ReviewPage, SortKey,
+};
 
 use super::JsonError;
 use crate::site::{parse_advisor_id, Site, MAX_PAGE};
@@ -28,6 +32,7 @@ pub fn router(site: Arc<Site>) -> Router {
         .route("/advisors", get(advisors))
         .route("/advisors/{id}", get(advisor))
         .route("/advisors/{id}/reviews", get(reviews))
+        .route("/compare", get(compare))
         .fallback(unknown_endpoint)
         .with_state(site)
 }
@@ -89,7 +94,16 @@ async fn majors(State(site): State<Arc<Site>>, q: Params) -> Result<Json<Value>,
     Ok(Json(json!({ "school": school, "majors": majors })))
 }
 
-async fn advisors(State(site): State<Arc<Site>>, q: Params) -> ApiResult<RankingPage> {
+/// A ranking page as JSON: the page itself, plus the statistics of its
+/// whole (school, major) under `stats` (the same on every page and sort).
+#[derive(Serialize)]
+struct RankingAnswer {
+    #[serde(flatten)]
+    page: RankingPage,
+    stats: Option<RankingStats>,
+}
+
+async fn advisors(State(site): State<Arc<Site>>, q: Params) -> ApiResult<RankingAnswer> {
     let q = params(q)?;
     let get = |k: &str| q.get(k).map(|s| s.trim()).unwrap_or_default();
     if get("school").is_empty() {
@@ -118,7 +132,12 @@ async fn advisors(State(site): State<Arc<Site>>, q: Params) -> ApiResult<Ranking
         .ranking(get("school"), get("major"), sort, page)
         .await?
     {
-        RankingView::Ranking(p) => Ok(Json(p)),
+        RankingView::Ranking(page) => {
+            let stats = site
+                .ranking_stats_by_name(&page.school, &page.major)
+                .await?;
+            Ok(Json(RankingAnswer { page, stats }))
+        }
         RankingView::ChooseSchool { query, candidates } => Err(JsonError(
             ApiError::bad_request(
                 "ambiguous_school",
@@ -172,6 +191,13 @@ async fn reviews(
         .await?
         .map(Json)
         .ok_or_else(unknown_advisor)
+}
+
+/// `?ids=12,34`: two to four advisors side by side, in the order given.
+async fn compare(State(site): State<Arc<Site>>, q: Params) -> ApiResult<Comparison> {
+    let q = params(q)?;
+    let ids = Comparison::split_ids(q.get("ids").map(String::as_str).unwrap_or_default());
+    Ok(Json(site.compare(&ids).await?))
 }
 
 async fn unknown_endpoint() -> JsonError {

@@ -1,5 +1,6 @@
-//! `POST /api/v1/chat`, `POST /api/v1/chat/stream` and
-//! `GET /api/v1/chat/{session_id}`: the agent's JSON endpoints, the same
+//! `POST /api/v1/chat`, `POST /api/v1/chat/stream`,
+//! `POST /api/v1/chat/switch_agent` and `GET /api/v1/chat/{session_id}`:
+//! the agent's JSON endpoints, the same
 //! types as the server functions the panel calls. A body that is not the
 //! protocol's JSON answers 400 in Chinese, never axum's plain-text rejection.
 
@@ -8,6 +9,7 @@ use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,7 +19,9 @@ use tokio_stream::StreamExt;
 
 use app::error::ApiError;
 use app::model::ChatHistory;
-use app::protocol::{ChatRequest, ChatResponse};
+use app::protocol::{
+    ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest, SwitchAgentResponse,
+};
 
 use super::JsonError;
 use crate::agent::stream::{StreamEvent, VoiceSink};
@@ -27,6 +31,7 @@ pub fn router(agent: Arc<Agent>) -> Router {
     Router::new()
         .route("/chat", post(chat))
         .route("/chat/stream", post(chat_stream))
+        .route("/chat/switch_agent", post(switch_agent))
         .route("/chat/{session_id}", get(history))
         .with_state(agent)
 }
@@ -91,4 +96,45 @@ async fn history(
             ApiError::not_found("unknown_session", "会话不存在或已过期。").with_field("session_id"),
         )
     })
+}
+
+/// Seed 002 §3.1: the persona chosen by hand. Success and failure share the
+/// `{code, message, data}` envelope, `code` being the HTTP status.
+async fn switch_agent(
+    State(agent): State<Arc<Agent>>,
+    body: Result<Json<SwitchAgentRequest>, JsonRejection>,
+) -> Response {
+    let result = match body {
+        Err(_) => Err(ApiError::bad_request(
+            "invalid_request",
+            "请求体应为 {\"session_id\": \"…\", \"agent_type\": \"casual\" 或 \"analysis\"}。",
+        )),
+        Ok(Json(req)) => {
+            agent
+                .switch_agent(req.session_id.as_deref(), &req.agent_type)
+                .await
+        }
+    };
+    let (status, reply) = match result {
+        Ok((session_id, to, message)) => (
+            StatusCode::OK,
+            SwitchAgentResponse {
+                code: 200,
+                message,
+                data: Some(SwitchAgentData {
+                    agent_type: to.to_string(),
+                    session_id,
+                }),
+            },
+        ),
+        Err(e) => (
+            StatusCode::from_u16(e.status).unwrap_or(StatusCode::BAD_REQUEST),
+            SwitchAgentResponse {
+                code: e.status,
+                message: e.info.message,
+                data: None,
+            },
+        ),
+    };
+    (status, Json(reply)).into_response()
 }

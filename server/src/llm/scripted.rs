@@ -332,7 +332,10 @@ async fn completions(
     // (event, pause after it): the pause applies to the spoken text, the
     // part whose timing a test observes; tool calls follow at once.
     let pause = Duration::from_millis(rule.chunk_delay_ms);
-    let mut events = vec![(chunk(json!({"role": "assistant", "content": ""}), None), pause)];
+    let mut events = vec![(
+        chunk(json!({"role": "assistant", "content": ""}), None),
+        pause,
+    )];
     for piece in pieces(&reply.content, size) {
         events.push((chunk(json!({"content": piece}), None), pause));
     }

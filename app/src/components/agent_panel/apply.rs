@@ -136,6 +136,7 @@ pub fn plan(calls: &[ToolCall], here: &Here) -> Plan {
             "get_advisor_detail" => plan_detail(call, &mut here, &mut out.steps),
             "get_advisor_reviews" => plan_reviews(call, &mut here, &mut out.steps),
             "compare_advisors" => plan_compare(call, &mut here, &mut out.steps),
+            "get_statistics" => plan_statistics(call, &mut here, &mut out.steps),
             "present_options" => {
                 if let Some(chips) = ChipSet::from_call(call) {
                     out.chips = Some(chips);
@@ -325,6 +326,34 @@ fn plan_compare(call: &ToolCall, here: &mut Here, steps: &mut Vec<Step>) {
         .join(",");
     go(format!("/compare?ids={list}"), None, here, steps);
 }
+
+/// The figures of a school + major are on its ranking page: go there unless
+/// it is on screen, and bring the overview into view.
+fn plan_statistics(call: &ToolCall, here: &mut Here, steps: &mut Vec<Step>) {
+    let name = |k: &str| {
+        call.result
+            .as_ref()
+            .and_then(|r| r.get(k))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| param(call, k))
+    };
+    let (Some(school), Some(major)) = (name("school"), name("major")) else {
+        return;
+    };
+    let showing = here
+        .ranking
+        .as_ref()
+        .is_some_and(|f| f.school == school && f.major == major);
+    if !showing {
+        let href = ranking_href(&school, &major, SortKey::Overall, 1);
+        go(href, Some(filters(&school, &major)), here, steps);
+    }
+    steps.push(Step::ScrollTo(STATS_ID));
+}
+
+/// The id of the ranking page's overview heading (pages/ranking.rs).
+const STATS_ID: &str = "ranking-stats-title";
 
 /// How long [`Step::ScrollTo`] keeps looking for an element that is still loading.
 const SCROLL_RETRIES: u32 = 30;
@@ -593,6 +622,28 @@ mod tests {
                 ranking_href("北京大学", "软件工程", SortKey::Overall, 1)
             ]
         );
+    }
+
+    #[test]
+    fn statistics_go_to_the_ranking_overview() {
+        let call = ToolCall {
+            tool: "get_statistics".into(),
+            params: json!({"school": "北京大学", "major": "计算机科学与技术"}),
+            result: None,
+        };
+        let home = plan(
+            std::slice::from_ref(&call),
+            &Here::after_navigating("/", None),
+        );
+        assert!(
+            matches!(&home.steps[0], Step::Navigate(href) if href.starts_with("/ranking?school="))
+        );
+        assert_eq!(home.steps.last(), Some(&Step::ScrollTo(STATS_ID)));
+        let on_it = Here::after_navigating(
+            &ranking_href("北京大学", "计算机科学与技术", SortKey::Overall, 1),
+            Some(filters("北京大学", "计算机科学与技术")),
+        );
+        assert_eq!(plan(&[call], &on_it).steps, vec![Step::ScrollTo(STATS_ID)]);
     }
 
     #[test]

@@ -18,9 +18,13 @@ use super::stream::{self, VoicePiece};
 use super::{speech, storage};
 use crate::agent_state::AgentOverlay;
 use crate::api::load_chat_history;
+use crate::api::switch_agent;
 use crate::model::ChatHistory;
 use crate::page_context::PageContextStore;
-use crate::protocol::{ChatRequest, ChatResponse, OptionClick, PageKind, UserForm};
+use crate::protocol::{
+    switch_message, ChatRequest, ChatResponse, OptionClick, PageKind, SwitchAgentRequest, UserForm,
+    ANALYSIS,
+};
 
 /// How long a turn may take before its first sentence to show the typing
 /// indicator: fast replies then never flash it.
@@ -84,6 +88,9 @@ pub struct Conversation {
     /// Why the last request failed, shown under the messages.
     pub error: RwSignal<Option<String>>,
     pub muted: RwSignal<bool>,
+    /// Who answers: `casual` or `analysis` (seed 002), as the last reply,
+    /// the stored conversation or the toggle said.
+    pub persona: RwSignal<String>,
     session: StoredValue<Option<String>>,
     next_id: StoredValue<u64>,
     /// Bumped by "新对话": replies to an older conversation are dropped.
@@ -109,6 +116,7 @@ impl Conversation {
             typing: RwSignal::new(false),
             error: RwSignal::new(None),
             muted: RwSignal::new(false),
+            persona: RwSignal::new(ANALYSIS.to_string()),
             session: StoredValue::new(None),
             next_id: StoredValue::new(0),
             epoch: StoredValue::new(0),
@@ -160,7 +168,47 @@ impl Conversation {
         self.error.set(None);
         self.busy.set(false);
         self.typing.set(false);
+        self.persona.set(ANALYSIS.to_string());
         speech::cancel();
+    }
+
+    /// The persona toggle: switches by hand (it then holds until the student
+    /// switches again or asks for data), shows the system line and keeps the
+    /// session, opening one if there is none yet. Returns `false` (and does
+    /// nothing) while a turn runs or when that persona already answers.
+    pub fn switch_persona(self, to: &'static str) -> bool {
+        let from = self.persona.get_untracked();
+        if self.busy.get_untracked() || from == to {
+            return false;
+        }
+        self.busy.set(true);
+        self.error.set(None);
+        let epoch = self.epoch.get_value();
+        let request = SwitchAgentRequest {
+            session_id: self.session.get_value(),
+            agent_type: to.to_string(),
+        };
+        spawn_local(async move {
+            let result = switch_agent(request).await;
+            if self.epoch.get_value() != epoch {
+                return;
+            }
+            self.busy.set(false);
+            match result {
+                Ok(data) => {
+                    storage::save_session(&data.session_id);
+                    self.session.set_value(Some(data.session_id));
+                    self.push(Role::System, switch_message(&from, &data.agent_type));
+                    self.persona.set(data.agent_type);
+                }
+                Err(e) => {
+                    warn!("切换助手模式失败：{e}");
+                    self.error
+                        .set(Some("切换模式失败，请稍后再试。".to_string()));
+                }
+            }
+        });
+        true
     }
 
     /// Mutes or unmutes the voice, remembered across visits. Muting stops the
@@ -213,6 +261,7 @@ impl Conversation {
         self.chips
             .set(history.options.as_ref().and_then(ChipSet::from_call));
         self.form.set(Some(history.form));
+        self.persona.set(history.agent);
         self.session.set_value(Some(history.session_id));
     }
 
@@ -300,11 +349,17 @@ impl Conversation {
     /// restart replaces it (cutting off what is being spoken). Returns the id
     /// of the message the turn's text is in, if any yet.
     fn hear(self, shown: Option<u64>, piece: VoicePiece) -> Option<u64> {
+        if let Some(agent) = &piece.agent {
+            if self.persona.with_untracked(|p| p != agent) {
+                self.persona.set(agent.clone());
+            }
+        }
         if !self.muted.get_untracked() {
+            let voice = speech::voice_of(&self.persona.get_untracked());
             if piece.restart {
-                speech::speak(&piece.text);
+                speech::speak(&piece.text, voice);
             } else {
-                speech::enqueue(&piece.text);
+                speech::enqueue(&piece.text, voice);
             }
         }
         match shown {
@@ -338,6 +393,7 @@ impl Conversation {
     fn receive(self, reply: ChatResponse, shown: Option<u64>) {
         storage::save_session(&reply.session_id);
         self.session.set_value(Some(reply.session_id.clone()));
+        self.persona.set(reply.agent.clone());
         let lines: Vec<Message> = apply::event_messages(&reply.events)
             .into_iter()
             .map(|line| self.message(Role::System, line))
@@ -370,7 +426,7 @@ impl Conversation {
         let plan = apply::plan(&reply.tool_calls, &self.here());
         self.chips.set(plan.chips);
         if shown.is_none() && !self.muted.get_untracked() {
-            speech::speak(&reply.voice_response);
+            speech::speak(&reply.voice_response, speech::voice_of(&reply.agent));
         }
         let navigate = self.navigate;
         apply::run(plan.steps, self.overlay, move |href| {

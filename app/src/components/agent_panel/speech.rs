@@ -15,8 +15,28 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// The language replies are spoken in and speech is recognised in.
 const LANG: &str = "zh-CN";
-/// A touch faster than normal: replies are short and students are waiting.
-const RATE: f64 = 1.05;
+/// How a persona sounds: the analysis persona a touch faster than normal
+/// (replies are short and students are waiting), the casual one slower and
+/// a little brighter, so the switch is heard as well as seen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Voice {
+    pub rate: f64,
+    pub pitch: f64,
+}
+
+pub fn voice_of(agent: &str) -> Voice {
+    if agent == crate::protocol::CASUAL {
+        Voice {
+            rate: 0.98,
+            pitch: 1.15,
+        }
+    } else {
+        Voice {
+            rate: 1.05,
+            pitch: 1.0,
+        }
+    }
+}
 
 fn window() -> Option<JsValue> {
     web_sys::window().map(JsValue::from)
@@ -67,20 +87,20 @@ pub fn cancel() {
 
 /// Speaks `text` in Chinese, cutting off the reply still being spoken (a
 /// reply that started over). Does nothing where the browser cannot speak.
-pub fn speak(text: &str) {
-    say(text, true);
+pub fn speak(text: &str, voice: Voice) {
+    say(text, voice, true);
 }
 
 /// Speaks `text` in Chinese after whatever is still being spoken: the next
 /// sentences of a streamed reply must not cut off the first ones. Does nothing
 /// where the browser cannot speak.
-pub fn enqueue(text: &str) {
-    say(text, false);
+pub fn enqueue(text: &str, voice: Voice) {
+    say(text, voice, false);
 }
 
 /// `speechSynthesis.speak` queues utterances itself, so speaking after the
 /// current one is a plain `speak`, and speaking instead of it is `cancel` first.
-fn say(text: &str, interrupt: bool) {
+fn say(text: &str, voice: Voice, interrupt: bool) {
     let text = text.trim();
     if text.is_empty() {
         return;
@@ -103,7 +123,8 @@ fn say(text: &str, interrupt: bool) {
     // Set `text` as well: a stand-in class may ignore its constructor argument.
     set(&utterance, "text", &JsValue::from_str(text));
     set(&utterance, "lang", &JsValue::from_str(LANG));
-    set(&utterance, "rate", &JsValue::from_f64(RATE));
+    set(&utterance, "rate", &JsValue::from_f64(voice.rate));
+    set(&utterance, "pitch", &JsValue::from_f64(voice.pitch));
     if let Some(voice) = chinese_voice(&synth) {
         set(&utterance, "voice", &voice);
     }

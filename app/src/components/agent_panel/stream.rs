@@ -144,6 +144,9 @@ pub struct VoicePiece {
     /// what was said and shown.
     #[serde(default)]
     pub restart: bool,
+    /// The persona speaking (`casual` / `analysis`); absent from older servers.
+    #[serde(default)]
+    pub agent: Option<String>,
 }
 
 /// What one turn's stream says, event by event.
@@ -395,12 +398,16 @@ mod tests {
 
     #[test]
     fn voice_and_reply_events_are_read_and_unknown_events_ignored() {
-        let voice = TurnEvent::from_sse(&event("voice", r#"{"text": "好的。", "restart": true}"#));
+        let voice = TurnEvent::from_sse(&event(
+            "voice",
+            r#"{"text": "好的。", "restart": true, "agent": "casual"}"#,
+        ));
         assert_eq!(
             voice.map(Result::unwrap),
             Some(TurnEvent::Voice(VoicePiece {
                 text: "好的。".to_string(),
-                restart: true
+                restart: true,
+                agent: Some("casual".to_string()),
             }))
         );
         let plain = TurnEvent::from_sse(&event("voice", r#"{"text": "好"}"#));

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use super::apply::ChipSet;
 use super::conversation::{Conversation, Message};
 use super::speech::{self, Recognizer};
-use crate::protocol::UserForm;
+use crate::protocol::{mode_name, persona_name, UserForm, ANALYSIS, CASUAL};
 
 /// The form as short pills for the header ("北京大学 · 计算机科学与技术 · 机器学习"):
 /// the filled fields, required ones first.
@@ -22,11 +22,13 @@ pub fn form_pills(form: &UserForm) -> Vec<String> {
         &form.preferences.personality,
         &form.preferences.research_style,
         &form.preferences.funding,
+        &form.degree_type,
     ]
     .into_iter()
     .flatten()
     .map(|v| v.trim().to_string())
     .filter(|v| !v.is_empty())
+    .chain(form.enrollment_year.iter().map(|y| format!("{y}年入学")))
     .collect()
 }
 
@@ -34,6 +36,7 @@ pub fn form_pills(form: &UserForm) -> Vec<String> {
 #[component]
 pub fn PanelHeader(conversation: Conversation, hydrated: RwSignal<bool>) -> impl IntoView {
     let muted = conversation.muted;
+    let persona = conversation.persona;
     let pills = move || {
         conversation
             .form
@@ -42,7 +45,9 @@ pub fn PanelHeader(conversation: Conversation, hydrated: RwSignal<bool>) -> impl
     view! {
         <header class="agent-header">
             <div class="agent-heading">
-                <h2 class="agent-title" id="agent-title">"导师推荐助手"</h2>
+                <h2 class="agent-title" id="agent-title" data-testid="agent-persona">
+                    {move || persona_name(&persona.get())}
+                </h2>
                 <ul class="agent-form" data-testid="agent-form" aria-label="已了解的信息">
                     <For
                         each=pills
@@ -52,6 +57,30 @@ pub fn PanelHeader(conversation: Conversation, hydrated: RwSignal<bool>) -> impl
                 </ul>
             </div>
             <div class="agent-actions">
+                <div class="agent-personas" role="group" aria-label="助手模式">
+                    {[(ANALYSIS, "分析"), (CASUAL, "闲聊")]
+                        .into_iter()
+                        .map(|(agent, label)| {
+                            let on = move || persona.get() == agent;
+                            view! {
+                                <button
+                                    type="button"
+                                    class="agent-persona-button"
+                                    class:active=on
+                                    data-testid=format!("agent-persona-{agent}")
+                                    aria-pressed=move || if on() { "true" } else { "false" }
+                                    title=format!("切换到{}模式", mode_name(agent))
+                                    disabled=move || !hydrated.get() || conversation.busy.get()
+                                    on:click=move |_| {
+                                        conversation.switch_persona(agent);
+                                    }
+                                >
+                                    {label}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
                 <button
                     type="button"
                     class="agent-icon-button"
@@ -385,10 +414,19 @@ mod tests {
                 research_style: None,
                 funding: Some(" ".into()),
             },
+            degree_type: Some("学硕".into()),
+            enrollment_year: Some("2027".into()),
         };
         assert_eq!(
             form_pills(&form),
-            vec!["北京大学", "计算机科学与技术", "机器学习", "温和"]
+            vec![
+                "北京大学",
+                "计算机科学与技术",
+                "机器学习",
+                "温和",
+                "学硕",
+                "2027年入学"
+            ]
         );
         assert!(form_pills(&UserForm::default()).is_empty());
     }

@@ -4,21 +4,23 @@
 //! 1. `Faq`         a FAQ entry matched and no advisor is referred to
 //! 2. `Compare`     比较/对比/pk; or 哪个好/区别 with two or more references
 //!    ("这两个"/"他俩" count as two)
-//! 3. `Recommend`, then `ListAdvisors`, when no advisor is referred to: the
-//!    cues of 4–6 then only describe how to choose ("评价最好的导师",
+//! 3. `Statistics` 统计/平均分/分布/整体情况 about the school + major (no
+//!    advisor referred to: "他的平均分" asks about him)
+//! 4. `Recommend`, then `ListAdvisors`, when no advisor is referred to: the
+//!    cues of 5–7 then only describe how to choose ("评价最好的导师",
 //!    "口碑好的导师有哪些" ask for a choice, not about one advisor)
-//! 4. `OpenDetail`  详情/主页/打开; or 看看/点开 with a reference
-//! 5. `AskReviews`  评价/口碑/风评 …
-//! 6. `AskAbout`    怎么样/如何/介绍一下 …
-//! 7. `Recommend`   推荐/适合我/帮我选; 哪个好 with fewer than two references
-//! 8. `ListAdvisors` 有哪些导师/排名/榜单 …
-//! 9. `Help`        你能做什么/怎么用
-//! 10. `AskAbout`   any other question about a referenced advisor ("他是博导吗")
-//! 11. `WantExam`   考研/读研 with no school, major or direction named
-//! 12. `Skip`       跳过/随便/都可以 with nothing else said
-//! 13. `Goodbye`, `Thanks`, `Greet`  only when that is all the sentence says
+//! 5. `OpenDetail`  详情/主页/打开; or 看看/点开 with a reference
+//! 6. `AskReviews`  评价/口碑/风评 …
+//! 7. `AskAbout`    怎么样/如何/介绍一下 …
+//! 8. `Recommend`   推荐/适合我/帮我选; 哪个好 with fewer than two references
+//! 9. `ListAdvisors` 有哪些导师/排名/榜单 …
+//! 10. `Help`        你能做什么/怎么用
+//! 11. `AskAbout`   any other question about a referenced advisor ("他是博导吗")
+//! 12. `WantExam`   考研/读研 with no school, major or direction named
+//! 13. `Skip`       跳过/随便/都可以 with nothing else said
+//! 14. `Goodbye`, `Thanks`, `Greet`  only when that is all the sentence says
 //!     (a long request ending in 谢谢 is the request)
-//! 14. `None`
+//! 15. `None`
 //!
 //! "比较" is a request only at the end of its clause or between two
 //! references, not before a preference ("比较温和" is "rather gentle").
@@ -48,6 +50,7 @@ struct Seen {
     about: bool,
     recommend: bool,
     list: bool,
+    stats: bool,
     help: bool,
     want_exam: bool,
     skip: bool,
@@ -105,14 +108,18 @@ fn only_social(text: &Text, lex: &Lexicons, neg: &[bool]) -> bool {
     leftover <= 1
 }
 
+/// "这两个", "他俩", "这两位": the student points at two advisors at once.
+pub(crate) fn names_a_pair(text: &Text, neg: &[bool]) -> bool {
+    text.tokens
+        .iter()
+        .enumerate()
+        .any(|(i, t)| t.has_cue(Cue::Pair) && !neg[i])
+}
+
 /// Chooses the act (see the module doc for the precedence).
 pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
     let mut s = Seen::default();
-    let pair = text
-        .tokens
-        .iter()
-        .enumerate()
-        .any(|(i, t)| t.has_cue(Cue::Pair) && !cx.neg[i]);
+    let pair = names_a_pair(text, cx.neg);
     let refs = if pair {
         cx.references.max(2)
     } else {
@@ -136,6 +143,7 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
                 Cue::AskAbout => s.about = true,
                 Cue::Recommend => s.recommend = true,
                 Cue::List => s.list = true,
+                Cue::Stats => s.stats = true,
                 Cue::Help => s.help = true,
                 Cue::WantExam => s.want_exam = true,
                 Cue::Skip => s.skip = true,
@@ -152,6 +160,8 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
         Act::Faq
     } else if s.compare {
         Act::Compare
+    } else if s.stats && refs == 0 {
+        Act::Statistics
     } else if choosing && s.recommend {
         Act::Recommend
     } else if choosing {

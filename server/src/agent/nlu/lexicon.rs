@@ -35,6 +35,7 @@ pub(crate) enum Cue {
     AskAbout,
     Recommend,
     List,
+    Stats,
     Thanks,
     Goodbye,
     Greet,
@@ -69,6 +70,7 @@ const CUE_KEYS: &[(&str, Cue)] = &[
     ("act.ask_about", Cue::AskAbout),
     ("act.recommend", Cue::Recommend),
     ("act.list", Cue::List),
+    ("act.stats", Cue::Stats),
     ("act.thanks", Cue::Thanks),
     ("act.goodbye", Cue::Goodbye),
     ("act.greet", Cue::Greet),
@@ -106,6 +108,7 @@ impl Cue {
                 | Cue::AskAbout
                 | Cue::Recommend
                 | Cue::List
+                | Cue::Stats
                 | Cue::Help
                 | Cue::WantExam
         )
@@ -290,6 +293,7 @@ pub struct Lexicons {
     pub(crate) funding_levels: Vec<(Vec<char>, usize)>,
     pub(crate) lists: Lists,
     pub(crate) faq: Vec<FaqEntry>,
+    pub(crate) enrollment: super::enrollment::EnrollmentLexicon,
 }
 
 fn chars(term: &str) -> Vec<char> {
@@ -326,6 +330,7 @@ impl Lexicons {
             funding_levels: Vec::new(),
             lists: Lists::default(),
             faq: faq::parse(FAQ),
+            enrollment: super::enrollment::EnrollmentLexicon::load(),
         };
         for (i, s) in schools.iter().enumerate() {
             for name in std::iter::once(&s.canonical).chain(&s.aliases) {

@@ -14,6 +14,7 @@
 //! - `preferences` personality, research style, funding
 //! - `references`  第一个 / 最后一个 / 他 / names
 //! - `correction`  算了 / 改成 / 还是…吧 / 不是…是…
+//! - `enrollment`  degree type (学硕 / 专硕 / 直博) and enrollment year
 //! - `faq`         FAQ file and matching
 //! - `acts`        what the student asks for, with its precedence
 //!
@@ -22,8 +23,9 @@
 
 mod acts;
 mod correction;
+pub mod enrollment;
 mod faq;
-mod lexfile;
+pub(crate) mod lexfile;
 mod lexicon;
 mod negation;
 mod normalize;
@@ -130,7 +132,11 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         }
     }
 
+    let pair = acts::names_a_pair(&t, &neg);
+    let degree_type = lex.enrollment.degree(&norm.text);
+    let enrollment_year = lex.enrollment.year(&norm.text, enrollment::current_year());
     let mut a = Analysis {
+        pair,
         normalized: norm.text,
         school: slots.school,
         major: slots.major,
@@ -140,6 +146,8 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         personality: prefs.personality,
         research_style: prefs.research_style,
         funding: prefs.funding,
+        degree_type,
+        enrollment_year,
         rejected: rejected_values,
         correction,
         references: refs.refs,
@@ -157,6 +165,8 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         a.personality = None;
         a.research_style = None;
         a.funding = None;
+        a.degree_type = None;
+        a.enrollment_year = None;
         a.rejected.clear();
     }
     a

@@ -57,6 +57,8 @@ pub enum Act {
     Recommend,
     ListAdvisors,
     Compare,
+    /// Figures of the school + major: distribution, averages, the best.
+    Statistics,
     Thanks,
     Goodbye,
     WantExam,
@@ -87,6 +89,10 @@ pub struct Analysis {
     pub research_style: Option<String>,
     /// 充足 / 一般 / 紧张: what the student wants.
     pub funding: Option<String>,
+    /// 学硕 / 专硕 / 直博.
+    pub degree_type: Option<String>,
+    /// The year the student would start ("2027").
+    pub enrollment_year: Option<String>,
     /// Canonical values the student explicitly rejected, in order of mention.
     pub rejected: Vec<String>,
     /// The student replaces an earlier value.
@@ -96,6 +102,9 @@ pub struct Analysis {
     pub act: Act,
     /// Id of the matched FAQ entry.
     pub faq: Option<String>,
+    /// "这两个" / "他俩": two advisors pointed at together (a comparison
+    /// takes them from the conversation or the page).
+    pub pair: bool,
     /// The sentence ends in a bare 呢 ("第二个呢", "那清华呢"): it asks the
     /// previous question again about something else.
     pub follow_up: bool,

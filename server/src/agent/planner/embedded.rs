@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
+use app::model::Comparison;
 use app::protocol::{PageContext, SelectedAdvisor, ToolCall};
 
 use super::{Plan, PlanError, PlanInput, Planner};
@@ -16,7 +17,8 @@ use crate::agent::nlu::{Act, Analysis, Lexicons, Reference, Slot};
 use crate::agent::session::Memory;
 use crate::agent::templates::Templates;
 use crate::agent::tools::{
-    GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
+    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, RECOMMEND_ADVISORS,
+    UPDATE_FORM, UPDATE_RANKING,
 };
 use crate::agent::validate::chip_call;
 use crate::site::Site;
@@ -361,6 +363,12 @@ impl EmbeddedPlanner {
         if !prefs.is_empty() {
             fields.insert("preferences".into(), Value::Object(prefs));
         }
+        if let Some(d) = &a.degree_type {
+            fields.insert("degree_type".into(), json!(d));
+        }
+        if let Some(y) = &a.enrollment_year {
+            fields.insert("enrollment_year".into(), json!(y));
+        }
         if voice.is_none() {
             let school_known = fields.contains_key("school") || input.form.school.is_some();
             if let Some(s) = &a.unknown_school {
@@ -464,6 +472,83 @@ impl EmbeddedPlanner {
         })
     }
 
+    /// `compare_advisors` for the advisors the message points at, topped up
+    /// (for "这两位", or one named against "他") with the advisor talked about
+    /// and then the top of the list on screen.
+    async fn plan_compare(&self, a: &Analysis, input: &PlanInput<'_>) -> Plan {
+        let mut chosen: Vec<SelectedAdvisor> = Vec::new();
+        for reference in a.references.iter().take(Comparison::MAX) {
+            match self.resolve(reference, input).await {
+                Target::Found(advisor) => {
+                    if !chosen.contains(&advisor) {
+                        chosen.push(advisor);
+                    }
+                }
+                other => return self.unresolved(&other, input.turn),
+            }
+        }
+        let others = input
+            .memory
+            .last_advisor
+            .iter()
+            .chain(input.page.selected_advisor.iter())
+            .cloned()
+            .chain(input.page.visible_advisors.iter().map(|v| SelectedAdvisor {
+                id: v.id.clone(),
+                name: v.name.clone(),
+            }));
+        for advisor in others {
+            if chosen.len() >= Comparison::MIN {
+                break;
+            }
+            if !chosen.contains(&advisor) {
+                chosen.push(advisor);
+            }
+        }
+        if chosen.len() < Comparison::MIN {
+            return Plan {
+                voice_response: self.say("compare_which", input.turn, &[]),
+                ..Plan::default()
+            };
+        }
+        let (ids, names): (Vec<String>, Vec<String>) = chosen
+            .iter()
+            .map(|c| (c.id.clone(), c.name.clone()))
+            .unzip();
+        Plan {
+            tool_calls: vec![ToolCall {
+                tool: COMPARE_ADVISORS.into(),
+                params: json!({"advisor_ids": ids, "advisor_names": names}),
+                result: None,
+            }],
+            ..Plan::default()
+        }
+    }
+
+    /// `get_statistics` for the school + major named now, else the form's.
+    fn plan_statistics(&self, a: &Analysis, input: &PlanInput<'_>) -> Plan {
+        let named = |slot: &Option<Slot>| match slot {
+            Some(Slot::One(name)) => Some(name.clone()),
+            _ => None,
+        };
+        let school = named(&a.school).or_else(|| input.form.school.clone());
+        let major = named(&a.major).or_else(|| input.form.major.clone());
+        match (school, major) {
+            (Some(school), Some(major)) => Plan {
+                tool_calls: vec![ToolCall {
+                    tool: GET_STATISTICS.into(),
+                    params: json!({"school": school, "major": major}),
+                    result: None,
+                }],
+                ..Plan::default()
+            },
+            _ => Plan {
+                voice_response: self.say("stats_needs_form", input.turn, &[]),
+                ..Plan::default()
+            },
+        }
+    }
+
     fn list_on_page(&self, input: &PlanInput<'_>) -> Option<String> {
         let filters = input.page.ranking_filters.as_ref()?;
         let first = input.page.visible_advisors.first()?;
@@ -526,6 +611,28 @@ impl Planner for EmbeddedPlanner {
                 about_form,
                 ..Plan::default()
             });
+        }
+
+        // Two to four advisors side by side: named, pointed at ("第一个和第
+        // 二个"), or "这两位" (the ones talked about, else the top of the page).
+        if a.act == Act::Compare && (!a.references.is_empty() || a.pair) {
+            let mut plan = self.plan_compare(a, input).await;
+            if !calls.is_empty() {
+                let mut all = calls;
+                all.append(&mut plan.tool_calls);
+                plan.tool_calls = all;
+                plan.about_form = true;
+            }
+            return Ok(plan);
+        }
+
+        // The figures of the school + major just named (or the form's).
+        if a.act == Act::Statistics && !calls.is_empty() {
+            let mut plan = self.plan_statistics(a, input);
+            calls.append(&mut plan.tool_calls);
+            plan.tool_calls = calls;
+            plan.about_form = true;
+            return Ok(plan);
         }
 
         // Questions about an advisor on (or off) the page; a bare reference
@@ -598,6 +705,7 @@ impl Planner for EmbeddedPlanner {
                 }),
                 None => say("ask_school_major"),
             },
+            Act::Statistics => Ok(self.plan_statistics(a, input)),
             Act::Thanks => say("thanks"),
             Act::Goodbye => say("goodbye"),
             Act::Help => say("help"),

@@ -13,7 +13,10 @@ use super::output::{self, VoiceExtractor};
 use super::prompt::{self, ToolChoice};
 use super::{embedded::resolve_on_page, embedded::Target, Plan, PlanError, PlanInput, Planner};
 use crate::agent::nlu::{Act, Analysis, Slot};
-use crate::agent::tools::{ToolRegistry, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, UPDATE_FORM};
+use crate::agent::tools::{
+    ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
+    UPDATE_FORM,
+};
 use crate::llm::{Completion, CompletionRequest, LlmClient, LlmError, ToolMode};
 
 /// The most tool calls one turn may execute (seed 004 `stepCountIs`).
@@ -92,6 +95,50 @@ impl ModelPlanner {
     }
 }
 
+impl ModelPlanner {
+    /// The casual persona's turn: its own prompt, no tools at all (seed 002
+    /// `use_tools` is for the analysis side only), the reply streamed.
+    pub async fn chat_casual(&self, input: &PlanInput<'_>) -> Result<Plan, PlanError> {
+        let request = CompletionRequest {
+            messages: prompt::casual_messages(input, self.client.config().history_tokens),
+            tools: None,
+            tool_choice: None,
+        };
+        let mut extractor = VoiceExtractor::default();
+        let sink = input.voice;
+        let mut relay = |delta: &str| {
+            let spoken = extractor.push(delta);
+            if let (Some(sink), false) = (sink, spoken.is_empty()) {
+                sink.push(&spoken);
+            }
+        };
+        let completion = self
+            .client
+            .complete(&request, &mut relay)
+            .await
+            .map_err(|e| plan_error(&e))?;
+        if let Some(sink) = sink {
+            sink.flush();
+        }
+        let tokens = completion
+            .usage
+            .map(|u| u.total())
+            .unwrap_or_else(|| estimate_completion(&completion));
+        // Whatever tools a model tried to call here are ignored.
+        let out = output::read(&Completion {
+            tool_calls: Vec::new(),
+            ..completion
+        })
+        .map_err(|e| plan_error(&e))?;
+        Ok(Plan {
+            voice_response: out.voice,
+            model_calls: 1,
+            tokens,
+            ..Plan::default()
+        })
+    }
+}
+
 /// A rejection that says the endpoint has no function calling (Ollama and
 /// some vLLM models answer 400 "does not support tools").
 fn refuses_tools(e: &LlmError) -> bool {
@@ -112,6 +159,8 @@ fn names_form_values(a: &Analysis) -> bool {
         || a.personality.is_some()
         || a.research_style.is_some()
         || a.funding.is_some()
+        || a.degree_type.is_some()
+        || a.enrollment_year.is_some()
 }
 
 /// The advisor the message points at, when the page or memory says who.
@@ -139,6 +188,12 @@ pub fn choose(input: &PlanInput<'_>) -> ToolChoice {
         )
     {
         return ToolChoice::None;
+    }
+    if a.act == Act::Compare && (a.references.len() >= 2 || a.pair) {
+        return ToolChoice::Force(COMPARE_ADVISORS);
+    }
+    if a.act == Act::Statistics && (complete || slots) {
+        return ToolChoice::Force(GET_STATISTICS);
     }
     if referenced(input).is_some() && !slots {
         match a.act {

@@ -15,12 +15,15 @@ use crate::llm::wire::WireMessage;
 use crate::llm::ToolMode;
 
 const SYSTEM: &str = include_str!("../../../../prompts/model/system.txt");
+const CASUAL: &str = include_str!("../../../../prompts/model/casual.txt");
 const CONTEXT: &str = include_str!("../../../../prompts/model/context.txt");
 const ASK_SCHOOL: &str = include_str!("../../../../prompts/model/phases/ask_school.txt");
 const ASK_MAJOR: &str = include_str!("../../../../prompts/model/phases/ask_major.txt");
 const OFFER_DIRECTION: &str = include_str!("../../../../prompts/model/phases/offer_direction.txt");
 const OFFER_PERSONALITY: &str =
     include_str!("../../../../prompts/model/phases/offer_personality.txt");
+const OFFER_DEGREE: &str = include_str!("../../../../prompts/model/phases/offer_degree.txt");
+const OFFER_YEAR: &str = include_str!("../../../../prompts/model/phases/offer_year.txt");
 const DONE: &str = include_str!("../../../../prompts/model/phases/done.txt");
 const TOOL_NONE: &str = include_str!("../../../../prompts/model/tool_none.txt");
 const TOOL_FORCED: &str = include_str!("../../../../prompts/model/tool_forced.txt");
@@ -65,6 +68,8 @@ pub fn phase_task(form: &UserForm, phase: Phase) -> String {
         Phase::AskMajor => ASK_MAJOR,
         Phase::OfferDirection => OFFER_DIRECTION,
         Phase::OfferPersonality => OFFER_PERSONALITY,
+        Phase::OfferDegree => OFFER_DEGREE,
+        Phase::OfferYear => OFFER_YEAR,
         Phase::Done => DONE,
     };
     let or_none = |v: &Option<String>| v.clone().unwrap_or_else(|| "未填".to_string());
@@ -150,6 +155,28 @@ pub fn messages(
     out
 }
 
+/// The casual persona's messages: its own system prompt, the form (so it
+/// knows what the student is aiming for), the shared history, the message.
+pub fn casual_messages(input: &PlanInput<'_>, history_budget: usize) -> Vec<WireMessage> {
+    let system = [
+        CASUAL.trim().to_string(),
+        fill(
+            CONTEXT,
+            &[
+                (
+                    "form",
+                    &serde_json::to_string(input.form).unwrap_or_default(),
+                ),
+                ("page", &page_json(input.page, 0)),
+            ],
+        ),
+    ];
+    let mut out = vec![WireMessage::new("system", system.join("\n\n"))];
+    out.extend(history(input, history_budget));
+    out.push(WireMessage::new("user", input.message.trim()));
+    out
+}
+
 /// The newest history lines that fit the budget, oldest first. Assistant
 /// lines say which tools ran. A history that starts with an assistant line is
 /// allowed (the budget may cut a user line off).
@@ -196,8 +223,10 @@ mod tests {
     #[test]
     fn the_prompt_carries_phase_form_page_and_trimmed_history() {
         let analysis = Analysis::default();
-        let mut form = UserForm::default();
-        form.school = Some("北京大学".into());
+        let form = UserForm {
+            school: Some("北京大学".into()),
+            ..UserForm::default()
+        };
         let memory = Memory::default();
         let page = PageContext::default();
         let history: Vec<HistoryEntry> = (0..40)

@@ -25,6 +25,8 @@ pub(crate) enum E {
     /// FAQ id (implies Act::Faq).
     FaqId(&'static str),
     FollowUp,
+    /// "这两个" / "他俩".
+    Pair,
 }
 
 /// An expected reference.
@@ -56,6 +58,7 @@ fn expected(actual: &Analysis, es: &[E]) -> Analysis {
     for e in es {
         let s = |v: &str| Some(v.to_string());
         match *e {
+            E::Pair => x.pair = true,
             E::School(v) => x.school = slot(v),
             E::SchoolAmb(said, c) => x.school = amb(said, c),
             E::Major(v) => x.major = slot(v),

@@ -1,0 +1,285 @@
+//! Two personas (seed 002): 小暖, the casual one, for the human side of
+//! choosing an advisor — anxiety, indecision, encouragement, chitchat — with
+//! no data tools; and the analysis persona, precise and data-backed, that
+//! fills the form and uses the tools. One session, one context: a switch
+//! changes who answers, never the form, the page or the history.
+//!
+//! Who answers the next message is decided here, before any planner runs:
+//!
+//! 1. The student names a persona ("切换到闲聊模式", "说正事") → that one.
+//! 2. The message needs data — a school, major, direction or preference
+//!    named, an advisor referred to, a comparison, a ranking, statistics —
+//!    → analysis. (Asking for a recommendation alone is a keyword, weaker:
+//!    "不知道选谁，好纠结" is the human side of choosing.)
+//! 3. Both are *strong* triggers: they also override a manual choice.
+//! 4. A manual choice (the panel's toggle, `POST /api/v1/chat/switch_agent`)
+//!    otherwise holds until the student switches again.
+//! 5. Otherwise keywords switch both ways (`server/lexicons/personas.txt`):
+//!    casual → analysis on an analysis word; analysis → casual on a casual
+//!    word when the message has no analysis word.
+
+use super::nlu::{Act, Analysis};
+
+const LEXICON: &str = include_str!("../../lexicons/personas.txt");
+const TOPICS: &str = include_str!("../../lexicons/casual_topics.txt");
+
+pub use app::protocol::{mode_name, switch_message, ANALYSIS, CASUAL};
+
+/// `casual` / `analysis` as this module spells them, or `None`.
+pub fn parse(agent_type: &str) -> Option<&'static str> {
+    match agent_type.trim() {
+        CASUAL => Some(CASUAL),
+        ANALYSIS => Some(ANALYSIS),
+        _ => None,
+    }
+}
+
+/// Why the persona changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The student asked for it by name.
+    Asked,
+    /// The message needs the data tools.
+    DataNeeded,
+    /// A keyword of the other persona.
+    Keyword(String),
+}
+
+impl Reason {
+    pub fn strong(&self) -> bool {
+        !matches!(self, Reason::Keyword(_))
+    }
+}
+
+/// The keyword lists, parsed once.
+#[derive(Debug, Default)]
+pub struct PersonaLexicon {
+    to_analysis: Vec<String>,
+    to_casual: Vec<String>,
+    analysis: Vec<String>,
+    casual: Vec<String>,
+    topics: Vec<(String, Vec<String>)>,
+}
+
+fn normalized(list: Vec<String>) -> Vec<String> {
+    list.iter()
+        .map(|t| crate::catalog::normalize(t))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+impl PersonaLexicon {
+    pub fn load() -> PersonaLexicon {
+        let mut lex = PersonaLexicon::default();
+        for e in super::nlu::lexfile::parse("personas.txt", LEXICON) {
+            let terms = normalized(e.terms);
+            match e.key.as_str() {
+                "to_analysis" => lex.to_analysis = terms,
+                "to_casual" => lex.to_casual = terms,
+                "analysis" => lex.analysis = terms,
+                "casual" => lex.casual = terms,
+                other => panic!("personas.txt: unknown key {other}"),
+            }
+        }
+        lex.topics = super::nlu::lexfile::parse("casual_topics.txt", TOPICS)
+            .into_iter()
+            .map(|e| (e.key, normalized(e.terms)))
+            .collect();
+        lex
+    }
+
+    fn find<'a>(list: &'a [String], text: &str) -> Option<&'a String> {
+        list.iter().find(|t| text.contains(t.as_str()))
+    }
+
+    /// The persona that answers `text` (already normalised), and why it
+    /// changed; `None` keeps `current`.
+    pub fn decide(
+        &self,
+        text: &str,
+        analysis: &Analysis,
+        current: &str,
+        manual: bool,
+    ) -> Option<(&'static str, Reason)> {
+        let wanted = if Self::find(&self.to_casual, text).is_some() {
+            Some((CASUAL, Reason::Asked))
+        } else if Self::find(&self.to_analysis, text).is_some() || needs_data(analysis) {
+            let why = if Self::find(&self.to_analysis, text).is_some() {
+                Reason::Asked
+            } else {
+                Reason::DataNeeded
+            };
+            Some((ANALYSIS, why))
+        } else if manual {
+            None
+        } else {
+            let casual_word = Self::find(&self.casual, text);
+            // Asking to be given a choice is a weak sign of the data side: "不知
+            // 道选谁，好纠结" is the human side of choosing.
+            let analysis_word = Self::find(&self.analysis, text).cloned().or_else(|| {
+                (analysis.act == Act::Recommend && casual_word.is_none())
+                    .then(|| "推荐".to_string())
+            });
+            match (current == CASUAL, analysis_word, casual_word) {
+                (true, Some(k), _) => Some((ANALYSIS, Reason::Keyword(k))),
+                (false, None, Some(k)) => Some((CASUAL, Reason::Keyword(k.clone()))),
+                _ => None,
+            }
+        };
+        wanted.filter(|(to, _)| *to != current)
+    }
+
+    /// The casual topic of `text`: the key of its reply template.
+    pub fn topic(&self, text: &str) -> &str {
+        self.topics
+            .iter()
+            .find(|(_, words)| Self::find(words, text).is_some())
+            .map(|(k, _)| k.as_str())
+            .unwrap_or("fallback")
+    }
+}
+
+/// The message asks for what only the data side can give.
+pub fn needs_data(a: &Analysis) -> bool {
+    a.school.is_some()
+        || a.major.is_some()
+        || a.unknown_school.is_some()
+        || a.research_direction.is_some()
+        || a.personality.is_some()
+        || a.research_style.is_some()
+        || a.funding.is_some()
+        || a.degree_type.is_some()
+        || a.enrollment_year.is_some()
+        || !a.references.is_empty()
+        || matches!(
+            a.act,
+            Act::AskAbout
+                | Act::AskReviews
+                | Act::OpenDetail
+                | Act::ListAdvisors
+                | Act::Compare
+                | Act::Statistics
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::nlu::{Reference, Slot};
+
+    fn lex() -> PersonaLexicon {
+        PersonaLexicon::load()
+    }
+
+    fn decide(text: &str, a: &Analysis, current: &str, manual: bool) -> Option<&'static str> {
+        let text = crate::catalog::normalize(text);
+        lex().decide(&text, a, current, manual).map(|(to, _)| to)
+    }
+
+    #[test]
+    fn keywords_switch_both_ways() {
+        let none = Analysis::default();
+        for text in [
+            "考研压力好大，好焦虑",
+            "谢谢你",
+            "今天好累啊",
+            "周末想去看电影",
+            "想找人聊聊",
+        ] {
+            assert_eq!(decide(text, &none, ANALYSIS, false), Some(CASUAL), "{text}");
+        }
+        for text in [
+            "帮我看看排名",
+            "想对比一下",
+            "评分多少",
+            "有没有统计数据",
+            "经费怎么样",
+            "推荐一个",
+        ] {
+            assert_eq!(decide(text, &none, CASUAL, false), Some(ANALYSIS), "{text}");
+        }
+        // A casual word next to an analysis word stays on the data side.
+        assert_eq!(decide("谢谢，再推荐一个导师", &none, ANALYSIS, false), None);
+        // Nothing of either: stay.
+        assert_eq!(decide("嗯嗯", &none, CASUAL, false), None);
+        assert_eq!(decide("嗯嗯", &none, ANALYSIS, false), None);
+    }
+
+    #[test]
+    fn data_needs_and_explicit_requests_are_strong() {
+        let school = Analysis {
+            school: Some(Slot::One("北京大学".into())),
+            ..Analysis::default()
+        };
+        assert_eq!(decide("我想考北大", &school, CASUAL, true), Some(ANALYSIS));
+        let reference = Analysis {
+            references: vec![Reference::Ordinal(0)],
+            ..Analysis::default()
+        };
+        assert_eq!(decide("第一个呢", &reference, CASUAL, true), Some(ANALYSIS));
+        let none = Analysis::default();
+        assert_eq!(
+            decide("切换到闲聊模式", &none, ANALYSIS, true),
+            Some(CASUAL)
+        );
+        assert_eq!(decide("好了，说正事", &none, CASUAL, true), Some(ANALYSIS));
+        let (_, why) = lex()
+            .decide(
+                &crate::catalog::normalize("我想考北大"),
+                &school,
+                CASUAL,
+                false,
+            )
+            .unwrap();
+        assert_eq!(why, Reason::DataNeeded);
+        assert!(why.strong());
+    }
+
+    #[test]
+    fn a_manual_choice_holds_against_keywords() {
+        let none = Analysis::default();
+        assert_eq!(decide("好焦虑", &none, ANALYSIS, true), None);
+        assert_eq!(decide("看看数据", &none, CASUAL, true), None);
+    }
+
+    #[test]
+    fn topics_pick_the_casual_reply() {
+        let l = lex();
+        let t = |s: &str| l.topic(&crate::catalog::normalize(s)).to_string();
+        assert_eq!(t("好纠结选谁"), "undecided");
+        assert_eq!(t("压力好大睡不着"), "anxiety");
+        assert_eq!(t("今天好累"), "tired");
+        assert_eq!(t("我是不是考不上了"), "doubt");
+        assert_eq!(t("谢谢你"), "thanks");
+        assert_eq!(t("周末吃什么"), "life");
+        assert_eq!(t("嗯"), "fallback");
+    }
+
+    #[test]
+    fn every_topic_has_replies_that_fit_the_voice_limit() {
+        let templates = crate::agent::templates::Templates::casual();
+        for (topic, _) in &lex().topics {
+            let key = format!("casual_{topic}");
+            assert!(templates.has(&key), "no template {key}");
+        }
+        for key in templates.keys().collect::<Vec<_>>() {
+            for v in templates.variants(key) {
+                assert!(
+                    crate::agent::voice::len(v) <= crate::agent::voice::MAX_CHARS,
+                    "{key}: {v}"
+                );
+            }
+        }
+        assert!(templates.has("casual_fallback"));
+    }
+
+    #[test]
+    fn names_and_messages() {
+        assert_eq!(
+            switch_message(CASUAL, ANALYSIS),
+            "[系统] 已从闲聊模式切换到分析模式"
+        );
+        assert_eq!(parse(" casual "), Some(CASUAL));
+        assert_eq!(parse("chitchat"), None);
+    }
+}
