@@ -333,12 +333,7 @@ async fn advisor_ids(site: &Site, school_id: i64, major_id: i64) -> Vec<i64> {
 #[tokio::test]
 async fn ranking_stats_agree_with_the_reviews_of_pku_computer_science() {
     let (app, site) = app().await;
-    let school = site.catalog().resolve_school("北京大学").found().unwrap();
-    let major = site
-        .catalog()
-        .resolve_major_at(school.id, "计算机科学与技术")
-        .found()
-        .unwrap();
+    let (school, major) = pku_cs_entries(&site);
     let stats = site.ranking_stats(school, major).await.unwrap();
     let ids = advisor_ids(&site, school.id, major.id).await;
     assert_eq!(stats, recomputed(&review_sums(&site).await, &ids));
@@ -431,12 +426,7 @@ async fn ranking_stats_agree_with_the_reviews_in_every_ranking() {
 #[tokio::test]
 async fn best_per_dimension_waits_for_three_reviews() {
     let site = common::site().await;
-    let school = site.catalog().resolve_school("北京大学").found().unwrap();
-    let major = site
-        .catalog()
-        .resolve_major_at(school.id, "计算机科学与技术")
-        .found()
-        .unwrap();
+    let (school, major) = pku_cs_entries(&site);
     let before = site.ranking_stats(school, major).await.unwrap();
     assert!(
         before.best.iter().all(|b| b.advisor.value < 5.0),
@@ -512,4 +502,17 @@ async fn ranking_stats_by_name_resolve_as_the_ranking_does() {
         .unwrap()
         .expect("上海交通大学 offers 软件工程");
     assert!(stats.advisors > 0);
+}
+
+/// 北京大学 · 计算机科学与技术 as catalog entries.
+fn pku_cs_entries(
+    site: &server::site::Site,
+) -> (&server::catalog::SchoolEntry, &server::catalog::MajorEntry) {
+    let school = site.catalog().resolve_school("北京大学").found().unwrap();
+    let major = site
+        .catalog()
+        .resolve_major_at(school.id, "计算机科学与技术")
+        .found()
+        .unwrap();
+    (school, major)
 }

@@ -124,6 +124,29 @@ struct Outcome {
     events: Vec<AgentEvent>,
 }
 
+impl Outcome {
+    /// A turn that said `voice` and did nothing else (yet).
+    fn said(
+        intent: IntentResult,
+        voice: String,
+        form: UserForm,
+        memory: session::Memory,
+    ) -> Outcome {
+        Outcome {
+            intent,
+            voice,
+            calls: Vec::new(),
+            form,
+            memory,
+            error: None,
+            model_calls: 0,
+            tokens: 0,
+            persona: None,
+            events: Vec::new(),
+        }
+    }
+}
+
 impl Agent {
     /// The agent with the embedded planner.
     pub fn new(site: Arc<Site>) -> Agent {
@@ -239,23 +262,9 @@ impl Agent {
     /// will answer).
     pub async fn prepare(&self, req: ChatRequest) -> Result<Prepared, ApiError> {
         let input = request::check(&req)?;
-        let session = match req
-            .session_id
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            Some(id) => self
-                .sessions
-                .load(id)
-                .await
-                .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
-                .ok_or_else(|| {
-                    ApiError::not_found("unknown_session", app::error::UNKNOWN_SESSION_MESSAGE)
-                        .with_field("session_id")
-                })?,
-            None => SessionStore::open(DEFAULT_PERSONA),
-        };
+        let session = self
+            .session(req.session_id.as_deref(), DEFAULT_PERSONA)
+            .await?;
         let act = match input {
             Input::Option(click) => {
                 let chip = option::interpret(&click, self.site.catalog(), &session.form)?;
@@ -276,6 +285,23 @@ impl Agent {
             page: req.page_context,
             act,
         })
+    }
+
+    /// The stored session `id` names (404 when there is none), or a new one
+    /// with `persona` when no id is given.
+    async fn session(&self, id: Option<&str>, persona: &str) -> Result<Session, ApiError> {
+        match id.map(str::trim).filter(|s| !s.is_empty()) {
+            Some(id) => self
+                .sessions
+                .load(id)
+                .await
+                .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
+                .ok_or_else(|| {
+                    ApiError::not_found("unknown_session", app::error::UNKNOWN_SESSION_MESSAGE)
+                        .with_field("session_id")
+                }),
+            None => Ok(SessionStore::open(persona)),
+        }
     }
 
     /// Steps 2–7 of a prepared turn. Never fails: a failing dependency ends
@@ -413,17 +439,13 @@ impl Agent {
     ) -> Outcome {
         let (intent, result) = self.intents.classify(text);
         let turn = session.memory.turns;
-        let said = |key: &str| Outcome {
-            intent: result.clone(),
-            voice: self.templates.render(key, turn, &[]),
-            calls: Vec::new(),
-            form: session.form.clone(),
-            memory: session.memory.clone(),
-            error: None,
-            model_calls: 0,
-            tokens: 0,
-            persona: None,
-            events: Vec::new(),
+        let said = |key: &str| {
+            Outcome::said(
+                result.clone(),
+                self.templates.render(key, turn, &[]),
+                session.form.clone(),
+                session.memory.clone(),
+            )
         };
         let (form, mut memory) = match intent {
             Intent::Greeting => return said("greeting"),
@@ -565,22 +587,12 @@ impl Agent {
         voice: Option<&VoiceSink>,
     ) -> Outcome {
         let turn = session.memory.turns;
-        let mut outcome = Outcome {
-            intent: IntentResult {
-                intent: "chitchat".into(),
-                confidence: 0.8,
-                reasoning: "闲聊模式：陪伴与鼓励，不调用数据工具".into(),
-            },
-            voice: String::new(),
-            calls: Vec::new(),
-            form: form.clone(),
-            memory,
-            error: None,
-            model_calls: 0,
-            tokens: 0,
-            persona: None,
-            events: Vec::new(),
+        let intent = IntentResult {
+            intent: "chitchat".into(),
+            confidence: 0.8,
+            reasoning: "闲聊模式：陪伴与鼓励，不调用数据工具".into(),
         };
+        let mut outcome = Outcome::said(intent, String::new(), form.clone(), memory);
         let Some(model) = &self.model else {
             let key = format!("casual_{}", self.personas.topic(normalized));
             outcome.voice = self.casual.render(&key, turn, &[]);
@@ -695,16 +707,8 @@ impl Agent {
             voice
         };
         Outcome {
-            intent,
-            voice,
             calls: executed,
-            form: steered.form,
-            memory,
-            error: None,
-            model_calls: 0,
-            tokens: 0,
-            persona: None,
-            events: Vec::new(),
+            ..Outcome::said(intent, voice, steered.form, memory)
         }
     }
 
@@ -827,18 +831,7 @@ impl Agent {
             )
             .with_field("agent_type")
         })?;
-        let mut session = match session_id.map(str::trim).filter(|s| !s.is_empty()) {
-            Some(id) => self
-                .sessions
-                .load(id)
-                .await
-                .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
-                .ok_or_else(|| {
-                    ApiError::not_found("unknown_session", app::error::UNKNOWN_SESSION_MESSAGE)
-                        .with_field("session_id")
-                })?,
-            None => SessionStore::open(to),
-        };
+        let mut session = self.session(session_id, to).await?;
         let from = persona::parse(&session.persona).unwrap_or(DEFAULT_PERSONA);
         let line = (from != to).then(|| persona::switch_message(from, to));
         let message = if line.is_some() || session.is_new {

@@ -144,12 +144,7 @@ pub fn needs_data(a: &Analysis) -> bool {
     a.school.is_some()
         || a.major.is_some()
         || a.unknown_school.is_some()
-        || a.research_direction.is_some()
-        || a.personality.is_some()
-        || a.research_style.is_some()
-        || a.funding.is_some()
-        || a.degree_type.is_some()
-        || a.enrollment_year.is_some()
+        || a.names_wishes()
         || !a.references.is_empty()
         || matches!(
             a.act,

@@ -161,19 +161,7 @@ impl SessionStore {
     ) -> Result<(), sqlx::Error> {
         let to_json = |v: &dyn erased::Json| v.json();
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES (?, ?, ?, ?, ?) \
-             ON CONFLICT (id) DO UPDATE SET persona = excluded.persona, form = excluded.form, \
-                 page_context = excluded.page_context, memory = excluded.memory, \
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-        )
-        .bind(&session.id)
-        .bind(&session.persona)
-        .bind(to_json(&session.form))
-        .bind(to_json(&session.page_context))
-        .bind(to_json(&session.memory))
-        .execute(&mut *tx)
-        .await?;
+        write_session(&mut tx, session).await?;
         // One statement for the turn's lines, in order: the student's words,
         // the events as system lines, then the reply with its tool calls.
         struct Line<'a> {
@@ -228,20 +216,8 @@ impl SessionStore {
         session: &Session,
         system_line: Option<&str>,
     ) -> Result<(), sqlx::Error> {
-        let to_json = |v: &dyn erased::Json| v.json();
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES (?, ?, ?, ?, ?) \
-             ON CONFLICT (id) DO UPDATE SET persona = excluded.persona, memory = excluded.memory, \
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-        )
-        .bind(&session.id)
-        .bind(&session.persona)
-        .bind(to_json(&session.form))
-        .bind(to_json(&session.page_context))
-        .bind(to_json(&session.memory))
-        .execute(&mut *tx)
-        .await?;
+        write_session(&mut tx, session).await?;
         if let Some(line) = system_line {
             sqlx::query(
                 "INSERT INTO chat_messages (session_id, role, content) VALUES (?, 'system', ?)",
@@ -264,6 +240,28 @@ impl SessionStore {
         .await?;
         Ok(done.rows_affected())
     }
+}
+
+/// Inserts or updates the session row: persona, form, page context, memory.
+async fn write_session(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    session: &Session,
+) -> Result<(), sqlx::Error> {
+    let to_json = |v: &dyn erased::Json| v.json();
+    sqlx::query(
+        "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES (?, ?, ?, ?, ?) \
+         ON CONFLICT (id) DO UPDATE SET persona = excluded.persona, form = excluded.form, \
+             page_context = excluded.page_context, memory = excluded.memory, \
+             updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+    )
+    .bind(&session.id)
+    .bind(&session.persona)
+    .bind(to_json(&session.form))
+    .bind(to_json(&session.page_context))
+    .bind(to_json(&session.memory))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 fn event_message(event: &AgentEvent) -> Option<String> {

@@ -109,3 +109,16 @@ pub struct Analysis {
     /// previous question again about something else.
     pub follow_up: bool,
 }
+
+impl Analysis {
+    /// A wish for the form besides school and major: a direction, a
+    /// preference, a degree type or an enrollment year.
+    pub fn names_wishes(&self) -> bool {
+        self.research_direction.is_some()
+            || self.personality.is_some()
+            || self.research_style.is_some()
+            || self.funding.is_some()
+            || self.degree_type.is_some()
+            || self.enrollment_year.is_some()
+    }
+}

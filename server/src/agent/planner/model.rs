@@ -155,12 +155,7 @@ fn refuses_tools(e: &LlmError) -> bool {
 fn names_form_values(a: &Analysis) -> bool {
     matches!(a.school, Some(Slot::One(_)))
         || matches!(a.major, Some(Slot::One(_)))
-        || a.research_direction.is_some()
-        || a.personality.is_some()
-        || a.research_style.is_some()
-        || a.funding.is_some()
-        || a.degree_type.is_some()
-        || a.enrollment_year.is_some()
+        || a.names_wishes()
 }
 
 /// The advisor the message points at, when the page or memory says who.
