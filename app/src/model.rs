@@ -302,6 +302,33 @@ pub struct Review {
     pub created_at: String,
 }
 
+/// The five scores of a review, 1–5 (`POST /api/v1/advisors/{id}/reviews`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ratings {
+    pub academic: u8,
+    pub funding: u8,
+    pub relationship: u8,
+    pub prospects: u8,
+    pub overall: u8,
+}
+
+/// A review as the writer sends it (the protocol's "Reviews API" body).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewReview {
+    pub ratings: Ratings,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    pub text: String,
+    pub relation: String,
+}
+
+/// A stored review and the secret token its writer edits or deletes it with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PostedReview {
+    pub review: Review,
+    pub edit_token: String,
+}
+
 /// A page of an advisor's published reviews, newest first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewPage {

@@ -177,7 +177,7 @@ pub struct ChatRequest {
 
 /// The code-level intent of a turn (seed 001): `greeting`, `reset`, `empty`,
 /// or `unknown` (left to the planner), with a confidence and a reason.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct IntentResult {
     pub intent: String,
     pub confidence: f64,

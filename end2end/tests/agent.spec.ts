@@ -168,3 +168,40 @@ test('asking about stress switches to the casual persona by itself', async ({ pa
   await expect(page.getByTestId('agent-persona')).toHaveText('择导分析师');
   await expect(page).toHaveURL(/\/ranking\?school=/);
 });
+
+test('a review written with the coach is published, and a reload resumes the draft', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  await send(page, '我想考北京大学计算机系');
+  await send(page, '第三个导师的详细信息');
+  await expect(page).toHaveURL(/\/advisor\/\d+$/);
+  await hydrated(page, 'detail');
+  const advisorUrl = page.url();
+
+  await send(page, '我想评价他');
+  expect(await lastSpoken(page)).toContain('评价');
+  await send(page, '我在他组里读研，学术水平很高，每周组会都会认真改论文');
+  expect(await lastSpoken(page)).toContain('经费');
+
+  // Reload in the middle: the conversation and the draft are still there.
+  await page.reload();
+  await hydrated(page, 'detail');
+  await send(page, '经费很充足，每月补助三千，服务器随便用');
+  expect(await lastSpoken(page)).toMatch(/关系|对学生/);
+  await send(page, '老师很耐心，脾气很好');
+  await send(page, '毕业的师兄都去了大厂，推荐信也给力');
+  expect(await lastSpoken(page)).toMatch(/^整理好了/);
+
+  const confirm = page.getByTestId('agent-chip').filter({ hasText: '确认发布' });
+  await expect(confirm).toBeVisible();
+  const before = (await spoken(page)).length;
+  await confirm.click();
+  await expect.poll(async () => (await spoken(page)).length).toBeGreaterThan(before);
+  expect(await lastSpoken(page)).toMatch(/^已发布/);
+  await expect(page).toHaveURL(/\/advisor\/\d+\?posted=\d+#review-\d+$/);
+  expect(page.url().startsWith(advisorUrl.split('#')[0])).toBeTruthy();
+  const id = new URL(page.url()).searchParams.get('posted');
+  await expect(page.locator(`#review-${id}`)).toContainText('每周组会');
+  const token = await page.evaluate((rid) => localStorage.getItem(`advisor-review-token:${rid}`), id);
+  expect(token).toBeTruthy();
+});

@@ -7,18 +7,22 @@
 //! - [`catalog`]: school and major names, aliases and their resolution.
 //! - [`ranking`]: the Bayesian average every ranking is ordered by.
 //! - [`store`]: every SQL statement of the read side.
+//! - [`reviews`]: writing reviews: posting rules, validation, the write path.
 //! - [`site`]: the read service (pages, API and agent tools read through it).
 //! - [`agent`]: the voice agent's turn pipeline.
+//! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
 //! - [`http`]: the JSON API and the chat endpoints.
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
 
 pub mod agent;
 pub mod catalog;
+pub mod coach;
 pub mod db;
 pub mod demo;
 pub mod http;
 pub mod llm;
 pub mod ranking;
+pub mod reviews;
 pub mod site;
 pub mod store;
 

@@ -57,6 +57,9 @@ use self::stream::VoiceSink;
 use self::templates::Templates;
 use self::tools::{Executor, ToolRegistry, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
 use self::validate::Validator;
+use crate::coach::checkpoint::Checkpoints;
+use crate::coach::state::CoachState;
+use crate::coach::Coach;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
 
@@ -85,6 +88,15 @@ pub struct Agent {
     personas: PersonaLexicon,
     /// The casual persona's replies (embedded planner).
     casual: Templates,
+    /// The review coach and its per-session drafts (seed 003).
+    coach: Coach,
+    drafts: Checkpoints,
+}
+
+/// What a coached turn does to the session's draft once the turn is stored.
+enum Draft {
+    Keep(Box<CoachState>),
+    Drop,
 }
 
 /// A request that passed the checks: its session and what the student did.
@@ -122,6 +134,8 @@ struct Outcome {
     persona: Option<&'static str>,
     /// A persona switch, as the reply's `events`.
     events: Vec<AgentEvent>,
+    /// The review draft to checkpoint (or drop) after the turn is stored.
+    draft: Option<Draft>,
 }
 
 impl Outcome {
@@ -143,6 +157,7 @@ impl Outcome {
             tokens: 0,
             persona: None,
             events: Vec::new(),
+            draft: None,
         }
     }
 }
@@ -200,6 +215,8 @@ impl Agent {
         );
         let registry = ToolRegistry::load();
         let model = client.map(|c| ModelPlanner::new(c, &registry));
+        let coach = Coach::new(site.clone());
+        let drafts = Checkpoints::new(site.pool().clone());
         Agent {
             sessions: SessionStore::new(site.pool().clone()),
             site,
@@ -213,6 +230,8 @@ impl Agent {
             model,
             personas: PersonaLexicon::load(),
             casual: Templates::casual(),
+            coach,
+            drafts,
         }
     }
 
@@ -317,7 +336,7 @@ impl Agent {
             page,
             act,
         } = prepared;
-        let (user_text, outcome) = match act {
+        let (user_text, mut outcome) = match act {
             Action::Text(text) => {
                 let outcome = self.message_turn(&text, &session, &page, voice).await;
                 (text, outcome)
@@ -325,6 +344,7 @@ impl Agent {
             Action::Chip { chip, shown } => (shown, self.chip_turn(chip, &session, &page).await),
         };
         let (model_calls, tokens) = (outcome.model_calls, outcome.tokens);
+        let draft = outcome.draft.take();
         if let Some(persona) = outcome.persona {
             session.persona = persona.to_string();
         }
@@ -344,7 +364,10 @@ impl Agent {
         session.memory = outcome.memory;
         session.memory.turns += 1;
         let reply = match self.sessions.save_turn(&session, &user_text, &reply).await {
-            Ok(()) => reply,
+            Ok(()) => {
+                self.store_draft(&session.id, draft).await;
+                reply
+            }
             Err(e) => {
                 tracing::error!(error = %e, "saving the turn failed");
                 ChatResponse {
@@ -437,6 +460,15 @@ impl Agent {
         page: &PageContext,
         voice: Option<&VoiceSink>,
     ) -> Outcome {
+        // A review in progress: the coach has the conversation until the
+        // review is published or abandoned.
+        if !session.is_new {
+            match self.drafts.load(&session.id).await {
+                Ok(Some(draft)) => return self.coach_turn(text, session, draft).await,
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "could not read the review draft"),
+            }
+        }
         let (intent, result) = self.intents.classify(text);
         let turn = session.memory.turns;
         let said = |key: &str| {
@@ -470,6 +502,20 @@ impl Agent {
         }
         let known = self.known_names(page, &memory, &form).await;
         let analysis = nlu::analyze(text, &self.lexicons, &known);
+
+        // "我想评价一下张三老师": the coach starts a review conversation.
+        let normalized_text = crate::catalog::normalize(text);
+        if self.coach.wants_to_start(&normalized_text) {
+            let mut outcome = self
+                .start_review(&analysis, session, page, &form, &memory)
+                .await;
+            outcome.intent = IntentResult {
+                intent: "review_coach".into(),
+                confidence: 0.9,
+                reasoning: "学生想写评价，交给评价助手".into(),
+            };
+            return outcome;
+        }
 
         // Who answers: the persona switches on what the student says (or
         // holds a manual choice); a switch is an event of the reply.
@@ -572,6 +618,126 @@ impl Agent {
         outcome.persona = Some(persona);
         outcome.events = events;
         outcome
+    }
+
+    /// Opens a review conversation about the advisor the message, the page
+    /// or the conversation points at.
+    async fn start_review(
+        &self,
+        analysis: &nlu::Analysis,
+        session: &Session,
+        page: &PageContext,
+        form: &UserForm,
+        memory: &session::Memory,
+    ) -> Outcome {
+        let said = |voice: String| {
+            Outcome::said(IntentResult::default(), voice, form.clone(), memory.clone())
+        };
+        let Some(advisor) = self.review_target(analysis, page, memory, form).await else {
+            return said(self.coach.which_advisor());
+        };
+        let draft = CoachState::new(advisor.id.clone(), advisor.name.clone());
+        let mut memory = memory.clone();
+        memory.last_advisor = Some(advisor);
+        let _ = session;
+        Outcome {
+            draft: Some(Draft::Keep(Box::new(draft.clone()))),
+            ..Outcome::said(
+                IntentResult::default(),
+                self.coach.opening(&draft),
+                form.clone(),
+                memory,
+            )
+        }
+    }
+
+    /// Who a review is about: a reference or name in the message, else the
+    /// advisor on the page, else the one last talked about.
+    async fn review_target(
+        &self,
+        analysis: &nlu::Analysis,
+        page: &PageContext,
+        memory: &session::Memory,
+        form: &UserForm,
+    ) -> Option<SelectedAdvisor> {
+        use self::planner::embedded::{resolve_on_page, Target};
+        if let Some(reference) = analysis.references.first() {
+            match resolve_on_page(reference, page, memory) {
+                Some(Target::Found(a)) => return Some(a),
+                Some(_) => return None,
+                None => {}
+            }
+            if let nlu::Reference::Name(name) = reference {
+                let catalog = self.site.catalog();
+                let school = form
+                    .school
+                    .as_deref()
+                    .and_then(|s| catalog.resolve_school(s).found());
+                let major = form
+                    .major
+                    .as_deref()
+                    .and_then(|m| catalog.resolve_major(m).found());
+                let rows = self
+                    .site
+                    .advisors_named(name, school.map(|s| s.id), major.map(|m| m.id))
+                    .await
+                    .unwrap_or_default();
+                return match rows.as_slice() {
+                    [only] => Some(SelectedAdvisor {
+                        id: only.id.to_string(),
+                        name: only.name.clone(),
+                    }),
+                    _ => None,
+                };
+            }
+        }
+        page.selected_advisor
+            .clone()
+            .or_else(|| memory.last_advisor.clone())
+    }
+
+    /// One message of a review conversation, through the coach's graph.
+    async fn coach_turn(&self, text: &str, session: &Session, mut draft: CoachState) -> Outcome {
+        let client_key = format!("chat:{}", session.id);
+        let model = self.model.as_ref().map(|m| m.client());
+        let turn = self.coach.step(&mut draft, text, &client_key, model).await;
+        let mut memory = session.memory.clone();
+        memory.pending = turn
+            .calls
+            .iter()
+            .find(|c| c.tool == tools::PRESENT_OPTIONS)
+            .cloned();
+        let intent = IntentResult {
+            intent: "review_coach".into(),
+            confidence: 0.9,
+            reasoning: turn.reasoning.clone(),
+        };
+        Outcome {
+            calls: turn.calls,
+            error: turn.failed.then(|| ErrorInfo {
+                code: "coach_failed".into(),
+                message: "评价助手出错，草稿已保留。".into(),
+                field: None,
+            }),
+            draft: Some(if turn.finished {
+                Draft::Drop
+            } else {
+                Draft::Keep(Box::new(draft))
+            }),
+            ..Outcome::said(intent, turn.voice, session.form.clone(), memory)
+        }
+    }
+
+    /// Checkpoints (or drops) the review draft after its turn was stored.
+    async fn store_draft(&self, session_id: &str, draft: Option<Draft>) {
+        let result = match draft {
+            None => return,
+            Some(Draft::Keep(state)) => self.drafts.save(session_id, &state).await,
+            Some(Draft::Drop) => self.drafts.clear(session_id).await,
+        };
+        if let Err(e) = result {
+            tracing::error!(error = %e, "could not checkpoint the review draft");
+        }
     }
 
     /// The casual persona (seed 002's 闲聊 agent): a warm reply and no
@@ -681,21 +847,14 @@ impl Agent {
                 }
                 Err(e) => {
                     tracing::error!(tool = %call.tool, error = %e, "tool failed");
+                    let voice = self.templates.render("data_error", memory.turns, &[]);
                     return Outcome {
-                        intent,
-                        voice: self.templates.render("data_error", memory.turns, &[]),
-                        calls: Vec::new(),
-                        form: steered.form,
-                        memory,
                         error: Some(ErrorInfo {
                             code: "upstream_unavailable".into(),
                             message: e.info.message,
                             field: None,
                         }),
-                        model_calls: 0,
-                        tokens: 0,
-                        persona: None,
-                        events: Vec::new(),
+                        ..Outcome::said(intent, voice, steered.form, memory)
                     };
                 }
             }

@@ -31,7 +31,7 @@ pub fn router(site: Arc<Site>) -> Router {
         .route("/majors", get(majors))
         .route("/advisors", get(advisors))
         .route("/advisors/{id}", get(advisor))
-        .route("/advisors/{id}/reviews", get(reviews))
+        .route("/advisors/{id}/reviews", get(reviews).post(post_review))
         .route("/compare", get(compare))
         .fallback(unknown_endpoint)
         .with_state(site)
@@ -191,6 +191,39 @@ async fn reviews(
         .await?
         .map(Json)
         .ok_or_else(unknown_advisor)
+}
+
+/// `POST /advisors/{id}/reviews` (protocol "Reviews API"): 201 with the stored
+/// review and its edit token, or the broken rule as a 4xx; nothing stored then.
+async fn post_review(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: Result<Json<app::model::NewReview>, axum::extract::rejection::JsonRejection>,
+) -> Result<(axum::http::StatusCode, Json<app::model::PostedReview>), JsonError> {
+    let id = advisor_id(&id)?;
+    let Json(review) = body.map_err(|_| {
+        JsonError(ApiError::bad_request(
+            "invalid_request",
+            "请求体应为 {ratings, tags, text, relation}，评分为 1 到 5 的整数。",
+        ))
+    })?;
+    let client = client_key(&headers);
+    let posted = crate::reviews::submit(&site, &id, review, &client).await?;
+    Ok((axum::http::StatusCode::CREATED, Json(posted)))
+}
+
+/// Who writes, for duplicates and rate limits: the first `X-Forwarded-For`
+/// hop (the site runs behind a proxy in production), else one local client.
+pub fn client_key(headers: &axum::http::HeaderMap) -> String {
+    headers
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| format!("ip:{v}"))
+        .unwrap_or_else(|| "local".to_string())
 }
 
 /// `?ids=12,34`: two to four advisors side by side, in the order given.

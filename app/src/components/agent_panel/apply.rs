@@ -57,6 +57,8 @@ pub enum Step {
     Navigate(String),
     /// Scroll the element with this id into view once it exists.
     ScrollTo(&'static str),
+    /// Keep the edit token of a review the coach just published.
+    KeepEditToken { review_id: String, token: String },
 }
 
 /// A `present_options` call: the chips shown above the input.
@@ -137,6 +139,7 @@ pub fn plan(calls: &[ToolCall], here: &Here) -> Plan {
             "get_advisor_reviews" => plan_reviews(call, &mut here, &mut out.steps),
             "compare_advisors" => plan_compare(call, &mut here, &mut out.steps),
             "get_statistics" => plan_statistics(call, &mut here, &mut out.steps),
+            "submit_review" => plan_posted(call, &mut here, &mut out.steps),
             "present_options" => {
                 if let Some(chips) = ChipSet::from_call(call) {
                     out.chips = Some(chips);
@@ -352,6 +355,39 @@ fn plan_statistics(call: &ToolCall, here: &mut Here, steps: &mut Vec<Step>) {
     steps.push(Step::ScrollTo(STATS_ID));
 }
 
+/// A review the coach published: keep its edit token, show it on the
+/// advisor's page.
+fn plan_posted(call: &ToolCall, here: &mut Here, steps: &mut Vec<Step>) {
+    let Some(result) = call.result.as_ref() else {
+        return;
+    };
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    let review = result.get("review");
+    let review_id = text(review.and_then(|r| r.get("id")));
+    let advisor_id = text(review.and_then(|r| r.get("advisor_id")))
+        .or_else(|| text(call.params.get("advisor_id")));
+    let (Some(review_id), Some(advisor_id)) = (review_id, advisor_id) else {
+        return;
+    };
+    if let Some(token) = text(result.get("edit_token")) {
+        steps.push(Step::KeepEditToken {
+            review_id: review_id.clone(),
+            token,
+        });
+    }
+    let href = format!(
+        "/advisor/{}?posted={}#review-{}",
+        encode(&advisor_id),
+        encode(&review_id),
+        encode(&review_id)
+    );
+    go(href, None, here, steps);
+}
+
 /// The id of the ranking page's overview heading (pages/ranking.rs).
 const STATS_ID: &str = "ranking-stats-title";
 
@@ -370,6 +406,9 @@ pub fn run(steps: Vec<Step>, overlay: AgentOverlay, navigate: impl Fn(&str)) {
             Step::PutReviews(page) => overlay.put_reviews(page),
             Step::Navigate(href) => navigate(&href),
             Step::ScrollTo(id) => scroll_into_view_soon(id, SCROLL_RETRIES),
+            Step::KeepEditToken { review_id, token } => {
+                super::storage::save_edit_token(&review_id, &token)
+            }
         }
     }
 }
@@ -620,6 +659,28 @@ mod tests {
             vec![
                 "/advisor/9".to_string(),
                 ranking_href("北京大学", "软件工程", SortKey::Overall, 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_published_review_keeps_its_token_and_is_shown() {
+        let call = ToolCall {
+            tool: "submit_review".into(),
+            params: json!({"advisor_id": "7", "advisor_name": "张三"}),
+            result: Some(
+                json!({"review": {"id": "42", "advisor_id": "7"}, "edit_token": "s3cret"}),
+            ),
+        };
+        let steps = plan(&[call], &Here::after_navigating("/", None)).steps;
+        assert_eq!(
+            steps,
+            vec![
+                Step::KeepEditToken {
+                    review_id: "42".into(),
+                    token: "s3cret".into()
+                },
+                Step::Navigate("/advisor/7?posted=42#review-42".into()),
             ]
         );
     }

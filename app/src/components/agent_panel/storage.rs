@@ -57,6 +57,18 @@ pub fn clear_session() {
     write(session_storage(), SESSION_KEY, None);
 }
 
+/// Where the edit token of a review written in this browser is kept (the
+/// review form keeps its tokens under the same key).
+pub fn edit_token_key(review_id: &str) -> String {
+    format!("advisor-review-token:{review_id}")
+}
+
+/// Keeps a review's secret edit token in `localStorage`: the writer may edit
+/// or delete the review from this browser for a while.
+pub fn save_edit_token(review_id: &str, token: &str) {
+    write(local_storage(), &edit_token_key(review_id), Some(token));
+}
+
 pub fn load_muted() -> bool {
     read(local_storage(), MUTED_KEY).as_deref() == Some("1")
 }

@@ -39,6 +39,11 @@ impl ModelPlanner {
         }
     }
 
+    /// The provider, for other model work of the site (the review coach).
+    pub fn client(&self) -> &LlmClient {
+        &self.client
+    }
+
     fn mode(&self) -> ToolMode {
         if self.json_only.load(Ordering::Relaxed) {
             ToolMode::Json

@@ -53,7 +53,7 @@ impl ToolChoice {
 }
 
 /// `{key}` → value, for the few placeholders the files use.
-fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+pub fn fill(template: &str, vars: &[(&str, &str)]) -> String {
     let mut out = template.trim().to_string();
     for (k, v) in vars {
         out = out.replace(&format!("{{{k}}}"), v);

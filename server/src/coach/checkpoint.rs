@@ -1,0 +1,54 @@
+//! Checkpoints of the coach's graph state, one per chat session (seed 003's
+//! checkpointer): read before a turn, written after it in the same
+//! transaction as nothing else — a failed write is logged and the draft
+//! stays as it was before the turn.
+
+use sqlx::SqlitePool;
+
+use super::state::CoachState;
+
+#[derive(Clone)]
+pub struct Checkpoints {
+    pool: SqlitePool,
+}
+
+impl Checkpoints {
+    pub fn new(pool: SqlitePool) -> Checkpoints {
+        Checkpoints { pool }
+    }
+
+    /// The draft of a session, if one is in progress. A checkpoint that no
+    /// longer parses (an older shape) counts as none.
+    pub async fn load(&self, session_id: &str) -> Result<Option<CoachState>, sqlx::Error> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT state FROM review_coach_checkpoints WHERE session_id = ?")
+                .bind(session_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.and_then(|(s,)| serde_json::from_str(&s).ok()))
+    }
+
+    /// Writes the state (the session row must exist: call after the turn is saved).
+    pub async fn save(&self, session_id: &str, state: &CoachState) -> Result<(), sqlx::Error> {
+        let json = serde_json::to_string(state).unwrap_or_else(|_| "{}".into());
+        sqlx::query(
+            "INSERT INTO review_coach_checkpoints (session_id, state) VALUES (?, ?) \
+             ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, \
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+        )
+        .bind(session_id)
+        .bind(json)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The review was published or abandoned.
+    pub async fn clear(&self, session_id: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM review_coach_checkpoints WHERE session_id = ?")
+            .bind(session_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,191 @@
+//! The coach's labelled set (seed 003 §5.1 路由准确性): review messages with
+//! the route an expert would take and the posting rules each breaks. The
+//! router (with the rule check, as in a real turn) is run on every message
+//! and scored: routing accuracy, and precision / recall per rule.
+//!
+//! One JSON object per line (`//` lines are comments):
+//! `{"say": "…", "covered": ["academic"], "next_agent": "follow_up", "violations": []}`
+//! where `covered` lists the dimensions the draft already had.
+
+use serde::Deserialize;
+
+use super::lexicon::CoachLexicon;
+use super::router;
+use super::state::{CoachState, Dimension, NextAgent};
+use crate::reviews::rules::{self, RuleContext};
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Labelled {
+    pub say: String,
+    #[serde(default)]
+    pub covered: Vec<Dimension>,
+    pub next_agent: NextAgent,
+    #[serde(default)]
+    pub violations: Vec<String>,
+}
+
+/// Parses the set (blank and `//` lines skipped).
+pub fn parse(text: &str) -> Result<Vec<Labelled>, String> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with("//"))
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}
+
+/// How one message went.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub say: String,
+    pub want: NextAgent,
+    pub got: NextAgent,
+    pub want_rules: Vec<String>,
+    pub got_rules: Vec<String>,
+    pub reason: String,
+}
+
+/// Precision and recall of one rule.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleScore {
+    pub code: String,
+    pub true_positives: usize,
+    pub false_positives: usize,
+    pub false_negatives: usize,
+}
+
+impl RuleScore {
+    pub fn precision(&self) -> f64 {
+        ratio(
+            self.true_positives,
+            self.true_positives + self.false_positives,
+        )
+    }
+    pub fn recall(&self) -> f64 {
+        ratio(
+            self.true_positives,
+            self.true_positives + self.false_negatives,
+        )
+    }
+}
+
+fn ratio(n: usize, d: usize) -> f64 {
+    if d == 0 {
+        1.0
+    } else {
+        n as f64 / d as f64
+    }
+}
+
+/// Runs the router on every labelled message.
+pub fn run(set: &[Labelled]) -> Vec<Verdict> {
+    let lex = CoachLexicon::load();
+    let ctx = RuleContext {
+        advisor_name: "张三".into(),
+    };
+    set.iter()
+        .map(|l| {
+            let mut state = CoachState::new("1".into(), "张三".into());
+            for d in &l.covered {
+                let c = state.coverage_mut(*d);
+                c.mentioned = true;
+                c.specific = true;
+                // Enough earlier text for the covered dimensions to count.
+                state.fragments.push("之前说过的一段具体经历。".into());
+            }
+            let mut got_rules: Vec<String> = Vec::new();
+            for v in rules::check(&l.say, &ctx) {
+                if !got_rules.iter().any(|c| c == v.code) {
+                    got_rules.push(v.code.to_string());
+                }
+            }
+            let text = crate::catalog::normalize(&l.say);
+            let e = router::evaluate(&lex, &state, &text, got_rules.clone());
+            Verdict {
+                say: l.say.clone(),
+                want: l.next_agent,
+                got: e.next_agent.unwrap_or(NextAgent::FollowUp),
+                want_rules: l.violations.clone(),
+                got_rules,
+                reason: e.reason,
+            }
+        })
+        .collect()
+}
+
+/// Routing accuracy, and the per-rule scores (rules in the order first seen).
+pub fn score(verdicts: &[Verdict]) -> (f64, Vec<RuleScore>) {
+    let right = verdicts.iter().filter(|v| v.want == v.got).count();
+    let mut rules: Vec<RuleScore> = Vec::new();
+    let entry = |code: &str, rules: &mut Vec<RuleScore>| -> usize {
+        match rules.iter().position(|r| r.code == code) {
+            Some(i) => i,
+            None => {
+                rules.push(RuleScore {
+                    code: code.to_string(),
+                    ..RuleScore::default()
+                });
+                rules.len() - 1
+            }
+        }
+    };
+    for v in verdicts {
+        for code in &v.want_rules {
+            let i = entry(code, &mut rules);
+            if v.got_rules.contains(code) {
+                rules[i].true_positives += 1;
+            } else {
+                rules[i].false_negatives += 1;
+            }
+        }
+        for code in v.got_rules.iter().filter(|c| !v.want_rules.contains(c)) {
+            let i = entry(code, &mut rules);
+            rules[i].false_positives += 1;
+        }
+    }
+    (ratio(right, verdicts.len()), rules)
+}
+
+/// The report the `eval-coach` command prints.
+pub fn render(verdicts: &[Verdict]) -> String {
+    let mut out = String::new();
+    for v in verdicts {
+        let ok = v.want == v.got && {
+            let mut a = v.want_rules.clone();
+            let mut b = v.got_rules.clone();
+            a.sort();
+            b.sort();
+            a == b
+        };
+        out.push_str(&format!(
+            "{}  «{}» → {:?} {:?}{}\n",
+            if ok { "PASS" } else { "FAIL" },
+            v.say,
+            v.got,
+            v.got_rules,
+            if ok {
+                String::new()
+            } else {
+                format!("  (want {:?} {:?}; {})", v.want, v.want_rules, v.reason)
+            }
+        ));
+    }
+    let (accuracy, rules) = score(verdicts);
+    out.push_str(&format!(
+        "\nmessages           {}\nrouting accuracy   {:.1}%\n",
+        verdicts.len(),
+        accuracy * 100.0
+    ));
+    for r in rules {
+        out.push_str(&format!(
+            "rule {:<20} precision {:>5.1}%  recall {:>5.1}%  (tp {}, fp {}, fn {})\n",
+            r.code,
+            r.precision() * 100.0,
+            r.recall() * 100.0,
+            r.true_positives,
+            r.false_positives,
+            r.false_negatives
+        ));
+    }
+    out
+}

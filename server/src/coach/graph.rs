@@ -1,0 +1,440 @@
+//! The coach as an explicit graph (seed 003 §4.3, mapped onto writing a
+//! review): nodes, edges and a Command-like `goto`, run until `End` with a
+//! step cap.
+//!
+//! ```text
+//!  message ─▶ router ─┬─▶ follow_up ─▶ end          (ask about a gap)
+//!                     └─▶ editor ─┬─▶ end           (rule broken, question,
+//!                          ▲      │                  draft changed)
+//!                          │      └─▶ tool ─┐       (rule check of the
+//!                          └────────────────┘        draft, submission)
+//!  any node that fails ─▶ fallback ─▶ end           (apologise, log)
+//! ```
+//!
+//! The router's evaluation comes from rules (`router.rs`) or, when a model
+//! is configured, from the model's structured output — checked by the same
+//! rule check and routed by the same rules, so code decides the path either
+//! way. Submitting goes through `reviews::submit`, exactly the validation
+//! of the form and the JSON API.
+
+use serde_json::json;
+
+use app::model::{NewReview, PostedReview, Ratings};
+use app::protocol::ToolCall;
+
+use super::lexicon::CoachLexicon;
+use super::router::{self, MIN_TEXT};
+use super::state::{CoachState, Dimension, Evaluation, NextAgent, Scores, Waiting};
+use super::Coach;
+use crate::agent::planner::output::json_object;
+use crate::agent::planner::prompt::fill;
+use crate::llm::wire::WireMessage;
+use crate::llm::{CompletionRequest, LlmClient};
+
+/// The most nodes one turn may run.
+const MAX_STEPS: usize = 8;
+
+/// What the editor is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+enum Task {
+    FromEvaluation,
+    Publish,
+    Adjust(Vec<(Dimension, u8)>),
+}
+
+/// What the tool node is asked to run.
+#[derive(Clone, Debug, PartialEq)]
+enum Job {
+    CheckDraft,
+    Submit,
+}
+
+/// What the tool node found, handed back to the editor.
+#[derive(Clone, Debug)]
+enum Found {
+    DraftOk,
+    DraftBroken(String),
+    Posted(Box<PostedReview>),
+    Refused(String),
+}
+
+#[derive(Clone, Debug)]
+enum Node {
+    Router,
+    FollowUp,
+    Editor(Task, Option<Found>),
+    Tool(Task, Job),
+    Fallback(String),
+    End,
+}
+
+/// One coached turn, for the agent to reply with.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CoachTurn {
+    pub voice: String,
+    /// `present_options` chips and, once published, `submit_review` with the
+    /// stored review (and its edit token) as result.
+    pub calls: Vec<ToolCall>,
+    /// The review was published or abandoned: the checkpoint goes.
+    pub finished: bool,
+    /// The router's reason, for the reply's `intent.reasoning`.
+    pub reasoning: String,
+    /// A node failed (logged; the reply is the fallback's apology).
+    pub failed: bool,
+}
+
+/// The chips under a summarised draft.
+fn confirm_chips() -> ToolCall {
+    ToolCall {
+        tool: "present_options".into(),
+        params: json!({
+            "question": "发布这条评价？",
+            "options": ["确认发布", "不写了"],
+            "target_field": "general",
+            "allow_skip": false,
+            "multi_select": false,
+        }),
+        result: None,
+    }
+}
+
+/// "经费改成3分", "学术给5分": a score for a dimension named in the message.
+fn score_changes(lex: &CoachLexicon, text: &str) -> Vec<(Dimension, u8)> {
+    let mut out = Vec::new();
+    for clause in text.split(['，', '。', '；', ',', ';', '、']) {
+        let digit = clause
+            .chars()
+            .find_map(|c| c.to_digit(10))
+            .filter(|d| (1..=5).contains(d));
+        let Some(score) = digit else { continue };
+        for (d, words) in &lex.dimensions {
+            if CoachLexicon::any(words, clause) && !out.iter().any(|(x, _)| x == d) {
+                out.push((*d, score as u8));
+            }
+        }
+    }
+    out
+}
+
+impl Coach {
+    fn say(&self, key: &str, state: &CoachState, vars: &[(&str, &str)]) -> String {
+        self.replies.render(key, state.fragments.len() as u32, vars)
+    }
+
+    fn scores_vars(s: &Scores) -> Vec<(&'static str, String)> {
+        vec![
+            ("academic", s.academic.to_string()),
+            ("funding", s.funding.to_string()),
+            ("relationship", s.relationship.to_string()),
+            ("prospects", s.prospects.to_string()),
+            ("overall", s.overall.to_string()),
+        ]
+    }
+
+    /// Runs the graph for one message. `model` is the configured language
+    /// model, if any (for the router's evaluation).
+    pub async fn step(
+        &self,
+        state: &mut CoachState,
+        message: &str,
+        client_key: &str,
+        model: Option<&LlmClient>,
+    ) -> CoachTurn {
+        let text = crate::catalog::normalize(message);
+        let mut turn = CoachTurn::default();
+        if CoachLexicon::any(&self.lex.cancel, &text) {
+            turn.voice = self.say("cancelled", state, &[]);
+            turn.finished = true;
+            turn.reasoning = "学生不写了".into();
+            return turn;
+        }
+        let mut node = Node::Router;
+        for _ in 0..MAX_STEPS {
+            node = match node {
+                Node::Router => self.router(state, message, &text, model, &mut turn).await,
+                Node::FollowUp => self.follow_up(state, &text, &mut turn),
+                Node::Editor(task, found) => self.editor(state, task, found, &mut turn),
+                Node::Tool(task, job) => self.tool(state, task, job, client_key).await,
+                Node::Fallback(error) => {
+                    tracing::error!(error = %error, advisor = %state.advisor_id, "review coach node failed");
+                    state.log = error;
+                    turn.voice = self.say("coach_error", state, &[]);
+                    turn.failed = true;
+                    Node::End
+                }
+                Node::End => return turn,
+            };
+        }
+        // A cycle that never ended is a bug in the graph; the fallback says so.
+        tracing::error!("review coach ran {MAX_STEPS} steps without ending");
+        turn.voice = self.say("coach_error", state, &[]);
+        turn.failed = true;
+        turn
+    }
+
+    /// The router node: evaluate, update the draft, choose the next agent.
+    async fn router(
+        &self,
+        state: &mut CoachState,
+        message: &str,
+        text: &str,
+        model: Option<&LlmClient>,
+        turn: &mut CoachTurn,
+    ) -> Node {
+        if state.waiting == Waiting::Confirmation {
+            if CoachLexicon::any(&self.lex.confirm, text) {
+                turn.reasoning = "学生确认发布".into();
+                return Node::Editor(Task::Publish, None);
+            }
+            let changes = score_changes(&self.lex, text);
+            if !changes.is_empty() {
+                turn.reasoning = "学生修改评分".into();
+                return Node::Editor(Task::Adjust(changes), None);
+            }
+            // More to say: back to collecting.
+            state.waiting = Waiting::Content;
+        }
+        let found = self.rule_check(message, state);
+        state.notice = found.first().map(|(_, m)| m.clone());
+        let mut violations: Vec<String> = found.into_iter().map(|(c, _)| c).collect();
+        violations.dedup();
+        let mut evaluation = router::evaluate(&self.lex, state, text, violations.clone());
+        if let Some(client) = model {
+            match self.model_evaluation(client, state, message).await {
+                Ok(proposed) => {
+                    evaluation = router::reroute(&self.lex, state, text, proposed, violations)
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "the model's evaluation failed; the rules decide");
+                    state.log = e;
+                }
+            }
+        }
+        self.absorb(state, message, text, &evaluation);
+        turn.reasoning = evaluation.reason.clone();
+        let next = evaluation.next_agent;
+        state.evaluation = Some(evaluation);
+        match next {
+            Some(NextAgent::FollowUp) => Node::FollowUp,
+            Some(NextAgent::Editor) | None => Node::Editor(Task::FromEvaluation, None),
+        }
+    }
+
+    /// The posting rules `message` breaks: (code, what and where).
+    fn rule_check(&self, message: &str, state: &CoachState) -> Vec<(String, String)> {
+        crate::reviews::rules::check(message, &self.rule_context(state))
+            .into_iter()
+            .map(|v| (v.code.to_string(), v.message))
+            .collect()
+    }
+
+    /// What the message adds to the draft: coverage and leaning per
+    /// dimension, the text (unless it breaks a rule: then it is left out),
+    /// the relation and the tags it suggests.
+    fn absorb(&self, state: &mut CoachState, message: &str, text: &str, e: &Evaluation) {
+        if !e.violations.is_empty() || e.question {
+            return;
+        }
+        let (dims, _) = router::read(&self.lex, text);
+        for (d, leaning) in dims {
+            let c = state.coverage_mut(d);
+            c.mentioned = true;
+            c.leaning += leaning;
+            c.specific |= e.specific;
+        }
+        for (relation, words) in &self.lex.relations {
+            if CoachLexicon::any(words, text) {
+                state.relation = Some(relation.clone());
+            }
+        }
+        for (tag, words) in &self.lex.tags {
+            if CoachLexicon::any(words, text) && !state.tags.contains(tag) && state.tags.len() < 3 {
+                state.tags.push(tag.clone());
+            }
+        }
+        let content = !e.dimensions.is_empty() || text.chars().count() >= 8;
+        let instruction = CoachLexicon::any(&self.lex.done, text) && text.chars().count() <= 8;
+        if content && !instruction {
+            state.fragments.push(message.trim().to_string());
+        }
+    }
+
+    /// Seed 003's student agent: one question about a gap.
+    fn follow_up(&self, state: &mut CoachState, text: &str, turn: &mut CoachTurn) -> Node {
+        let e = state.evaluation.clone().unwrap_or_default();
+        if let Some(d) = e.dimensions.first().filter(|_| !e.specific) {
+            if !state.asked.contains(d) {
+                state.asked.push(*d);
+                let said: String = text.chars().take(8).collect();
+                turn.voice = self.say("ask_vague", state, &[("said", &said)]);
+                return Node::End;
+            }
+        }
+        let gap = Dimension::ALL
+            .into_iter()
+            .find(|d| !state.coverage(*d).mentioned && !state.asked.contains(d));
+        turn.voice = match gap {
+            Some(d) => {
+                state.asked.push(d);
+                self.say(&format!("ask_{}", d.key()), state, &[])
+            }
+            None => self.say("ask_more", state, &[]),
+        };
+        Node::End
+    }
+
+    /// Seed 003's teacher agent.
+    fn editor(
+        &self,
+        state: &mut CoachState,
+        task: Task,
+        found: Option<Found>,
+        turn: &mut CoachTurn,
+    ) -> Node {
+        match (task, found) {
+            (Task::FromEvaluation, None) => {
+                let e = state.evaluation.clone().unwrap_or_default();
+                if !e.violations.is_empty() {
+                    let message = state.notice.clone().unwrap_or_else(|| {
+                        format!("这句话违反了发帖规则（{}）。", e.violations.join("、"))
+                    });
+                    turn.voice = self.say("rule_broken", state, &[("message", &message)]);
+                    return Node::End;
+                }
+                if e.question {
+                    turn.voice = self.say("answer_question", state, &[]);
+                    return Node::End;
+                }
+                Node::Tool(Task::FromEvaluation, Job::CheckDraft)
+            }
+            (Task::FromEvaluation, Some(Found::DraftOk)) => {
+                let scores = state.scores.clone().unwrap_or_else(|| state.propose());
+                let vars = Self::scores_vars(&scores);
+                let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                turn.voice = self.say("draft_ready", state, &vars);
+                turn.calls.push(confirm_chips());
+                state.scores = Some(scores);
+                state.waiting = Waiting::Confirmation;
+                Node::End
+            }
+            (_, Some(Found::DraftBroken(message))) => {
+                turn.voice = if state.text().chars().count() < MIN_TEXT {
+                    self.say("draft_too_thin", state, &[])
+                } else {
+                    self.say("post_refused", state, &[("message", &message)])
+                };
+                state.waiting = Waiting::Content;
+                Node::End
+            }
+            (Task::Adjust(changes), None) => {
+                let mut scores = state.scores.clone().unwrap_or_else(|| state.propose());
+                for (d, v) in changes {
+                    scores.set(d, v);
+                }
+                scores.settle_overall();
+                let vars = Self::scores_vars(&scores);
+                let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                turn.voice = self.say("draft_changed", state, &vars);
+                turn.calls.push(confirm_chips());
+                state.scores = Some(scores);
+                Node::End
+            }
+            (Task::Publish, None) => Node::Tool(Task::Publish, Job::Submit),
+            (_, Some(Found::Posted(posted))) => {
+                turn.voice = self.say("posted", state, &[("name", &state.advisor_name)]);
+                turn.calls.push(ToolCall {
+                    tool: SUBMIT_REVIEW.into(),
+                    params: json!({"advisor_id": state.advisor_id, "advisor_name": state.advisor_name}),
+                    result: serde_json::to_value(*posted).ok(),
+                });
+                turn.finished = true;
+                Node::End
+            }
+            (_, Some(Found::Refused(message))) => {
+                turn.voice = self.say("post_refused", state, &[("message", &message)]);
+                state.waiting = Waiting::Content;
+                Node::End
+            }
+            (task, found) => Node::Fallback(format!("editor: no edge for {task:?} / {found:?}")),
+        }
+    }
+
+    /// The tool node: runs the job and hands the result back to the editor.
+    async fn tool(&self, state: &mut CoachState, task: Task, job: Job, client_key: &str) -> Node {
+        let review = self.draft(state);
+        let found = match job {
+            Job::CheckDraft => match crate::reviews::validate(&review, &self.rule_context(state)) {
+                problems if problems.is_empty() => Found::DraftOk,
+                problems => Found::DraftBroken(problems[0].message.clone()),
+            },
+            Job::Submit => {
+                match crate::reviews::submit(&self.site, &state.advisor_id, review, client_key)
+                    .await
+                {
+                    Ok(posted) => Found::Posted(Box::new(posted)),
+                    Err(e) => Found::Refused(e.info.message),
+                }
+            }
+        };
+        Node::Editor(task, Some(found))
+    }
+
+    /// The draft as the form would submit it.
+    fn draft(&self, state: &CoachState) -> NewReview {
+        let scores = state.scores.clone().unwrap_or_else(|| state.propose());
+        NewReview {
+            ratings: Ratings {
+                academic: scores.academic,
+                funding: scores.funding,
+                relationship: scores.relationship,
+                prospects: scores.prospects,
+                overall: scores.overall,
+            },
+            tags: state.tags.clone(),
+            text: state.text(),
+            relation: state.relation.clone().unwrap_or_else(|| "了解".to_string()),
+        }
+    }
+
+    /// The model's evaluation (seed 003: structured output), as JSON.
+    async fn model_evaluation(
+        &self,
+        client: &LlmClient,
+        state: &CoachState,
+        message: &str,
+    ) -> Result<Evaluation, String> {
+        let coverage: Vec<String> = Dimension::ALL
+            .iter()
+            .filter(|d| state.coverage(**d).mentioned)
+            .map(|d| d.key().to_string())
+            .collect();
+        let prompt = fill(
+            ROUTER_PROMPT,
+            &[
+                ("advisor", &state.advisor_name),
+                ("covered", &coverage.join(", ")),
+                ("draft", &state.text()),
+            ],
+        );
+        let request = CompletionRequest {
+            messages: vec![
+                WireMessage::new("system", prompt),
+                WireMessage::new("user", message.trim()),
+            ],
+            tools: None,
+            tool_choice: None,
+        };
+        let completion = client
+            .complete(&request, &mut |_| {})
+            .await
+            .map_err(|e| e.to_string())?;
+        let object = json_object(&completion.content).ok_or("no JSON object in the reply")?;
+        serde_json::from_value(serde_json::Value::Object(object)).map_err(|e| e.to_string())
+    }
+}
+
+/// The tool a published review is reported by, with the stored review (and
+/// its edit token) as result.
+pub const SUBMIT_REVIEW: &str = "submit_review";
+
+const ROUTER_PROMPT: &str = include_str!("../../../prompts/coach/router.txt");

@@ -1,0 +1,84 @@
+//! The coach's words (`server/lexicons/coach.txt`), parsed once.
+
+use std::collections::HashMap;
+
+use super::state::Dimension;
+use crate::agent::nlu::lexfile;
+use crate::catalog::normalize;
+
+const LEXICON: &str = include_str!("../../lexicons/coach.txt");
+
+#[derive(Debug, Default)]
+pub struct CoachLexicon {
+    pub start: Vec<String>,
+    pub cancel: Vec<String>,
+    pub confirm: Vec<String>,
+    pub done: Vec<String>,
+    pub question: Vec<String>,
+    pub vague: Vec<String>,
+    pub concrete: Vec<String>,
+    pub positive: Vec<String>,
+    pub negative: Vec<String>,
+    pub strong: Vec<String>,
+    pub relations: Vec<(String, Vec<String>)>,
+    pub dimensions: Vec<(Dimension, Vec<String>)>,
+    pub tags: Vec<(String, Vec<String>)>,
+}
+
+impl CoachLexicon {
+    pub fn load() -> CoachLexicon {
+        let mut lex = CoachLexicon::default();
+        let mut tags: HashMap<String, Vec<String>> = HashMap::new();
+        let mut tag_order = Vec::new();
+        for e in lexfile::parse("coach.txt", LEXICON) {
+            let terms: Vec<String> = e.terms.iter().map(|t| normalize(t)).collect();
+            match e.key.as_str() {
+                "start" => lex.start = terms,
+                "cancel" => lex.cancel = terms,
+                "confirm" => lex.confirm = terms,
+                "done" => lex.done = terms,
+                "question" => lex.question = terms,
+                "vague" => lex.vague = terms,
+                "concrete" => lex.concrete = terms,
+                "positive" => lex.positive = terms,
+                "negative" => lex.negative = terms,
+                "strong" => lex.strong = terms,
+                k => {
+                    if let Some(r) = k.strip_prefix("relation.") {
+                        lex.relations.push((r.to_string(), terms));
+                    } else if let Some(d) = k.strip_prefix("dim.") {
+                        let d = Dimension::from_key(d)
+                            .unwrap_or_else(|| panic!("coach.txt: unknown dimension {d}"));
+                        lex.dimensions.push((d, terms));
+                    } else if let Some(t) = k.strip_prefix("tag.") {
+                        tag_order.push(t.to_string());
+                        tags.insert(t.to_string(), terms);
+                    } else {
+                        panic!("coach.txt: unknown key {k}");
+                    }
+                }
+            }
+        }
+        lex.tags = tag_order
+            .into_iter()
+            .map(|t| {
+                let terms = tags.remove(&t).unwrap_or_default();
+                (t, terms)
+            })
+            .collect();
+        lex
+    }
+
+    /// Whether any term of `list` occurs in `text` (normalised).
+    pub fn any(list: &[String], text: &str) -> bool {
+        list.iter()
+            .any(|t| !t.is_empty() && text.contains(t.as_str()))
+    }
+
+    /// The first term of `list` found in `text`.
+    pub fn first<'a>(list: &'a [String], text: &str) -> Option<&'a str> {
+        list.iter()
+            .find(|t| !t.is_empty() && text.contains(t.as_str()))
+            .map(String::as_str)
+    }
+}

@@ -1,0 +1,236 @@
+//! The router node (seed 003 `router_agent`): evaluates each message into a
+//! structured [`Evaluation`] — which dimensions it covers, whether it is
+//! specific, which posting rules it breaks, whether the review is now
+//! complete, a reason — and the `next_agent`. The rules below decide the
+//! route; a language model, when configured, may propose the evaluation
+//! instead (see `graph.rs`), and these same routing rules then apply.
+
+use super::lexicon::CoachLexicon;
+use super::state::{CoachState, Dimension, Evaluation, NextAgent};
+
+/// The shortest review the site accepts, in characters (the posting rules).
+pub const MIN_TEXT: usize = 20;
+
+/// A clause of the message and the judgement in it.
+struct Clause {
+    dimensions: Vec<Dimension>,
+    leaning: i32,
+}
+
+/// Clauses by punctuation; in each, negative words are counted first and
+/// taken out, so "不好" is not also read as "好".
+fn clauses(lex: &CoachLexicon, text: &str) -> Vec<Clause> {
+    text.split([
+        '，', '。', '！', '？', '；', ',', '.', '!', '?', ';', '、', '~', '\n',
+    ])
+    .filter(|c| !c.trim().is_empty())
+    .map(|c| {
+        let dimensions = lex
+            .dimensions
+            .iter()
+            .filter(|(_, words)| CoachLexicon::any(words, c))
+            .map(|(d, _)| *d)
+            .collect();
+        let mut rest = c.to_string();
+        let mut negative = 0;
+        let mut negs: Vec<&String> = lex.negative.iter().collect();
+        negs.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+        for w in negs {
+            while let Some(at) = rest.find(w.as_str()) {
+                negative += 1;
+                rest.replace_range(at..at + w.len(), "|");
+            }
+        }
+        let positive = lex
+            .positive
+            .iter()
+            .filter(|w| rest.contains(w.as_str()))
+            .count() as i32;
+        let weight = if CoachLexicon::any(&lex.strong, c) {
+            2
+        } else {
+            1
+        };
+        Clause {
+            dimensions,
+            leaning: (positive - negative).clamp(-1, 1) * weight,
+        }
+    })
+    .collect()
+}
+
+/// What one message adds: per dimension (mentioned, leaning), whether it is
+/// specific.
+pub fn read(lex: &CoachLexicon, text: &str) -> (Vec<(Dimension, i32)>, bool) {
+    let mut out: Vec<(Dimension, i32)> = Vec::new();
+    for c in clauses(lex, text) {
+        for d in c.dimensions {
+            match out.iter_mut().find(|(x, _)| *x == d) {
+                Some(e) => e.1 += c.leaning,
+                None => out.push((d, c.leaning)),
+            }
+        }
+    }
+    let chars = text.chars().count();
+    let has_digit = text.chars().any(|c| c.is_ascii_digit());
+    let concrete = CoachLexicon::any(&lex.concrete, text) || has_digit;
+    let vague_only = CoachLexicon::any(&lex.vague, text) && chars <= 8;
+    (out, concrete && !vague_only && chars >= 8)
+}
+
+/// The evaluation of `text` in `state`; `violations` are the codes the rule
+/// check found (the tool node runs it before the router decides).
+pub fn evaluate(
+    lex: &CoachLexicon,
+    state: &CoachState,
+    text: &str,
+    violations: Vec<String>,
+) -> Evaluation {
+    let (dims, specific) = read(lex, text);
+    let question = CoachLexicon::any(&lex.question, text)
+        || (dims.is_empty() && (text.ends_with('？') || text.ends_with('?')));
+    let done = CoachLexicon::any(&lex.done, text);
+    // Coverage as it will be once this message counts.
+    let mentioned = |d: Dimension| state.coverage(d).mentioned || dims.iter().any(|(x, _)| *x == d);
+    let covered = Dimension::ALL.iter().filter(|d| mentioned(**d)).count();
+    let length = state.text().chars().count()
+        + if violations.is_empty() {
+            text.chars().count()
+        } else {
+            0
+        };
+    let complete = violations.is_empty()
+        && length >= MIN_TEXT
+        && (covered == Dimension::ALL.len() || (done && covered >= 2));
+    let (next, reason) = if !violations.is_empty() {
+        (
+            NextAgent::Editor,
+            format!("违反发帖规则：{}", violations.join("、")),
+        )
+    } else if question {
+        (NextAgent::Editor, "学生直接提问".to_string())
+    } else if complete {
+        (
+            NextAgent::Editor,
+            format!("四个维度已覆盖 {covered} 个，内容足够，整理成草稿"),
+        )
+    } else if !dims.is_empty() && !specific {
+        (
+            NextAgent::FollowUp,
+            "说到了但比较笼统，追问细节".to_string(),
+        )
+    } else {
+        (
+            NextAgent::FollowUp,
+            format!("还缺 {} 个维度，继续追问", Dimension::ALL.len() - covered),
+        )
+    };
+    Evaluation {
+        dimensions: dims.iter().map(|(d, _)| *d).collect(),
+        specific,
+        violations,
+        complete,
+        question,
+        reason,
+        next_agent: Some(next),
+    }
+}
+
+/// A model's evaluation, checked: the rule check's violations are the ones
+/// that count (the model may add known codes it saw), and the route is
+/// decided by the same rules as [`evaluate`] from the model's reading.
+pub fn reroute(
+    lex: &CoachLexicon,
+    state: &CoachState,
+    text: &str,
+    proposed: Evaluation,
+    mut violations: Vec<String>,
+) -> Evaluation {
+    const KNOWN: [&str; 6] = [
+        "contains_phone",
+        "contains_id_number",
+        "contains_email",
+        "private_life",
+        "insult",
+        "names_student",
+    ];
+    for v in proposed.violations {
+        if KNOWN.contains(&v.as_str()) && !violations.contains(&v) {
+            violations.push(v);
+        }
+    }
+    let rules = evaluate(lex, state, text, violations);
+    let mut dims = proposed.dimensions;
+    dims.dedup();
+    let next = if !rules.violations.is_empty() || proposed.question || proposed.complete {
+        NextAgent::Editor
+    } else {
+        NextAgent::FollowUp
+    };
+    Evaluation {
+        dimensions: if dims.is_empty() {
+            rules.dimensions
+        } else {
+            dims
+        },
+        specific: proposed.specific,
+        complete: proposed.complete && rules.violations.is_empty(),
+        question: proposed.question,
+        reason: if proposed.reason.is_empty() {
+            rules.reason.clone()
+        } else {
+            proposed.reason
+        },
+        next_agent: Some(next),
+        violations: rules.violations,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lex() -> CoachLexicon {
+        CoachLexicon::load()
+    }
+
+    #[test]
+    fn dimensions_and_judgements_are_read_per_clause() {
+        let l = lex();
+        let (dims, specific) = read(
+            &l,
+            "学术水平很高，每周组会都认真指导，但是经费不够，补助很少",
+        );
+        assert!(
+            dims.iter()
+                .any(|(d, l)| *d == Dimension::Academic && *l > 0),
+            "{dims:?}"
+        );
+        let funding = dims.iter().find(|(d, _)| *d == Dimension::Funding).unwrap();
+        assert!(funding.1 < 0, "{dims:?}");
+        assert!(specific);
+        let (_, specific) = read(&l, "还行吧");
+        assert!(!specific);
+    }
+
+    #[test]
+    fn routes_follow_seed_003() {
+        let l = lex();
+        let s = CoachState::new("1".into(), "张三".into());
+        let e = evaluate(&l, &s, "学术水平挺高的", vec![]);
+        assert_eq!(e.next_agent, Some(NextAgent::FollowUp));
+        let e = evaluate(&l, &s, "电话13812345678", vec!["contains_phone".into()]);
+        assert_eq!(e.next_agent, Some(NextAgent::Editor));
+        let e = evaluate(&l, &s, "评价会不会被导师看到？", vec![]);
+        assert!(e.question);
+        assert_eq!(e.next_agent, Some(NextAgent::Editor));
+        let e = evaluate(
+            &l,
+            &s,
+            "学术很强，每周组会；经费充足，补助每月三千；对学生很耐心；毕业去向都是大厂",
+            vec![],
+        );
+        assert!(e.complete);
+        assert_eq!(e.next_agent, Some(NextAgent::Editor));
+    }
+}

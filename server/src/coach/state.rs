@@ -1,0 +1,212 @@
+//! The coach's graph state (seed 003 §3.3 `State`, mapped): the advisor, the
+//! draft as it grows, what each dimension has been told, the last
+//! evaluation, and where the conversation waits. It is checkpointed per
+//! session after every turn, so a reload resumes the draft.
+
+use serde::{Deserialize, Serialize};
+
+/// The four dimensions of a review, in the order the form lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    Academic,
+    Funding,
+    Relationship,
+    Prospects,
+}
+
+impl Dimension {
+    pub const ALL: [Dimension; 4] = [
+        Dimension::Academic,
+        Dimension::Funding,
+        Dimension::Relationship,
+        Dimension::Prospects,
+    ];
+
+    /// The key of lexicons, templates and the protocol's `ratings`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Dimension::Academic => "academic",
+            Dimension::Funding => "funding",
+            Dimension::Relationship => "relationship",
+            Dimension::Prospects => "prospects",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Dimension> {
+        Dimension::ALL.into_iter().find(|d| d.key() == key)
+    }
+}
+
+/// What the student has said about one dimension so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    pub mentioned: bool,
+    /// Said with something concrete (a number, a frequency, a thing).
+    pub specific: bool,
+    /// Positive minus negative judgements, strong ones counting double.
+    pub leaning: i32,
+}
+
+/// Which agent the router sends a message to (seed 003 `next_agent`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NextAgent {
+    /// Seed 003's student agent: asks about a missing or vague dimension.
+    FollowUp,
+    /// Seed 003's teacher agent: a broken rule, a complete review to
+    /// summarise, a question to answer, a change to the draft.
+    Editor,
+}
+
+/// The router's structured evaluation of one message (seed 003 `Evaluation`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Dimensions this message speaks about.
+    pub dimensions: Vec<Dimension>,
+    /// It says something concrete.
+    pub specific: bool,
+    /// Codes of the posting rules it breaks (`contains_phone`, `insult`, …).
+    pub violations: Vec<String>,
+    /// With this message the review is complete enough to summarise.
+    pub complete: bool,
+    /// A direct question to the coach.
+    pub question: bool,
+    pub reason: String,
+    pub next_agent: Option<NextAgent>,
+}
+
+/// Where the conversation waits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Waiting {
+    /// For more of the review.
+    #[default]
+    Content,
+    /// For "确认" (or a change) of the summarised draft.
+    Confirmation,
+}
+
+/// The draft the editor proposes: scores 1–5 per dimension and overall.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scores {
+    pub academic: u8,
+    pub funding: u8,
+    pub relationship: u8,
+    pub prospects: u8,
+    pub overall: u8,
+}
+
+impl Scores {
+    pub fn get(&self, d: Dimension) -> u8 {
+        match d {
+            Dimension::Academic => self.academic,
+            Dimension::Funding => self.funding,
+            Dimension::Relationship => self.relationship,
+            Dimension::Prospects => self.prospects,
+        }
+    }
+
+    pub fn set(&mut self, d: Dimension, v: u8) {
+        let v = v.clamp(1, 5);
+        match d {
+            Dimension::Academic => self.academic = v,
+            Dimension::Funding => self.funding = v,
+            Dimension::Relationship => self.relationship = v,
+            Dimension::Prospects => self.prospects = v,
+        }
+    }
+
+    /// The overall score: the rounded mean of the four.
+    pub fn settle_overall(&mut self) {
+        let sum: u32 = Dimension::ALL.iter().map(|d| u32::from(self.get(*d))).sum();
+        self.overall = ((sum as f64 / 4.0).round() as u8).clamp(1, 5);
+    }
+}
+
+/// The whole state of one review conversation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CoachState {
+    pub advisor_id: String,
+    pub advisor_name: String,
+    /// What the student said for the review, rule-breaking parts removed.
+    pub fragments: Vec<String>,
+    pub coverage: Vec<(Dimension, Coverage)>,
+    /// Dimensions already asked about (each at most once).
+    pub asked: Vec<Dimension>,
+    pub relation: Option<String>,
+    pub tags: Vec<String>,
+    /// Set when the editor summarised; the student may change it.
+    pub scores: Option<Scores>,
+    pub waiting: Waiting,
+    pub evaluation: Option<Evaluation>,
+    /// What the last broken rule was and where, as the rule check said it.
+    pub notice: Option<String>,
+    /// Node errors, for the log (seed 003's `log`).
+    pub log: String,
+}
+
+impl CoachState {
+    pub fn new(advisor_id: String, advisor_name: String) -> CoachState {
+        CoachState {
+            advisor_id,
+            advisor_name,
+            coverage: Dimension::ALL
+                .iter()
+                .map(|d| (*d, Coverage::default()))
+                .collect(),
+            ..CoachState::default()
+        }
+    }
+
+    pub fn coverage(&self, d: Dimension) -> Coverage {
+        self.coverage
+            .iter()
+            .find(|(x, _)| *x == d)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn coverage_mut(&mut self, d: Dimension) -> &mut Coverage {
+        if let Some(i) = self.coverage.iter().position(|(x, _)| *x == d) {
+            return &mut self.coverage[i].1;
+        }
+        self.coverage.push((d, Coverage::default()));
+        &mut self.coverage.last_mut().expect("just pushed").1
+    }
+
+    /// The review text: the fragments joined as sentences.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for f in &self.fragments {
+            let f = f.trim();
+            if f.is_empty() {
+                continue;
+            }
+            out.push_str(f);
+            if !f.ends_with(['。', '！', '？', '!', '?', '…']) {
+                out.push('。');
+            }
+        }
+        out
+    }
+
+    /// Scores proposed from what was said: 3 for a dimension mentioned
+    /// without a judgement, up or down by the leaning, 3 when unsaid.
+    pub fn propose(&self) -> Scores {
+        let mut s = Scores::default();
+        for d in Dimension::ALL {
+            let c = self.coverage(d);
+            let v = match c.leaning {
+                l if l >= 3 => 5,
+                l if l >= 1 => 4,
+                0 => 3,
+                l if l >= -2 => 2,
+                _ => 1,
+            };
+            s.set(d, v);
+        }
+        s.settle_overall();
+        s
+    }
+}

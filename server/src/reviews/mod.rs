@@ -1,0 +1,13 @@
+//! Writing reviews: one validation and one write path for every way a
+//! review is written — the review form, `POST /api/v1/advisors/{id}/reviews`
+//! and the review coach.
+//!
+//! - [`rules`]: the posting rules (no private data, no insults, no other
+//!   students named), each refusal saying which rule and where
+//! - [`submit`]: field checks, rules, duplicates and rate limits, then the
+//!   review and its aggregates in one transaction
+
+pub mod rules;
+pub mod submit;
+
+pub use submit::{submit, validate, FieldError};

@@ -1,0 +1,377 @@
+//! One validation and one write for every way a review is written (the
+//! form, the JSON API, the coach): the fields, the posting rules, then —
+//! with the database — duplicates and rate limits, and finally the review,
+//! its tags and every aggregate it moves, in one transaction. A refused
+//! review stores nothing.
+
+use sha2::{Digest, Sha256};
+use sqlx::SqliteConnection;
+
+use app::error::ApiError;
+use app::model::{NewReview, PostedReview, Review};
+
+use super::rules::{self, RuleContext};
+use crate::site::Site;
+
+/// Relations a writer may have to the advisor.
+pub const RELATIONS: [&str; 3] = ["在读", "已毕业", "了解"];
+/// Text length in characters, after trimming.
+pub const MIN_TEXT: usize = 20;
+pub const MAX_TEXT: usize = 2000;
+pub const MAX_TAGS: usize = 3;
+/// At most this many reviews per client in the short and the long window.
+pub const BURST: (i64, &str) = (3, "-10 minutes");
+pub const DAILY: (i64, &str) = (10, "-1 day");
+/// The same writer, the same advisor, this similar a text, within this long: a duplicate.
+pub const DUPLICATE_SIMILARITY: f64 = 0.8;
+pub const DUPLICATE_WINDOW: &str = "-30 days";
+
+/// A field that is wrong, and why (the error's `code`, `field`, `message`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub code: &'static str,
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    fn new(code: &'static str, field: &str, message: impl Into<String>) -> FieldError {
+        FieldError {
+            code,
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+
+    pub fn into_api(self) -> ApiError {
+        let status = if self.code == "rate_limited" {
+            429
+        } else {
+            400
+        };
+        let mut e = ApiError::bad_request(self.code, self.message).with_field(&self.field);
+        e.status = status;
+        e
+    }
+}
+
+/// Everything wrong with `review` that can be told without the database,
+/// in the order of the form. `tags` are the site's tag names.
+pub fn validate_with(review: &NewReview, ctx: &RuleContext, tags: &[String]) -> Vec<FieldError> {
+    let mut out = Vec::new();
+    let r = &review.ratings;
+    for (field, label, v) in [
+        ("ratings.academic", "学术水平", r.academic),
+        ("ratings.funding", "科研经费", r.funding),
+        ("ratings.relationship", "师生关系", r.relationship),
+        ("ratings.prospects", "学生前途", r.prospects),
+        ("ratings.overall", "综合评分", r.overall),
+    ] {
+        if !(1..=5).contains(&v) {
+            out.push(FieldError::new(
+                "invalid_rating",
+                field,
+                format!("{label}请打 1 到 5 分。"),
+            ));
+        }
+    }
+    if review.tags.len() > MAX_TAGS {
+        out.push(FieldError::new(
+            "too_many_tags",
+            "tags",
+            format!("最多选 {MAX_TAGS} 个标签。"),
+        ));
+    }
+    for t in &review.tags {
+        if !tags.contains(t) {
+            out.push(FieldError::new(
+                "invalid_tag",
+                "tags",
+                format!("没有“{t}”这个标签，请从列表中选择。"),
+            ));
+            break;
+        }
+    }
+    if !RELATIONS.contains(&review.relation.trim()) {
+        out.push(FieldError::new(
+            "invalid_relation",
+            "relation",
+            "请选择你和导师的关系：在读、已毕业或了解。",
+        ));
+    }
+    let text = review.text.trim();
+    let len = text.chars().count();
+    if len < MIN_TEXT {
+        out.push(FieldError::new(
+            "too_short",
+            "text",
+            format!("评价至少写 {MIN_TEXT} 个字，现在是 {len} 个字。"),
+        ));
+    } else if len > MAX_TEXT {
+        out.push(FieldError::new(
+            "too_long",
+            "text",
+            format!("评价最多 {MAX_TEXT} 个字，现在是 {len} 个字。"),
+        ));
+    }
+    for v in rules::check(text, ctx) {
+        out.push(FieldError::new(v.code, v.field, v.message));
+    }
+    out
+}
+
+/// [`validate_with`] against the site's tags (the coach checks a draft with it).
+pub fn validate(review: &NewReview, ctx: &RuleContext) -> Vec<FieldError> {
+    let tags: Vec<String> = crate::demo::catalog_data::TAGS
+        .iter()
+        .map(|(t, _)| t.to_string())
+        .collect();
+    validate_with(review, ctx, &tags)
+}
+
+/// Character bigrams, for "nearly the same text".
+fn bigrams(text: &str) -> std::collections::HashSet<(char, char)> {
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    chars.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// The token's hash, hex: only this is stored.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Validates and stores a review of `advisor_id` written by `client_key`.
+pub async fn submit(
+    site: &Site,
+    advisor_id: &str,
+    review: NewReview,
+    client_key: &str,
+) -> Result<PostedReview, ApiError> {
+    let row = site.advisor_row(advisor_id).await?.ok_or_else(|| {
+        ApiError::not_found("unknown_advisor", "没有找到这位导师。").with_field("advisor_id")
+    })?;
+    let ctx = RuleContext {
+        advisor_name: row.name.clone(),
+    };
+    if let Some(e) = validate(&review, &ctx).into_iter().next() {
+        return Err(e.into_api());
+    }
+    let text = review.text.trim().to_string();
+    let unavailable = |_| ApiError::unavailable("评价保存失败，请稍后再试。");
+    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    for (limit, window) in [BURST, DAILY] {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM reviews WHERE client_key = ? \
+             AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)",
+        )
+        .bind(client_key)
+        .bind(window)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(unavailable)?;
+        if n >= limit {
+            return Err(
+                FieldError::new("rate_limited", "text", "发评价太频繁了，请稍后再试。").into_api(),
+            );
+        }
+    }
+    let earlier: Vec<String> = sqlx::query_scalar(
+        "SELECT text FROM reviews WHERE client_key = ? AND advisor_id = ? \
+         AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)",
+    )
+    .bind(client_key)
+    .bind(row.id)
+    .bind(DUPLICATE_WINDOW)
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(unavailable)?;
+    if earlier
+        .iter()
+        .any(|t| jaccard(t, &text) >= DUPLICATE_SIMILARITY)
+    {
+        return Err(FieldError::new(
+            "duplicate",
+            "text",
+            "你已经发过内容相同或几乎相同的评价了，可以修改原来那条。",
+        )
+        .into_api());
+    }
+    let token = uuid::Uuid::new_v4().simple().to_string();
+    let r = &review.ratings;
+    let (id, created_at): (i64, String) = sqlx::query_as(
+        "INSERT INTO reviews (advisor_id, academic, funding, relationship, prospects, overall, text, \
+             relation, created_at, status, client_key, edit_token_hash) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'published', ?, ?) \
+         RETURNING id, created_at",
+    )
+    .bind(row.id)
+    .bind(r.academic as i64)
+    .bind(r.funding as i64)
+    .bind(r.relationship as i64)
+    .bind(r.prospects as i64)
+    .bind(r.overall as i64)
+    .bind(&text)
+    .bind(review.relation.trim())
+    .bind(client_key)
+    .bind(token_hash(&token))
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(unavailable)?;
+    for t in &review.tags {
+        sqlx::query("INSERT OR IGNORE INTO review_tags (review_id, tag) VALUES (?, ?)")
+            .bind(id)
+            .bind(t)
+            .execute(&mut *tx)
+            .await
+            .map_err(unavailable)?;
+    }
+    add_to_aggregates(&mut tx, row.id, &review, 1)
+        .await
+        .map_err(unavailable)?;
+    tx.commit().await.map_err(unavailable)?;
+    tracing::info!(review = id, advisor = row.id, "review published");
+    Ok(PostedReview {
+        review: Review {
+            id: id.to_string(),
+            advisor_id: row.id.to_string(),
+            academic: r.academic,
+            funding: r.funding,
+            relationship: r.relationship,
+            prospects: r.prospects,
+            overall: r.overall,
+            tags: review.tags.clone(),
+            text,
+            relation: review.relation.trim().to_string(),
+            created_at,
+        },
+        edit_token: token,
+    })
+}
+
+/// Jaccard similarity of the texts' character bigrams.
+pub fn jaccard(a: &str, b: &str) -> f64 {
+    let (a, b) = (bigrams(a), bigrams(b));
+    let union = a.union(&b).count();
+    if union == 0 {
+        return 1.0;
+    }
+    a.intersection(&b).count() as f64 / union as f64
+}
+
+/// Adds (`sign` = 1) or removes (-1) one published review from the advisor's
+/// and the site's aggregates — the same sums `store::rebuild_aggregates`
+/// computes from scratch.
+pub async fn add_to_aggregates(
+    conn: &mut SqliteConnection,
+    advisor_id: i64,
+    review: &NewReview,
+    sign: i64,
+) -> Result<(), sqlx::Error> {
+    let r = &review.ratings;
+    let hist = format!("hist_{}", r.overall.clamp(1, 5));
+    sqlx::query(&format!(
+        "UPDATE advisors SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
+             sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
+             sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6, \
+             {hist} = {hist} + ?1 WHERE id = ?7"
+    ))
+    .bind(sign)
+    .bind(r.overall as i64)
+    .bind(r.academic as i64)
+    .bind(r.funding as i64)
+    .bind(r.relationship as i64)
+    .bind(r.prospects as i64)
+    .bind(advisor_id)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "UPDATE site_stats SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
+             sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
+             sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6 \
+         WHERE id = 1",
+    )
+    .bind(sign)
+    .bind(r.overall as i64)
+    .bind(r.academic as i64)
+    .bind(r.funding as i64)
+    .bind(r.relationship as i64)
+    .bind(r.prospects as i64)
+    .execute(&mut *conn)
+    .await?;
+    for t in &review.tags {
+        sqlx::query(
+            "INSERT INTO advisor_tags (advisor_id, tag, count) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (advisor_id, tag) DO UPDATE SET count = count + ?3",
+        )
+        .bind(advisor_id)
+        .bind(t)
+        .bind(sign)
+        .execute(&mut *conn)
+        .await?;
+    }
+    sqlx::query("DELETE FROM advisor_tags WHERE advisor_id = ? AND count <= 0")
+        .bind(advisor_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn good() -> NewReview {
+        NewReview {
+            ratings: app::model::Ratings {
+                academic: 4,
+                funding: 3,
+                relationship: 5,
+                prospects: 4,
+                overall: 4,
+            },
+            tags: vec!["温和".into(), "负责".into()],
+            text: "导师学术水平很高，每周组会都会认真指导，经费一般但够用。".into(),
+            relation: "在读".into(),
+        }
+    }
+
+    #[test]
+    fn a_good_review_passes_and_each_field_is_checked() {
+        let ctx = RuleContext::default();
+        assert!(validate(&good(), &ctx).is_empty());
+        let mut r = good();
+        r.ratings.funding = 6;
+        r.tags = vec!["温和".into(), "负责".into(), "耐心".into(), "严格".into()];
+        r.relation = "路人".into();
+        r.text = "太短了".into();
+        let codes: Vec<&str> = validate(&r, &ctx).iter().map(|e| e.code).collect();
+        assert_eq!(
+            codes,
+            [
+                "invalid_rating",
+                "too_many_tags",
+                "invalid_relation",
+                "too_short"
+            ]
+        );
+        let mut r = good();
+        r.tags = vec!["帅".into()];
+        assert_eq!(validate(&r, &ctx)[0].code, "invalid_tag");
+        assert_eq!(validate(&r, &ctx)[0].field, "tags");
+    }
+
+    #[test]
+    fn nearly_the_same_text_is_similar_and_another_is_not() {
+        let a = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
+        assert!(
+            jaccard(
+                a,
+                "导师学术水平很高，每周组会都会认真指导，经费一般但够用！"
+            ) >= 0.8
+        );
+        assert!(jaccard(a, "老师很少管学生，经费紧张，毕业去向一般，不太推荐。") < 0.3);
+    }
+}

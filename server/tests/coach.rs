@@ -1,0 +1,180 @@
+//! The review coach (seed 003 mapped): a coached conversation through the
+//! chat endpoint from "我想评价他" to a published review, the posting rules
+//! on the way, the checkpointed draft, cancelling, the model's structured
+//! evaluation, and the labelled set's scores.
+
+mod common;
+
+use serde_json::json;
+
+use common::{app, app_with_model, call, get, tools, Student};
+use server::coach::eval;
+use server::llm::scripted::{Script, ScriptedServer};
+
+/// A student on 张三's detail page (北京大学 · 计算机科学与技术).
+async fn on_zhang_page(app: &axum::Router) -> Student {
+    let mut s = Student::new(app);
+    s.say("我想考北京大学计算机系").await;
+    s.say("第一个导师的详细信息").await;
+    assert_eq!(s.page.selected_advisor.as_ref().unwrap().name, "张三");
+    s
+}
+
+#[tokio::test]
+async fn a_coached_conversation_ends_in_a_published_review() {
+    let (app, _) = app().await;
+    let mut s = on_zhang_page(&app).await;
+    let advisor = s.page.selected_advisor.clone().unwrap();
+
+    let r = s.say("我想评价他").await;
+    assert_eq!(r.intent.intent, "review_coach");
+    assert!(r.voice_response.contains("张三"), "{}", r.voice_response);
+
+    let r = s
+        .say("我是他组里的在读学生，学术水平很高，每周组会都认真指导论文")
+        .await;
+    assert!(
+        r.voice_response.contains("经费"),
+        "asks about a gap: {}",
+        r.voice_response
+    );
+    assert!(r.tool_calls.is_empty());
+
+    // A broken rule: said which and where, and kept out of the draft.
+    let r = s.say("有事可以打我电话13812345678").await;
+    assert!(
+        r.voice_response.contains("电话") || r.voice_response.contains("手机"),
+        "{}",
+        r.voice_response
+    );
+
+    let r = s.say("经费充足，每个月补助三千，设备也够用").await;
+    assert!(
+        r.voice_response.contains("关系") || r.voice_response.contains("对学生"),
+        "{}",
+        r.voice_response
+    );
+    let r = s.say("老师脾气很好，很关心学生").await;
+    assert!(
+        r.voice_response.contains("毕业") || r.voice_response.contains("去向"),
+        "{}",
+        r.voice_response
+    );
+    let r = s.say("毕业的师兄大多去了大厂，推荐信也写得很用心").await;
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    let chips = call(&r, "present_options");
+    assert_eq!(chips.params["options"][0], "确认发布");
+
+    let r = s.say("经费改成3分").await;
+    assert!(r.voice_response.contains("经费3"), "{}", r.voice_response);
+
+    let r = s.click("general", &["确认发布"]).await;
+    let posted = call(&r, "submit_review");
+    let result = posted.result.as_ref().expect("the stored review");
+    assert!(!result["edit_token"].as_str().unwrap().is_empty());
+    assert_eq!(result["review"]["funding"], 3);
+    let text = result["review"]["text"].as_str().unwrap().to_string();
+    assert!(text.contains("每周组会"), "{text}");
+    assert!(
+        !text.contains("13812345678"),
+        "the phone number never reaches the review"
+    );
+
+    // Published: the newest review of the advisor, and the coach is done.
+    let list = get(&app, &format!("/api/v1/advisors/{}/reviews", advisor.id))
+        .await
+        .json();
+    assert_eq!(list["reviews"][0]["text"], text.as_str());
+    let r = s.say("第一个导师怎么样").await;
+    assert_ne!(r.intent.intent, "review_coach");
+}
+
+#[tokio::test]
+async fn the_draft_is_checkpointed_and_survives_a_reload() {
+    let (app, _) = app().await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想给他写个评价").await;
+    s.say("学术很强，论文指导手把手，每周组会").await;
+    // A reload: a new page, the same session id from sessionStorage.
+    let session = s.session_id.clone();
+    let mut again = Student::new(&app);
+    again.session_id = session;
+    let r = again.say("经费也很充足，补助每月两千五").await;
+    assert_eq!(r.intent.intent, "review_coach", "the draft resumes");
+    let r = again.say("就这些").await;
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+}
+
+#[tokio::test]
+async fn cancelling_drops_the_draft_and_unknown_targets_are_asked() {
+    let (app, _) = app().await;
+    let r = Student::new(&app).say("我想写个评价").await;
+    assert!(
+        r.voice_response.contains("哪位导师"),
+        "{}",
+        r.voice_response
+    );
+
+    let mut s = on_zhang_page(&app).await;
+    s.say("我要评价张三老师").await;
+    let r = s.say("算了，不写了").await;
+    assert!(r.voice_response.contains("不写了"), "{}", r.voice_response);
+    let r = s.say("第二个导师怎么样").await;
+    assert_ne!(r.intent.intent, "review_coach");
+    assert!(tools(&r).is_empty() || r.voice_response.contains("李四"));
+}
+
+#[tokio::test]
+async fn with_a_model_the_router_uses_its_structured_evaluation() {
+    let evaluation = json!({"dimensions": ["academic"], "specific": true, "violations": [],
+        "complete": false, "question": false, "reason": "谈了学术，还缺其他维度", "next_agent": "follow_up"});
+    let script: Script = serde_json::from_value(json!({"rules": [
+        {"when_system": "路由", "reply": {"content": evaluation.to_string()}},
+        {"reply": {"content": "好的。", "tool_calls": [
+            {"name": "update_form", "arguments": {"school": "北京大学", "major": "计算机科学与技术"}}]}}
+    ]}))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    let base = server.base_url();
+    let (app, _) = app_with_model(&[("LLM_BASE_URL", &base), ("LLM_TIMEOUT_SECS", "3")]).await;
+    let mut s = Student::new(&app);
+    s.say("我想考北京大学计算机系").await;
+    s.say("我想评价一下张三老师").await;
+    let r = s.say("学术水平很高，每周组会").await;
+    assert_eq!(r.intent.reasoning, "谈了学术，还缺其他维度");
+    assert!(r.voice_response.contains("经费"), "{}", r.voice_response);
+    let routed = server
+        .received()
+        .into_iter()
+        .filter(|q| q.prompt_text().contains("路由"))
+        .count();
+    assert_eq!(routed, 1, "one structured evaluation per coached message");
+}
+
+#[test]
+fn the_labelled_set_is_routed_and_checked_well() {
+    let set = eval::parse(include_str!("../evals/coach.jsonl")).expect("the set parses");
+    assert!(set.len() >= 100, "{} labelled messages", set.len());
+    let verdicts = eval::run(&set);
+    let (accuracy, rules) = eval::score(&verdicts);
+    let report = eval::render(&verdicts);
+    assert!(accuracy >= 0.9, "routing accuracy {accuracy:.2}\n{report}");
+    for r in &rules {
+        assert!(
+            r.precision() >= 0.8 && r.recall() >= 0.8,
+            "{}: precision {:.2} recall {:.2}\n{report}",
+            r.code,
+            r.precision(),
+            r.recall()
+        );
+    }
+    assert!(rules.len() >= 6, "every rule is in the set: {rules:?}");
+}

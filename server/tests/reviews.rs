@@ -1,0 +1,215 @@
+//! `POST /api/v1/advisors/{id}/reviews` exactly as the protocol's "Reviews
+//! API" says: 201 with the stored review and its edit token; every broken
+//! rule a 4xx naming it, in Chinese, with nothing stored; duplicates and
+//! rate limits per client; aggregates that move in the same transaction and
+//! equal a recomputation from the reviews.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use common::{app, get, has_chinese};
+
+async fn post(
+    app: &axum::Router,
+    advisor: &str,
+    body: &Value,
+    client: &str,
+) -> (StatusCode, Value) {
+    let request = Request::post(format!("/api/v1/advisors/{advisor}/reviews"))
+        .header("content-type", "application/json")
+        .header("x-forwarded-for", client)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+fn review(text: &str) -> Value {
+    json!({
+        "ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
+        "tags": ["温和", "负责"],
+        "text": text,
+        "relation": "在读"
+    })
+}
+
+async fn count(site: &server::site::Site) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM reviews")
+        .fetch_one(site.pool())
+        .await
+        .unwrap()
+}
+
+/// The first advisor of 北京大学 · 计算机科学与技术 (张三).
+async fn zhang(app: &axum::Router) -> String {
+    let v = get(
+        app,
+        "/api/v1/advisors?school=北京大学&major=计算机科学与技术",
+    )
+    .await
+    .json();
+    v["advisors"][0]["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_good_review_is_stored_with_its_aggregates_and_listed_first() {
+    let (app, site) = app().await;
+    let id = zhang(&app).await;
+    let before = get(&app, &format!("/api/v1/advisors/{id}")).await.json();
+    let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用，2023年入学。";
+    let (status, body) = post(&app, &id, &review(text), "10.0.0.1").await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["review"]["text"], text);
+    assert_eq!(body["review"]["tags"], json!(["温和", "负责"]));
+    assert_eq!(body["edit_token"].as_str().unwrap().len(), 32);
+
+    let after = get(&app, &format!("/api/v1/advisors/{id}")).await.json();
+    assert_eq!(
+        after["review_count"].as_i64().unwrap(),
+        before["review_count"].as_i64().unwrap() + 1
+    );
+    let list = get(&app, &format!("/api/v1/advisors/{id}/reviews"))
+        .await
+        .json();
+    assert_eq!(list["reviews"][0]["text"], text, "newest first");
+
+    // The incremental aggregates equal a recomputation from the reviews.
+    let stored: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT id, review_count, sum_overall, sum_funding FROM advisors ORDER BY id",
+    )
+    .fetch_all(site.pool())
+    .await
+    .unwrap();
+    let mut conn = site.pool().acquire().await.unwrap();
+    server::store::rebuild_aggregates(&mut conn).await.unwrap();
+    drop(conn);
+    let rebuilt: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT id, review_count, sum_overall, sum_funding FROM advisors ORDER BY id",
+    )
+    .fetch_all(site.pool())
+    .await
+    .unwrap();
+    assert_eq!(stored, rebuilt);
+}
+
+#[tokio::test]
+async fn every_broken_rule_is_named_in_chinese_and_nothing_is_stored() {
+    let (app, site) = app().await;
+    let id = zhang(&app).await;
+    let stored = count(&site).await;
+    let long = "很好".repeat(1001);
+    let cases: Vec<(Value, &str, &str)> = vec![
+        (
+            review("有问题可以打我电话13812345678，学术水平很高"),
+            "contains_phone",
+            "text",
+        ),
+        (
+            review("他的身份证号11010519491231002X我见过，学术很强"),
+            "contains_id_number",
+            "text",
+        ),
+        (
+            review("想了解可以发邮件到zhangsan@pku.edu.cn，老师很负责"),
+            "contains_email",
+            "text",
+        ),
+        (
+            review("听说老师最近在闹离婚，心情不好，经常发脾气骂人"),
+            "private_life",
+            "text",
+        ),
+        (
+            review("这个老师就是个人渣，千万不要报他的研究生啊"),
+            "insult",
+            "text",
+        ),
+        (
+            review("师兄李明被他骂哭了好几次，组里氛围很压抑"),
+            "names_student",
+            "text",
+        ),
+        (review("太短了"), "too_short", "text"),
+        (review(&long), "too_long", "text"),
+        (
+            json!({"ratings": {"academic": 6, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
+                   "tags": [], "text": "导师学术水平很高，每周组会都会认真指导。", "relation": "在读"}),
+            "invalid_rating",
+            "ratings.academic",
+        ),
+        (
+            json!({"ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
+                   "tags": ["温和", "负责", "耐心", "严格"], "text": "导师学术水平很高，每周组会都会认真指导。", "relation": "在读"}),
+            "too_many_tags",
+            "tags",
+        ),
+        (
+            json!({"ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
+                   "tags": [], "text": "导师学术水平很高，每周组会都会认真指导。", "relation": "路人"}),
+            "invalid_relation",
+            "relation",
+        ),
+    ];
+    for (body, code, field) in cases {
+        let (status, reply) = post(&app, &id, &body, "10.0.0.2").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{code}: {reply}");
+        assert_eq!(reply["error"]["code"], code, "{reply}");
+        assert_eq!(reply["error"]["field"], field, "{reply}");
+        assert!(has_chinese(reply["error"]["message"].as_str().unwrap()));
+    }
+    let (status, reply) = post(&app, &id, &json!({"text": 1}), "10.0.0.2").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(reply["error"]["code"], "invalid_request");
+    let (status, reply) = post(
+        &app,
+        "99999999",
+        &review("导师学术水平很高，每周组会都会认真指导。"),
+        "10.0.0.2",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(reply["error"]["code"], "unknown_advisor");
+    assert_eq!(count(&site).await, stored, "nothing stored");
+}
+
+#[tokio::test]
+async fn the_same_text_again_is_a_duplicate_and_bursts_are_rate_limited() {
+    let (app, _) = app().await;
+    let id = zhang(&app).await;
+    let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
+    let (status, _) = post(&app, &id, &review(text), "10.0.0.3").await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, reply) = post(&app, &id, &review(&format!("{text}！")), "10.0.0.3").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(reply["error"]["code"], "duplicate");
+    // Another writer may say the same.
+    let (status, _) = post(&app, &id, &review(text), "10.0.0.4").await;
+    assert_eq!(status, StatusCode::CREATED);
+    // Three reviews in ten minutes, then a pause is asked for.
+    for t in [
+        "另一位导师的评价：学术一般，经费充足，关系融洽，前途不错。",
+        "第三条评价：组会很多，指导认真，补助按时发，毕业顺利。",
+    ] {
+        let (status, reply) = post(&app, &id, &review(t), "10.0.0.3").await;
+        assert_eq!(status, StatusCode::CREATED, "{reply}");
+    }
+    let (status, reply) = post(
+        &app,
+        &id,
+        &review("第四条评价：老师很忙，但每周都会抽时间和学生讨论课题。"),
+        "10.0.0.3",
+    )
+    .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(reply["error"]["code"], "rate_limited");
+}
