@@ -26,17 +26,24 @@ pub fn AdvisorPage() -> impl IntoView {
         })
     };
 
+    // `?posted=<review id>`: a review was just written here; the profile and
+    // the reviews are read again so it shows (and its scores count).
+    let posted = move || query.with(|q| q.get("posted"));
+
     // Data the agent's reply already carried is shown as it came.
     let overlay = AgentOverlay::expect();
-    let detail = Resource::new(id, move |id| async move {
-        match overlay.take_detail(&id) {
-            Some(ready) => Ok(Some(ready)),
-            None => get_advisor(id).await,
-        }
-    });
+    let detail = Resource::new(
+        move || (id(), posted()),
+        move |(id, _)| async move {
+            match overlay.take_detail(&id) {
+                Some(ready) => Ok(Some(ready)),
+                None => get_advisor(id).await,
+            }
+        },
+    );
     let reviews = Resource::new(
-        move || (id(), page()),
-        move |(id, page)| async move {
+        move || (id(), page(), posted()),
+        move |(id, page, _)| async move {
             match overlay.take_reviews(&id, page) {
                 Some(ready) => Ok(Some(ready)),
                 None => get_reviews(id, page).await,
@@ -160,7 +167,8 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
         .into_iter()
         .map(|r| {
             view! {
-                <li class="review" data-review-id=r.id.clone()>
+                // `#review-<id>`: a link (the coach's, after publishing) can point at it.
+                <li class="review" id=format!("review-{}", r.id) data-review-id=r.id.clone()>
                     <header class="review-head">
                         <Stars rating=r.overall as f64/>
                         <span class="review-relation">{r.relation.clone()}</span>
