@@ -77,9 +77,12 @@ pub fn app_router(site: Arc<Site>, agent: Arc<Agent>, leptos_options: LeptosOpti
         )
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(leptos_options)
+        .merge(http::moderation::pages(site.clone()))
         .nest(
             "/api/v1",
-            http::api_v1::router(site).merge(http::chat::router(agent)),
+            http::api_v1::router(site.clone())
+                .merge(http::chat::router(agent))
+                .merge(http::moderation::api(site)),
         )
         .layer(CompressionLayer::new())
 }

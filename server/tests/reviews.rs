@@ -213,3 +213,172 @@ async fn the_same_text_again_is_a_duplicate_and_bursts_are_rate_limited() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(reply["error"]["code"], "rate_limited");
 }
+
+async fn send(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    let request = request
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+async fn aggregates(site: &server::site::Site, advisor: &str) -> (i64, i64) {
+    sqlx::query_as("SELECT review_count, sum_overall FROM advisors WHERE id = ?")
+        .bind(advisor.parse::<i64>().unwrap())
+        .fetch_one(site.pool())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_writer_edits_and_deletes_with_the_token_and_nobody_else_can() {
+    let (app, site) = app().await;
+    let id = zhang(&app).await;
+    let base = aggregates(&site, &id).await;
+    let (_, posted) = post(
+        &app,
+        &id,
+        &review("导师学术水平很高，每周组会都会认真指导，经费一般但够用。"),
+        "10.0.1.1",
+    )
+    .await;
+    let rid = posted["review"]["id"].as_str().unwrap().to_string();
+    let token = posted["edit_token"].as_str().unwrap().to_string();
+    let uri = format!("/api/v1/reviews/{rid}");
+
+    let mut edited = review("改一下：学术水平很高，组会认真，经费其实挺充足的，补助每月三千。");
+    edited["ratings"]["overall"] = json!(5);
+    let (status, body) = send(
+        &app,
+        "PUT",
+        &uri,
+        &[("x-edit-token", "wrong")],
+        Some(&edited),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _) = send(
+        &app,
+        "PUT",
+        &uri,
+        &[("x-edit-token", &token)],
+        Some(&edited),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(aggregates(&site, &id).await, (base.0 + 1, base.1 + 5));
+    // An edit is checked by the same rules.
+    let bad = review("改一下：有事打我电话13812345678，学术水平很高。");
+    let (status, body) = send(&app, "PUT", &uri, &[("x-edit-token", &token)], Some(&bad)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"]["code"], "contains_phone");
+
+    let (status, _) = send(&app, "DELETE", &uri, &[], None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = send(&app, "DELETE", &uri, &[("x-edit-token", &token)], None).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(aggregates(&site, &id).await, base);
+}
+
+#[tokio::test]
+async fn a_report_hides_nothing_but_the_admin_sees_it_and_can_hide_it() {
+    // Every admin test uses this same token, so parallel tests agree.
+    std::env::set_var("ADMIN_TOKEN", "test-admin");
+    let (app, site) = app().await;
+    let id = zhang(&app).await;
+    let base = aggregates(&site, &id).await;
+    let text = "这条评价会被举报：学术一般，组会很少，经费紧张，毕业去向一般。";
+    let (_, posted) = post(&app, &id, &review(text), "10.0.2.1").await;
+    let rid = posted["review"]["id"].as_str().unwrap().to_string();
+
+    let (status, body) = send(
+        &app,
+        "POST",
+        &format!("/api/v1/reviews/{rid}/report"),
+        &[("x-forwarded-for", "10.0.2.2")],
+        Some(&json!({"reason": "内容不实"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let list = get(&app, &format!("/api/v1/advisors/{id}/reviews"))
+        .await
+        .json();
+    assert_eq!(list["reviews"][0]["text"], text, "a report hides nothing");
+
+    let admin = "/api/v1/admin/reviews";
+    assert_eq!(
+        send(&app, "GET", admin, &[], None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        send(
+            &app,
+            "GET",
+            admin,
+            &[("authorization", "Bearer nope")],
+            None
+        )
+        .await
+        .0,
+        StatusCode::FORBIDDEN
+    );
+    let auth = [("authorization", "Bearer test-admin")];
+    let (status, lists) = send(&app, "GET", admin, &auth, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let flagged = lists["flagged"].as_array().unwrap();
+    assert_eq!(flagged[0]["id"].to_string(), rid);
+    assert_eq!(flagged[0]["reports"], 1);
+    assert_eq!(flagged[0]["reasons"], "内容不实");
+
+    let hide = format!("/api/v1/admin/reviews/{rid}/hide");
+    assert_eq!(
+        send(&app, "POST", &hide, &[], None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        send(&app, "POST", &hide, &auth, None).await.0,
+        StatusCode::OK
+    );
+    let list = get(&app, &format!("/api/v1/advisors/{id}/reviews"))
+        .await
+        .json();
+    assert_ne!(list["reviews"][0]["text"], text, "hidden");
+    assert_eq!(aggregates(&site, &id).await, base, "aggregates follow");
+    let restore = format!("/api/v1/admin/reviews/{rid}/restore");
+    assert_eq!(
+        send(&app, "POST", &restore, &auth, None).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(aggregates(&site, &id).await.0, base.0 + 1);
+
+    // The admin page: 401 / 403 / the lists.
+    assert_eq!(
+        send(&app, "GET", "/admin", &[], None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        send(&app, "GET", "/admin?token=nope", &[], None).await.0,
+        StatusCode::FORBIDDEN
+    );
+    let page = get(&app, "/admin?token=test-admin").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("被举报的评价") && page.body.contains("内容不实"));
+}

@@ -1,0 +1,303 @@
+//! Reviews after publishing, over HTTP: the writer's edit and delete
+//! (`X-Edit-Token`), reports (JSON, and a plain form for the 举报 button that
+//! works without JavaScript), and the admin — `/admin` and
+//! `/api/v1/admin/…`, enabled only when `ADMIN_TOKEN` is set and checking it
+//! on every request: missing → 401, wrong → 403.
+
+use std::sync::Arc;
+
+use axum::extract::{Form, Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use app::error::ApiError;
+use app::model::NewReview;
+
+use super::api_v1::client_key;
+use super::JsonError;
+use crate::reviews::moderation::{self, AdminReview};
+use crate::site::Site;
+
+/// Routes under `/api/v1`.
+pub fn api(site: Arc<Site>) -> Router {
+    Router::new()
+        .route("/reviews/{id}", put(edit).delete(delete))
+        .route("/reviews/{id}/report", post(report_json))
+        .route("/admin/reviews", get(admin_json))
+        .route("/admin/reviews/{id}/hide", post(hide_json))
+        .route("/admin/reviews/{id}/restore", post(restore_json))
+        .with_state(site)
+}
+
+/// Page routes: the 举报 form's target and the admin page.
+pub fn pages(site: Arc<Site>) -> Router {
+    Router::new()
+        .route("/reviews/{id}/report", post(report_form))
+        .route("/admin", get(admin_page))
+        .route("/admin/reviews/{id}/{action}", post(admin_action_form))
+        .with_state(site)
+}
+
+fn token(headers: &HeaderMap) -> String {
+    headers
+        .get("x-edit-token")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn edit(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<NewReview>, axum::extract::rejection::JsonRejection>,
+) -> Result<StatusCode, JsonError> {
+    let Json(review) = body.map_err(|_| {
+        JsonError(ApiError::bad_request(
+            "invalid_request",
+            "请求体应为 {ratings, tags, text, relation}。",
+        ))
+    })?;
+    moderation::edit(&site, &id, &token(&headers), review).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn delete(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<StatusCode, JsonError> {
+    moderation::delete(&site, &id, &token(&headers)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, Default)]
+struct ReportBody {
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    advisor_id: String,
+}
+
+async fn report_json(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Option<Json<ReportBody>>,
+) -> Result<Json<serde_json::Value>, JsonError> {
+    let reason = body.map(|b| b.0.reason).unwrap_or_default();
+    let new = moderation::report(&site, &id, &client_key(&headers), &reason).await?;
+    Ok(Json(serde_json::json!({
+        "reported": true,
+        "message": if new { "已举报，管理员会尽快处理。" } else { "你已经举报过这条评价了。" },
+    })))
+}
+
+/// The 举报 button without JavaScript: report, then back to the review.
+async fn report_form(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(body): Form<ReportBody>,
+) -> Response {
+    match moderation::report(&site, &id, &client_key(&headers), &body.reason).await {
+        Ok(_) => {
+            let advisor: String = body
+                .advisor_id
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect();
+            Redirect::to(&format!("/advisor/{advisor}?reported={id}#review-{id}")).into_response()
+        }
+        Err(e) => JsonError(e).into_response(),
+    }
+}
+
+/// Whether the request carries the admin token. `None` when the admin is off.
+fn admin_check(headers: &HeaderMap, query_token: Option<&str>) -> Option<Result<(), StatusCode>> {
+    let expected = std::env::var("ADMIN_TOKEN")
+        .ok()
+        .filter(|t| !t.trim().is_empty())?;
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let cookie = headers
+        .get(header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| {
+            c.split(';')
+                .map(str::trim)
+                .find_map(|kv| kv.strip_prefix("admin_token="))
+        });
+    let given = query_token.or(bearer).or(cookie);
+    Some(match given {
+        None => Err(StatusCode::UNAUTHORIZED),
+        Some(t) if t == expected.trim() => Ok(()),
+        Some(_) => Err(StatusCode::FORBIDDEN),
+    })
+}
+
+fn refused(status: StatusCode) -> Response {
+    let message = if status == StatusCode::UNAUTHORIZED {
+        "需要管理员口令。"
+    } else if status == StatusCode::FORBIDDEN {
+        "管理员口令不正确。"
+    } else {
+        "页面不存在。"
+    };
+    let mut e = ApiError::bad_request(
+        match status.as_u16() {
+            401 => "unauthorized",
+            403 => "forbidden",
+            _ => "unknown_endpoint",
+        },
+        message,
+    );
+    e.status = status.as_u16();
+    JsonError(e).into_response()
+}
+
+/// Ok, or the status to refuse with (404 when the admin is off).
+fn guard(headers: &HeaderMap, query_token: Option<&str>) -> Result<(), StatusCode> {
+    admin_check(headers, query_token).unwrap_or(Err(StatusCode::NOT_FOUND))
+}
+
+async fn admin_json(State(site): State<Arc<Site>>, headers: HeaderMap) -> Response {
+    if let Err(s) = guard(&headers, None) {
+        return refused(s);
+    }
+    match moderation::admin_lists(&site).await {
+        Ok((flagged, recent)) => {
+            Json(serde_json::json!({"flagged": flagged, "recent": recent})).into_response()
+        }
+        Err(e) => JsonError(e).into_response(),
+    }
+}
+
+async fn moderate(site: &Site, headers: &HeaderMap, id: &str, hidden: bool) -> Response {
+    if let Err(s) = guard(headers, None) {
+        return refused(s);
+    }
+    match moderation::set_hidden(site, id, hidden).await {
+        Ok(()) => Json(serde_json::json!({"id": id, "hidden": hidden})).into_response(),
+        Err(e) => JsonError(e).into_response(),
+    }
+}
+
+async fn hide_json(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    moderate(&site, &headers, &id, true).await
+}
+
+async fn restore_json(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    moderate(&site, &headers, &id, false).await
+}
+
+#[derive(Deserialize)]
+struct TokenQuery {
+    token: Option<String>,
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn rows(list: &[AdminReview]) -> String {
+    if list.is_empty() {
+        return "<p class=\"muted\">暂无。</p>".into();
+    }
+    let mut out = String::from("<ul class=\"admin-reviews\">");
+    for r in list {
+        let (action, label) = if r.status == "hidden" {
+            ("restore", "恢复")
+        } else {
+            ("hide", "隐藏")
+        };
+        out.push_str(&format!(
+            "<li data-testid=\"admin-review\" data-review-id=\"{id}\" data-status=\"{status}\">\
+             <p><a href=\"/advisor/{aid}#review-{id}\">{name}</a> · {overall} 分 · {created} · {status_zh} · 举报 {reports} 次{reasons}</p>\
+             <p>{text}</p>\
+             <form method=\"post\" action=\"/admin/reviews/{id}/{action}\"><button type=\"submit\" class=\"button\">{label}</button></form></li>",
+            id = r.id,
+            aid = r.advisor_id,
+            name = escape(&r.advisor_name),
+            overall = r.overall,
+            created = escape(&r.created_at),
+            status = r.status,
+            status_zh = if r.status == "hidden" { "已隐藏" } else { "公开" },
+            reports = r.reports,
+            reasons = r
+                .reasons
+                .as_deref()
+                .map(|x| format!("（{}）", escape(x)))
+                .unwrap_or_default(),
+            text = escape(&r.text),
+        ));
+    }
+    out.push_str("</ul>");
+    out
+}
+
+/// `/admin`: flagged and recent reviews with 隐藏 / 恢复. `?token=` on the
+/// first visit keeps the token in an HttpOnly cookie.
+async fn admin_page(
+    State(site): State<Arc<Site>>,
+    headers: HeaderMap,
+    Query(q): Query<TokenQuery>,
+) -> Response {
+    if let Err(s) = guard(&headers, q.token.as_deref()) {
+        return refused(s);
+    }
+    let (flagged, recent) = match moderation::admin_lists(&site).await {
+        Ok(lists) => lists,
+        Err(e) => return JsonError(e).into_response(),
+    };
+    let body = format!(
+        "<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>评价管理 · 导师评价网</title>\
+         <link rel=\"stylesheet\" href=\"/pkg/advisor-review.css\"></head><body><main class=\"page admin\">\
+         <h1>评价管理</h1><h2>被举报的评价</h2>{}<h2>最近发布的评价</h2>{}</main></body></html>",
+        rows(&flagged),
+        rows(&recent)
+    );
+    let mut response = Html(body).into_response();
+    if let Some(t) = q.token {
+        if let Ok(v) = format!("admin_token={t}; Path=/admin; HttpOnly; SameSite=Strict").parse() {
+            response.headers_mut().insert(header::SET_COOKIE, v);
+        }
+    }
+    response
+}
+
+/// The 隐藏 / 恢复 buttons of the admin page.
+async fn admin_action_form(
+    State(site): State<Arc<Site>>,
+    Path((id, action)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(s) = guard(&headers, None) {
+        return refused(s);
+    }
+    let hidden = match action.as_str() {
+        "hide" => true,
+        "restore" => false,
+        _ => return refused(StatusCode::NOT_FOUND),
+    };
+    match moderation::set_hidden(&site, &id, hidden).await {
+        Ok(()) => Redirect::to("/admin").into_response(),
+        Err(e) => JsonError(e).into_response(),
+    }
+}

@@ -1,0 +1,291 @@
+//! After a review is published: its writer may edit or delete it with the
+//! secret token for a while; anybody may report it (a report hides
+//! nothing); the admin hides or restores it. Every change that moves a
+//! review in or out of "published" moves the aggregates in the same
+//! transaction.
+
+use serde::Serialize;
+use sqlx::SqliteConnection;
+
+use app::error::ApiError;
+use app::model::{NewReview, Ratings};
+
+use super::rules::RuleContext;
+use super::submit::{add_to_aggregates, token_hash, validate};
+use crate::site::Site;
+
+/// How long the writer may edit or delete a review.
+pub const EDIT_WINDOW: &str = "-24 hours";
+
+fn unavailable(_: sqlx::Error) -> ApiError {
+    ApiError::unavailable("评价数据暂时无法读写，请稍后再试。")
+}
+
+/// The stored review as the aggregates see it.
+struct Stored {
+    advisor_id: i64,
+    status: String,
+    review: NewReview,
+    token_hash: Option<String>,
+    editable: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct StoredRow {
+    advisor_id: i64,
+    status: String,
+    academic: i64,
+    funding: i64,
+    relationship: i64,
+    prospects: i64,
+    overall: i64,
+    text: String,
+    relation: String,
+    edit_token_hash: Option<String>,
+    editable: i64,
+}
+
+async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Stored, ApiError> {
+    let row: Option<StoredRow> = sqlx::query_as(
+        "SELECT advisor_id, status, academic, funding, relationship, prospects, overall, text, \
+                relation, edit_token_hash, \
+                created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?) AS editable \
+         FROM reviews WHERE id = ?",
+    )
+    .bind(EDIT_WINDOW)
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await
+    .map_err(unavailable)?;
+    let Some(StoredRow {
+        advisor_id,
+        status,
+        academic: a,
+        funding: f,
+        relationship: r,
+        prospects: p,
+        overall: o,
+        text,
+        relation,
+        edit_token_hash: hash,
+        editable,
+    }) = row
+    else {
+        return Err(ApiError::not_found("unknown_review", "没有找到这条评价。"));
+    };
+    let tags: Vec<String> = sqlx::query_scalar("SELECT tag FROM review_tags WHERE review_id = ?")
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(unavailable)?;
+    let u = |v: i64| v.clamp(1, 5) as u8;
+    Ok(Stored {
+        advisor_id,
+        status,
+        review: NewReview {
+            ratings: Ratings {
+                academic: u(a),
+                funding: u(f),
+                relationship: u(r),
+                prospects: u(p),
+                overall: u(o),
+            },
+            tags,
+            text,
+            relation,
+        },
+        token_hash: hash,
+        editable: editable != 0,
+    })
+}
+
+fn review_id(id: &str) -> Result<i64, ApiError> {
+    id.trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| ApiError::bad_request("invalid_id", "评价编号格式不正确。").with_field("id"))
+}
+
+/// The writer's token must match, within the edit window.
+fn check_token(s: &Stored, token: &str) -> Result<(), ApiError> {
+    let forbidden = |m: &str| {
+        let mut e = ApiError::bad_request("forbidden", m);
+        e.status = 403;
+        e
+    };
+    match &s.token_hash {
+        Some(h) if *h == token_hash(token.trim()) && !token.trim().is_empty() => {}
+        _ => return Err(forbidden("修改码不正确，只有评价的作者可以修改或删除。")),
+    }
+    if !s.editable {
+        return Err(forbidden("发布超过 24 小时的评价不能再修改或删除。"));
+    }
+    Ok(())
+}
+
+/// Replaces a review's content (same validation as a new one).
+pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Result<(), ApiError> {
+    let id = review_id(id)?;
+    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let s = stored(&mut tx, id).await?;
+    check_token(&s, token)?;
+    let name: String = sqlx::query_scalar("SELECT name FROM advisors WHERE id = ?")
+        .bind(s.advisor_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(unavailable)?;
+    if let Some(e) = validate(&review, &RuleContext { advisor_name: name })
+        .into_iter()
+        .next()
+    {
+        return Err(e.into_api());
+    }
+    let published = s.status == "published";
+    if published {
+        add_to_aggregates(&mut tx, s.advisor_id, &s.review, -1)
+            .await
+            .map_err(unavailable)?;
+    }
+    let r = &review.ratings;
+    sqlx::query(
+        "UPDATE reviews SET academic = ?, funding = ?, relationship = ?, prospects = ?, overall = ?, \
+             text = ?, relation = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+    )
+    .bind(r.academic as i64)
+    .bind(r.funding as i64)
+    .bind(r.relationship as i64)
+    .bind(r.prospects as i64)
+    .bind(r.overall as i64)
+    .bind(review.text.trim())
+    .bind(review.relation.trim())
+    .bind(id)
+    .execute(&mut *tx)
+    .await
+    .map_err(unavailable)?;
+    sqlx::query("DELETE FROM review_tags WHERE review_id = ?")
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(unavailable)?;
+    for t in &review.tags {
+        sqlx::query("INSERT OR IGNORE INTO review_tags (review_id, tag) VALUES (?, ?)")
+            .bind(id)
+            .bind(t)
+            .execute(&mut *tx)
+            .await
+            .map_err(unavailable)?;
+    }
+    if published {
+        add_to_aggregates(&mut tx, s.advisor_id, &review, 1)
+            .await
+            .map_err(unavailable)?;
+    }
+    tx.commit().await.map_err(unavailable)
+}
+
+/// Deletes a review (its writer, with the token, within the window).
+pub async fn delete(site: &Site, id: &str, token: &str) -> Result<(), ApiError> {
+    let id = review_id(id)?;
+    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let s = stored(&mut tx, id).await?;
+    check_token(&s, token)?;
+    if s.status == "published" {
+        add_to_aggregates(&mut tx, s.advisor_id, &s.review, -1)
+            .await
+            .map_err(unavailable)?;
+    }
+    sqlx::query("DELETE FROM reviews WHERE id = ?")
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(unavailable)?;
+    tx.commit().await.map_err(unavailable)
+}
+
+/// Flags a review for the admin; one report per client and review counts.
+/// Returns whether this report was new.
+pub async fn report(
+    site: &Site,
+    id: &str,
+    client_key: &str,
+    reason: &str,
+) -> Result<bool, ApiError> {
+    let id = review_id(id)?;
+    let mut conn = site.pool().acquire().await.map_err(unavailable)?;
+    stored(&mut conn, id).await?;
+    let reason: String = reason.trim().chars().take(200).collect();
+    let done = sqlx::query(
+        "INSERT OR IGNORE INTO review_reports (review_id, client_key, reason) VALUES (?, ?, ?)",
+    )
+    .bind(id)
+    .bind(client_key)
+    .bind(reason)
+    .execute(&mut *conn)
+    .await
+    .map_err(unavailable)?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Hides (`hidden`) or restores a review; the aggregates follow.
+pub async fn set_hidden(site: &Site, id: &str, hidden: bool) -> Result<(), ApiError> {
+    let id = review_id(id)?;
+    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let s = stored(&mut tx, id).await?;
+    let want = if hidden { "hidden" } else { "published" };
+    if s.status == want {
+        return Ok(());
+    }
+    add_to_aggregates(
+        &mut tx,
+        s.advisor_id,
+        &s.review,
+        if hidden { -1 } else { 1 },
+    )
+    .await
+    .map_err(unavailable)?;
+    sqlx::query("UPDATE reviews SET status = ? WHERE id = ?")
+        .bind(want)
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(unavailable)?;
+    tx.commit().await.map_err(unavailable)?;
+    tracing::info!(review = id, hidden, "review moderated");
+    Ok(())
+}
+
+/// A review as the admin sees it.
+#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
+pub struct AdminReview {
+    pub id: i64,
+    pub advisor_id: i64,
+    pub advisor_name: String,
+    pub text: String,
+    pub overall: i64,
+    pub status: String,
+    pub created_at: String,
+    pub reports: i64,
+    pub reasons: Option<String>,
+}
+
+/// Reported reviews (most reports first) and the most recent ones.
+pub async fn admin_lists(site: &Site) -> Result<(Vec<AdminReview>, Vec<AdminReview>), ApiError> {
+    let select = "SELECT r.id, r.advisor_id, a.name AS advisor_name, r.text, r.overall, r.status, \
+                         r.created_at, COUNT(p.id) AS reports, group_concat(NULLIF(p.reason, ''), '；') AS reasons \
+                  FROM reviews r JOIN advisors a ON a.id = r.advisor_id \
+                  LEFT JOIN review_reports p ON p.review_id = r.id ";
+    let flagged: Vec<AdminReview> = sqlx::query_as(&format!(
+        "{select} GROUP BY r.id HAVING COUNT(p.id) > 0 ORDER BY reports DESC, r.id DESC LIMIT 100"
+    ))
+    .fetch_all(site.pool())
+    .await
+    .map_err(unavailable)?;
+    let recent: Vec<AdminReview> = sqlx::query_as(&format!(
+        "{select} WHERE r.client_key IS NOT NULL GROUP BY r.id ORDER BY r.id DESC LIMIT 50"
+    ))
+    .fetch_all(site.pool())
+    .await
+    .map_err(unavailable)?;
+    Ok((flagged, recent))
+}
