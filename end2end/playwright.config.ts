@@ -51,6 +51,7 @@ export default defineConfig({
       stderr: 'pipe',
       env: {
         DATABASE_URL: `sqlite://${tmp}/e2e.db`,
+        ADMIN_TOKEN: 'e2e-admin',
         LEPTOS_SITE_ADDR: `127.0.0.1:${PORT}`,
         LEPTOS_SITE_ROOT: `${root}/target/site`,
         RUST_LOG: 'warn',

@@ -44,6 +44,13 @@ mod ssr {
         /// Advisors side by side. The ids as given (2–4 advisor ids); a
         /// wrong request is a 4xx `ApiError` with a Chinese message.
         async fn compare(&self, ids: &[String]) -> Result<Comparison, ApiError>;
+        /// The review form of an advisor, with a refused submission's values
+        /// and errors when `draft` names one; `None` for an unknown advisor.
+        async fn review_form(
+            &self,
+            advisor_id: &str,
+            draft: Option<&str>,
+        ) -> Result<Option<crate::model::ReviewForm>, ApiError>;
         /// The statistics of a ranking by what the student typed; `None` when
         /// the names do not resolve to a (school, major) with advisors (the
         /// ranking itself then says why).
@@ -169,6 +176,18 @@ pub async fn load_chat_history(session_id: String) -> Result<Option<ChatHistory>
 pub async fn switch_agent(request: SwitchAgentRequest) -> Result<SwitchAgentData, ServerFnError> {
     agent()?
         .switch_agent(request)
+        .await
+        .map_err(to_server_error)
+}
+
+/// The review form of `/advisor/:id/review`.
+#[server]
+pub async fn get_review_form(
+    id: String,
+    draft: Option<String>,
+) -> Result<Option<crate::model::ReviewForm>, ServerFnError> {
+    site_data()?
+        .review_form(&id, draft.as_deref())
         .await
         .map_err(to_server_error)
 }

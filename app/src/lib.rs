@@ -23,7 +23,9 @@ use leptos_router::{
 use crate::agent_state::AgentOverlay;
 use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
-use crate::pages::{AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView};
+use crate::pages::{
+    AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView, ReviewFormPage,
+};
 
 /// The HTML document around the app, rendered on the server only.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -75,6 +77,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("") view=HomePage ssr=SsrMode::Async/>
                     <Route path=path!("/ranking") view=RankingPageView ssr=SsrMode::Async/>
                     <Route path=path!("/advisor/:id") view=AdvisorPage ssr=SsrMode::Async/>
+                    <Route path=path!("/advisor/:id/review") view=ReviewFormPage ssr=SsrMode::Async/>
                     <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async/>
                 </Routes>
             </main>

@@ -322,6 +322,20 @@ pub struct NewReview {
     pub relation: String,
 }
 
+/// What the review form needs: the advisor, the site's tags, and — after a
+/// refused submission — what was entered and what was wrong, by field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewForm {
+    pub advisor_id: String,
+    pub advisor_name: String,
+    pub school: String,
+    pub major: String,
+    pub tags: Vec<String>,
+    pub values: Option<NewReview>,
+    /// (field, message): `ratings.academic`, `tags`, `text`, `relation`, …
+    pub errors: Vec<(String, String)>,
+}
+
 /// A stored review and the secret token its writer edits or deletes it with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PostedReview {

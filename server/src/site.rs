@@ -91,6 +91,8 @@ pub struct Site {
     pool: SqlitePool,
     catalog: Arc<Catalog>,
     directories: std::sync::RwLock<std::collections::HashMap<(i64, i64), Arc<Directory>>>,
+    /// Refused review-form submissions, shown once on the form again.
+    drafts: crate::reviews::form::Drafts,
 }
 
 impl Site {
@@ -101,11 +103,17 @@ impl Site {
             pool,
             catalog,
             directories: Default::default(),
+            drafts: Default::default(),
         })
     }
 
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// Refused review-form submissions waiting to be shown again.
+    pub fn review_drafts(&self) -> &crate::reviews::form::Drafts {
+        &self.drafts
     }
 
     pub fn catalog(&self) -> &Catalog {
@@ -690,6 +698,14 @@ impl app::api::SiteData for Site {
 
     async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError> {
         Site::reviews(self, id, page).await
+    }
+
+    async fn review_form(
+        &self,
+        advisor_id: &str,
+        draft: Option<&str>,
+    ) -> Result<Option<app::model::ReviewForm>, ApiError> {
+        crate::reviews::form::review_form(self, advisor_id, draft).await
     }
 
     async fn compare(&self, ids: &[String]) -> Result<Comparison, ApiError> {

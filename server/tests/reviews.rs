@@ -382,3 +382,111 @@ async fn a_report_hides_nothing_but_the_admin_sees_it_and_can_hide_it() {
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("被举报的评价") && page.body.contains("内容不实"));
 }
+
+async fn post_form(
+    app: &axum::Router,
+    uri: &str,
+    form: &str,
+) -> (StatusCode, String, Option<String>) {
+    let request = Request::post(uri)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("x-forwarded-for", "10.0.3.1")
+        .body(Body::from(form.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let location = response
+        .headers()
+        .get("location")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .map(|v| v.to_str().unwrap().to_string());
+    (status, location, cookie)
+}
+
+fn form_body(text: &str) -> String {
+    let text: String = text
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    format!(
+        "academic=4&funding=3&relationship=5&prospects=4&overall=4&tags=%E6%B8%A9%E5%92%8C&text={text}&relation=%E5%9C%A8%E8%AF%BB"
+    )
+}
+
+#[tokio::test]
+#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
+async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
+    let (app, site) = app().await;
+    let id = zhang(&app).await;
+    let _guard = common::render_serially();
+    let page = get(&app, &format!("/advisor/{id}/review")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.body.contains(&format!("action=\"/reviews/new/{id}\"")),
+        "a plain POST form"
+    );
+    assert!(page.body.contains("学术水平") && page.body.contains("name=\"relation\""));
+
+    // A phone number: back to the form, the error next to the text, the text kept, nothing stored.
+    let stored = count(&site).await;
+    let bad = "学术水平很高，有事打我电话13812345678，每周组会都认真指导。";
+    let (status, location, _) =
+        post_form(&app, &format!("/reviews/new/{id}"), &form_body(bad)).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(
+        location.starts_with(&format!("/advisor/{id}/review?draft=")),
+        "{location}"
+    );
+    let again = get(&app, &location).await;
+    assert!(
+        again.body.contains("data-testid=\"error-text\""),
+        "{}",
+        again.body
+    );
+    assert!(again.body.contains("手机号码"));
+    assert!(
+        again.body.contains("每周组会都认真指导"),
+        "what was typed is kept"
+    );
+    assert_eq!(count(&site).await, stored);
+
+    // A good one: to the review on the detail page, with the token in a cookie.
+    let good = "学术水平很高，每周组会都认真指导，经费够用，老师对学生很耐心。";
+    let (status, location, cookie) =
+        post_form(&app, &format!("/reviews/new/{id}"), &form_body(good)).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(
+        location.starts_with(&format!("/advisor/{id}?posted=")),
+        "{location}"
+    );
+    assert!(cookie.unwrap().starts_with("review-token-"));
+    let detail = get(&app, &location).await;
+    assert!(detail.body.contains(good));
+    assert!(detail.body.contains("你的评价已发布"));
+
+    // 举报 without JavaScript: back to the review, nothing hidden.
+    let rid = location
+        .split("posted=")
+        .nth(1)
+        .unwrap()
+        .split('#')
+        .next()
+        .unwrap()
+        .to_string();
+    let (status, back, _) = post_form(
+        &app,
+        &format!("/reviews/{rid}/report"),
+        &format!("advisor_id={id}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(back, format!("/advisor/{id}?reported={rid}#review-{rid}"));
+    assert!(get(&app, &back).await.body.contains(good));
+}

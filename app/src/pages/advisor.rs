@@ -107,6 +107,9 @@ fn Profile(detail: AdvisorDetail) -> impl IntoView {
                 </div>
             </header>
             <p class="bio">{d.bio.clone()}</p>
+            <p class="write-review">
+                <a class="button" href=format!("/advisor/{}/review", d.id) data-testid="write-review">"写评价"</a>
+            </p>
             <div class="profile-stats">
                 <section>
                     <h2>"四维评分"</h2>
@@ -182,11 +185,30 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
                     </p>
                     <p class="review-text">{r.text.clone()}</p>
                     <TagList tags=r.tags.clone()/>
+                    // 举报: a plain form, so it works without JavaScript; it
+                    // flags the review for the admin and hides nothing.
+                    <form class="report-form" method="post" action=format!("/reviews/{}/report", r.id)>
+                        <input type="hidden" name="advisor_id" value=r.advisor_id.clone()/>
+                        <button type="submit" class="link-button" data-testid="report-button">"举报"</button>
+                    </form>
                 </li>
             }
         })
         .collect_view();
+    let query = use_query_map();
+    let notice = move || {
+        query.with(|q| {
+            if q.get("reported").is_some() {
+                Some("已举报，管理员会尽快处理。")
+            } else if q.get("posted").is_some() {
+                Some("你的评价已发布。修改码已保存在这个浏览器里，24 小时内可以修改或删除。")
+            } else {
+                None
+            }
+        })
+    };
     view! {
+        {move || notice().map(|n| view! { <p class="notice" role="status" data-testid="review-notice">{n}</p> })}
         <p class="reviews-summary">{format!("共 {total} 条评价，最新的在前。")}</p>
         <ol class="review-list">{items}</ol>
         <Pager

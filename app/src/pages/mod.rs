@@ -6,12 +6,14 @@ mod compare;
 mod home;
 mod not_found;
 mod ranking;
+mod review;
 
 pub use advisor::AdvisorPage;
 pub use compare::ComparePage;
 pub use home::HomePage;
 pub use not_found::{NotFound, NotFoundPage};
 pub use ranking::RankingPageView;
+pub use review::ReviewFormPage;
 
 /// Percent-encodes a query value so Chinese names survive in URLs.
 pub(crate) fn encode(s: &str) -> String {

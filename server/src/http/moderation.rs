@@ -36,6 +36,7 @@ pub fn api(site: Arc<Site>) -> Router {
 pub fn pages(site: Arc<Site>) -> Router {
     Router::new()
         .route("/reviews/{id}/report", post(report_form))
+        .route("/reviews/new/{advisor_id}", post(review_form_post))
         .route("/admin", get(admin_page))
         .route("/admin/reviews/{id}/{action}", post(admin_action_form))
         .with_state(site)
@@ -113,6 +114,58 @@ async fn report_form(
             Redirect::to(&format!("/advisor/{advisor}?reported={id}#review-{id}")).into_response()
         }
         Err(e) => JsonError(e).into_response(),
+    }
+}
+
+/// The review form's POST (`/advisor/:id/review` posts here): the review,
+/// or back to the form with every field's error and what was typed.
+async fn review_form_post(
+    State(site): State<Arc<Site>>,
+    Path(advisor_id): Path<String>,
+    headers: HeaderMap,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Response {
+    use crate::reviews::form::{field_errors, from_fields};
+    let advisor: String = advisor_id.chars().filter(char::is_ascii_digit).collect();
+    let name = match site.advisor_row(&advisor).await {
+        Ok(Some(row)) => row.name,
+        Ok(None) => {
+            return JsonError(ApiError::not_found("unknown_advisor", "没有找到这位导师。"))
+                .into_response()
+        }
+        Err(e) => return JsonError(e).into_response(),
+    };
+    let review = from_fields(&fields);
+    let back = |review, errors| {
+        let draft = site.review_drafts().put(review, errors);
+        Redirect::to(&format!(
+            "/advisor/{advisor}/review?draft={draft}#review-form"
+        ))
+        .into_response()
+    };
+    let errors = field_errors(&review, &name);
+    if !errors.is_empty() {
+        return back(review, errors);
+    }
+    match crate::reviews::submit(&site, &advisor, review.clone(), &client_key(&headers)).await {
+        Ok(posted) => {
+            let rid = posted.review.id;
+            let mut response =
+                Redirect::to(&format!("/advisor/{advisor}?posted={rid}#review-{rid}"))
+                    .into_response();
+            let cookie = format!(
+                "review-token-{rid}={}; Path=/; Max-Age=86400; SameSite=Lax",
+                posted.edit_token
+            );
+            if let Ok(v) = cookie.parse() {
+                response.headers_mut().insert(header::SET_COOKIE, v);
+            }
+            response
+        }
+        Err(e) => {
+            let field = e.info.field.clone().unwrap_or_else(|| "text".into());
+            back(review, vec![(field, e.info.message)])
+        }
     }
 }
 

@@ -1,0 +1,71 @@
+import { test, expect, APIRequestContext } from '@playwright/test';
+
+// Writing reviews with the form (JavaScript off), reporting, and the admin.
+// Each test writes about its own advisor so the tests do not depend on each other.
+
+// An advisor of 清华大学 · 计算机科学与技术 (the agent tests write about 北京大学's).
+async function advisorId(request: APIRequestContext, index: number): Promise<string> {
+  const r = await request.get(`/api/v1/advisors?school=${encodeURIComponent('清华大学')}&major=${encodeURIComponent('计算机科学与技术')}`);
+  expect(r.status()).toBe(200);
+  const body = await r.json();
+  expect(body.advisors.length).toBeGreaterThan(index);
+  return body.advisors[index].id as string;
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the review form refuses a phone number next to the text, then publishes', async ({ page, request }) => {
+    const id = await advisorId(request, 0);
+    await page.goto(`/advisor/${id}`);
+    await page.getByTestId('write-review').click();
+    await expect(page).toHaveURL(new RegExp(`/advisor/${id}/review$`));
+    for (const field of ['academic', 'funding', 'relationship', 'prospects', 'overall']) {
+      await page.locator(`input[name=${field}][value="4"]`).check();
+    }
+    await page.locator('input[name=tags][value="负责"]').check();
+    await page.locator('input[name=relation][value="已毕业"]').check();
+    await page.locator('#review-text').fill('老师指导很认真，有问题可以打我电话13812345678，每周组会都会讨论论文。');
+    await page.getByTestId('review-submit').click();
+
+    await expect(page.getByTestId('error-text')).toContainText('手机号码');
+    await expect(page.locator('#review-text')).toHaveValue(/每周组会都会讨论论文/);
+    await expect(page.locator('input[name=relation][value="已毕业"]')).toBeChecked();
+
+    const text = '老师指导很认真，每周组会都会讨论论文，经费够用，毕业的师兄都去了好单位。';
+    await page.locator('#review-text').fill(text);
+    await page.getByTestId('review-submit').click();
+    await expect(page).toHaveURL(new RegExp(`/advisor/${id}\\?posted=\\d+#review-\\d+$`));
+    await expect(page.getByTestId('review-notice')).toContainText('已发布');
+    const rid = new URL(page.url()).searchParams.get('posted');
+    await expect(page.locator(`#review-${rid}`)).toContainText(text);
+  });
+});
+
+test('a report hides nothing by itself; the admin sees it and hides the review', async ({ page, request }) => {
+  const id = await advisorId(request, 1);
+  const text = '这条评价会被举报：组会很少，指导不多，经费一般，毕业去向普通。';
+  const posted = await request.post(`/api/v1/advisors/${id}/reviews`, {
+    data: { ratings: { academic: 2, funding: 3, relationship: 3, prospects: 2, overall: 2 }, tags: [], text, relation: '了解' },
+    headers: { 'x-forwarded-for': '10.9.9.9' },
+  });
+  expect(posted.status()).toBe(201);
+  const rid = (await posted.json()).review.id as string;
+
+  await page.goto(`/advisor/${id}`);
+  await page.locator(`#review-${rid}`).getByTestId('report-button').click();
+  await expect(page.getByTestId('review-notice')).toContainText('已举报');
+  await expect(page.locator(`#review-${rid}`)).toContainText(text);
+
+  // The admin: 401 without the token, 403 with a wrong one.
+  expect((await request.get('/admin')).status()).toBe(401);
+  expect((await request.get('/admin?token=wrong')).status()).toBe(403);
+  await page.goto('/admin?token=e2e-admin');
+  const row = page.locator(`[data-testid=admin-review][data-review-id="${rid}"]`).first();
+  await expect(row).toContainText('举报 1 次');
+  await row.getByRole('button', { name: '隐藏' }).click();
+  await expect(page.locator(`[data-testid=admin-review][data-review-id="${rid}"]`).first()).toHaveAttribute('data-status', 'hidden');
+
+  await page.goto(`/advisor/${id}`);
+  await expect(page.locator(`#review-${rid}`)).toHaveCount(0);
+});
