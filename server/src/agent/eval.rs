@@ -109,6 +109,12 @@ impl TurnReport {
 
 /// Parses a JSONL suite (blank lines and `//` comment lines are skipped).
 pub fn parse_suite(text: &str) -> Result<Vec<Dialogue>, String> {
+    parse_jsonl(text)
+}
+
+/// One JSON value per line; blank lines and `//` comment lines are skipped;
+/// an error names its line.
+pub fn parse_jsonl<T: serde::de::DeserializeOwned>(text: &str) -> Result<Vec<T>, String> {
     text.lines()
         .enumerate()
         .map(|(i, l)| (i, l.trim()))

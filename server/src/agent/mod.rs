@@ -668,15 +668,7 @@ impl Agent {
                 None => {}
             }
             if let nlu::Reference::Name(name) = reference {
-                let catalog = self.site.catalog();
-                let school = form
-                    .school
-                    .as_deref()
-                    .and_then(|s| catalog.resolve_school(s).found());
-                let major = form
-                    .major
-                    .as_deref()
-                    .and_then(|m| catalog.resolve_major(m).found());
+                let (school, major) = self.form_pair(form);
                 let rows = self
                     .site
                     .advisors_named(name, school.map(|s| s.id), major.map(|m| m.id))
@@ -871,19 +863,31 @@ impl Agent {
         }
     }
 
+    /// The form's school and major as catalog entries, where they resolve.
+    fn form_pair(
+        &self,
+        form: &UserForm,
+    ) -> (
+        Option<&crate::catalog::SchoolEntry>,
+        Option<&crate::catalog::MajorEntry>,
+    ) {
+        let catalog = self.site.catalog();
+        (
+            form.school
+                .as_deref()
+                .and_then(|s| catalog.resolve_school(s).found()),
+            form.major
+                .as_deref()
+                .and_then(|m| catalog.resolve_major(m).found()),
+        )
+    }
+
     /// The chips each phase offers: popular schools (those with the major,
     /// when it is known), the school's largest majors, and the most common
     /// research directions of the school + major.
     async fn chip_source(&self, form: &UserForm) -> ChipSource {
         let catalog = self.site.catalog();
-        let school = form
-            .school
-            .as_deref()
-            .and_then(|s| catalog.resolve_school(s).found());
-        let major = form
-            .major
-            .as_deref()
-            .and_then(|m| catalog.resolve_major(m).found());
+        let (school, major) = self.form_pair(form);
         let schools = catalog
             .schools()
             .iter()

@@ -26,12 +26,7 @@ pub struct Labelled {
 
 /// Parses the set (blank and `//` lines skipped).
 pub fn parse(text: &str) -> Result<Vec<Labelled>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (i, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with("//"))
-        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
-        .collect()
+    crate::agent::eval::parse_jsonl(text)
 }
 
 /// How one message went.

@@ -11,7 +11,7 @@ use app::error::ApiError;
 use app::model::{NewReview, Ratings};
 
 use super::rules::RuleContext;
-use super::submit::{add_to_aggregates, token_hash, validate};
+use super::submit::{add_to_aggregates, token_hash, validate, write_tags};
 use crate::site::Site;
 
 /// How long the writer may edit or delete a review.
@@ -168,14 +168,9 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
         .execute(&mut *tx)
         .await
         .map_err(unavailable)?;
-    for t in &review.tags {
-        sqlx::query("INSERT OR IGNORE INTO review_tags (review_id, tag) VALUES (?, ?)")
-            .bind(id)
-            .bind(t)
-            .execute(&mut *tx)
-            .await
-            .map_err(unavailable)?;
-    }
+    write_tags(&mut tx, id, &review.tags)
+        .await
+        .map_err(unavailable)?;
     if published {
         add_to_aggregates(&mut tx, s.advisor_id, &review, 1)
             .await

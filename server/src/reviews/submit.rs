@@ -220,14 +220,9 @@ pub async fn submit(
     .fetch_one(&mut *tx)
     .await
     .map_err(unavailable)?;
-    for t in &review.tags {
-        sqlx::query("INSERT OR IGNORE INTO review_tags (review_id, tag) VALUES (?, ?)")
-            .bind(id)
-            .bind(t)
-            .execute(&mut *tx)
-            .await
-            .map_err(unavailable)?;
-    }
+    write_tags(&mut tx, id, &review.tags)
+        .await
+        .map_err(unavailable)?;
     add_to_aggregates(&mut tx, row.id, &review, 1)
         .await
         .map_err(unavailable)?;
@@ -259,6 +254,22 @@ pub fn jaccard(a: &str, b: &str) -> f64 {
         return 1.0;
     }
     a.intersection(&b).count() as f64 / union as f64
+}
+
+/// The review's tags (each once).
+pub async fn write_tags(
+    conn: &mut SqliteConnection,
+    review_id: i64,
+    tags: &[String],
+) -> Result<(), sqlx::Error> {
+    for t in tags {
+        sqlx::query("INSERT OR IGNORE INTO review_tags (review_id, tag) VALUES (?, ?)")
+            .bind(review_id)
+            .bind(t)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Adds (`sign` = 1) or removes (-1) one published review from the advisor's
