@@ -69,3 +69,26 @@ test('a report hides nothing by itself; the admin sees it and hides the review',
   await page.goto(`/advisor/${id}`);
   await expect(page.locator(`#review-${rid}`)).toHaveCount(0);
 });
+
+test('the writer deletes a review from the browser that holds its token', async ({ page, request }) => {
+  const id = await advisorId(request, 2);
+  const text = '这条评价会被作者删掉：组会每周一次，经费够用，老师态度很好。';
+  const posted = await request.post(`/api/v1/advisors/${id}/reviews`, {
+    data: { ratings: { academic: 4, funding: 4, relationship: 4, prospects: 4, overall: 4 }, tags: [], text, relation: '在读' },
+    headers: { 'x-forwarded-for': '10.9.9.10' },
+  });
+  const body = await posted.json();
+  const rid = body.review.id as string;
+
+  // Another browser (no token) sees no delete button.
+  await page.goto(`/advisor/${id}`);
+  await expect(page.getByTestId('agent-input')).toBeEnabled();
+  await expect(page.locator(`#review-${rid}`).getByTestId('delete-mine')).toHaveCount(0);
+
+  // The writer's browser keeps the token.
+  await page.evaluate(([r, t]) => localStorage.setItem(`advisor-review-token:${r}`, t), [rid, body.edit_token]);
+  await page.reload();
+  await expect(page.getByTestId('agent-input')).toBeEnabled();
+  await page.locator(`#review-${rid}`).getByTestId('delete-mine').click();
+  await expect(page.locator(`#review-${rid}`)).toHaveCount(0);
+});

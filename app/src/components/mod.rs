@@ -2,12 +2,14 @@
 
 mod agent_panel;
 mod charts;
+mod my_review;
 mod pager;
 mod rating;
 mod search;
 
 pub use agent_panel::AgentPanel;
 pub use charts::{series_color, DimensionBars, Histogram, RadarChart, RadarSeries};
+pub use my_review::DeleteMine;
 pub use pager::Pager;
 pub use rating::{Stars, TagList};
 pub use search::SearchForm;

@@ -5,7 +5,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::agent_state::AgentOverlay;
 use crate::api::{get_advisor, get_reviews};
-use crate::components::{DimensionBars, Histogram, Pager, Stars, TagList};
+use crate::components::{DeleteMine, DimensionBars, Histogram, Pager, Stars, TagList};
 use crate::model::{AdvisorDetail, ReviewPage, SortKey};
 use crate::page_context::PageContextStore;
 use crate::pages::{ranking_href, NotFound};
@@ -191,6 +191,7 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
                         <input type="hidden" name="advisor_id" value=r.advisor_id.clone()/>
                         <button type="submit" class="link-button" data-testid="report-button">"举报"</button>
                     </form>
+                    <DeleteMine review_id=r.id.clone()/>
                 </li>
             }
         })

@@ -1,0 +1,103 @@
+//! 删除我的评价: for a review written in this browser, once hydrated. The
+//! writer's edit token is what proves it — kept in `localStorage` when the
+//! review coach published it, in a cookie when the form did — and the
+//! button appears only where the browser holds one.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The `localStorage` key the agent panel keeps a coach-written review's token under.
+fn storage_key(review_id: &str) -> String {
+    format!("advisor-review-token:{review_id}")
+}
+
+/// The edit token of `review_id`, if this browser has it.
+fn find_token(review_id: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    if let Some(t) = window
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item(&storage_key(review_id)).ok().flatten())
+    {
+        return Some(t);
+    }
+    let document = window.document()?;
+    let cookies = js_sys::Reflect::get(&document, &"cookie".into())
+        .ok()?
+        .as_string()?;
+    let name = format!("review-token-{review_id}=");
+    cookies
+        .split(';')
+        .map(str::trim)
+        .find_map(|c| c.strip_prefix(name.as_str()))
+        .map(str::to_string)
+}
+
+/// `DELETE /api/v1/reviews/{id}` with the token; the Chinese reason on refusal.
+async fn delete_review(review_id: &str, token: &str) -> Result<(), String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let failed = |_| "删除失败，请稍后再试。".to_string();
+    let headers = web_sys::Headers::new().map_err(failed)?;
+    headers.set("X-Edit-Token", token).map_err(failed)?;
+    let init = web_sys::RequestInit::new();
+    init.set_method("DELETE");
+    init.set_headers(headers.as_ref());
+    let request =
+        web_sys::Request::new_with_str_and_init(&format!("/api/v1/reviews/{review_id}"), &init)
+            .map_err(failed)?;
+    let window = web_sys::window().ok_or("删除失败，请稍后再试。")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&request))
+        .await
+        .map_err(failed)?
+        .dyn_into()
+        .map_err(failed)?;
+    if response.status() == 204 {
+        return Ok(());
+    }
+    let text = match response.text() {
+        Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()),
+        Err(_) => None,
+    };
+    Err(text
+        .and_then(|t| serde_json::from_str::<crate::protocol::ErrorEnvelope>(&t).ok())
+        .map(|e| e.error.message)
+        .unwrap_or_else(|| "删除失败，请稍后再试。".to_string()))
+}
+
+#[component]
+pub fn DeleteMine(review_id: String) -> impl IntoView {
+    let token = RwSignal::new(None::<String>);
+    let problem = RwSignal::new(None::<String>);
+    let id = StoredValue::new(review_id);
+    // Browser only: after hydration, look for the token.
+    Effect::new(move |_| token.set(id.with_value(|id| find_token(id))));
+    let delete = move |_| {
+        let Some(t) = token.get_untracked() else {
+            return;
+        };
+        let review = id.get_value();
+        spawn_local(async move {
+            match delete_review(&review, &t).await {
+                Ok(()) => {
+                    if let Some(w) = web_sys::window() {
+                        if let Ok(Some(s)) = w.local_storage() {
+                            let _ = s.remove_item(&storage_key(&review));
+                        }
+                        let _ = w.location().reload();
+                    }
+                }
+                Err(m) => problem.set(Some(m)),
+            }
+        });
+    };
+    view! {
+        {move || token.get().map(|_| view! {
+            <button type="button" class="link-button" data-testid="delete-mine" on:click=delete>
+                "删除我的评价"
+            </button>
+        })}
+        {move || problem.get().map(|m| view! { <span class="field-error">{m}</span> })}
+    }
+}
