@@ -50,6 +50,7 @@ mod ssr {
             &self,
             advisor_id: &str,
             draft: Option<&str>,
+            edit: Option<&str>,
         ) -> Result<Option<crate::model::ReviewForm>, ApiError>;
         /// The statistics of a ranking by what the student typed; `None` when
         /// the names do not resolve to a (school, major) with advisors (the
@@ -185,9 +186,10 @@ pub async fn switch_agent(request: SwitchAgentRequest) -> Result<SwitchAgentData
 pub async fn get_review_form(
     id: String,
     draft: Option<String>,
+    edit: Option<String>,
 ) -> Result<Option<crate::model::ReviewForm>, ServerFnError> {
     site_data()?
-        .review_form(&id, draft.as_deref())
+        .review_form(&id, draft.as_deref(), edit.as_deref())
         .await
         .map_err(to_server_error)
 }

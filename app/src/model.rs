@@ -334,6 +334,9 @@ pub struct ReviewForm {
     pub values: Option<NewReview>,
     /// (field, message): `ratings.academic`, `tags`, `text`, `relation`, …
     pub errors: Vec<(String, String)>,
+    /// The review being edited (its writer's browser holds the token).
+    #[serde(default)]
+    pub editing: Option<String>,
 }
 
 /// A stored review and the secret token its writer edits or deletes it with.

@@ -70,7 +70,7 @@ test('a report hides nothing by itself; the admin sees it and hides the review',
   await expect(page.locator(`#review-${rid}`)).toHaveCount(0);
 });
 
-test('the writer deletes a review from the browser that holds its token', async ({ page, request }) => {
+test('the writer edits and deletes a review from the browser that holds its token', async ({ page, request }) => {
   const id = await advisorId(request, 2);
   const text = '这条评价会被作者删掉：组会每周一次，经费够用，老师态度很好。';
   const posted = await request.post(`/api/v1/advisors/${id}/reviews`, {
@@ -89,6 +89,17 @@ test('the writer deletes a review from the browser that holds its token', async 
   await page.evaluate(([r, t]) => localStorage.setItem(`advisor-review-token:${r}`, t), [rid, body.edit_token]);
   await page.reload();
   await expect(page.getByTestId('agent-input')).toBeEnabled();
+
+  // 修改: the form filled with the review; saved through the same rules.
+  await page.locator(`#review-${rid}`).getByTestId('edit-mine').click();
+  await expect(page.locator('#review-text')).toHaveValue(text);
+  const changed = '作者改过的评价：组会每周一次，经费够用，老师态度很好，毕业顺利。';
+  await page.locator('#review-text').fill(changed);
+  await page.getByTestId('review-submit').click();
+  await expect(page).toHaveURL(new RegExp(`/advisor/${id}\\?edited=${rid}#review-${rid}$`));
+  await expect(page.locator(`#review-${rid}`)).toContainText(changed);
+  await expect(page.getByTestId('agent-input')).toBeEnabled();
+
   await page.locator(`#review-${rid}`).getByTestId('delete-mine').click();
   await expect(page.locator(`#review-${rid}`)).toHaveCount(0);
 });

@@ -704,8 +704,9 @@ impl app::api::SiteData for Site {
         &self,
         advisor_id: &str,
         draft: Option<&str>,
+        edit: Option<&str>,
     ) -> Result<Option<app::model::ReviewForm>, ApiError> {
-        crate::reviews::form::review_form(self, advisor_id, draft).await
+        crate::reviews::form::review_form(self, advisor_id, draft, edit).await
     }
 
     async fn compare(&self, ids: &[String]) -> Result<Comparison, ApiError> {

@@ -490,3 +490,50 @@ async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
     assert_eq!(back, format!("/advisor/{id}?reported={rid}#review-{rid}"));
     assert!(get(&app, &back).await.body.contains(good));
 }
+
+#[tokio::test]
+#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
+async fn the_writer_edits_with_the_form_and_the_cookie_proves_it() {
+    let (app, _) = app().await;
+    let id = zhang(&app).await;
+    let (_, posted) = post(
+        &app,
+        &id,
+        &review("导师学术水平很高，每周组会都会认真指导，经费一般但够用。"),
+        "10.0.4.1",
+    )
+    .await;
+    let rid = posted["review"]["id"].as_str().unwrap().to_string();
+    let token = posted["edit_token"].as_str().unwrap().to_string();
+    let _guard = common::render_serially();
+    let form = get(&app, &format!("/advisor/{id}/review?edit={rid}")).await;
+    assert!(form
+        .body
+        .contains(&format!("action=\"/reviews/{rid}/edit\"")));
+    assert!(
+        form.body.contains("每周组会都会认真指导"),
+        "filled with the review"
+    );
+
+    let changed = "改过的评价：学术水平很高，组会认真，经费其实挺充足，补助每月三千。";
+    let send = |cookie: Option<String>| {
+        let mut request = Request::post(format!("/reviews/{rid}/edit"))
+            .header("content-type", "application/x-www-form-urlencoded");
+        if let Some(c) = cookie {
+            request = request.header("cookie", c);
+        }
+        request.body(Body::from(form_body(changed))).unwrap()
+    };
+    let refused = app.clone().oneshot(send(None)).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let done = app
+        .clone()
+        .oneshot(send(Some(format!("review-token-{rid}={token}"))))
+        .await
+        .unwrap();
+    assert_eq!(done.status(), StatusCode::SEE_OTHER);
+    let list = get(&app, &format!("/api/v1/advisors/{id}/reviews"))
+        .await
+        .json();
+    assert_eq!(list["reviews"][0]["text"], changed);
+}

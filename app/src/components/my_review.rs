@@ -14,15 +14,17 @@ fn storage_key(review_id: &str) -> String {
 /// The edit token of `review_id`, if this browser has it.
 fn find_token(review_id: &str) -> Option<String> {
     let window = web_sys::window()?;
+    let document = window.document()?;
     if let Some(t) = window
         .local_storage()
         .ok()
         .flatten()
         .and_then(|s| s.get_item(&storage_key(review_id)).ok().flatten())
     {
+        // The edit form proves the writer with a cookie: keep one too.
+        keep_cookie(&document, review_id, &t);
         return Some(t);
     }
-    let document = window.document()?;
     let cookies = js_sys::Reflect::get(&document, &"cookie".into())
         .ok()?
         .as_string()?;
@@ -32,6 +34,12 @@ fn find_token(review_id: &str) -> Option<String> {
         .map(str::trim)
         .find_map(|c| c.strip_prefix(name.as_str()))
         .map(str::to_string)
+}
+
+/// The token as the cookie the server reads when the edit form is sent.
+pub fn keep_cookie(document: &web_sys::Document, review_id: &str, token: &str) {
+    let cookie = format!("review-token-{review_id}={token}; path=/; max-age=86400; samesite=lax");
+    let _ = js_sys::Reflect::set(document, &"cookie".into(), &cookie.into());
 }
 
 /// `DELETE /api/v1/reviews/{id}` with the token; the Chinese reason on refusal.
@@ -67,7 +75,8 @@ async fn delete_review(review_id: &str, token: &str) -> Result<(), String> {
 }
 
 #[component]
-pub fn DeleteMine(review_id: String) -> impl IntoView {
+pub fn DeleteMine(review_id: String, advisor_id: String) -> impl IntoView {
+    let edit_href = format!("/advisor/{advisor_id}/review?edit={review_id}");
     let token = RwSignal::new(None::<String>);
     let problem = RwSignal::new(None::<String>);
     let id = StoredValue::new(review_id);
@@ -94,6 +103,8 @@ pub fn DeleteMine(review_id: String) -> impl IntoView {
     };
     view! {
         {move || token.get().map(|_| view! {
+            <a class="link-button" href=edit_href.clone() data-testid="edit-mine">"修改"</a>
+            " "
             <button type="button" class="link-button" data-testid="delete-mine" on:click=delete>
                 "删除我的评价"
             </button>

@@ -28,7 +28,7 @@ pub fn AdvisorPage() -> impl IntoView {
 
     // `?posted=<review id>`: a review was just written here; the profile and
     // the reviews are read again so it shows (and its scores count).
-    let posted = move || query.with(|q| q.get("posted"));
+    let posted = move || query.with(|q| q.get("posted").or_else(|| q.get("edited")));
 
     // Data the agent's reply already carried is shown as it came.
     let overlay = AgentOverlay::expect();
@@ -191,7 +191,7 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
                         <input type="hidden" name="advisor_id" value=r.advisor_id.clone()/>
                         <button type="submit" class="link-button" data-testid="report-button">"举报"</button>
                     </form>
-                    <DeleteMine review_id=r.id.clone()/>
+                    <DeleteMine review_id=r.id.clone() advisor_id=r.advisor_id.clone()/>
                 </li>
             }
         })
@@ -201,6 +201,8 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
         query.with(|q| {
             if q.get("reported").is_some() {
                 Some("已举报，管理员会尽快处理。")
+            } else if q.get("edited").is_some() {
+                Some("评价已修改。")
             } else if q.get("posted").is_some() {
                 Some("你的评价已发布。修改码已保存在这个浏览器里，24 小时内可以修改或删除。")
             } else {

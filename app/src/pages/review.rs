@@ -35,9 +35,10 @@ pub fn ReviewFormPage() -> impl IntoView {
         (
             params.with(|p| p.get("id").unwrap_or_default()),
             query.with(|q| q.get("draft")),
+            query.with(|q| q.get("edit")),
         )
     };
-    let data = Resource::new(key, |(id, draft)| get_review_form(id, draft));
+    let data = Resource::new(key, |(id, draft, edit)| get_review_form(id, draft, edit));
     Effect::new(move |_| {
         if data.get().is_some() {
             store.show_other(PageKind::Review);
@@ -77,13 +78,21 @@ fn FormView(form: ReviewForm) -> impl IntoView {
         _ => v.ratings.overall,
     };
     let typed = RwSignal::new(values.text.chars().count());
-    let action = format!("/reviews/new/{}", form.advisor_id);
+    let action = match &form.editing {
+        Some(rid) => format!("/reviews/{rid}/edit"),
+        None => format!("/reviews/new/{}", form.advisor_id),
+    };
+    let verb = if form.editing.is_some() {
+        "修改对"
+    } else {
+        "评价"
+    };
     let back = format!("/advisor/{}", form.advisor_id);
     view! {
         <Title text=format!("评价{} · 导师评价网", form.advisor_name)/>
         <section class="review-form-page" data-page="review">
             <p class="crumbs"><A href=back.clone()>{format!("{} · {} · {}", form.school, form.major, form.advisor_name)}</A></p>
-            <h1>{format!("评价{}", form.advisor_name)}</h1>
+            <h1>{format!("{verb}{}", form.advisor_name)}{form.editing.is_some().then_some("的评价")}</h1>
             <p class="muted">"请写真实的读研经历。不要写联系方式、身份证号、邮箱、导师的私生活，也不要写出其他同学的姓名。"</p>
             {(!form.errors.is_empty()).then(|| view! {
                 <p class="form-errors" role="alert" data-testid="form-errors">"评价没有发布，请按提示修改后再提交。"</p>
@@ -137,7 +146,9 @@ fn FormView(form: ReviewForm) -> impl IntoView {
                     }).collect_view()}
                     {error("relation")}
                 </fieldset>
-                <button type="submit" class="button primary" data-testid="review-submit">"发布评价"</button>
+                <button type="submit" class="button primary" data-testid="review-submit">
+                    {if form.editing.is_some() { "保存修改" } else { "发布评价" }}
+                </button>
             </form>
         </section>
     }

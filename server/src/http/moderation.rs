@@ -37,6 +37,7 @@ pub fn pages(site: Arc<Site>) -> Router {
     Router::new()
         .route("/reviews/{id}/report", post(report_form))
         .route("/reviews/new/{advisor_id}", post(review_form_post))
+        .route("/reviews/{id}/edit", post(review_edit_post))
         .route("/admin", get(admin_page))
         .route("/admin/reviews/{id}/{action}", post(admin_action_form))
         .with_state(site)
@@ -166,6 +167,53 @@ async fn review_form_post(
             let field = e.info.field.clone().unwrap_or_else(|| "text".into());
             back(review, vec![(field, e.info.message)])
         }
+    }
+}
+
+/// The edit token of review `id` in the request's cookies (the form and the
+/// coach both keep it as `review-token-<id>`).
+fn cookie_token(headers: &HeaderMap, id: &str) -> String {
+    let name = format!("review-token-{id}=");
+    headers
+        .get(header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| {
+            c.split(';')
+                .map(str::trim)
+                .find_map(|kv| kv.strip_prefix(name.as_str()))
+        })
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The review form in edit mode posts here: the writer's cookie proves it.
+async fn review_edit_post(
+    State(site): State<Arc<Site>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Response {
+    use crate::reviews::form::from_fields;
+    let advisor = match moderation::advisor_of(&site, &id).await {
+        Ok(a) => a,
+        Err(e) => return JsonError(e).into_response(),
+    };
+    let review = from_fields(&fields);
+    match moderation::edit(&site, &id, &cookie_token(&headers, &id), review.clone()).await {
+        Ok(()) => {
+            Redirect::to(&format!("/advisor/{advisor}?edited={id}#review-{id}")).into_response()
+        }
+        Err(e) if e.status == 400 => {
+            let field = e.info.field.clone().unwrap_or_else(|| "text".into());
+            let draft = site
+                .review_drafts()
+                .put(review, vec![(field, e.info.message)]);
+            Redirect::to(&format!(
+                "/advisor/{advisor}/review?edit={id}&draft={draft}#review-form"
+            ))
+            .into_response()
+        }
+        Err(e) => JsonError(e).into_response(),
     }
 }
 

@@ -55,14 +55,26 @@ pub async fn review_form(
     site: &Site,
     advisor_id: &str,
     draft: Option<&str>,
+    edit: Option<&str>,
 ) -> Result<Option<ReviewForm>, ApiError> {
     let Some(detail) = site.advisor_detail(advisor_id).await? else {
         return Ok(None);
     };
-    let (values, errors) = draft
+    let (mut values, errors) = draft
         .and_then(|d| site.review_drafts().get(d))
         .map(|(r, e)| (Some(r), e))
         .unwrap_or_default();
+    // Editing: the stored review of this advisor fills the form (the token
+    // is checked when the edit is sent).
+    let mut editing = None;
+    if let Some(rid) = edit {
+        if let Some(stored) = super::moderation::published_review(site, rid, &detail.id).await? {
+            if values.is_none() {
+                values = Some(stored);
+            }
+            editing = Some(rid.to_string());
+        }
+    }
     Ok(Some(ReviewForm {
         advisor_id: detail.id,
         advisor_name: detail.name,
@@ -74,6 +86,7 @@ pub async fn review_form(
             .collect(),
         values,
         errors,
+        editing,
     }))
 }
 

@@ -124,6 +124,33 @@ fn check_token(s: &Stored, token: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A published review of `advisor_id`, as the form edits it.
+pub async fn published_review(
+    site: &Site,
+    id: &str,
+    advisor_id: &str,
+) -> Result<Option<NewReview>, ApiError> {
+    let Ok(id) = review_id(id) else {
+        return Ok(None);
+    };
+    let mut conn = site.pool().acquire().await.map_err(unavailable)?;
+    match stored(&mut conn, id).await {
+        Ok(s) if s.status == "published" && s.advisor_id.to_string() == advisor_id => {
+            Ok(Some(s.review))
+        }
+        Ok(_) => Ok(None),
+        Err(e) if e.status == 404 => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The advisor a review is about (for redirects back to it).
+pub async fn advisor_of(site: &Site, id: &str) -> Result<i64, ApiError> {
+    let id = review_id(id)?;
+    let mut conn = site.pool().acquire().await.map_err(unavailable)?;
+    Ok(stored(&mut conn, id).await?.advisor_id)
+}
+
 /// Replaces a review's content (same validation as a new one).
 pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Result<(), ApiError> {
     let id = review_id(id)?;
