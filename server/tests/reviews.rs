@@ -34,6 +34,17 @@ async fn post(
     )
 }
 
+/// Posts a good review as `client`: its id and edit token.
+async fn post_one(app: &axum::Router, advisor: &str, client: &str) -> (String, String) {
+    let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
+    let (status, posted) = post(app, advisor, &review(text), client).await;
+    assert_eq!(status, StatusCode::CREATED, "{posted}");
+    (
+        posted["review"]["id"].as_str().unwrap().to_string(),
+        posted["edit_token"].as_str().unwrap().to_string(),
+    )
+}
+
 fn review(text: &str) -> Value {
     json!({
         "ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
@@ -253,15 +264,7 @@ async fn the_writer_edits_and_deletes_with_the_token_and_nobody_else_can() {
     let (app, site) = app().await;
     let id = zhang(&app).await;
     let base = aggregates(&site, &id).await;
-    let (_, posted) = post(
-        &app,
-        &id,
-        &review("导师学术水平很高，每周组会都会认真指导，经费一般但够用。"),
-        "10.0.1.1",
-    )
-    .await;
-    let rid = posted["review"]["id"].as_str().unwrap().to_string();
-    let token = posted["edit_token"].as_str().unwrap().to_string();
+    let (rid, token) = post_one(&app, &id, "10.0.1.1").await;
     let uri = format!("/api/v1/reviews/{rid}");
 
     let mut edited = review("改一下：学术水平很高，组会认真，经费其实挺充足的，补助每月三千。");
@@ -496,15 +499,7 @@ async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
 async fn the_writer_edits_with_the_form_and_the_cookie_proves_it() {
     let (app, _) = app().await;
     let id = zhang(&app).await;
-    let (_, posted) = post(
-        &app,
-        &id,
-        &review("导师学术水平很高，每周组会都会认真指导，经费一般但够用。"),
-        "10.0.4.1",
-    )
-    .await;
-    let rid = posted["review"]["id"].as_str().unwrap().to_string();
-    let token = posted["edit_token"].as_str().unwrap().to_string();
+    let (rid, token) = post_one(&app, &id, "10.0.4.1").await;
     let _guard = common::render_serially();
     let form = get(&app, &format!("/advisor/{id}/review?edit={rid}")).await;
     assert!(form

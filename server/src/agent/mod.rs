@@ -960,15 +960,7 @@ impl Agent {
             .collect();
         names.extend(page.selected_advisor.iter().map(|a| a.name.clone()));
         names.extend(memory.last_advisor.iter().map(|a| a.name.clone()));
-        let catalog = self.site.catalog();
-        if let (Some(s), Some(m)) = (
-            form.school
-                .as_deref()
-                .and_then(|s| catalog.resolve_school(s).found()),
-            form.major
-                .as_deref()
-                .and_then(|m| catalog.resolve_major(m).found()),
-        ) {
+        if let (Some(s), Some(m)) = self.form_pair(form) {
             if let Ok(directory) = self.site.directory(s.id, m.id).await {
                 names.extend(directory.advisors.iter().map(|(_, name)| name.clone()));
             }

@@ -272,6 +272,22 @@ pub async fn write_tags(
     Ok(())
 }
 
+/// Binds ?1 = `sign` and ?2–?6 = overall, academic, funding, relationship,
+/// prospects: the parameters every aggregate update shares.
+fn scored<'q>(
+    query: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>>,
+    sign: i64,
+    r: &app::model::Ratings,
+) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+    query
+        .bind(sign)
+        .bind(r.overall as i64)
+        .bind(r.academic as i64)
+        .bind(r.funding as i64)
+        .bind(r.relationship as i64)
+        .bind(r.prospects as i64)
+}
+
 /// Adds (`sign` = 1) or removes (-1) one published review from the advisor's
 /// and the site's aggregates — the same sums `store::rebuild_aggregates`
 /// computes from scratch.
@@ -283,33 +299,28 @@ pub async fn add_to_aggregates(
 ) -> Result<(), sqlx::Error> {
     let r = &review.ratings;
     let hist = format!("hist_{}", r.overall.clamp(1, 5));
-    sqlx::query(&format!(
+    let advisors_update = format!(
         "UPDATE advisors SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
              sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
              sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6, \
              {hist} = {hist} + ?1 WHERE id = ?7"
-    ))
-    .bind(sign)
-    .bind(r.overall as i64)
-    .bind(r.academic as i64)
-    .bind(r.funding as i64)
-    .bind(r.relationship as i64)
-    .bind(r.prospects as i64)
-    .bind(advisor_id)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
-        "UPDATE site_stats SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
-             sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
-             sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6 \
-         WHERE id = 1",
+    );
+    scored(sqlx::query(&advisors_update), sign, r)
+        .bind(advisor_id)
+        .execute(&mut *conn)
+        .await?;
+    // The site's sums: the same additions, ?7 matching the single row.
+    scored(
+        sqlx::query(
+            "UPDATE site_stats SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
+                 sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
+                 sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6 \
+             WHERE id = ?7",
+        ),
+        sign,
+        r,
     )
-    .bind(sign)
-    .bind(r.overall as i64)
-    .bind(r.academic as i64)
-    .bind(r.funding as i64)
-    .bind(r.relationship as i64)
-    .bind(r.prospects as i64)
+    .bind(1i64)
     .execute(&mut *conn)
     .await?;
     for t in &review.tags {
