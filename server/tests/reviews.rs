@@ -20,18 +20,14 @@ async fn post(
     body: &Value,
     client: &str,
 ) -> (StatusCode, Value) {
-    let request = Request::post(format!("/api/v1/advisors/{advisor}/reviews"))
-        .header("content-type", "application/json")
-        .header("x-forwarded-for", client)
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    send(
+        app,
+        "POST",
+        &format!("/api/v1/advisors/{advisor}/reviews"),
+        &[("x-forwarded-for", client)],
+        Some(body),
     )
+    .await
 }
 
 /// Posts a good review as `client`: its id and edit token.
