@@ -24,8 +24,9 @@ use server::db;
 use server::llm::scripted::{Script, ScriptedServer};
 use server::site::Site;
 
-/// Chat sessions idle this long are deleted at start.
+/// Chat sessions idle this long are deleted (at start, then every hour).
 const SESSION_DAYS: u32 = 7;
+const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 const USAGE: &str = "用法：
   server                                   启动网站
@@ -84,24 +85,39 @@ async fn serve() -> Result<ExitCode, Failure> {
     }
     let site = Arc::new(Site::load(pool).await?);
     let agent = Arc::new(Agent::from_env(site.clone())?);
-    match agent.sessions().purge_older_than(SESSION_DAYS).await {
-        Ok(n) if n > 0 => tracing::info!("purged {n} chat sessions idle for {SESSION_DAYS} days"),
-        Ok(_) => {}
-        Err(e) => tracing::warn!(error = %e, "could not purge old chat sessions"),
-    }
+    let proxies = server::http::client::TrustedProxies::from_env()?;
+    // Idle sessions go at start and then every hour, not only at restarts.
+    let sessions = agent.sessions().clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(PURGE_EVERY);
+        loop {
+            every.tick().await;
+            match sessions.purge_older_than(SESSION_DAYS).await {
+                Ok(n) if n > 0 => {
+                    tracing::info!("purged {n} chat sessions idle for {SESSION_DAYS} days")
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "could not purge old chat sessions"),
+            }
+        }
+    });
 
     let conf = get_configuration(None)?;
     let addr = conf.leptos_options.site_addr;
     let planner = agent.planner_name();
-    let app = server::app_router(site, agent, conf.leptos_options);
+    let app = server::app_router_with(site, agent, conf.leptos_options, proxies);
 
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     tracing::info!("listening on http://{addr} (database {url}, planner: {planner})");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    // The peer address is the client's identity (`http::client`).
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(ExitCode::SUCCESS)
 }
 

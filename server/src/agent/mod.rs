@@ -262,7 +262,18 @@ impl Agent {
 
     /// One turn of the protocol.
     pub async fn turn(&self, req: ChatRequest) -> Result<ChatResponse, ApiError> {
-        Ok(self.turn_measured(req, None).await?.0)
+        self.turn_from(req, session::LOCAL_CLIENT).await
+    }
+
+    /// One turn sent by `client` (`http::client`'s key): per-client limits,
+    /// such as the review coach's posting limits, count against it.
+    pub async fn turn_from(
+        &self,
+        req: ChatRequest,
+        client: &str,
+    ) -> Result<ChatResponse, ApiError> {
+        let prepared = self.prepare_from(req, client).await?;
+        Ok(self.run(prepared, None).await.0)
     }
 
     /// One turn, with what it cost; `voice` receives the reply's sentences
@@ -280,10 +291,18 @@ impl Agent {
     /// is stored or any planner runs (so a stream starts only for a turn that
     /// will answer).
     pub async fn prepare(&self, req: ChatRequest) -> Result<Prepared, ApiError> {
+        self.prepare_from(req, session::LOCAL_CLIENT).await
+    }
+
+    /// [`Agent::prepare`] for a turn sent by `client`.
+    pub async fn prepare_from(&self, req: ChatRequest, client: &str) -> Result<Prepared, ApiError> {
         let input = request::check(&req)?;
-        let session = self
+        let mut session = self
             .session(req.session_id.as_deref(), DEFAULT_PERSONA)
             .await?;
+        session.client = client.to_string();
+        // The page as the database knows it: a forged advisor id is no advisor.
+        let page = self.site.checked_page(req.page_context).await?;
         let act = match input {
             Input::Option(click) => {
                 let chip = option::interpret(&click, self.site.catalog(), &session.form)?;
@@ -299,11 +318,7 @@ impl Agent {
             }
             Input::Message(text) => Action::Text(text),
         };
-        Ok(Prepared {
-            session,
-            page: req.page_context,
-            act,
-        })
+        Ok(Prepared { session, page, act })
     }
 
     /// The stored session `id` names (404 when there is none), or a new one
@@ -384,7 +399,7 @@ impl Agent {
         };
         let micros = started.elapsed().as_micros() as u64;
         tracing::info!(
-            session = %reply.session_id,
+            session = %crate::http::client::short(&reply.session_id),
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
             error = reply.error.as_ref().map(|e| e.code.as_str()),
@@ -690,9 +705,13 @@ impl Agent {
 
     /// One message of a review conversation, through the coach's graph.
     async fn coach_turn(&self, text: &str, session: &Session, mut draft: CoachState) -> Outcome {
-        let client_key = format!("chat:{}", session.id);
+        // The coach posts as the client who chats: the same per-client
+        // limits as the form and the API, whatever session it uses.
         let model = self.model.as_ref().map(|m| m.client());
-        let turn = self.coach.step(&mut draft, text, &client_key, model).await;
+        let turn = self
+            .coach
+            .step(&mut draft, text, &session.client, model)
+            .await;
         let mut memory = session.memory.clone();
         memory.pending = turn
             .calls
@@ -836,6 +855,16 @@ impl Agent {
                         }
                     }
                     executed.push(call);
+                }
+                // An advisor that does not exist (a stale or forged id) is
+                // the student's answer, not our failure.
+                Err(e) if e.info.code == "unknown_advisor" => {
+                    tracing::info!(tool = %call.tool, "no such advisor");
+                    let voice = self.templates.render("advisor_missing", memory.turns, &[]);
+                    return Outcome {
+                        calls: executed,
+                        ..Outcome::said(intent, voice, steered.form, memory)
+                    };
                 }
                 Err(e) => {
                     tracing::error!(tool = %call.tool, error = %e, "tool failed");
@@ -1088,7 +1117,11 @@ fn advisor_of(call: &ToolCall) -> Option<SelectedAdvisor> {
 #[async_trait::async_trait]
 impl app::api::AgentApi for Agent {
     async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, ApiError> {
-        self.turn(request).await
+        // A server function: the request's parts are in Leptos's context.
+        let client = leptos::prelude::use_context::<axum::http::request::Parts>()
+            .map(|parts| crate::http::client::of(&parts.extensions).key)
+            .unwrap_or_else(|| session::LOCAL_CLIENT.to_string());
+        self.turn_from(request, &client).await
     }
 
     async fn history(&self, session_id: &str) -> Result<Option<ChatHistory>, ApiError> {

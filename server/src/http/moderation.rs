@@ -7,25 +7,35 @@
 use std::sync::Arc;
 
 use axum::extract::{Form, Path, Query, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post, put};
+use axum::Extension;
 use axum::{Json, Router};
 use serde::Deserialize;
 
 use app::error::ApiError;
 use app::model::NewReview;
 
-use super::api_v1::client_key;
-use super::JsonError;
+use super::client::ClientId;
+use super::limits::{too_many, Limits};
+use super::security::{limit, REPORT_BODY, REVIEW_BODY};
+use super::{json_body, JsonError};
 use crate::reviews::moderation::{self, AdminReview};
 use crate::site::Site;
 
 /// Routes under `/api/v1`.
 pub fn api(site: Arc<Site>) -> Router {
     Router::new()
-        .route("/reviews/{id}", put(edit).delete(delete))
-        .route("/reviews/{id}/report", post(report_json))
+        .route(
+            "/reviews/{id}",
+            put(edit.layer(limit(REVIEW_BODY))).delete(delete),
+        )
+        .route(
+            "/reviews/{id}/report",
+            post(report_json.layer(limit(REPORT_BODY))),
+        )
         .route("/admin/reviews", get(admin_json))
         .route("/admin/reviews/{id}/hide", post(hide_json))
         .route("/admin/reviews/{id}/restore", post(restore_json))
@@ -35,9 +45,18 @@ pub fn api(site: Arc<Site>) -> Router {
 /// Page routes: the 举报 form's target and the admin page.
 pub fn pages(site: Arc<Site>) -> Router {
     Router::new()
-        .route("/reviews/{id}/report", post(report_form))
-        .route("/reviews/new/{advisor_id}", post(review_form_post))
-        .route("/reviews/{id}/edit", post(review_edit_post))
+        .route(
+            "/reviews/{id}/report",
+            post(report_form.layer(limit(REPORT_BODY))),
+        )
+        .route(
+            "/reviews/new/{advisor_id}",
+            post(review_form_post.layer(limit(REVIEW_BODY))),
+        )
+        .route(
+            "/reviews/{id}/edit",
+            post(review_edit_post.layer(limit(REVIEW_BODY))),
+        )
         .route("/admin", get(admin_page))
         .route("/admin/reviews/{id}/{action}", post(admin_action_form))
         .with_state(site)
@@ -57,12 +76,7 @@ async fn edit(
     headers: HeaderMap,
     body: Result<Json<NewReview>, axum::extract::rejection::JsonRejection>,
 ) -> Result<StatusCode, JsonError> {
-    let Json(review) = body.map_err(|_| {
-        JsonError(ApiError::bad_request(
-            "invalid_request",
-            "请求体应为 {ratings, tags, text, relation}。",
-        ))
-    })?;
+    let review = json_body(body, "应为 {ratings, tags, text, relation}。")?;
     moderation::edit(&site, &id, &token(&headers), review).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -87,11 +101,23 @@ struct ReportBody {
 async fn report_json(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Option<Json<ReportBody>>,
+    client: ClientId,
+    body: axum::body::Bytes,
 ) -> Result<Json<serde_json::Value>, JsonError> {
-    let reason = body.map(|b| b.0.reason).unwrap_or_default();
-    let new = moderation::report(&site, &id, &client_key(&headers), &reason).await?;
+    // The body is optional (`{"reason": …}`); when there is one it must be it.
+    let reason = if body.iter().all(u8::is_ascii_whitespace) {
+        String::new()
+    } else {
+        serde_json::from_slice::<ReportBody>(&body)
+            .map_err(|_| {
+                JsonError(ApiError::bad_request(
+                    "invalid_request",
+                    "请求体应为 {\"reason\": \"举报理由\"}（可以省略）。",
+                ))
+            })?
+            .reason
+    };
+    let new = moderation::report(&site, &id, &client.key, &reason).await?;
     Ok(Json(serde_json::json!({
         "reported": true,
         "message": if new { "已举报，管理员会尽快处理。" } else { "你已经举报过这条评价了。" },
@@ -102,10 +128,15 @@ async fn report_json(
 async fn report_form(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    client: ClientId,
     Form(body): Form<ReportBody>,
 ) -> Response {
-    match moderation::report(&site, &id, &client_key(&headers), &body.reason).await {
+    // Redirects carry the parsed number, never the path as given.
+    let id = match moderation::review_id(&id) {
+        Ok(n) => n,
+        Err(e) => return JsonError(e).into_response(),
+    };
+    match moderation::report(&site, &id.to_string(), &client.key, &body.reason).await {
         Ok(_) => {
             let advisor: String = body
                 .advisor_id
@@ -123,7 +154,7 @@ async fn report_form(
 async fn review_form_post(
     State(site): State<Arc<Site>>,
     Path(advisor_id): Path<String>,
-    headers: HeaderMap,
+    client: ClientId,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     use crate::reviews::form::{field_errors, from_fields};
@@ -136,7 +167,7 @@ async fn review_form_post(
         }
         Err(e) => return JsonError(e).into_response(),
     };
-    let review = from_fields(&fields);
+    let review = crate::reviews::submit::clean(from_fields(&fields));
     let back = |review, errors| {
         let draft = site.review_drafts().put(review, errors);
         Redirect::to(&format!(
@@ -148,15 +179,16 @@ async fn review_form_post(
     if !errors.is_empty() {
         return back(review, errors);
     }
-    match crate::reviews::submit(&site, &advisor, review.clone(), &client_key(&headers)).await {
+    match crate::reviews::submit(&site, &advisor, review.clone(), &client.key).await {
         Ok(posted) => {
             let rid = posted.review.id;
             let mut response =
                 Redirect::to(&format!("/advisor/{advisor}?posted={rid}#review-{rid}"))
                     .into_response();
             let cookie = format!(
-                "review-token-{rid}={}; Path=/; Max-Age=86400; SameSite=Lax",
-                posted.edit_token
+                "review-token-{rid}={}; Path=/; Max-Age=86400; SameSite=Lax{}",
+                posted.edit_token,
+                secure(&client)
             );
             if let Ok(v) = cookie.parse() {
                 response.headers_mut().insert(header::SET_COOKIE, v);
@@ -194,11 +226,15 @@ async fn review_edit_post(
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     use crate::reviews::form::from_fields;
+    let id = match moderation::review_id(&id) {
+        Ok(n) => n.to_string(),
+        Err(e) => return JsonError(e).into_response(),
+    };
     let advisor = match moderation::advisor_of(&site, &id).await {
         Ok(a) => a,
         Err(e) => return JsonError(e).into_response(),
     };
-    let review = from_fields(&fields);
+    let review = crate::reviews::submit::clean(from_fields(&fields));
     match moderation::edit(&site, &id, &cookie_token(&headers, &id), review.clone()).await {
         Ok(()) => {
             Redirect::to(&format!("/advisor/{advisor}?edited={id}#review-{id}")).into_response()
@@ -217,29 +253,22 @@ async fn review_edit_post(
     }
 }
 
-/// Whether the request carries the admin token. `None` when the admin is off.
-fn admin_check(headers: &HeaderMap, query_token: Option<&str>) -> Option<Result<(), StatusCode>> {
-    let expected = std::env::var("ADMIN_TOKEN")
+/// The admin token, when the admin is on.
+fn admin_token() -> Option<String> {
+    std::env::var("ADMIN_TOKEN")
         .ok()
-        .filter(|t| !t.trim().is_empty())?;
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    let cookie = headers
-        .get(header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|c| {
-            c.split(';')
-                .map(str::trim)
-                .find_map(|kv| kv.strip_prefix("admin_token="))
-        });
-    let given = query_token.or(bearer).or(cookie);
-    Some(match given {
-        None => Err(StatusCode::UNAUTHORIZED),
-        Some(t) if t == expected.trim() => Ok(()),
-        Some(_) => Err(StatusCode::FORBIDDEN),
-    })
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+}
+
+/// Equal secrets, compared in time that does not depend on where they
+/// differ (their SHA-256 digests, so not even on their lengths).
+fn same_secret(given: &str, expected: &str) -> bool {
+    use sha2::{Digest, Sha256};
+    use subtle::ConstantTimeEq;
+    let a = Sha256::digest(given.trim().as_bytes());
+    let b = Sha256::digest(expected.as_bytes());
+    a.as_slice().ct_eq(b.as_slice()).into()
 }
 
 fn refused(status: StatusCode) -> Response {
@@ -262,14 +291,61 @@ fn refused(status: StatusCode) -> Response {
     JsonError(e).into_response()
 }
 
-/// Ok, or the status to refuse with (404 when the admin is off).
-fn guard(headers: &HeaderMap, query_token: Option<&str>) -> Result<(), StatusCode> {
-    admin_check(headers, query_token).unwrap_or(Err(StatusCode::NOT_FOUND))
+/// Ok, or the response that refuses the request: 404 when the admin is
+/// off, 429 after too many wrong tokens from this client, 401 without a
+/// token, 403 with a wrong one (which counts against the client).
+fn guard(
+    headers: &HeaderMap,
+    query_token: Option<&str>,
+    client: &ClientId,
+    limits: &Limits,
+) -> Result<(), Response> {
+    let Some(expected) = admin_token() else {
+        return Err(refused(StatusCode::NOT_FOUND));
+    };
+    if let Some(wait) = limits.admin_failures.exhausted(&client.key) {
+        return Err(too_many(wait, "管理员口令错误次数过多，请稍后再试。"));
+    }
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let cookie = headers
+        .get(header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| {
+            c.split(';')
+                .map(str::trim)
+                .find_map(|kv| kv.strip_prefix("admin_token="))
+        });
+    match query_token.or(bearer).or(cookie) {
+        None => Err(refused(StatusCode::UNAUTHORIZED)),
+        Some(t) if same_secret(t, &expected) => Ok(()),
+        Some(_) => {
+            let _ = limits.admin_failures.hit(&client.key);
+            tracing::warn!(client = %client.key, "wrong admin token");
+            Err(refused(StatusCode::FORBIDDEN))
+        }
+    }
 }
 
-async fn admin_json(State(site): State<Arc<Site>>, headers: HeaderMap) -> Response {
-    if let Err(s) = guard(&headers, None) {
-        return refused(s);
+/// `; Secure` for a cookie of a request that came over https.
+fn secure(client: &ClientId) -> &'static str {
+    if client.https {
+        "; Secure"
+    } else {
+        ""
+    }
+}
+
+async fn admin_json(
+    State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
     }
     match moderation::admin_lists(&site).await {
         Ok((flagged, recent)) => {
@@ -279,9 +355,14 @@ async fn admin_json(State(site): State<Arc<Site>>, headers: HeaderMap) -> Respon
     }
 }
 
-async fn moderate(site: &Site, headers: &HeaderMap, id: &str, hidden: bool) -> Response {
-    if let Err(s) = guard(headers, None) {
-        return refused(s);
+async fn moderate(
+    site: &Site,
+    (limits, client, headers): (&Limits, &ClientId, &HeaderMap),
+    id: &str,
+    hidden: bool,
+) -> Response {
+    if let Err(refusal) = guard(headers, None, client, limits) {
+        return refusal;
     }
     match moderation::set_hidden(site, id, hidden).await {
         Ok(()) => Json(serde_json::json!({"id": id, "hidden": hidden})).into_response(),
@@ -291,18 +372,22 @@ async fn moderate(site: &Site, headers: &HeaderMap, id: &str, hidden: bool) -> R
 
 async fn hide_json(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    moderate(&site, &headers, &id, true).await
+    moderate(&site, (&limits, &client, &headers), &id, true).await
 }
 
 async fn restore_json(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    moderate(&site, &headers, &id, false).await
+    moderate(&site, (&limits, &client, &headers), &id, false).await
 }
 
 #[derive(Deserialize)]
@@ -310,12 +395,7 @@ struct TokenQuery {
     token: Option<String>,
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use app::text::escape_html as escape;
 
 fn rows(list: &[AdminReview]) -> String {
     if list.is_empty() {
@@ -353,15 +433,30 @@ fn rows(list: &[AdminReview]) -> String {
     out
 }
 
-/// `/admin`: flagged and recent reviews with 隐藏 / 恢复. `?token=` on the
-/// first visit keeps the token in an HttpOnly cookie.
+/// `/admin`: flagged and recent reviews with 隐藏 / 恢复. A `?token=` is
+/// answered with an HttpOnly cookie and a redirect to the plain `/admin`, so
+/// the token does not stay in the address bar or the history.
 async fn admin_page(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     headers: HeaderMap,
     Query(q): Query<TokenQuery>,
 ) -> Response {
-    if let Err(s) = guard(&headers, q.token.as_deref()) {
-        return refused(s);
+    let query_token = q.token.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    if let Err(refusal) = guard(&headers, query_token, &client, &limits) {
+        return refusal;
+    }
+    if let Some(t) = query_token {
+        let mut response = Redirect::to("/admin").into_response();
+        let cookie = format!(
+            "admin_token={t}; Path=/admin; HttpOnly; SameSite=Strict{}",
+            secure(&client)
+        );
+        if let Ok(v) = cookie.parse() {
+            response.headers_mut().insert(header::SET_COOKIE, v);
+        }
+        return response;
     }
     let (flagged, recent) = match moderation::admin_lists(&site).await {
         Ok(lists) => lists,
@@ -375,22 +470,23 @@ async fn admin_page(
         rows(&recent)
     );
     let mut response = Html(body).into_response();
-    if let Some(t) = q.token {
-        if let Ok(v) = format!("admin_token={t}; Path=/admin; HttpOnly; SameSite=Strict").parse() {
-            response.headers_mut().insert(header::SET_COOKIE, v);
-        }
-    }
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
     response
 }
 
 /// The 隐藏 / 恢复 buttons of the admin page.
 async fn admin_action_form(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     Path((id, action)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(s) = guard(&headers, None) {
-        return refused(s);
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
     }
     let hidden = match action.as_str() {
         "hide" => true,

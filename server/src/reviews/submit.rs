@@ -101,6 +101,7 @@ pub fn validate_with(review: &NewReview, ctx: &RuleContext, tags: &[String]) -> 
     }
     let text = review.text.trim();
     let len = text.chars().count();
+    let length_ok = (MIN_TEXT..=MAX_TEXT).contains(&len);
     if len < MIN_TEXT {
         out.push(FieldError::new(
             "too_short",
@@ -114,10 +115,36 @@ pub fn validate_with(review: &NewReview, ctx: &RuleContext, tags: &[String]) -> 
             format!("评价最多 {MAX_TEXT} 个字，现在是 {len} 个字。"),
         ));
     }
-    for v in rules::check(text, ctx) {
-        out.push(FieldError::new(v.code, v.field, v.message));
+    // The rules read the text only once its length is known to be sane: a
+    // text far over the limit is refused for its length, not scanned.
+    if length_ok {
+        for v in rules::check(text, ctx) {
+            out.push(FieldError::new(v.code, v.field, v.message));
+        }
     }
     out
+}
+
+/// Whether `c` is an invisible control that changes how text around it is
+/// shown: bidirectional overrides and isolates (a review could make its
+/// text display reversed, U+202E before "moc.live"), and C0/C1 controls other than line
+/// breaks and tabs.
+fn is_hidden_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+}
+
+/// A review as written, less the invisible controls of [`is_hidden_control`]
+/// (what a reader could not see is not published).
+pub fn clean(mut review: NewReview) -> NewReview {
+    review.text = visible(&review.text);
+    review
+}
+
+/// `s` without the invisible controls of [`is_hidden_control`] (review texts,
+/// report reasons: anything a stranger writes that others will read).
+pub fn visible(s: &str) -> String {
+    s.chars().filter(|c| !is_hidden_control(*c)).collect()
 }
 
 /// [`validate_with`] against the site's tags (the coach checks a draft with it).
@@ -156,12 +183,15 @@ pub async fn submit(
     let ctx = RuleContext {
         advisor_name: row.name.clone(),
     };
+    let review = clean(review);
     if let Some(e) = validate(&review, &ctx).into_iter().next() {
         return Err(e.into_api());
     }
     let text = review.text.trim().to_string();
     let unavailable = |_| ApiError::unavailable("评价保存失败，请稍后再试。");
-    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let mut tx = crate::db::begin_write(site.pool())
+        .await
+        .map_err(unavailable)?;
     for (limit, window) in [BURST, DAILY] {
         let n: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM reviews WHERE client_key = ? \

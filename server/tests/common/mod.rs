@@ -84,7 +84,24 @@ pub async fn app() -> (Router, Arc<Site>) {
         .output_name("advisor-review")
         .build();
     let agent = Arc::new(server::agent::Agent::new(site.clone()));
-    (server::app_router(site.clone(), agent, options), site)
+    (behind_proxy(site.clone(), agent, options), site)
+}
+
+/// The site as it runs behind a local proxy: every request comes from
+/// 127.0.0.1, which is trusted, so `X-Forwarded-For` names the client (tests
+/// play several clients that way).
+pub fn behind_proxy(
+    site: Arc<Site>,
+    agent: Arc<server::agent::Agent>,
+    options: leptos::config::LeptosOptions,
+) -> Router {
+    let proxies = server::http::client::TrustedProxies::parse("127.0.0.1").unwrap();
+    server::app_router_with(site, agent, options, proxies).layer(
+        axum::extract::connect_info::MockConnectInfo(std::net::SocketAddr::from((
+            [127, 0, 0, 1],
+            40000,
+        ))),
+    )
 }
 
 /// The site router with a language model behind the agent, configured from
@@ -102,7 +119,7 @@ pub async fn app_with_model(vars: &[(&str, &str)]) -> (Router, Arc<Site>) {
         .expect("valid model settings")
         .expect("a model is configured");
     let agent = Arc::new(server::agent::Agent::with_model(site.clone(), config).expect("agent"));
-    (server::app_router(site.clone(), agent, options), site)
+    (behind_proxy(site.clone(), agent, options), site)
 }
 
 /// Server-side rendering uses Leptos's process-wide task executor; tests
