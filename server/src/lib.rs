@@ -13,6 +13,7 @@
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
 //! - [`http`]: the JSON API and the chat endpoints.
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
+//! - [`load`]: `server load`, many students at once against the chat API (`make load`).
 
 pub mod agent;
 pub mod catalog;
@@ -21,6 +22,7 @@ pub mod db;
 pub mod demo;
 pub mod http;
 pub mod llm;
+pub mod load;
 pub mod ranking;
 pub mod reviews;
 pub mod site;
@@ -68,7 +70,10 @@ pub fn app_router_with(
     let routes = generate_route_list(App);
     let health_site = site.clone();
     let planner = agent.planner_name();
-    let limits = Arc::new(Limits::default());
+    let limits = Arc::new(Limits::from_env().unwrap_or_else(|e| {
+        tracing::warn!("{e}; the default applies");
+        Limits::default()
+    }));
     Router::<LeptosOptions>::new()
         .route(
             "/healthz",

@@ -9,6 +9,9 @@
 //!   per-turn verdicts and the scores.
 //! - `server eval-coach <set.jsonl>` — scores the review coach's router on a
 //!   labelled set: routing accuracy, precision and recall per posting rule.
+//! - `server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]`
+//!   — many conversations at once; prints turns/s and latency, exits 1 on
+//!   any error or unstored turn (`make load`).
 //! - `server mock-llm <script.json> [--addr 127.0.0.1:3199]` — a scripted
 //!   OpenAI-compatible model (for demos and the end-to-end tests).
 
@@ -32,6 +35,8 @@ const USAGE: &str = "用法：
   server                                   启动网站
   server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
   server eval-coach <set.jsonl>            用标注集评测评价助手的路由准确率和各条发帖规则的精确率、召回率
+  server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]
+                                           压力测试：多个会话同时对话，打印吞吐量与延迟（不给 --url 时在本进程内启动网站）
   server mock-llm <script.json> [--addr 127.0.0.1:3199]
                                            启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）";
 
@@ -40,7 +45,7 @@ async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let default_filter = match args.first().map(String::as_str) {
         // The evaluation prints its own report; only warnings go to the log.
-        Some("eval") => "warn,sqlx=warn",
+        Some("eval" | "load") => "warn,sqlx=warn",
         _ => "info,sqlx=warn",
     };
     tracing_subscriber::fmt()
@@ -54,6 +59,7 @@ async fn main() -> ExitCode {
         Some("eval") => evaluate(&args[1..]).await,
         Some("eval-coach") => evaluate_coach(&args[1..]),
         Some("mock-llm") => mock_llm(&args[1..]).await,
+        Some("load") => load(&args[1..]).await,
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -86,6 +92,7 @@ async fn serve() -> Result<ExitCode, Failure> {
     let site = Arc::new(Site::load(pool).await?);
     let agent = Arc::new(Agent::from_env(site.clone())?);
     let proxies = server::http::client::TrustedProxies::from_env()?;
+    server::http::limits::Limits::from_env()?;
     // Idle sessions go at start and then every hour, not only at restarts.
     let sessions = agent.sessions().clone();
     tokio::spawn(async move {
@@ -174,6 +181,17 @@ fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
     let verdicts = server::coach::eval::run(&set);
     print!("{}", server::coach::eval::render(&verdicts));
     Ok(ExitCode::SUCCESS)
+}
+
+async fn load(args: &[String]) -> Result<ExitCode, Failure> {
+    let config = server::load::LoadConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    let report = server::load::run(&config).await?;
+    print!("{}", report.render());
+    Ok(if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {

@@ -706,3 +706,18 @@ async fn cross_site_form_posts_are_refused() {
     assert!(r.status.is_redirection());
     assert!(r.headers["location"].to_str().unwrap().contains("posted="));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_load_run_has_no_errors_and_stores_every_turn() {
+    // `make load` at a size a test can afford: the same code path.
+    let config = server::load::LoadConfig {
+        url: None,
+        sessions: 6,
+        turns: 10,
+        concurrency: 3,
+    };
+    let report = server::load::run(&config).await.unwrap();
+    println!("{}", report.render());
+    assert_eq!(report.turns, 60);
+    assert!(report.ok(), "{}", report.render());
+}
