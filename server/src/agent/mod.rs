@@ -1029,7 +1029,7 @@ impl Agent {
             .save_state(&session, line.as_deref())
             .await
             .map_err(|_| ApiError::unavailable("会话保存失败，请稍后再试。"))?;
-        tracing::info!(session = %session.id, from, to, "persona switched by hand");
+        tracing::info!(session = %crate::http::client::short(&session.id), from, to, "persona switched by hand");
         Ok((session.id, to, message))
     }
 
