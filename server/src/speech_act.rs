@@ -315,7 +315,7 @@ impl SpeechActs {
         let mut sentence = 0;
         let mut current: Vec<char> = Vec::new();
         let mut sentence_start = 0;
-        for (i, &c) in text.iter().enumerate() {
+        for &c in &text {
             let end_sentence = ends_sentence(c);
             if end_sentence || ends_clause(c) {
                 if !current.is_empty() {
@@ -334,7 +334,6 @@ impl SpeechActs {
                     sentence += 1;
                     sentence_start = clauses.len();
                 }
-                let _ = i;
             } else {
                 current.push(c);
             }
@@ -477,10 +476,7 @@ impl SpeechActs {
                 .filter_map(|(len, f)| len.map(|l| (l, *f)))
                 .max_by_key(|(l, _)| *l);
             match best {
-                Some((_, Force::Instruction)) => {
-                    let len = best.map(|(l, _)| l).unwrap_or(0);
-                    rest = &rest[..rest.len() - len];
-                }
+                Some((len, Force::Instruction)) => rest = &rest[..rest.len() - len],
                 Some((_, force)) => return force,
                 None => break,
             }

@@ -270,9 +270,7 @@ async fn resetting(app: &axum::Router, planner: &str) {
     let mut tally = Tally::default();
     for p in terms(ACTIONS, "reset") {
         for (kind, text) in variants(&p) {
-            let mut s = Student::new(app);
-            let r = s.say("我想考北京大学计算机系").await;
-            assert_eq!(r.form.school.as_deref(), Some("北京大学"));
+            let mut s = with_form(app).await;
             let r = s.say(&text).await;
             tally.add(kind, &text, r.form.school.is_none());
         }
@@ -306,40 +304,52 @@ async fn model_app(action: &str) -> (axum::Router, ScriptedServer) {
     (app, server)
 }
 
+/// Says every generated variant of `action` to a fresh conversation, on
+/// the embedded planner or (`model`) on a model that routes every message
+/// to the action, and reports the counts.
+async fn generated(action: &str, model: bool) {
+    let (app, _server) = if model {
+        let (app, server) = model_app(action).await;
+        (app, Some(server))
+    } else {
+        (app().await.0, None)
+    };
+    let planner = if model { "scripted model" } else { "embedded" };
+    match action {
+        "publish" => publishing(&app, planner).await,
+        "cancel" => cancelling(&app, planner).await,
+        _ => resetting(&app, planner).await,
+    }
+}
+
 #[tokio::test]
 async fn generated_publish_variants_on_the_embedded_planner() {
-    let (app, _) = app().await;
-    publishing(&app, "embedded").await;
+    generated("publish", false).await;
 }
 
 #[tokio::test]
 async fn generated_publish_variants_on_a_model_that_always_publishes() {
-    let (app, _server) = model_app("publish").await;
-    publishing(&app, "scripted model").await;
+    generated("publish", true).await;
 }
 
 #[tokio::test]
 async fn generated_cancel_variants_on_the_embedded_planner() {
-    let (app, _) = app().await;
-    cancelling(&app, "embedded").await;
+    generated("cancel", false).await;
 }
 
 #[tokio::test]
 async fn generated_cancel_variants_on_a_model_that_always_cancels() {
-    let (app, _server) = model_app("cancel").await;
-    cancelling(&app, "scripted model").await;
+    generated("cancel", true).await;
 }
 
 #[tokio::test]
 async fn generated_reset_variants_on_the_embedded_planner() {
-    let (app, _) = app().await;
-    resetting(&app, "embedded").await;
+    generated("reset", false).await;
 }
 
 #[tokio::test]
 async fn generated_reset_variants_on_a_model_that_always_resets() {
-    let (app, _server) = model_app("reset").await;
-    resetting(&app, "scripted model").await;
+    generated("reset", true).await;
 }
 
 // --- the nine rows of the issue ---------------------------------------------
@@ -349,6 +359,14 @@ async fn summary() -> (axum::Router, Student) {
     let advisor = zhang(&app).await;
     let s = at_summary(&app, &advisor).await;
     (app, s)
+}
+
+/// A student whose form holds 北京大学 · 计算机科学与技术.
+async fn with_form(app: &axum::Router) -> Student {
+    let mut s = Student::new(app);
+    let r = s.say("我想考北京大学计算机系").await;
+    assert_eq!(r.form.school.as_deref(), Some("北京大学"));
+    s
 }
 
 fn published(r: &ChatResponse) -> bool {
@@ -422,8 +440,7 @@ async fn row_5_asking_about_dropping_keeps_the_draft() {
 #[tokio::test]
 async fn row_6_not_yet_resetting_keeps_the_form() {
     let (app, _) = app().await;
-    let mut s = Student::new(&app);
-    s.say("我想考北京大学计算机系").await;
+    let mut s = with_form(&app).await;
     let r = s.say("先别重新开始，我再想想").await;
     assert_eq!(r.form.school.as_deref(), Some("北京大学"));
     assert_eq!(r.form.major.as_deref(), Some("计算机科学与技术"));
@@ -433,8 +450,7 @@ async fn row_6_not_yet_resetting_keeps_the_form() {
 #[tokio::test]
 async fn row_7_a_hypothetical_reset_is_discussed_not_done() {
     let (app, _) = app().await;
-    let mut s = Student::new(&app);
-    s.say("我想考北京大学计算机系").await;
+    let mut s = with_form(&app).await;
     let r = s.say("如果重新开始选学校会不会更好？").await;
     assert_eq!(r.form.school.as_deref(), Some("北京大学"));
     assert!(
@@ -457,8 +473,7 @@ async fn row_8_the_students_own_clause_wins_over_a_friends() {
 #[tokio::test]
 async fn row_9_a_negated_direction_is_understood_and_the_school_not_asked_again() {
     let (app, _) = app().await;
-    let mut s = Student::new(&app);
-    s.say("我想考北京大学计算机系").await;
+    let mut s = with_form(&app).await;
     let r = s.say("我不想做机器学习").await;
     assert!(
         r.voice_response.starts_with("好的，不做机器学习方向"),
@@ -468,4 +483,96 @@ async fn row_9_a_negated_direction_is_understood_and_the_school_not_asked_again(
     assert!(!r.voice_response.contains("学校"), "{}", r.voice_response);
     assert_eq!(r.form.school.as_deref(), Some("北京大学"));
     assert_ne!(r.form.research_direction.as_deref(), Some("机器学习"));
+}
+
+// --- beyond the table ---------------------------------------------------------
+
+#[tokio::test]
+async fn after_declining_changes_are_welcome_and_a_bare_yes_shows_the_draft_again() {
+    let (_app, mut s) = summary().await;
+    let r = s.click("general", &["再改改"]).await;
+    assert!(!published(&r));
+    assert!(
+        r.voice_response.contains("先不发布"),
+        "{}",
+        r.voice_response
+    );
+    // "想改哪里？" was asked: a bare yes is no instruction to publish.
+    let r = s.say("好的").await;
+    assert!(!published(&r));
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    s.say("先不发布").await;
+    let r = s.say("经费改成3分").await;
+    assert!(r.voice_response.contains("经费3"), "{}", r.voice_response);
+    // The changed draft asked "发布吗？" again: now a yes publishes.
+    let r = s.say("嗯").await;
+    assert!(published(&r), "{}", r.voice_response);
+    assert_eq!(
+        call(&r, "submit_review").result.as_ref().unwrap()["review"]["funding"],
+        3
+    );
+}
+
+#[tokio::test]
+async fn the_confirm_chips_keep_working() {
+    let (_app, mut s) = summary().await;
+    let r = s.say("发布了老师会知道吗？").await;
+    assert!(!published(&r));
+    assert!(r.voice_response.contains("身份"), "{}", r.voice_response);
+    let chips = call(&r, "present_options");
+    assert_eq!(chips.params["options"][0], "确认发布");
+    let r = s.click("general", &["确认发布"]).await;
+    assert!(published(&r), "{}", r.voice_response);
+}
+
+#[tokio::test]
+async fn a_negated_value_already_in_the_form_is_removed() {
+    let (app, _) = app().await;
+    let mut s = with_form(&app).await;
+    let r = s.say("我想做机器学习").await;
+    assert_eq!(r.form.research_direction.as_deref(), Some("机器学习"));
+    let r = s.say("我不想做机器学习").await;
+    assert_eq!(r.form.research_direction, None, "{}", r.voice_response);
+    assert!(
+        r.voice_response.starts_with("好的，不做机器学习方向"),
+        "{}",
+        r.voice_response
+    );
+    assert_eq!(r.form.school.as_deref(), Some("北京大学"));
+}
+
+#[tokio::test]
+async fn a_model_cannot_put_reported_or_negated_values_in_the_form() {
+    let rules = json!([
+        {"when": "朋友", "reply": {"content": "好的，清华大学计算机系。", "tool_calls": [
+            {"name": "update_form", "arguments": {"school": "清华大学", "major": "计算机科学与技术"}}]}},
+        {"when": "不想做", "reply": {"content": "好的。", "tool_calls": [
+            {"name": "update_form", "arguments": {"research_direction": "机器学习"}}]}}
+    ]);
+    let script: Script = serde_json::from_value(json!({ "rules": rules })).unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    let base = server.base_url();
+    let (app, _) = app_with_model(&[("LLM_BASE_URL", &base), ("LLM_TIMEOUT_SECS", "5")]).await;
+    let mut s = Student::new(&app);
+    let r = s.say("我朋友想考清华大学，我想考计算机").await;
+    assert_eq!(r.form.school, None, "清华 is the friend's");
+    assert_eq!(r.form.major.as_deref(), Some("计算机科学与技术"));
+    let r = s.say("我不想做机器学习").await;
+    assert_eq!(r.form.research_direction, None);
+}
+
+#[tokio::test]
+async fn a_friend_wanting_to_review_starts_no_review() {
+    let (app, _) = app().await;
+    let advisor = zhang(&app).await;
+    let mut s = Student::new(&app);
+    s.page.selected_advisor = Some(advisor);
+    let r = s.say("我同学想评价他").await;
+    assert_ne!(r.intent.intent, "review_coach", "{}", r.voice_response);
+    let r = s.say("我想评价他").await;
+    assert_eq!(r.intent.intent, "review_coach");
 }

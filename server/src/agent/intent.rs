@@ -44,12 +44,14 @@ pub struct IntentLexicon {
 
 impl IntentLexicon {
     pub fn load() -> IntentLexicon {
-        let mut lex = IntentLexicon::default();
-        lex.reset = crate::speech_act::SpeechActs::load()
-            .phrases(crate::speech_act::Action::Reset)
-            .iter()
-            .map(|p| crate::catalog::normalize(p))
-            .collect();
+        let mut lex = IntentLexicon {
+            reset: crate::speech_act::SpeechActs::load()
+                .phrases(crate::speech_act::Action::Reset)
+                .iter()
+                .map(|p| crate::catalog::normalize(p))
+                .collect(),
+            ..IntentLexicon::default()
+        };
         let mut section = "";
         for line in LEXICON.lines().map(str::trim) {
             if line.is_empty() || line.starts_with('#') {

@@ -545,9 +545,10 @@ impl Agent {
         // A value the student negates leaves the form ("我不想做机器学习").
         let form = without_rejected(form, &analysis.rejected);
 
-        // "我想评价一下张三老师": the coach starts a review conversation.
-        let normalized_text = crate::catalog::normalize(text);
-        if self.coach.wants_to_start(&normalized_text) {
+        // "我想评价一下张三老师": the coach starts a review conversation — when
+        // the student asks it, not when a friend wants to ("我同学想评价他").
+        let own_words = crate::catalog::normalize(&reading.own_text());
+        if self.coach.wants_to_start(&own_words) {
             let mut outcome = self
                 .start_review(&analysis, session, page, &form, &memory)
                 .await;

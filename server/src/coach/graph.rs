@@ -265,6 +265,8 @@ impl Coach {
                     turn.reasoning = "学生问发布的事，问题仍待回答".into();
                     turn.voice = self.publish_answer(state, text);
                     turn.calls.push(confirm_chips());
+                    // The answer ends in "要发布吗？": a yes now publishes.
+                    state.waiting = Waiting::Confirmation;
                     return Node::End;
                 }
                 Reply::Suppose => {
@@ -434,6 +436,7 @@ impl Coach {
                 turn.voice = self.say("draft_changed", state, &vars);
                 turn.calls.push(confirm_chips());
                 state.scores = Some(scores);
+                state.waiting = Waiting::Confirmation;
                 Node::End
             }
             (Task::Publish, None) => Node::Tool(Task::Publish, Job::Submit),
