@@ -461,6 +461,7 @@ impl SpeechActs {
         }
         // Backwards from the phrase over request and filler words.
         let mut rest = before;
+        let mut said = None;
         loop {
             let candidates = [
                 (self.negator.suffix(rest), Force::Negation),
@@ -475,11 +476,20 @@ impl SpeechActs {
                 .iter()
                 .filter_map(|(len, f)| len.map(|l| (l, *f)))
                 .max_by_key(|(l, _)| *l);
-            match best {
-                Some((len, Force::Instruction)) => rest = &rest[..rest.len() - len],
-                Some((_, force)) => return force,
-                None => break,
+            let Some((len, force)) = best else { break };
+            rest = &rest[..rest.len() - len];
+            if force != Force::Instruction {
+                said = Some(force);
+                break;
             }
+        }
+        // Words before it that are not about the action make the phrase part
+        // of another statement: "导师经常取消组会", "他从来不放弃学生".
+        let about_it = self.shell(rest);
+        match said {
+            Some(Force::Negation) if !about_it => return Force::Mention,
+            Some(force) => return force,
+            None => {}
         }
         let mut tail = after;
         while let Some(len) = self.particle(tail) {
@@ -500,7 +510,19 @@ impl SpeechActs {
         if self.is_question(clause, before, after) {
             return Force::Question;
         }
+        // An object after it that is not the draft or the form ("取消组会",
+        // "放弃了一个项目"); a new clause said without a comma
+        // ("重来我想考清华") is no object.
+        let new_clause = tail.first() == Some(&'我') || self.connective.prefix(tail).is_some();
+        if !about_it || !(new_clause || self.shell(tail)) {
+            return Force::Mention;
+        }
         Force::Instruction
+    }
+
+    /// Whether `s` holds nothing but polite, filler and request words.
+    fn shell(&self, s: &[char]) -> bool {
+        self.polite.covers(s, &[&self.gap, &self.request])
     }
 
     /// A sentence-final particle or "了" right after a phrase.
@@ -516,8 +538,7 @@ impl SpeechActs {
         if !asks {
             return false;
         }
-        let shell = [&self.polite, &self.gap, &self.request];
-        !words.iter().all(|w| self.request.covers(w, &shell))
+        !words.iter().all(|w| self.shell(w))
     }
 
     /// The message as an answer to a yes/no question the agent asked.
@@ -581,6 +602,9 @@ mod tests {
         }
         assert_eq!(force("算了，不写了", Action::Cancel), Force::Instruction);
         assert_eq!(force("重来，我想考清华", Action::Reset), Force::Instruction);
+        assert_eq!(force("重来我想考清华", Action::Reset), Force::Instruction);
+        assert_eq!(force("那我们重新开始吧", Action::Reset), Force::Instruction);
+        assert_eq!(force("我觉得先不要发布", Action::Publish), Force::Negation);
     }
 
     #[test]
@@ -632,6 +656,11 @@ mod tests {
             ("听说有人发布了", Action::Publish, Force::Reported),
             ("上次重新开始花了好久", Action::Reset, Force::Mention),
             ("发布的按钮在哪里？", Action::Publish, Force::Mention),
+            // Review content that uses an action's word about something else.
+            ("导师经常取消组会", Action::Cancel, Force::Mention),
+            ("他从来不放弃学生", Action::Cancel, Force::Mention),
+            ("他让我放弃了一个项目", Action::Cancel, Force::Reported),
+            ("我放弃了一个offer", Action::Cancel, Force::Mention),
             ("我想考北大", Action::Reset, Force::Absent),
         ];
         for (t, action, want) in cases {

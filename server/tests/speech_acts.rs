@@ -576,3 +576,18 @@ async fn a_friend_wanting_to_review_starts_no_review() {
     let r = s.say("我想评价他").await;
     assert_eq!(r.intent.intent, "review_coach");
 }
+
+#[tokio::test]
+async fn review_content_that_uses_an_actions_word_is_content() {
+    let (app, _) = app().await;
+    let advisor = zhang(&app).await;
+    let mut s = Student::new(&app);
+    s.page.selected_advisor = Some(advisor);
+    s.say("我想评价他").await;
+    let r = s.say("导师经常取消组会，学术指导不太够").await;
+    assert_eq!(r.intent.intent, "review_coach");
+    assert!(draft_kept(&mut s).await, "{}", r.voice_response);
+    let r = s.say("他从来不放弃学生，毕业都很顺利").await;
+    assert!(!r.voice_response.contains("草稿"), "{}", r.voice_response);
+    assert!(draft_kept(&mut s).await);
+}

@@ -212,9 +212,10 @@ impl Coach {
         match self.acts.force(reading, Action::Publish) {
             Force::Instruction => Reply::Publish,
             Force::Negation => Reply::Decline,
-            Force::Question => Reply::Ask,
+            // Someone else's word for it, or publishing mentioned: the
+            // question is answered and asked again, nothing is published.
+            Force::Question | Force::Reported | Force::Mention => Reply::Ask,
             Force::Condition => Reply::Suppose,
-            Force::Reported | Force::Mention => Reply::Other,
             Force::Absent => match self.acts.answer(reading) {
                 // While revising, the last question was "想改哪里？": a bare
                 // yes is no instruction to publish.
