@@ -472,8 +472,7 @@ impl Agent {
         page: &PageContext,
         voice: Option<&VoiceSink>,
     ) -> Outcome {
-        // Step 3: the speech act, before anything can act on the message.
-        let reading = self.acts.read(text);
+        let reading = self.speech_act(text);
         // A review in progress: the coach has the conversation until the
         // review is published or abandoned.
         if !session.is_new {
@@ -493,27 +492,18 @@ impl Agent {
                 session.memory.clone(),
             )
         };
-        // Resetting the form is consequential: only a direct instruction
-        // resets; a negation or a question about it is answered and the form
-        // stays; someone else's words or a mere mention go on as a message.
-        let kept = |key: &str, reasoning: &str| Outcome {
-            intent: IntentResult {
-                intent: Intent::Unknown.name().into(),
-                confidence: 0.9,
-                reasoning: reasoning.into(),
-            },
-            ..said(key)
-        };
-        let intent = match (intent, self.acts.force(&reading, speech::Action::Reset)) {
-            (Intent::Reset { .. }, Force::Negation) => {
-                return kept("reset_declined", "学生说先不重新开始，表单保留")
+        let intent = match self.reset_gate(intent, &reading) {
+            Ok(intent) => intent,
+            Err((key, reasoning)) => {
+                return Outcome {
+                    intent: IntentResult {
+                        intent: Intent::Unknown.name().into(),
+                        confidence: 0.9,
+                        reasoning: reasoning.into(),
+                    },
+                    ..said(key)
+                }
             }
-            (Intent::Reset { .. }, Force::Question | Force::Condition) => {
-                return kept("reset_question", "学生在问或假设重新开始，表单保留")
-            }
-            (Intent::Reset { rest }, Force::Instruction) => Intent::Reset { rest },
-            (Intent::Reset { .. }, _) => Intent::Unknown,
-            (other, _) => other,
         };
         let (form, mut memory) = match intent {
             Intent::Greeting => return said("greeting"),
@@ -667,6 +657,38 @@ impl Agent {
         outcome.persona = Some(persona);
         outcome.events = events;
         outcome
+    }
+
+    /// Step 3, the speech act: the message read for whose words each clause
+    /// is and what it does to each consequential action. It runs on every
+    /// message, with or without a model, before anything can act on it; the
+    /// coach, the reset below, the form values and validation all take its
+    /// verdict.
+    fn speech_act(&self, text: &str) -> Reading {
+        self.acts.read(text)
+    }
+
+    /// Resetting the form is consequential: a reset the intents found
+    /// passes only as a direct instruction. A negation or a question about
+    /// it is answered and the form stays (`Err`: the reply's template and
+    /// reasoning); someone else's words or a mere mention go on as an
+    /// ordinary message.
+    fn reset_gate(
+        &self,
+        intent: Intent,
+        reading: &Reading,
+    ) -> Result<Intent, (&'static str, &'static str)> {
+        let Intent::Reset { rest } = intent else {
+            return Ok(intent);
+        };
+        match self.acts.force(reading, speech::Action::Reset) {
+            Force::Instruction => Ok(Intent::Reset { rest }),
+            Force::Negation => Err(("reset_declined", "学生说先不重新开始，表单保留")),
+            Force::Question | Force::Condition => {
+                Err(("reset_question", "学生在问或假设重新开始，表单保留"))
+            }
+            Force::Absent | Force::Reported | Force::Mention => Ok(Intent::Unknown),
+        }
     }
 
     /// Opens a review conversation about the advisor the message, the page
