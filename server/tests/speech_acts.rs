@@ -209,13 +209,25 @@ async fn zhang(app: &axum::Router) -> SelectedAdvisor {
     }
 }
 
+/// A student on 张三's page.
+fn on_page(app: &axum::Router, advisor: &SelectedAdvisor) -> Student {
+    let mut s = Student::new(app);
+    s.page.selected_advisor = Some(advisor.clone());
+    s
+}
+
+/// A student on 张三's page who has just started a review of him.
+async fn reviewing(app: &axum::Router, advisor: &SelectedAdvisor) -> Student {
+    let mut s = on_page(app, advisor);
+    let r = s.say("我想评价他").await;
+    assert_eq!(r.intent.intent, "review_coach", "{}", r.voice_response);
+    s
+}
+
 /// A student on 张三's page whose review the coach has just summarised
 /// ("整理好了：…发布吗？").
 async fn at_summary(app: &axum::Router, advisor: &SelectedAdvisor) -> Student {
-    let mut s = Student::new(app);
-    s.page.selected_advisor = Some(advisor.clone());
-    let r = s.say("我想评价他").await;
-    assert_eq!(r.intent.intent, "review_coach", "{}", r.voice_response);
+    let mut s = reviewing(app, advisor).await;
     let r = s.say(FULL_REVIEW).await;
     assert!(
         r.voice_response.starts_with("整理好了"),
@@ -427,9 +439,7 @@ async fn row_4_a_plain_yes_publishes() {
 async fn row_5_asking_about_dropping_keeps_the_draft() {
     let (app, _) = app().await;
     let advisor = zhang(&app).await;
-    let mut s = Student::new(&app);
-    s.page.selected_advisor = Some(advisor);
-    s.say("我想评价他").await;
+    let mut s = reviewing(&app, &advisor).await;
     s.say("学术水平很高，每周组会都认真指导论文").await;
     let r = s.say("不写了会不会浪费前面写的？").await;
     assert_eq!(r.intent.intent, "review_coach");
@@ -569,8 +579,7 @@ async fn a_model_cannot_put_reported_or_negated_values_in_the_form() {
 async fn a_friend_wanting_to_review_starts_no_review() {
     let (app, _) = app().await;
     let advisor = zhang(&app).await;
-    let mut s = Student::new(&app);
-    s.page.selected_advisor = Some(advisor);
+    let mut s = on_page(&app, &advisor);
     let r = s.say("我同学想评价他").await;
     assert_ne!(r.intent.intent, "review_coach", "{}", r.voice_response);
     let r = s.say("我想评价他").await;
@@ -581,9 +590,7 @@ async fn a_friend_wanting_to_review_starts_no_review() {
 async fn review_content_that_uses_an_actions_word_is_content() {
     let (app, _) = app().await;
     let advisor = zhang(&app).await;
-    let mut s = Student::new(&app);
-    s.page.selected_advisor = Some(advisor);
-    s.say("我想评价他").await;
+    let mut s = reviewing(&app, &advisor).await;
     let r = s.say("导师经常取消组会，学术指导不太够").await;
     assert_eq!(r.intent.intent, "review_coach");
     assert!(draft_kept(&mut s).await, "{}", r.voice_response);
