@@ -484,8 +484,11 @@ impl SpeechActs {
             }
         }
         // Words before it that are not about the action make the phrase part
-        // of another statement: "导师经常取消组会", "他从来不放弃学生".
-        let about_it = self.shell(rest);
+        // of another statement: "导师经常取消组会", "他从来不放弃学生". A yes
+        // or a retraction may come first ("没问题发布", "算了算了不写了").
+        let about_it = self
+            .polite
+            .covers(rest, &[&self.gap, &self.request, &self.yes, &self.retract]);
         match said {
             Some(Force::Negation) if !about_it => return Force::Mention,
             Some(force) => return force,
@@ -520,9 +523,10 @@ impl SpeechActs {
         Force::Instruction
     }
 
-    /// Whether `s` holds nothing but polite, filler and request words.
+    /// Whether `s` holds nothing but polite, filler, request and yes words.
     fn shell(&self, s: &[char]) -> bool {
-        self.polite.covers(s, &[&self.gap, &self.request])
+        self.polite
+            .covers(s, &[&self.gap, &self.request, &self.yes])
     }
 
     /// A sentence-final particle or "了" right after a phrase.
@@ -601,6 +605,20 @@ mod tests {
             assert_eq!(force(t, Action::Publish), Force::Instruction, "{t}");
         }
         assert_eq!(force("算了，不写了", Action::Cancel), Force::Instruction);
+        // Spoken input often comes without punctuation.
+        for (t, action) in [
+            ("没问题发布", Action::Publish),
+            ("嗯嗯确认发布", Action::Publish),
+            ("那你帮我发布一下", Action::Publish),
+            ("直接提交就行", Action::Publish),
+            ("我确定要发布", Action::Publish),
+            ("算了算了不写了", Action::Cancel),
+            ("这条评价不写了", Action::Cancel),
+            ("帮我清空一下表单", Action::Reset),
+            ("重新开始吧我想考清华", Action::Reset),
+        ] {
+            assert_eq!(force(t, action), Force::Instruction, "{t}");
+        }
         assert_eq!(force("重来，我想考清华", Action::Reset), Force::Instruction);
         assert_eq!(force("重来我想考清华", Action::Reset), Force::Instruction);
         assert_eq!(force("那我们重新开始吧", Action::Reset), Force::Instruction);
