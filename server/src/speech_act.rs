@@ -31,7 +31,8 @@
 //!   only mentions. A condition word anywhere earlier in the sentence
 //!   supposes too ("如果…，就发布").
 //! - Right after the phrase, "的话 / 之前 / 以后" make it a condition or a
-//!   time, "的按钮 / 的事" a noun.
+//!   time, "的按钮 / 的事" a noun, and an object ("取消组会") makes it part
+//!   of another statement, as do other words before it ("导师经常取消…").
 //! - A clause that is a question ("？" or a question word) is a polite
 //!   request when everything but the phrase is request and polite words
 //!   ("能帮我发布吗？", "重新开始好吗？"), otherwise a question about the
@@ -181,6 +182,7 @@ pub struct SpeechActs {
     condition_after: Terms,
     mention: Terms,
     mention_after: Terms,
+    follow: Terms,
     reporter: Terms,
     reporter_lead: Terms,
     report_verb: Terms,
@@ -281,6 +283,7 @@ impl SpeechActs {
                 "condition_after" => &mut lex.condition_after,
                 "mention" => &mut lex.mention,
                 "mention_after" => &mut lex.mention_after,
+                "follow" => &mut lex.follow,
                 "reporter" => &mut lex.reporter,
                 "reporter_lead" => &mut lex.reporter_lead,
                 "report_verb" => &mut lex.report_verb,
@@ -510,14 +513,22 @@ impl SpeechActs {
         if self.mention_after.prefix(after).is_some() {
             return Force::Mention;
         }
+        // An object after it that is not the draft or the form ("取消组会",
+        // "放弃读博的学生多吗") makes it part of another statement; what is
+        // said about the action ("…会怎样", "…老师会知道吗") and a new clause
+        // said without a comma ("重来我想考清华") are no object.
+        let new_clause = tail.first() == Some(&'我') || self.connective.prefix(tail).is_some();
+        let object = !(tail.is_empty()
+            || new_clause
+            || self.shell(tail)
+            || self.follow.prefix(tail).is_some());
+        if object {
+            return Force::Mention;
+        }
         if self.is_question(clause, before, after) {
             return Force::Question;
         }
-        // An object after it that is not the draft or the form ("取消组会",
-        // "放弃了一个项目"); a new clause said without a comma
-        // ("重来我想考清华") is no object.
-        let new_clause = tail.first() == Some(&'我') || self.connective.prefix(tail).is_some();
-        if !about_it || !(new_clause || self.shell(tail)) {
+        if !about_it {
             return Force::Mention;
         }
         Force::Instruction
@@ -679,6 +690,9 @@ mod tests {
             ("他从来不放弃学生", Action::Cancel, Force::Mention),
             ("他让我放弃了一个项目", Action::Cancel, Force::Reported),
             ("我放弃了一个offer", Action::Cancel, Force::Mention),
+            ("放弃读博的学生多吗？", Action::Cancel, Force::Mention),
+            ("重新开始会怎么样？", Action::Reset, Force::Question),
+            ("为什么要重新开始？", Action::Reset, Force::Question),
             ("我想考北大", Action::Reset, Force::Absent),
         ];
         for (t, action, want) in cases {
