@@ -598,3 +598,21 @@ async fn review_content_that_uses_an_actions_word_is_content() {
     assert!(!r.voice_response.contains("草稿"), "{}", r.voice_response);
     assert!(draft_kept(&mut s).await);
 }
+
+#[tokio::test]
+async fn content_said_at_the_summary_goes_into_the_draft_and_nothing_is_published() {
+    let (_app, mut s) = summary().await;
+    let r = s.say("导师帮我们提交论文一直很及时").await;
+    assert!(!published(&r));
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    let r = s.say("好").await;
+    let text = call(&r, "submit_review").result.as_ref().unwrap()["review"]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.contains("提交论文"), "{text}");
+}

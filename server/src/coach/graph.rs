@@ -212,10 +212,13 @@ impl Coach {
         match self.acts.force(reading, Action::Publish) {
             Force::Instruction => Reply::Publish,
             Force::Negation => Reply::Decline,
-            // Someone else's word for it, or publishing mentioned: the
-            // question is answered and asked again, nothing is published.
-            Force::Question | Force::Reported | Force::Mention => Reply::Ask,
+            // Someone else's word for it: the question is answered and
+            // asked again, nothing is published.
+            Force::Question | Force::Reported => Reply::Ask,
             Force::Condition => Reply::Suppose,
+            // The word in another statement ("导师帮我们提交论文很及时"):
+            // more of the review.
+            Force::Mention => Reply::Other,
             Force::Absent => match self.acts.answer(reading) {
                 // While revising, the last question was "想改哪里？": a bare
                 // yes is no instruction to publish.
