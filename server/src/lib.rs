@@ -11,6 +11,8 @@
 //! - [`site`]: the read service (pages, API and agent tools read through it).
 //! - [`agent`]: the voice agent's turn pipeline.
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
+//! - [`speech_act`]: whose words each clause is and what it does to an action;
+//!   both the agent and the coach act only on its verdict (issue 16).
 //! - [`http`]: the JSON API and the chat endpoints.
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
 //! - [`load`]: `server load`, many students at once against the chat API (`make load`).
@@ -26,6 +28,7 @@ pub mod load;
 pub mod ranking;
 pub mod reviews;
 pub mod site;
+pub mod speech_act;
 pub mod store;
 
 use std::sync::Arc;
