@@ -54,6 +54,8 @@ export default defineConfig({
         ADMIN_TOKEN: 'e2e-admin',
         // Every test is one browser on 127.0.0.1: one client for the limits.
         CHAT_TURNS_PER_MINUTE: '1000',
+        // API calls of the tests name their client with X-Forwarded-For.
+        TRUSTED_PROXIES: '127.0.0.1',
         LEPTOS_SITE_ADDR: `127.0.0.1:${PORT}`,
         LEPTOS_SITE_ROOT: `${root}/target/site`,
         RUST_LOG: 'warn',
