@@ -7,6 +7,7 @@
 //! - [`submit`]: field checks, rules, duplicates and rate limits, then the
 //!   review and its aggregates in one transaction
 
+pub mod eval;
 pub mod form;
 pub mod moderation;
 pub mod rules;

@@ -114,8 +114,11 @@ pub fn validate_with(review: &NewReview, ctx: &RuleContext, tags: &[String]) -> 
             format!("评价最多 {MAX_TEXT} 个字，现在是 {len} 个字。"),
         ));
     }
-    for v in rules::check(text, ctx) {
-        out.push(FieldError::new(v.code, v.field, v.message));
+    // Limits before work: the rules read only a text of a valid length.
+    if (MIN_TEXT..=MAX_TEXT).contains(&len) {
+        for v in rules::check(text, ctx) {
+            out.push(FieldError::new(v.code, v.field, v.message));
+        }
     }
     out
 }
