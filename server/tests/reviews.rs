@@ -8,11 +8,10 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{app, get, has_chinese};
+use common::{app, get, has_chinese, request as send};
 
 async fn post(
     app: &axum::Router,
@@ -219,32 +218,6 @@ async fn the_same_text_again_is_a_duplicate_and_bursts_are_rate_limited() {
     .await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(reply["error"]["code"], "rate_limited");
-}
-
-async fn send(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    headers: &[(&str, &str)],
-    body: Option<&Value>,
-) -> (StatusCode, Value) {
-    let mut request = Request::builder().method(method).uri(uri);
-    for (k, v) in headers {
-        request = request.header(*k, *v);
-    }
-    if body.is_some() {
-        request = request.header("content-type", "application/json");
-    }
-    let request = request
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 async fn aggregates(site: &server::site::Site, advisor: &str) -> (i64, i64) {

@@ -229,6 +229,9 @@ pub async fn submit(
     add_to_aggregates(&mut tx, row.id, &review, 1)
         .await
         .map_err(unavailable)?;
+    super::repeated::record_and_flag(&mut tx, id, row.id, &text)
+        .await
+        .map_err(unavailable)?;
     tx.commit().await.map_err(unavailable)?;
     tracing::info!(review = id, advisor = row.id, "review published");
     Ok(PostedReview {

@@ -278,3 +278,29 @@ pub fn call<'a>(reply: &'a app::protocol::ChatResponse, tool: &str) -> &'a app::
         .find(|c| c.tool == tool)
         .unwrap_or_else(|| panic!("no {tool} in {:?}", tools(reply)))
 }
+
+/// One request to the router: method, path, headers and a JSON body;
+/// the status and the JSON answer (`Null` when it is none).
+pub async fn request(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    let request = request
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let reply = send(app, request).await;
+    (
+        reply.status,
+        serde_json::from_str(&reply.body).unwrap_or(Value::Null),
+    )
+}
