@@ -62,29 +62,20 @@ fn main() {
         ),
         500,
     );
-    time(
-        "70,000 characters of reviews",
-        &text_of(70_000, SENTENCES),
-        20,
-    );
-    time(
-        "70,000 characters: 垃圾分类 repeated",
-        &"垃圾分类".repeat(17_500),
-        20,
-    );
-    time(
-        "70,000 characters: 同学 repeated",
-        &"同学".repeat(35_000),
-        20,
-    );
-    time(
-        "70,000 characters: one digit repeated",
-        &"1".repeat(70_000),
-        20,
-    );
-    time(
-        "70,000 characters: 听说 + 和 repeated",
-        &"听说和".repeat(23_334),
-        20,
-    );
+    let long = [
+        ("70,000 characters of reviews", text_of(70_000, SENTENCES)),
+        (
+            "70,000 characters: 垃圾分类 repeated",
+            "垃圾分类".repeat(17_500),
+        ),
+        ("70,000 characters: 同学 repeated", "同学".repeat(35_000)),
+        ("70,000 characters: one digit repeated", "1".repeat(70_000)),
+        (
+            "70,000 characters: 听说 + 和 repeated",
+            "听说和".repeat(23_334),
+        ),
+    ];
+    for (label, text) in &long {
+        time(label, text, 20);
+    }
 }

@@ -90,22 +90,7 @@ async fn a_good_review_is_stored_with_its_aggregates_and_listed_first() {
     assert_eq!(list["reviews"][0]["text"], text, "newest first");
 
     // The incremental aggregates equal a recomputation from the reviews.
-    let stored: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
-        "SELECT id, review_count, sum_overall, sum_funding FROM advisors ORDER BY id",
-    )
-    .fetch_all(site.pool())
-    .await
-    .unwrap();
-    let mut conn = site.pool().acquire().await.unwrap();
-    server::store::rebuild_aggregates(&mut conn).await.unwrap();
-    drop(conn);
-    let rebuilt: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
-        "SELECT id, review_count, sum_overall, sum_funding FROM advisors ORDER BY id",
-    )
-    .fetch_all(site.pool())
-    .await
-    .unwrap();
-    assert_eq!(stored, rebuilt);
+    common::assert_aggregates_match_recomputation(&site).await;
 }
 
 #[tokio::test]

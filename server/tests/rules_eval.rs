@@ -3,11 +3,13 @@
 //! recall on every kind of contact detail, at least 0.98 of the innocent
 //! look-alikes accepted, and every rule right more often than not.
 
-use server::reviews::eval::{parse, run, Report, CONTACT_RULES};
+use server::agent::eval::parse_jsonl;
+use server::reviews::eval::{run, Labelled, Report, CONTACT_RULES};
 
 #[test]
 fn the_rules_meet_their_targets_on_the_labelled_set() {
-    let set = parse(include_str!("../evals/rules.jsonl")).expect("the set parses");
+    let set: Vec<Labelled> =
+        parse_jsonl(include_str!("../evals/rules.jsonl")).expect("the set parses");
     assert!(set.len() >= 400, "{} sentences", set.len());
     let report = Report::of(&run(&set));
     assert!(

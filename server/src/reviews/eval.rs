@@ -24,16 +24,12 @@ pub const CONTACT_RULES: [&str; 4] = [
     "contains_link",
 ];
 
+/// One line of the set (read with `crate::agent::eval::parse_jsonl`).
 #[derive(Clone, Debug, Deserialize)]
 pub struct Labelled {
     pub text: String,
     #[serde(default)]
     pub rules: Vec<String>,
-}
-
-/// Parses the set (blank and `//` lines skipped).
-pub fn parse(text: &str) -> Result<Vec<Labelled>, String> {
-    crate::agent::eval::parse_jsonl(text)
 }
 
 /// What the rules said about one sentence.

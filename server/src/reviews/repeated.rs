@@ -53,7 +53,7 @@ pub fn signature(text: &str) -> Vec<i64> {
     if grams.is_empty() {
         return Vec::new();
     }
-    let mins: Vec<u64> = (0..BANDS * ROWS as usize)
+    let mins: Vec<u64> = (0..BANDS * ROWS)
         .map(|seed| {
             let salt = mix(seed as u64 + 1);
             grams.iter().map(|g| mix(g ^ salt)).min().unwrap_or(0)

@@ -304,3 +304,16 @@ pub async fn request(
         serde_json::from_str(&reply.body).unwrap_or(Value::Null),
     )
 }
+
+/// The incremental aggregates equal a recomputation from the reviews.
+pub async fn assert_aggregates_match_recomputation(site: &Site) {
+    let sql = "SELECT id, review_count, sum_overall, sum_funding FROM advisors ORDER BY id";
+    let stored: Vec<(i64, i64, i64, i64)> =
+        sqlx::query_as(sql).fetch_all(site.pool()).await.unwrap();
+    let mut conn = site.pool().acquire().await.unwrap();
+    server::store::rebuild_aggregates(&mut conn).await.unwrap();
+    drop(conn);
+    let rebuilt: Vec<(i64, i64, i64, i64)> =
+        sqlx::query_as(sql).fetch_all(site.pool()).await.unwrap();
+    assert_eq!(stored, rebuilt);
+}
