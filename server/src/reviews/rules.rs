@@ -421,9 +421,10 @@ fn students(compact: &Folded, ctx: &RuleContext, out: &mut Vec<Finding>) {
         if w.not_name.iter().any(|n| rest.starts_with(n.as_str())) {
             return None;
         }
-        let two: String = rest.chars().take(2).collect();
-        let one: String = rest.chars().take(1).collect();
-        let surname = [two, one].into_iter().find(|s| w.surnames.contains(s))?;
+        let prefix = |n: usize| &rest[..rest.char_indices().nth(n).map_or(rest.len(), |c| c.0)];
+        let surname = [prefix(2), prefix(1)]
+            .into_iter()
+            .find(|s| w.surnames.contains(*s))?;
         let given: String = rest[surname.len()..]
             .chars()
             .take_while(cjk)
