@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-e2e bench fmt lint clean
+.PHONY: run test setup build test-rust test-e2e bench load fmt lint clean
 
 run: setup
 	cargo leptos serve --release
@@ -30,6 +30,11 @@ test-e2e:
 
 bench:
 	cargo bench -p server
+
+# 200 conversations × 20 turns, 50 at a time, against the release server code
+# on a loopback port: 0 errors, every turn stored; prints turns/s and p50/p95.
+load:
+	cargo run --release -p server -- load
 
 fmt:
 	cargo fmt --all

@@ -52,6 +52,8 @@ export default defineConfig({
       env: {
         DATABASE_URL: `sqlite://${tmp}/e2e.db`,
         ADMIN_TOKEN: 'e2e-admin',
+        // Every test is one browser on 127.0.0.1: one client for the limits.
+        CHAT_TURNS_PER_MINUTE: '1000',
         LEPTOS_SITE_ADDR: `127.0.0.1:${PORT}`,
         LEPTOS_SITE_ROOT: `${root}/target/site`,
         RUST_LOG: 'warn',
@@ -80,6 +82,7 @@ export default defineConfig({
         LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
         LLM_MODEL: 'scripted',
         LLM_TIMEOUT_SECS: '2',
+        CHAT_TURNS_PER_MINUTE: '1000',
         RUST_LOG: 'warn',
       },
     },

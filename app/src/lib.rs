@@ -12,6 +12,7 @@ pub mod model;
 pub mod page_context;
 pub mod pages;
 pub mod protocol;
+pub mod text;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};

@@ -163,3 +163,26 @@ test('unknown advisors and schools get a real 404 page', async ({ page }) => {
   const path = await page.goto('/no/such/page');
   expect(path?.status()).toBe(404);
 });
+
+test('every page hydrates under its Content-Security-Policy without a violation', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+  page.on('pageerror', (e) => violations.push(String(e)));
+  for (const [url, kind] of [
+    ['/', 'home'],
+    ['/ranking?school=北京大学&major=计算机科学与技术', 'ranking'],
+  ] as const) {
+    const response = await page.goto(url);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("'nonce-");
+    expect(csp).toContain("frame-ancestors 'none'");
+    await hydrated(page, kind);
+  }
+  // The panel works once hydrated: a turn over fetch under connect-src 'self'.
+  await page.getByTestId('agent-input').fill('你好');
+  await page.getByTestId('agent-input').press('Enter');
+  await expect(page.getByTestId('agent-message')).toHaveCount(2);
+  expect(violations).toEqual([]);
+});

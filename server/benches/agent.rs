@@ -82,21 +82,37 @@ fn main() {
 
         // 3. Round trips over loopback HTTP.
         let options = leptos::config::LeptosOptions::builder().output_name("advisor-review").build();
-        let app = server::app_router(site.clone(), agent.clone(), options);
+        // As behind a local proxy: each conversation is its own client, so
+        // the per-client turn limit measures nothing here.
+        let proxies = server::http::client::TrustedProxies::parse("127.0.0.1").unwrap();
+        let app = server::app_router_with(site.clone(), agent.clone(), options, proxies);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        tokio::spawn(async move {
+            axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+                .await
+                .unwrap()
+        });
         let client = reqwest::Client::new();
         let endpoint = format!("http://{addr}/api/v1/chat");
         let mut samples = Vec::new();
-        for _ in 0..40 {
+        for conversation in 0..40 {
             let mut session_id: Option<String> = None;
             let mut page = PageContext::default();
+            let forwarded = format!("10.0.{conversation}.1");
             for m in MESSAGES {
                 let body = serde_json::json!({"session_id": session_id, "message": m, "page_context": page});
                 let t = Instant::now();
-                let reply: app::protocol::ChatResponse =
-                    client.post(&endpoint).json(&body).send().await.unwrap().json().await.unwrap();
+                let reply: app::protocol::ChatResponse = client
+                    .post(&endpoint)
+                    .header("x-forwarded-for", &forwarded)
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap()
+                    .json()
+                    .await
+                    .unwrap();
                 samples.push(t.elapsed());
                 session_id = Some(reply.session_id.clone());
                 server::agent::client::apply(&mut page, &reply.tool_calls);

@@ -72,6 +72,19 @@ pub async fn connect(url: &str) -> Result<SqlitePool, SetupError> {
         .map_err(connect_err)
 }
 
+/// A write transaction that holds SQLite's write lock from its first
+/// statement (`BEGIN IMMEDIATE`). A deferred transaction reads first and
+/// upgrades to a write lock later, and an upgrade that meets another writer
+/// fails at once with "database is locked" — the busy timeout cannot help it
+/// — so under concurrent writers most of them would be refused. Taking the
+/// lock at the start makes writers queue for at most the busy timeout.
+/// Every transaction that writes begins here.
+pub async fn begin_write(
+    pool: &SqlitePool,
+) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+    pool.begin_with("BEGIN IMMEDIATE").await
+}
+
 /// Applies the migrations embedded in the binary (`server/migrations`).
 pub async fn migrate(pool: &SqlitePool) -> Result<(), SetupError> {
     sqlx::migrate!("./migrations").run(pool).await?;

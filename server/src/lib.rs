@@ -12,8 +12,11 @@
 //! - [`site`]: the read service (pages, API and agent tools read through it).
 //! - [`agent`]: the voice agent's turn pipeline.
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
+//! - [`speech_act`]: whose words each clause is and what it does to an action;
+//!   both the agent and the coach act only on its verdict (issue 16).
 //! - [`http`]: the JSON API and the chat endpoints.
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
+//! - [`load`]: `server load`, many students at once against the chat API (`make load`).
 
 pub mod agent;
 pub mod catalog;
@@ -22,16 +25,19 @@ pub mod db;
 pub mod demo;
 pub mod http;
 pub mod llm;
+pub mod load;
 pub mod ranking;
 pub mod reviews;
 pub mod site;
+pub mod speech_act;
 pub mod store;
 pub mod text;
 
 use std::sync::Arc;
 
+use axum::middleware;
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
@@ -40,16 +46,39 @@ use app::api::{SharedAgent, SharedSiteData};
 use app::{shell, App};
 
 use crate::agent::Agent;
+use crate::http::client::TrustedProxies;
+use crate::http::limits::Limits;
 use crate::site::Site;
 
 /// The whole site: JSON API, agent, health check, server functions, pages
-/// and static files (the WASM bundle, CSS, favicon).
+/// and static files (the WASM bundle, CSS, favicon), behind the site's
+/// guards (`http::security`, `http::client`): client identity, security
+/// headers, body limits, a deadline, cross-site writes refused, chat turns
+/// limited per client. Proxies are trusted as `TRUSTED_PROXIES` says.
 pub fn app_router(site: Arc<Site>, agent: Arc<Agent>, leptos_options: LeptosOptions) -> Router {
+    let proxies = TrustedProxies::from_env().unwrap_or_else(|e| {
+        tracing::warn!("{e}; no proxy is trusted");
+        TrustedProxies::default()
+    });
+    app_router_with(site, agent, leptos_options, proxies)
+}
+
+/// [`app_router`] with the trusted proxies given (tests, embedding).
+pub fn app_router_with(
+    site: Arc<Site>,
+    agent: Arc<Agent>,
+    leptos_options: LeptosOptions,
+    proxies: TrustedProxies,
+) -> Router {
     let data: SharedSiteData = site.clone();
     let agent_data: SharedAgent = agent.clone();
     let routes = generate_route_list(App);
     let health_site = site.clone();
     let planner = agent.planner_name();
+    let limits = Arc::new(Limits::from_env().unwrap_or_else(|e| {
+        tracing::warn!("{e}; the default applies");
+        Limits::default()
+    }));
     Router::<LeptosOptions>::new()
         .route(
             "/healthz",
@@ -71,6 +100,7 @@ pub fn app_router(site: Arc<Site>, agent: Arc<Agent>, leptos_options: LeptosOpti
             move || {
                 provide_context(data.clone());
                 provide_context(agent_data.clone());
+                http::security::provide_page_csp();
             },
             {
                 let options = leptos_options.clone();
@@ -86,5 +116,20 @@ pub fn app_router(site: Arc<Site>, agent: Arc<Agent>, leptos_options: LeptosOpti
                 .merge(http::chat::router(agent))
                 .merge(http::moderation::api(site)),
         )
+        .layer(middleware::from_fn_with_state(
+            limits.clone(),
+            http::limits::chat_turns,
+        ))
+        .layer(Extension(limits))
+        .layer(middleware::from_fn(http::security::same_origin_writes))
+        .layer(http::security::limit(http::security::DEFAULT_BODY))
+        .layer(http::security::hard_limit())
+        .layer(http::security::timeout())
+        .layer(middleware::from_fn(http::security::json_errors))
+        .layer(middleware::from_fn(http::security::headers))
+        .layer(middleware::from_fn_with_state(
+            Arc::new(proxies),
+            http::client::identify,
+        ))
         .layer(CompressionLayer::new())
 }

@@ -11,6 +11,9 @@
 //!   labelled set: routing accuracy, precision and recall per posting rule.
 //! - `server eval-rules <set.jsonl>` — scores the posting rules on a labelled
 //!   set: precision and recall per rule, innocent sentences accepted.
+//! - `server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]`
+//!   — many conversations at once; prints turns/s and latency, exits 1 on
+//!   any error or unstored turn (`make load`).
 //! - `server mock-llm <script.json> [--addr 127.0.0.1:3199]` — a scripted
 //!   OpenAI-compatible model (for demos and the end-to-end tests).
 
@@ -26,14 +29,17 @@ use server::db;
 use server::llm::scripted::{Script, ScriptedServer};
 use server::site::Site;
 
-/// Chat sessions idle this long are deleted at start.
+/// Chat sessions idle this long are deleted (at start, then every hour).
 const SESSION_DAYS: u32 = 7;
+const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 const USAGE: &str = "用法：
   server                                   启动网站
   server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
   server eval-coach <set.jsonl>            用标注集评测评价助手的路由准确率和各条发帖规则的精确率、召回率
   server eval-rules <set.jsonl>            用标注集评测发帖规则：各条规则的精确率、召回率，无辜句子的通过率
+  server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]
+                                           压力测试：多个会话同时对话，打印吞吐量与延迟（不给 --url 时在本进程内启动网站）
   server mock-llm <script.json> [--addr 127.0.0.1:3199]
                                            启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）";
 
@@ -42,7 +48,7 @@ async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let default_filter = match args.first().map(String::as_str) {
         // The evaluation prints its own report; only warnings go to the log.
-        Some("eval") => "warn,sqlx=warn",
+        Some("eval" | "load") => "warn,sqlx=warn",
         _ => "info,sqlx=warn",
     };
     tracing_subscriber::fmt()
@@ -57,6 +63,7 @@ async fn main() -> ExitCode {
         Some("eval-coach") => evaluate_coach(&args[1..]),
         Some("eval-rules") => evaluate_rules(&args[1..]),
         Some("mock-llm") => mock_llm(&args[1..]).await,
+        Some("load") => load(&args[1..]).await,
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -88,24 +95,40 @@ async fn serve() -> Result<ExitCode, Failure> {
     }
     let site = Arc::new(Site::load(pool).await?);
     let agent = Arc::new(Agent::from_env(site.clone())?);
-    match agent.sessions().purge_older_than(SESSION_DAYS).await {
-        Ok(n) if n > 0 => tracing::info!("purged {n} chat sessions idle for {SESSION_DAYS} days"),
-        Ok(_) => {}
-        Err(e) => tracing::warn!(error = %e, "could not purge old chat sessions"),
-    }
+    let proxies = server::http::client::TrustedProxies::from_env()?;
+    server::http::limits::Limits::from_env()?;
+    // Idle sessions go at start and then every hour, not only at restarts.
+    let sessions = agent.sessions().clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(PURGE_EVERY);
+        loop {
+            every.tick().await;
+            match sessions.purge_older_than(SESSION_DAYS).await {
+                Ok(n) if n > 0 => {
+                    tracing::info!("purged {n} chat sessions idle for {SESSION_DAYS} days")
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "could not purge old chat sessions"),
+            }
+        }
+    });
 
     let conf = get_configuration(None)?;
     let addr = conf.leptos_options.site_addr;
     let planner = agent.planner_name();
-    let app = server::app_router(site, agent, conf.leptos_options);
+    let app = server::app_router_with(site, agent, conf.leptos_options, proxies);
 
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     tracing::info!("listening on http://{addr} (database {url}, planner: {planner})");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    // The peer address is the client's identity (`http::client`).
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -174,6 +197,17 @@ fn evaluate_rules(args: &[String]) -> Result<ExitCode, Failure> {
         server::agent::eval::parse_jsonl(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
     print!("{}", eval::render(&eval::run(&set)));
     Ok(ExitCode::SUCCESS)
+}
+
+async fn load(args: &[String]) -> Result<ExitCode, Failure> {
+    let config = server::load::LoadConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    let report = server::load::run(&config).await?;
+    print!("{}", report.render());
+    Ok(if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {

@@ -301,6 +301,42 @@ impl Site {
         }
     }
 
+    /// A page context as the database knows it: advisors whose ids do not
+    /// exist are dropped, names and titles are the stored ones. What the
+    /// browser reports is a claim; the agent acts on what is true.
+    pub async fn checked_page(
+        &self,
+        mut page: app::protocol::PageContext,
+    ) -> Result<app::protocol::PageContext, ApiError> {
+        let mut ids: Vec<i64> = page
+            .visible_advisors
+            .iter()
+            .map(|a| a.id.as_str())
+            .chain(page.selected_advisor.iter().map(|a| a.id.as_str()))
+            .filter_map(parse_advisor_id)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let known = store::advisor_names(&self.pool, &ids)
+            .await
+            .map_err(db_error)?;
+        let lookup = |id: &str| parse_advisor_id(id).and_then(|n| known.get(&n));
+        page.visible_advisors.retain_mut(|a| match lookup(&a.id) {
+            Some((name, title)) => {
+                a.name = name.clone();
+                a.title = title.clone();
+                true
+            }
+            None => false,
+        });
+        page.selected_advisor = page.selected_advisor.and_then(|mut a| {
+            let (name, _) = lookup(&a.id)?;
+            a.name = name.clone();
+            Some(a)
+        });
+        Ok(page)
+    }
+
     /// Advisors called `name`, within one school (and major) when given.
     pub async fn advisors_named(
         &self,

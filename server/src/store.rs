@@ -99,6 +99,24 @@ pub async fn advisor(pool: &SqlitePool, id: i64) -> Result<Option<AdvisorRow>, s
     .await
 }
 
+/// The names and titles of the advisors among `ids` that exist.
+pub async fn advisor_names(
+    pool: &SqlitePool,
+    ids: &[i64],
+) -> Result<HashMap<i64, (String, String)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mut qb = QueryBuilder::<Sqlite>::new("SELECT id, name, title FROM advisors WHERE id IN (");
+    let mut list = qb.separated(", ");
+    for id in ids {
+        list.push_bind(*id);
+    }
+    qb.push(")");
+    let rows: Vec<(i64, String, String)> = qb.build_query_as().fetch_all(pool).await?;
+    Ok(rows.into_iter().map(|(id, n, t)| (id, (n, t))).collect())
+}
+
 /// Advisors with exactly this name, optionally within a school and major.
 pub async fn advisors_named(
     pool: &SqlitePool,
@@ -240,6 +258,60 @@ pub async fn reviews_of(
         })
         .collect();
     Ok((total.max(0) as u64, reviews))
+}
+
+/// Every aggregate as comparable lines: advisors' counts, sums and
+/// histograms, their non-zero tag counts, the site's sums. Equal before and
+/// after [`rebuild_aggregates`] means the incremental writes were right
+/// (tests, and the crash check after `kill -9`).
+pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<String>, sqlx::Error> {
+    let advisors: Vec<(i64, i64, i64, i64, i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT id, review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
+             hist_1 || ',' || hist_2 || ',' || hist_3 || ',' || hist_4 || ',' || hist_5 \
+         FROM advisors ORDER BY id",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let tags: Vec<(i64, String, i64)> = sqlx::query_as(
+        "SELECT advisor_id, tag, count FROM advisor_tags WHERE count > 0 ORDER BY advisor_id, tag",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let site: Vec<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects \
+         FROM site_stats",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(advisors
+        .into_iter()
+        .map(|a| format!("advisor {a:?}"))
+        .chain(tags.into_iter().map(|t| format!("tag {t:?}")))
+        .chain(site.into_iter().map(|s| format!("site {s:?}")))
+        .collect())
+}
+
+/// The aggregates that differ from a recomputation (at most `max` of them,
+/// "stored / recomputed"); empty when every incremental write was right.
+/// Recomputes in place: the database keeps the recomputed values.
+pub async fn aggregate_drift(
+    conn: &mut SqliteConnection,
+    max: usize,
+) -> Result<Vec<String>, sqlx::Error> {
+    let kept = aggregate_snapshot(&mut *conn).await?;
+    rebuild_aggregates(&mut *conn).await?;
+    let rebuilt = aggregate_snapshot(&mut *conn).await?;
+    let mut drift: Vec<String> = kept
+        .iter()
+        .zip(&rebuilt)
+        .filter(|(a, b)| a != b)
+        .take(max)
+        .map(|(a, b)| format!("{a} / {b}"))
+        .collect();
+    if kept.len() != rebuilt.len() && drift.len() < max {
+        drift.push(format!("{} lines / {} lines", kept.len(), rebuilt.len()));
+    }
+    Ok(drift)
 }
 
 /// Recomputes every aggregate from the published reviews: advisors' sums and

@@ -132,8 +132,7 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
     let sent = server.received();
     assert_eq!(sent.len(), 4, "one model call per ordinary turn");
     let registry: Vec<String> = server::agent::tools::ToolRegistry::load()
-        .specs()
-        .iter()
+        .planner_specs()
         .map(|s| s.name.clone())
         .collect();
     for request in &sent {

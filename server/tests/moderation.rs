@@ -209,7 +209,7 @@ async fn bulk_hide_and_restore_are_one_transaction_and_every_action_is_logged() 
     common::assert_aggregates_match_recomputation(&site).await;
 
     // The admin page shows the log, escaped.
-    let page = get(&app, "/admin?token=test-admin").await;
+    let page = common::get_with(&app, "/admin", &[("cookie", "admin_token=test-admin")]).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("操作记录"), "{}", page.body);
     assert!(page.body.contains("批量处理&lt;广告&gt;"));

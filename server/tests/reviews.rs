@@ -8,6 +8,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
@@ -184,8 +185,8 @@ async fn the_same_text_again_is_a_duplicate_and_bursts_are_rate_limited() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(reply["error"]["code"], "duplicate");
     // Another writer may say the same.
-    let (status, _) = post(&app, &id, &review(text), "10.0.0.4").await;
-    assert_eq!(status, StatusCode::CREATED);
+    let (status, r4) = post(&app, &id, &review(text), "10.0.0.4").await;
+    assert_eq!(status, StatusCode::CREATED, "{r4}");
     // Three reviews in ten minutes, then a pause is asked for.
     for t in [
         "另一位导师的评价：学术一般，经费充足，关系融洽，前途不错。",
@@ -335,9 +336,41 @@ async fn a_report_hides_nothing_but_the_admin_sees_it_and_can_hide_it() {
         send(&app, "GET", "/admin?token=nope", &[], None).await.0,
         StatusCode::FORBIDDEN
     );
-    let page = get(&app, "/admin?token=test-admin").await;
-    assert_eq!(page.status, StatusCode::OK);
-    assert!(page.body.contains("被举报的评价") && page.body.contains("内容不实"));
+    // `?token=` becomes an HttpOnly cookie and a clean address.
+    let login = app
+        .clone()
+        .oneshot(
+            Request::get("/admin?token=test-admin")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert!(login.status().is_redirection());
+    assert_eq!(login.headers()["location"], "/admin");
+    let cookie = login.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.starts_with("admin_token=test-admin;") && cookie.contains("HttpOnly"));
+    let page = app
+        .clone()
+        .oneshot(
+            Request::get("/admin")
+                .header("cookie", "admin_token=test-admin")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let body = String::from_utf8(
+        page.into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec(),
+    )
+    .unwrap();
+    assert!(body.contains("被举报的评价") && body.contains("内容不实"));
 }
 
 async fn post_form(

@@ -38,7 +38,14 @@ fn find_token(review_id: &str) -> Option<String> {
 
 /// The token as the cookie the server reads when the edit form is sent.
 pub fn keep_cookie(document: &web_sys::Document, review_id: &str, token: &str) {
-    let cookie = format!("review-token-{review_id}={token}; path=/; max-age=86400; samesite=lax");
+    // Over https the cookie is never sent in clear text.
+    let https = document
+        .location()
+        .and_then(|l| l.protocol().ok())
+        .is_some_and(|p| p == "https:");
+    let secure = if https { "; secure" } else { "" };
+    let cookie =
+        format!("review-token-{review_id}={token}; path=/; max-age=86400; samesite=lax{secure}");
     let _ = js_sys::Reflect::set(document, &"cookie".into(), &cookie.into());
 }
 

@@ -89,7 +89,7 @@ fn Profile(detail: AdvisorDetail) -> impl IntoView {
         .map(|t| format!("{} ×{}", t.tag, t.count))
         .collect::<Vec<_>>();
     view! {
-        <Title text=format!("{}（{}）", d.name, d.school)/>
+        <Title text=crate::text::title(format!("{}（{}）", d.name, d.school))/>
         <article class="advisor-detail" data-page="detail" data-advisor-id=d.id.clone()>
             <p class="breadcrumb">
                 <A href=back>{format!("← {} · {} 导师排行", d.school, d.major)}</A>

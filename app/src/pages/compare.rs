@@ -187,7 +187,7 @@ fn CompareView(comparison: Comparison) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <Title text=format!("导师对比：{}", names.join(" · "))/>
+        <Title text=crate::text::title(format!("导师对比：{}", names.join(" · ")))/>
         <section class="compare" data-page="compare">
             <h1>"导师对比"</h1>
             <p class="compare-summary">

@@ -176,7 +176,7 @@ fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>
         view! { <A href=compare_href(shortlist) attr:class="compare-link">{label}</A> }
     });
     view! {
-        <Title text=title.clone()/>
+        <Title text=crate::text::title(title.clone())/>
         <section class="ranking" data-page="ranking">
             <h1>{title}</h1>
             <p class="ranking-summary">
@@ -226,7 +226,7 @@ fn ChooseMajor(school: String, unknown_major: Option<String>, majors: Vec<Major>
         None => format!("{school}：请选择专业"),
     };
     view! {
-        <Title text=format!("{school} · 选择专业")/>
+        <Title text=crate::text::title(format!("{school} · 选择专业"))/>
         <section class="choose" data-page="ranking">
             <h1>{heading}</h1>
             <ul class="choice-list">

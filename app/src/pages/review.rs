@@ -89,7 +89,7 @@ fn FormView(form: ReviewForm) -> impl IntoView {
     };
     let back = format!("/advisor/{}", form.advisor_id);
     view! {
-        <Title text=format!("评价{} · 导师评价网", form.advisor_name)/>
+        <Title text=crate::text::title(format!("评价{}", form.advisor_name))/>
         <section class="review-form-page" data-page="review">
             <p class="crumbs"><A href=back.clone()>{format!("{} · {} · {}", form.school, form.major, form.advisor_name)}</A></p>
             <h1>{format!("{verb}{}", form.advisor_name)}{form.editing.is_some().then_some("的评价")}</h1>
@@ -136,7 +136,8 @@ fn FormView(form: ReviewForm) -> impl IntoView {
                     maxlength=MAX_TEXT.to_string()
                     required
                     on:input=move |ev| typed.set(event_target_value(&ev).chars().count())
-                >{values.text.clone()}</textarea>
+                    inner_html=crate::text::textarea_html(&values.text)
+                ></textarea>
                 <p class="muted" data-testid="text-count">{move || format!("已写 {} 字", typed.get())}</p>
                 {error("text")}
                 <fieldset class="relation-field">

@@ -1,5 +1,8 @@
 //! Code-level intents (seed 001): only what code must answer itself —
-//! greetings, resets, and input with no meaning. Everything else is `unknown`
+//! greetings, resets, and input with no meaning. A reset is named by the
+//! `reset` phrases of `server/lexicons/actions.txt`; whether the student
+//! asked for it is the speech-act step's verdict (`crate::speech_act`),
+//! which the agent checks before resetting anything. Everything else is `unknown`
 //! and goes to the planner, which routes by tool descriptions; adding a tool
 //! never touches this list.
 
@@ -41,7 +44,14 @@ pub struct IntentLexicon {
 
 impl IntentLexicon {
     pub fn load() -> IntentLexicon {
-        let mut lex = IntentLexicon::default();
+        let mut lex = IntentLexicon {
+            reset: crate::speech_act::SpeechActs::load()
+                .phrases(crate::speech_act::Action::Reset)
+                .iter()
+                .map(|p| crate::catalog::normalize(p))
+                .collect(),
+            ..IntentLexicon::default()
+        };
         let mut section = "";
         for line in LEXICON.lines().map(str::trim) {
             if line.is_empty() || line.starts_with('#') {
@@ -50,7 +60,6 @@ impl IntentLexicon {
             if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
                 section = match name {
                     "greeting" => "greeting",
-                    "reset" => "reset",
                     "particles" => "particles",
                     "interjections" => "interjections",
                     _ => "",
@@ -60,7 +69,6 @@ impl IntentLexicon {
             let phrase = crate::catalog::normalize(line);
             match section {
                 "greeting" => lex.greeting.push(phrase),
-                "reset" => lex.reset.push(phrase),
                 "particles" => lex.particles.push(phrase),
                 "interjections" => lex.interjections.extend(phrase.chars()),
                 _ => {}

@@ -4,7 +4,13 @@
 //! 1. [`request`]: reject malformed input before anything is touched;
 //!    [`session`]: load or open the session (form, page context, memory).
 //! 2. [`option`]: a chip click updates its form field directly.
-//! 3. [`intent`]: greeting, reset and meaningless input, answered by code.
+//! 3. [`crate::speech_act`]: the speech act — which clauses are the
+//!    student's own and what they do to each consequential action (reset,
+//!    publish, drop the draft); nothing consequential happens without its
+//!    verdict. The review coach, when a draft is open, takes the turn here.
+//!    [`intent`]: greeting, reset (on a direct instruction only) and
+//!    meaningless input, answered by code; the form values come from the
+//!    student's own clauses, and a value they negate leaves the form.
 //! 4. [`planner`]: everything else; the embedded planner reads [`nlu`]'s
 //!    analysis, a configured language model reads the message, the form, the
 //!    page and the history (turns code can answer alone stay with code).
@@ -62,6 +68,7 @@ use crate::coach::state::CoachState;
 use crate::coach::Coach;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
+use crate::speech_act::{self as speech, Force, Reading, SpeechActs};
 
 /// The persona a new session starts with: the data side, since most
 /// students arrive with a school in mind (seed 000's main flow).
@@ -91,6 +98,8 @@ pub struct Agent {
     /// The review coach and its per-session drafts (seed 003).
     coach: Coach,
     drafts: Checkpoints,
+    /// Whose words each clause is and what it does to an action (issue 16).
+    acts: Arc<SpeechActs>,
 }
 
 /// What a coached turn does to the session's draft once the turn is stored.
@@ -215,7 +224,8 @@ impl Agent {
         );
         let registry = ToolRegistry::load();
         let model = client.map(|c| ModelPlanner::new(c, &registry));
-        let coach = Coach::new(site.clone());
+        let acts = Arc::new(SpeechActs::load());
+        let coach = Coach::new(site.clone(), acts.clone());
         let drafts = Checkpoints::new(site.pool().clone());
         Agent {
             sessions: SessionStore::new(site.pool().clone()),
@@ -232,6 +242,7 @@ impl Agent {
             casual: Templates::casual(),
             coach,
             drafts,
+            acts,
         }
     }
 
@@ -262,7 +273,18 @@ impl Agent {
 
     /// One turn of the protocol.
     pub async fn turn(&self, req: ChatRequest) -> Result<ChatResponse, ApiError> {
-        Ok(self.turn_measured(req, None).await?.0)
+        self.turn_from(req, session::LOCAL_CLIENT).await
+    }
+
+    /// One turn sent by `client` (`http::client`'s key): per-client limits,
+    /// such as the review coach's posting limits, count against it.
+    pub async fn turn_from(
+        &self,
+        req: ChatRequest,
+        client: &str,
+    ) -> Result<ChatResponse, ApiError> {
+        let prepared = self.prepare_from(req, client).await?;
+        Ok(self.run(prepared, None).await.0)
     }
 
     /// One turn, with what it cost; `voice` receives the reply's sentences
@@ -280,10 +302,18 @@ impl Agent {
     /// is stored or any planner runs (so a stream starts only for a turn that
     /// will answer).
     pub async fn prepare(&self, req: ChatRequest) -> Result<Prepared, ApiError> {
+        self.prepare_from(req, session::LOCAL_CLIENT).await
+    }
+
+    /// [`Agent::prepare`] for a turn sent by `client`.
+    pub async fn prepare_from(&self, req: ChatRequest, client: &str) -> Result<Prepared, ApiError> {
         let input = request::check(&req)?;
-        let session = self
+        let mut session = self
             .session(req.session_id.as_deref(), DEFAULT_PERSONA)
             .await?;
+        session.client = client.to_string();
+        // The page as the database knows it: a forged advisor id is no advisor.
+        let page = self.site.checked_page(req.page_context).await?;
         let act = match input {
             Input::Option(click) => {
                 let chip = option::interpret(&click, self.site.catalog(), &session.form)?;
@@ -299,11 +329,7 @@ impl Agent {
             }
             Input::Message(text) => Action::Text(text),
         };
-        Ok(Prepared {
-            session,
-            page: req.page_context,
-            act,
-        })
+        Ok(Prepared { session, page, act })
     }
 
     /// The stored session `id` names (404 when there is none), or a new one
@@ -384,7 +410,7 @@ impl Agent {
         };
         let micros = started.elapsed().as_micros() as u64;
         tracing::info!(
-            session = %reply.session_id,
+            session = %crate::http::client::short(&reply.session_id),
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
             error = reply.error.as_ref().map(|e| e.code.as_str()),
@@ -439,6 +465,7 @@ impl Agent {
                 &session.form,
                 &memory,
                 &facts,
+                &[],
             )
             .await;
         if outcome.calls.is_empty() && outcome.error.is_none() {
@@ -460,11 +487,12 @@ impl Agent {
         page: &PageContext,
         voice: Option<&VoiceSink>,
     ) -> Outcome {
+        let reading = self.speech_act(text);
         // A review in progress: the coach has the conversation until the
         // review is published or abandoned.
         if !session.is_new {
             match self.drafts.load(&session.id).await {
-                Ok(Some(draft)) => return self.coach_turn(text, session, draft).await,
+                Ok(Some(draft)) => return self.coach_turn(text, &reading, session, draft).await,
                 Ok(None) => {}
                 Err(e) => tracing::warn!(error = %e, "could not read the review draft"),
             }
@@ -479,6 +507,19 @@ impl Agent {
                 session.memory.clone(),
             )
         };
+        let intent = match self.reset_gate(intent, &reading) {
+            Ok(intent) => intent,
+            Err((key, reasoning)) => {
+                return Outcome {
+                    intent: IntentResult {
+                        intent: Intent::Unknown.name().into(),
+                        confidence: 0.9,
+                        reasoning: reasoning.into(),
+                    },
+                    ..said(key)
+                }
+            }
+        };
         let (form, mut memory) = match intent {
             Intent::Greeting => return said("greeting"),
             Intent::Meaningless => return said("meaningless"),
@@ -492,6 +533,10 @@ impl Agent {
             Intent::Reset { rest: true } => (UserForm::default(), session::Memory::default()),
             Intent::Unknown => (session.form.clone(), session.memory.clone()),
         };
+        let authorised: Vec<speech::Action> = matches!(intent, Intent::Reset { .. })
+            .then_some(speech::Action::Reset)
+            .into_iter()
+            .collect();
 
         // The student opened a detail page by themselves since the last turn:
         // that advisor is now the one "他" means.
@@ -501,11 +546,14 @@ impl Agent {
             memory.last_advisor = page.selected_advisor.clone();
         }
         let known = self.known_names(page, &memory, &form).await;
-        let analysis = nlu::analyze(text, &self.lexicons, &known);
+        let analysis = self.understand(text, &reading, &known);
+        // A value the student negates leaves the form ("我不想做机器学习").
+        let form = without_rejected(form, &analysis.rejected);
 
-        // "我想评价一下张三老师": the coach starts a review conversation.
-        let normalized_text = crate::catalog::normalize(text);
-        if self.coach.wants_to_start(&normalized_text) {
+        // "我想评价一下张三老师": the coach starts a review conversation — when
+        // the student asks it, not when a friend wants to ("我同学想评价他").
+        let own_words = crate::catalog::normalize(&reading.own_text());
+        if self.coach.wants_to_start(&own_words) {
             let mut outcome = self
                 .start_review(&analysis, session, page, &form, &memory)
                 .await;
@@ -603,14 +651,20 @@ impl Agent {
             about_form: plan.about_form,
             open: plan.open.clone(),
         };
+        // Form values by clause, whichever planner proposed them: nothing the
+        // student negated and nothing only someone else said.
+        let mut foreign = analysis.rejected.clone();
+        foreign.extend(self.reported_values(&reading, &analysis, &known));
+        let proposed = own_values_only(plan.tool_calls, &foreign);
         let mut outcome = self
             .finish(
                 result,
-                plan.tool_calls,
+                proposed,
                 plan.voice_response,
                 &form,
                 &memory,
                 &facts,
+                &authorised,
             )
             .await;
         outcome.model_calls = plan.model_calls;
@@ -618,6 +672,38 @@ impl Agent {
         outcome.persona = Some(persona);
         outcome.events = events;
         outcome
+    }
+
+    /// Step 3, the speech act: the message read for whose words each clause
+    /// is and what it does to each consequential action. It runs on every
+    /// message, with or without a model, before anything can act on it; the
+    /// coach, the reset below, the form values and validation all take its
+    /// verdict.
+    fn speech_act(&self, text: &str) -> Reading {
+        self.acts.read(text)
+    }
+
+    /// Resetting the form is consequential: a reset the intents found
+    /// passes only as a direct instruction. A negation or a question about
+    /// it is answered and the form stays (`Err`: the reply's template and
+    /// reasoning); someone else's words or a mere mention go on as an
+    /// ordinary message.
+    fn reset_gate(
+        &self,
+        intent: Intent,
+        reading: &Reading,
+    ) -> Result<Intent, (&'static str, &'static str)> {
+        let Intent::Reset { rest } = intent else {
+            return Ok(intent);
+        };
+        match self.acts.force(reading, speech::Action::Reset) {
+            Force::Instruction => Ok(Intent::Reset { rest }),
+            Force::Negation => Err(("reset_declined", "学生说先不重新开始，表单保留")),
+            Force::Question | Force::Condition => {
+                Err(("reset_question", "学生在问或假设重新开始，表单保留"))
+            }
+            Force::Absent | Force::Reported | Force::Mention => Ok(Intent::Unknown),
+        }
     }
 
     /// Opens a review conversation about the advisor the message, the page
@@ -688,11 +774,69 @@ impl Agent {
             .or_else(|| memory.last_advisor.clone())
     }
 
+    /// The message understood from the student's own clauses: with someone
+    /// else's words in it ("我朋友想考清华，我想考北大"), the form values come
+    /// from the student's clauses alone; references and the act asked for
+    /// from the whole message.
+    fn understand(&self, text: &str, reading: &Reading, known: &[String]) -> Analysis {
+        let whole = nlu::analyze(text, &self.lexicons, known);
+        if !reading.has_reported() {
+            return whole;
+        }
+        let own = nlu::analyze(&reading.own_text(), &self.lexicons, known);
+        Analysis {
+            act: whole.act,
+            references: whole.references,
+            pair: whole.pair,
+            faq: whole.faq,
+            follow_up: whole.follow_up,
+            normalized: whole.normalized,
+            ..own
+        }
+    }
+
+    /// Form values only someone else's clauses name: no planner may put
+    /// them in the form.
+    fn reported_values(&self, reading: &Reading, own: &Analysis, known: &[String]) -> Vec<String> {
+        if !reading.has_reported() {
+            return Vec::new();
+        }
+        let theirs = nlu::analyze(&reading.reported_text(), &self.lexicons, known);
+        let one = |slot: &Option<Slot>| match slot {
+            Some(Slot::One(v)) => Some(v.clone()),
+            _ => None,
+        };
+        let own_values = [
+            one(&own.school),
+            one(&own.major),
+            own.research_direction.clone(),
+        ];
+        [
+            one(&theirs.school),
+            one(&theirs.major),
+            theirs.research_direction.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|v| !own_values.iter().flatten().any(|o| o == v))
+        .collect()
+    }
+
     /// One message of a review conversation, through the coach's graph.
-    async fn coach_turn(&self, text: &str, session: &Session, mut draft: CoachState) -> Outcome {
-        let client_key = format!("chat:{}", session.id);
+    async fn coach_turn(
+        &self,
+        text: &str,
+        reading: &Reading,
+        session: &Session,
+        mut draft: CoachState,
+    ) -> Outcome {
+        // The coach posts as the client who chats: the same per-client
+        // limits as the form and the API, whatever session it uses.
         let model = self.model.as_ref().map(|m| m.client());
-        let turn = self.coach.step(&mut draft, text, &client_key, model).await;
+        let turn = self
+            .coach
+            .step(&mut draft, text, reading, &session.client, model)
+            .await;
         let mut memory = session.memory.clone();
         memory.pending = turn
             .calls
@@ -795,7 +939,10 @@ impl Agent {
         outcome
     }
 
-    /// Steps 5–7: validate, steer, execute, and speak.
+    /// Steps 5–7: validate, steer, execute, and speak. `authorised` are the
+    /// consequential actions code's speech-act verdict allows this turn (a
+    /// planner's call of any other consequential tool is dropped).
+    #[allow(clippy::too_many_arguments)]
     async fn finish(
         &self,
         intent: IntentResult,
@@ -804,10 +951,12 @@ impl Agent {
         form: &UserForm,
         memory: &session::Memory,
         facts: &TurnFacts<'_>,
+        authorised: &[speech::Action],
     ) -> Outcome {
         let validator = Validator {
             site: &self.site,
             registry: &self.registry,
+            authorised,
         };
         let (calls, corrections) = validator.validate(proposed, form, facts.page).await;
         for c in &corrections {
@@ -836,6 +985,16 @@ impl Agent {
                         }
                     }
                     executed.push(call);
+                }
+                // An advisor that does not exist (a stale or forged id) is
+                // the student's answer, not our failure.
+                Err(e) if e.info.code == "unknown_advisor" => {
+                    tracing::info!(tool = %call.tool, "no such advisor");
+                    let voice = self.templates.render("advisor_missing", memory.turns, &[]);
+                    return Outcome {
+                        calls: executed,
+                        ..Outcome::said(intent, voice, steered.form, memory)
+                    };
                 }
                 Err(e) => {
                     tracing::error!(tool = %call.tool, error = %e, "tool failed");
@@ -1000,7 +1159,7 @@ impl Agent {
             .save_state(&session, line.as_deref())
             .await
             .map_err(|_| ApiError::unavailable("会话保存失败，请稍后再试。"))?;
-        tracing::info!(session = %session.id, from, to, "persona switched by hand");
+        tracing::info!(session = %crate::http::client::short(&session.id), from, to, "persona switched by hand");
         Ok((session.id, to, message))
     }
 
@@ -1071,6 +1230,60 @@ fn restates_page(a: &Analysis, page: &PageContext) -> bool {
             .is_some_and(|f| &f.school == school && &f.major == major)
 }
 
+/// The form without the values the student negated.
+fn without_rejected(mut form: UserForm, rejected: &[String]) -> UserForm {
+    for field in validate::FORM_FIELDS {
+        let value = match *field {
+            "school" => form.school.as_deref(),
+            "major" => form.major.as_deref(),
+            "research_direction" => form.research_direction.as_deref(),
+            "personality" => form.preferences.personality.as_deref(),
+            "research_style" => form.preferences.research_style.as_deref(),
+            "funding" => form.preferences.funding.as_deref(),
+            "degree_type" => form.degree_type.as_deref(),
+            "enrollment_year" => form.enrollment_year.as_deref(),
+            _ => None,
+        };
+        if value.is_some_and(|v| rejected.iter().any(|r| r == v)) {
+            steer::set_field(&mut form, field, None);
+        }
+    }
+    form
+}
+
+/// `calls` with every `update_form` value in `foreign` (negated, or only
+/// someone else's) taken out; a form update left empty is dropped.
+fn own_values_only(calls: Vec<ToolCall>, foreign: &[String]) -> Vec<ToolCall> {
+    if foreign.is_empty() {
+        return calls;
+    }
+    let is_foreign = |v: &serde_json::Value| {
+        v.as_str()
+            .is_some_and(|s| foreign.iter().any(|f| f == s.trim()))
+    };
+    calls
+        .into_iter()
+        .filter_map(|mut call| {
+            if call.tool != tools::UPDATE_FORM {
+                return Some(call);
+            }
+            if let Some(params) = call.params.as_object_mut() {
+                params.retain(|_, v| !is_foreign(v));
+                if let Some(prefs) = params
+                    .get_mut("preferences")
+                    .and_then(|p| p.as_object_mut())
+                {
+                    prefs.retain(|_, v| !is_foreign(v));
+                }
+                if params.is_empty() {
+                    return None;
+                }
+            }
+            Some(call)
+        })
+        .collect()
+}
+
 /// The advisor a detail or reviews call was about.
 fn advisor_of(call: &ToolCall) -> Option<SelectedAdvisor> {
     let id = call.params.get("advisor_id")?.as_str()?.to_string();
@@ -1088,7 +1301,11 @@ fn advisor_of(call: &ToolCall) -> Option<SelectedAdvisor> {
 #[async_trait::async_trait]
 impl app::api::AgentApi for Agent {
     async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, ApiError> {
-        self.turn(request).await
+        // A server function: the request's parts are in Leptos's context.
+        let client = leptos::prelude::use_context::<axum::http::request::Parts>()
+            .map(|parts| crate::http::client::of(&parts.extensions).key)
+            .unwrap_or_else(|| session::LOCAL_CLIENT.to_string());
+        self.turn_from(request, &client).await
     }
 
     async fn history(&self, session_id: &str) -> Result<Option<ChatHistory>, ApiError> {

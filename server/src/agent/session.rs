@@ -41,6 +41,9 @@ pub struct Session {
     pub memory: Memory,
     /// Not stored yet: opened by this turn.
     pub is_new: bool,
+    /// Who sent this turn (`http::client`'s key): per-client limits, such as
+    /// the review coach's, count against it. Not stored.
+    pub client: String,
 }
 
 /// A line of history as planners read it.
@@ -52,6 +55,12 @@ pub struct HistoryEntry {
     /// happened on the page, not only what was said).
     pub tools: Vec<String>,
 }
+
+/// The client of a turn that came from no network (tests, evaluations).
+pub const LOCAL_CLIENT: &str = "local";
+/// Advisors of a page context kept with the session: a ranking page shows
+/// fewer; the rest of a (possibly forged) longer list is not stored.
+pub const STORED_VISIBLE_ADVISORS: usize = 50;
 
 /// True for the ids this server hands out (32 lower-case hex digits).
 pub fn is_valid_id(id: &str) -> bool {
@@ -82,6 +91,7 @@ impl SessionStore {
             page_context: PageContext::default(),
             memory: Memory::default(),
             is_new: true,
+            client: LOCAL_CLIENT.to_string(),
         }
     }
 
@@ -104,6 +114,7 @@ impl SessionStore {
                 page_context: serde_json::from_str(&page_context).unwrap_or_default(),
                 memory: serde_json::from_str(&memory).unwrap_or_default(),
                 is_new: false,
+                client: LOCAL_CLIENT.to_string(),
             }),
         )
     }
@@ -160,7 +171,7 @@ impl SessionStore {
         reply: &ChatResponse,
     ) -> Result<(), sqlx::Error> {
         let to_json = |v: &dyn erased::Json| v.json();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = crate::db::begin_write(&self.pool).await?;
         write_session(&mut tx, session).await?;
         // One statement for the turn's lines, in order: the student's words,
         // the events as system lines, then the reply with its tool calls.
@@ -195,7 +206,7 @@ impl SessionStore {
                 .push_bind(line.content)
                 .push_bind(of_reply(reply.agent.clone()))
                 .push_bind(of_reply(to_json(&reply.intent)))
-                .push_bind(of_reply(to_json(&reply.tool_calls)))
+                .push_bind(of_reply(to_json(&stored_calls(&reply.tool_calls))))
                 .push_bind(of_reply(to_json(&reply.events)))
                 .push_bind(
                     reply
@@ -216,7 +227,7 @@ impl SessionStore {
         session: &Session,
         system_line: Option<&str>,
     ) -> Result<(), sqlx::Error> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = crate::db::begin_write(&self.pool).await?;
         write_session(&mut tx, session).await?;
         if let Some(line) = system_line {
             sqlx::query(
@@ -257,11 +268,34 @@ async fn write_session(
     .bind(&session.id)
     .bind(&session.persona)
     .bind(to_json(&session.form))
-    .bind(to_json(&session.page_context))
+    .bind(to_json(&stored_page(&session.page_context)))
     .bind(to_json(&session.memory))
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// The tool calls as the history keeps them: a published review's edit
+/// token is the writer's secret — the browser keeps it from the live reply —
+/// so it is never written to the database.
+fn stored_calls(calls: &[ToolCall]) -> Vec<ToolCall> {
+    calls
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            if let Some(result) = c.result.as_mut().and_then(|r| r.as_object_mut()) {
+                result.remove("edit_token");
+            }
+            c
+        })
+        .collect()
+}
+
+/// The page context as stored: at most [`STORED_VISIBLE_ADVISORS`] advisors.
+fn stored_page(page: &PageContext) -> PageContext {
+    let mut page = page.clone();
+    page.visible_advisors.truncate(STORED_VISIBLE_ADVISORS);
+    page
 }
 
 fn event_message(event: &AgentEvent) -> Option<String> {

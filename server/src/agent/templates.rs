@@ -109,6 +109,7 @@ mod tests {
             ("advisors", "142"),
             ("reviews", "1234"),
             ("most", "欧阳明远"),
+            ("next", "你希望导师是什么风格呢？"),
         ];
         for key in t.keys() {
             for (i, _) in t.variants(key).iter().enumerate() {

@@ -4,6 +4,13 @@
 //! function definitions, and validation drops anything not registered. A new
 //! tool is a registry entry plus an arm in [`Executor::execute`], never a new
 //! intent (seed 001).
+//!
+//! A tool marked `"consequential": true` (resetting the form, publishing a
+//! review — anything the student could not take back) names its `action` in
+//! `server/lexicons/actions.txt`; validation keeps a call of it only when
+//! code's speech-act verdict authorised that action this turn (issue 16). A
+//! tool with `"planner": false` is reported by code (the review coach's
+//! `submit_review`) and never offered to a language model.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -15,6 +22,7 @@ use app::protocol::ToolCall;
 use super::recommend::{Candidate, Recommender, Wanted};
 use crate::catalog::Resolution;
 use crate::site::Site;
+use crate::speech_act::Action;
 
 const TOOLS: &str = include_str!("../../../prompts/tools.json");
 
@@ -26,6 +34,7 @@ pub const GET_ADVISOR_REVIEWS: &str = "get_advisor_reviews";
 pub const PRESENT_OPTIONS: &str = "present_options";
 pub const COMPARE_ADVISORS: &str = "compare_advisors";
 pub const GET_STATISTICS: &str = "get_statistics";
+pub const RESET_FORM: &str = "reset_form";
 
 /// One registered tool.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -33,6 +42,26 @@ pub struct ToolSpec {
     pub name: String,
     pub description: String,
     pub parameters: Value,
+    /// Performed only on code's speech-act verdict for `action`.
+    #[serde(default)]
+    pub consequential: bool,
+    /// The key of the action in actions.txt.
+    #[serde(default)]
+    pub action: Option<String>,
+    /// Offered to a language model as a function (default).
+    #[serde(default = "offered")]
+    pub planner: bool,
+}
+
+fn offered() -> bool {
+    true
+}
+
+impl ToolSpec {
+    /// The consequential action this tool performs, if any.
+    pub fn action(&self) -> Option<Action> {
+        self.action.as_deref().and_then(Action::from_key)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -56,11 +85,15 @@ impl ToolRegistry {
         &self.specs
     }
 
+    /// The tools a planner may propose (those a model is offered).
+    pub fn planner_specs(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.specs.iter().filter(|s| s.planner)
+    }
+
     /// The tools in the shape of OpenAI-compatible function calling.
     pub fn function_definitions(&self) -> Value {
         Value::Array(
-            self.specs
-                .iter()
+            self.planner_specs()
                 .map(|s| {
                     json!({"type": "function", "function": {
                         "name": s.name, "description": s.description, "parameters": s.parameters
@@ -189,6 +222,9 @@ impl Executor<'_> {
                 result["major"] = json!(major.name);
                 Ok(Some(result))
             }
+            // The form was emptied by code's own reset, on the verdict that
+            // authorised this call: nothing is left to do.
+            RESET_FORM => Ok(None),
             _ => Ok(None),
         }
     }
@@ -236,6 +272,23 @@ mod tests {
             assert_eq!(spec.parameters["type"], "object");
         }
         assert!(registry.get("delete_everything").is_none());
+        // Consequential tools name an action the speech-act step knows.
+        let consequential: Vec<&ToolSpec> = registry
+            .specs()
+            .iter()
+            .filter(|s| s.consequential)
+            .collect();
+        assert!(consequential.len() >= 2);
+        for spec in consequential {
+            assert!(spec.action().is_some(), "{} names its action", spec.name);
+        }
+        assert!(registry.get(RESET_FORM).is_some_and(|s| s.planner));
+        assert!(registry.get("submit_review").is_some_and(|s| !s.planner));
+        assert!(registry
+            .specs()
+            .iter()
+            .filter(|s| !s.consequential)
+            .all(|s| s.action.is_none()));
         let defs = registry.function_definitions();
         assert_eq!(defs[0]["type"], "function");
         assert!(defs.as_array().unwrap().len() >= 6);

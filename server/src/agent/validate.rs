@@ -2,7 +2,10 @@
 //! same way for the embedded planner and for a language model: unknown tools
 //! are dropped, school and major become canonical names from the database (an
 //! ambiguous one becomes a question with chips), preference values must be
-//! known ones, an advisor id must exist, and chips must be well formed.
+//! known ones, an advisor id must exist, and chips must be well formed. A
+//! tool the registry marks `consequential` is kept only when code's
+//! speech-act verdict authorised its action this turn (issue 16): no
+//! planner performs one on its own.
 
 use serde_json::{json, Map, Value};
 
@@ -15,6 +18,7 @@ use super::tools::{
 use crate::agent::nlu::enrollment::{current_year, DEGREES};
 use crate::catalog::{Catalog, Resolution};
 use crate::site::Site;
+use crate::speech_act::Action;
 
 /// The preference values the form accepts.
 pub const PERSONALITIES: &[&str] = &["温和", "严格", "放养", "负责"];
@@ -84,6 +88,8 @@ pub fn direction_value(value: &str) -> Option<String> {
 pub struct Validator<'a> {
     pub site: &'a Site,
     pub registry: &'a ToolRegistry,
+    /// The consequential actions code's verdict allows this turn.
+    pub authorised: &'a [Action],
 }
 
 impl Validator<'_> {
@@ -111,8 +117,12 @@ impl Validator<'_> {
         // The school a later call in this turn refers to, once update_form set it.
         let mut school_now = form.school.clone();
         for call in proposed {
-            if self.registry.get(&call.tool).is_none() {
+            let Some(spec) = self.registry.get(&call.tool) else {
                 fix(&call.tool, "未注册的工具，已忽略".into());
+                continue;
+            };
+            if spec.consequential && !spec.action().is_some_and(|a| self.authorised.contains(&a)) {
+                fix(&call.tool, "有后果的操作，学生没有明确要求，已忽略".into());
                 continue;
             }
             match call.tool.as_str() {

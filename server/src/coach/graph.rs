@@ -16,6 +16,13 @@
 //! rule check and routed by the same rules, so code decides the path either
 //! way. Submitting goes through `reviews::submit`, exactly the validation
 //! of the form and the JSON API.
+//!
+//! Publishing and dropping the draft are consequential (issue 16): they
+//! happen only on the speech-act verdict of the message (`speech_act.rs`),
+//! read before any node runs — a direct instruction, or a yes to "发布吗？".
+//! A negation declines and keeps the draft, a question is answered with the
+//! question still pending, a condition is discussed. A model's evaluation
+//! may propose an `action`; it is logged and never performed by itself.
 
 use serde_json::json;
 
@@ -30,6 +37,7 @@ use crate::agent::planner::output::json_object;
 use crate::agent::planner::prompt::fill;
 use crate::llm::wire::WireMessage;
 use crate::llm::{CompletionRequest, LlmClient};
+use crate::speech_act::{Action, Answer, Force, Reading};
 
 /// The most nodes one turn may run.
 const MAX_STEPS: usize = 8;
@@ -83,13 +91,27 @@ pub struct CoachTurn {
     pub failed: bool,
 }
 
-/// The chips under a summarised draft.
+/// What the student's reply to "发布吗？" asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reply {
+    Publish,
+    Decline,
+    /// A question about publishing: answered, the question stays pending.
+    Ask,
+    /// "如果…就发布": discussed, not done.
+    Suppose,
+    /// Anything else: a new message, the question still pending.
+    Other,
+}
+
+/// The chips under a summarised draft: each is sent on as typed, so they
+/// go through the same verdict ("再改改" declines).
 fn confirm_chips() -> ToolCall {
     ToolCall {
         tool: "present_options".into(),
         params: json!({
             "question": "发布这条评价？",
-            "options": ["确认发布", "不写了"],
+            "options": ["确认发布", "再改改", "不写了"],
             "target_field": "general",
             "allow_skip": false,
             "multi_select": false,
@@ -133,25 +155,37 @@ impl Coach {
 
     /// Runs the graph for one message. `model` is the configured language
     /// model, if any (for the router's evaluation).
+    /// `reading` is the message's speech act, read by the agent's pipeline.
     pub async fn step(
         &self,
         state: &mut CoachState,
         message: &str,
+        reading: &Reading,
         client_key: &str,
         model: Option<&LlmClient>,
     ) -> CoachTurn {
         let text = crate::catalog::normalize(message);
         let mut turn = CoachTurn::default();
-        if CoachLexicon::any(&self.lex.cancel, &text) {
-            turn.voice = self.say("cancelled", state, &[]);
-            turn.finished = true;
-            turn.reasoning = "学生不写了".into();
+        // Dropping the draft is consequential: only on a direct instruction.
+        let (key, reason) = match self.acts.force(reading, Action::Cancel) {
+            Force::Instruction => ("cancelled", "学生不写了"),
+            Force::Negation => ("cancel_declined", "学生说先别删，草稿保留"),
+            Force::Question | Force::Condition => ("cancel_question", "学生问放弃的后果，草稿保留"),
+            Force::Absent | Force::Reported | Force::Mention => ("", ""),
+        };
+        if !key.is_empty() {
+            turn.voice = self.say(key, state, &[]);
+            turn.finished = key == "cancelled";
+            turn.reasoning = reason.into();
             return turn;
         }
         let mut node = Node::Router;
         for _ in 0..MAX_STEPS {
             node = match node {
-                Node::Router => self.router(state, message, &text, model, &mut turn).await,
+                Node::Router => {
+                    self.router(state, message, &text, reading, model, &mut turn)
+                        .await
+                }
                 Node::FollowUp => self.follow_up(state, &text, &mut turn),
                 Node::Editor(task, found) => self.editor(state, task, found, &mut turn),
                 Node::Tool(task, job) => self.tool(state, task, job, client_key).await,
@@ -172,27 +206,85 @@ impl Coach {
         turn
     }
 
+    /// The reply to "发布吗？" (or, while revising, to "想改哪里？"): the
+    /// speech act's verdict on publishing, else the answer to the question.
+    fn reply_to_summary(&self, reading: &Reading, waiting: Waiting) -> Reply {
+        match self.acts.force(reading, Action::Publish) {
+            Force::Instruction => Reply::Publish,
+            Force::Negation => Reply::Decline,
+            // Someone else's word for it: the question is answered and
+            // asked again, nothing is published.
+            Force::Question | Force::Reported => Reply::Ask,
+            Force::Condition => Reply::Suppose,
+            // The word in another statement ("导师帮我们提交论文很及时"):
+            // more of the review.
+            Force::Mention => Reply::Other,
+            Force::Absent => match self.acts.answer(reading) {
+                // While revising, the last question was "想改哪里？": a bare
+                // yes is no instruction to publish.
+                Answer::Yes if waiting == Waiting::Confirmation => Reply::Publish,
+                Answer::Yes => Reply::Other,
+                Answer::No => Reply::Decline,
+                Answer::Other => Reply::Other,
+            },
+        }
+    }
+
+    /// The answer to a question about publishing, by what it asks.
+    fn publish_answer(&self, state: &CoachState, text: &str) -> String {
+        let key = if CoachLexicon::any(&self.lex.topic_edit, text) {
+            "publish_question_edit"
+        } else if CoachLexicon::any(&self.lex.topic_visible, text) {
+            "publish_question_visible"
+        } else {
+            "publish_question"
+        };
+        self.say(key, state, &[])
+    }
+
     /// The router node: evaluate, update the draft, choose the next agent.
     async fn router(
         &self,
         state: &mut CoachState,
         message: &str,
         text: &str,
+        reading: &Reading,
         model: Option<&LlmClient>,
         turn: &mut CoachTurn,
     ) -> Node {
-        if state.waiting == Waiting::Confirmation {
-            if CoachLexicon::any(&self.lex.confirm, text) {
-                turn.reasoning = "学生确认发布".into();
-                return Node::Editor(Task::Publish, None);
+        let pending = state.waiting != Waiting::Content;
+        if pending {
+            match self.reply_to_summary(reading, state.waiting) {
+                Reply::Publish => {
+                    turn.reasoning = "学生确认发布".into();
+                    return Node::Editor(Task::Publish, None);
+                }
+                Reply::Decline => {
+                    turn.reasoning = "学生暂不发布，草稿保留".into();
+                    turn.voice = self.say("publish_declined", state, &[]);
+                    state.waiting = Waiting::Revising;
+                    return Node::End;
+                }
+                Reply::Ask => {
+                    turn.reasoning = "学生问发布的事，问题仍待回答".into();
+                    turn.voice = self.publish_answer(state, text);
+                    turn.calls.push(confirm_chips());
+                    // The answer ends in "要发布吗？": a yes now publishes.
+                    state.waiting = Waiting::Confirmation;
+                    return Node::End;
+                }
+                Reply::Suppose => {
+                    turn.reasoning = "学生在假设发布，不执行".into();
+                    turn.voice = self.say("publish_conditional", state, &[]);
+                    return Node::End;
+                }
+                Reply::Other => {}
             }
             let changes = score_changes(&self.lex, text);
             if !changes.is_empty() {
                 turn.reasoning = "学生修改评分".into();
                 return Node::Editor(Task::Adjust(changes), None);
             }
-            // More to say: back to collecting.
-            state.waiting = Waiting::Content;
         }
         let found = self.rule_check(message, state);
         state.notice = found.first().map(|(_, m)| m.clone());
@@ -202,6 +294,15 @@ impl Coach {
         if let Some(client) = model {
             match self.model_evaluation(client, state, message).await {
                 Ok(proposed) => {
+                    if let Some(action) = &proposed.action {
+                        // Code's verdict already ran: had it said "do it",
+                        // this node would not be reached.
+                        tracing::info!(
+                            proposed = %action,
+                            verdict = ?Action::from_key(action).map(|a| self.acts.force(reading, a)),
+                            "the model proposed a consequential action; not performed"
+                        );
+                    }
                     evaluation = router::reroute(&self.lex, state, text, proposed, violations)
                 }
                 Err(e) => {
@@ -215,8 +316,10 @@ impl Coach {
         let next = evaluation.next_agent;
         state.evaluation = Some(evaluation);
         match next {
-            Some(NextAgent::FollowUp) => Node::FollowUp,
-            Some(NextAgent::Editor) | None => Node::Editor(Task::FromEvaluation, None),
+            // With "发布吗？" pending, what the student adds goes into the
+            // draft and the summary is shown again.
+            Some(NextAgent::FollowUp) if !pending => Node::FollowUp,
+            _ => Node::Editor(Task::FromEvaluation, None),
         }
     }
 
@@ -337,6 +440,7 @@ impl Coach {
                 turn.voice = self.say("draft_changed", state, &vars);
                 turn.calls.push(confirm_chips());
                 state.scores = Some(scores);
+                state.waiting = Waiting::Confirmation;
                 Node::End
             }
             (Task::Publish, None) => Node::Tool(Task::Publish, Job::Submit),

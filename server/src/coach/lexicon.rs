@@ -11,8 +11,6 @@ const LEXICON: &str = include_str!("../../lexicons/coach.txt");
 #[derive(Debug, Default)]
 pub struct CoachLexicon {
     pub start: Vec<String>,
-    pub cancel: Vec<String>,
-    pub confirm: Vec<String>,
     pub done: Vec<String>,
     pub question: Vec<String>,
     pub vague: Vec<String>,
@@ -20,6 +18,9 @@ pub struct CoachLexicon {
     pub positive: Vec<String>,
     pub negative: Vec<String>,
     pub strong: Vec<String>,
+    /// What a question about publishing asks: editing afterwards, who sees it.
+    pub topic_edit: Vec<String>,
+    pub topic_visible: Vec<String>,
     pub relations: Vec<(String, Vec<String>)>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     pub tags: Vec<(String, Vec<String>)>,
@@ -34,8 +35,6 @@ impl CoachLexicon {
             let terms: Vec<String> = e.terms.iter().map(|t| normalize(t)).collect();
             match e.key.as_str() {
                 "start" => lex.start = terms,
-                "cancel" => lex.cancel = terms,
-                "confirm" => lex.confirm = terms,
                 "done" => lex.done = terms,
                 "question" => lex.question = terms,
                 "vague" => lex.vague = terms,
@@ -43,6 +42,8 @@ impl CoachLexicon {
                 "positive" => lex.positive = terms,
                 "negative" => lex.negative = terms,
                 "strong" => lex.strong = terms,
+                "topic.edit" => lex.topic_edit = terms,
+                "topic.visible" => lex.topic_visible = terms,
                 k => {
                     if let Some(r) = k.strip_prefix("relation.") {
                         lex.relations.push((r.to_string(), terms));

@@ -22,25 +22,29 @@ use std::sync::Arc;
 
 use crate::agent::templates::Templates;
 use crate::site::Site;
+use crate::speech_act::SpeechActs;
 
 use self::lexicon::CoachLexicon;
 use self::state::CoachState;
 
 const REPLIES: &str = include_str!("../../../prompts/coach/replies.txt");
 
-/// The coach: its words, its lines and the site it writes to.
+/// The coach: its words, its lines, the site it writes to, and the speech
+/// acts that decide whether the student asked to publish or to drop the draft.
 pub struct Coach {
     lex: CoachLexicon,
     replies: Templates,
     site: Arc<Site>,
+    acts: Arc<SpeechActs>,
 }
 
 impl Coach {
-    pub fn new(site: Arc<Site>) -> Coach {
+    pub fn new(site: Arc<Site>, acts: Arc<SpeechActs>) -> Coach {
         Coach {
             lex: CoachLexicon::load(),
             replies: Templates::parse(REPLIES),
             site,
+            acts,
         }
     }
 

@@ -133,6 +133,7 @@ pub fn evaluate(
         question,
         reason,
         next_agent: Some(next),
+        action: None,
     }
 }
 
@@ -183,6 +184,8 @@ pub fn reroute(
         },
         next_agent: Some(next),
         violations: rules.violations,
+        // Never carried on: code alone decides consequential actions.
+        action: None,
     }
 }
 

@@ -74,6 +74,11 @@ pub struct Evaluation {
     pub question: bool,
     pub reason: String,
     pub next_agent: Option<NextAgent>,
+    /// What a model says the student asks the coach to do ("publish",
+    /// "cancel"). Only a proposal: code performs a consequential action on
+    /// its own speech-act verdict alone (see `graph.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
 }
 
 /// Where the conversation waits.
@@ -83,8 +88,13 @@ pub enum Waiting {
     /// For more of the review.
     #[default]
     Content,
-    /// For "确认" (or a change) of the summarised draft.
+    /// For "确认" (or a change) of the summarised draft: the agent asked
+    /// "发布吗？", and a plain yes publishes.
     Confirmation,
+    /// The student declined to publish ("先不发布"): changes are welcome, a
+    /// direct instruction ("发布吧") publishes, a bare yes shows the draft
+    /// again instead (the last question was "想改哪里？").
+    Revising,
 }
 
 /// The draft the editor proposes: scores 1–5 per dimension and overall.

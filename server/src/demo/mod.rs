@@ -24,7 +24,7 @@ pub async fn seed_if_empty(pool: &SqlitePool) -> Result<bool, sqlx::Error> {
         return Ok(false);
     }
     let data = generate::generate(DEMO_SEED);
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin_write(pool).await?;
     insert(&mut tx, &data).await?;
     crate::store::rebuild_aggregates(&mut tx).await?;
     tx.commit().await?;

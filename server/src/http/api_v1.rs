@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
+use axum::handler::Handler;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
@@ -19,6 +20,8 @@ use app::model::{
     AdvisorDetail, Comparison, RankingPage, RankingStats, RankingView, ReviewPage, SortKey,
 };
 
+use super::client::ClientId;
+use super::security::{limit, REVIEW_BODY};
 use super::JsonError;
 use crate::site::{parse_advisor_id, Site, MAX_PAGE};
 
@@ -31,7 +34,10 @@ pub fn router(site: Arc<Site>) -> Router {
         .route("/majors", get(majors))
         .route("/advisors", get(advisors))
         .route("/advisors/{id}", get(advisor))
-        .route("/advisors/{id}/reviews", get(reviews).post(post_review))
+        .route(
+            "/advisors/{id}/reviews",
+            get(reviews).post(post_review.layer(limit(REVIEW_BODY))),
+        )
         .route("/compare", get(compare))
         .fallback(unknown_endpoint)
         .with_state(site)
@@ -198,32 +204,16 @@ async fn reviews(
 async fn post_review(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
-    headers: axum::http::HeaderMap,
+    client: ClientId,
     body: Result<Json<app::model::NewReview>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(axum::http::StatusCode, Json<app::model::PostedReview>), JsonError> {
     let id = advisor_id(&id)?;
-    let Json(review) = body.map_err(|_| {
-        JsonError(ApiError::bad_request(
-            "invalid_request",
-            "请求体应为 {ratings, tags, text, relation}，评分为 1 到 5 的整数。",
-        ))
-    })?;
-    let client = client_key(&headers);
-    let posted = crate::reviews::submit(&site, &id, review, &client).await?;
+    let review = super::json_body(
+        body,
+        "应为 {ratings, tags, text, relation}，评分为 1 到 5 的整数。",
+    )?;
+    let posted = crate::reviews::submit(&site, &id, review, &client.key).await?;
     Ok((axum::http::StatusCode::CREATED, Json(posted)))
-}
-
-/// Who writes, for duplicates and rate limits: the first `X-Forwarded-For`
-/// hop (the site runs behind a proxy in production), else one local client.
-pub fn client_key(headers: &axum::http::HeaderMap) -> String {
-    headers
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| format!("ip:{v}"))
-        .unwrap_or_else(|| "local".to_string())
 }
 
 /// `?ids=12,34`: two to four advisors side by side, in the order given.

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
+use axum::handler::Handler;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -23,38 +24,38 @@ use app::protocol::{
     ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest, SwitchAgentResponse,
 };
 
+use super::client::ClientId;
+use super::security::{limit, CHAT_BODY};
 use super::JsonError;
 use crate::agent::stream::{StreamEvent, VoiceSink};
 use crate::agent::Agent;
 
 pub fn router(agent: Arc<Agent>) -> Router {
     Router::new()
-        .route("/chat", post(chat))
-        .route("/chat/stream", post(chat_stream))
-        .route("/chat/switch_agent", post(switch_agent))
+        .route("/chat", post(chat.layer(limit(CHAT_BODY))))
+        .route("/chat/stream", post(chat_stream.layer(limit(CHAT_BODY))))
+        .route(
+            "/chat/switch_agent",
+            post(switch_agent.layer(limit(CHAT_BODY))),
+        )
         .route("/chat/{session_id}", get(history))
         .with_state(agent)
 }
 
 /// The body as a `ChatRequest`, or the protocol's 400.
 fn request(body: Result<Json<ChatRequest>, JsonRejection>) -> Result<ChatRequest, JsonError> {
-    let Json(request) = body.map_err(|e| {
-        let message = match e {
-            JsonRejection::MissingJsonContentType(_) => "请求需要 Content-Type: application/json。",
-            JsonRejection::JsonSyntaxError(_) => "请求体不是合法的 JSON。",
-            JsonRejection::JsonDataError(_) => "请求字段格式不正确（例如 page_context）。",
-            _ => "请求格式不正确。",
-        };
-        JsonError(ApiError::bad_request("invalid_request", message))
-    })?;
-    Ok(request)
+    super::json_body(
+        body,
+        "应为 {session_id, message 或 option, page_context}（例如 page_context 的格式）。",
+    )
 }
 
 async fn chat(
     State(agent): State<Arc<Agent>>,
+    client: ClientId,
     body: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Json<ChatResponse>, JsonError> {
-    Ok(Json(agent.turn(request(body)?).await?))
+    Ok(Json(agent.turn_from(request(body)?, &client.key).await?))
 }
 
 /// The same turn as [`chat`], its sentences sent as they are ready. The
@@ -63,9 +64,10 @@ async fn chat(
 /// is stored either way.
 async fn chat_stream(
     State(agent): State<Arc<Agent>>,
+    client: ClientId,
     body: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Response, JsonError> {
-    let prepared = agent.prepare(request(body)?).await?;
+    let prepared = agent.prepare_from(request(body)?, &client.key).await?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         let sink = VoiceSink::new(tx);
@@ -105,6 +107,11 @@ async fn switch_agent(
     body: Result<Json<SwitchAgentRequest>, JsonRejection>,
 ) -> Response {
     let result = match body {
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            let mut e = ApiError::bad_request("payload_too_large", "请求内容太大了。");
+            e.status = 413;
+            Err(e)
+        }
         Err(_) => Err(ApiError::bad_request(
             "invalid_request",
             "请求体应为 {\"session_id\": \"…\", \"agent_type\": \"casual\" 或 \"analysis\"}。",

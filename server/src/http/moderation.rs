@@ -7,17 +7,21 @@
 use std::sync::Arc;
 
 use axum::extract::{Form, Path, Query, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post, put};
+use axum::Extension;
 use axum::{Json, Router};
 use serde::Deserialize;
 
 use app::error::ApiError;
 use app::model::NewReview;
 
-use super::api_v1::client_key;
-use super::JsonError;
+use super::client::ClientId;
+use super::limits::{too_many, Limits};
+use super::security::{limit, REPORT_BODY, REVIEW_BODY};
+use super::{json_body, JsonError};
 use crate::reviews::admin::{self, Act, AuditEntry, Cursor};
 use crate::reviews::moderation::{self, AdminReview};
 use crate::site::Site;
@@ -25,8 +29,14 @@ use crate::site::Site;
 /// Routes under `/api/v1`.
 pub fn api(site: Arc<Site>) -> Router {
     Router::new()
-        .route("/reviews/{id}", put(edit).delete(delete))
-        .route("/reviews/{id}/report", post(report_json))
+        .route(
+            "/reviews/{id}",
+            put(edit.layer(limit(REVIEW_BODY))).delete(delete),
+        )
+        .route(
+            "/reviews/{id}/report",
+            post(report_json.layer(limit(REPORT_BODY))),
+        )
         .route("/admin/reviews", get(admin_json))
         .route("/admin/reviews/bulk", post(bulk_json))
         .route("/admin/reviews/{id}/hide", post(hide_json))
@@ -37,9 +47,18 @@ pub fn api(site: Arc<Site>) -> Router {
 /// Page routes: the 举报 form's target and the admin page.
 pub fn pages(site: Arc<Site>) -> Router {
     Router::new()
-        .route("/reviews/{id}/report", post(report_form))
-        .route("/reviews/new/{advisor_id}", post(review_form_post))
-        .route("/reviews/{id}/edit", post(review_edit_post))
+        .route(
+            "/reviews/{id}/report",
+            post(report_form.layer(limit(REPORT_BODY))),
+        )
+        .route(
+            "/reviews/new/{advisor_id}",
+            post(review_form_post.layer(limit(REVIEW_BODY))),
+        )
+        .route(
+            "/reviews/{id}/edit",
+            post(review_edit_post.layer(limit(REVIEW_BODY))),
+        )
         .route("/admin", get(admin_page))
         .route("/admin/reviews/bulk", post(bulk_form))
         .route("/admin/reviews/{id}/{action}", post(admin_action_form))
@@ -60,12 +79,7 @@ async fn edit(
     headers: HeaderMap,
     body: Result<Json<NewReview>, axum::extract::rejection::JsonRejection>,
 ) -> Result<StatusCode, JsonError> {
-    let Json(review) = body.map_err(|_| {
-        JsonError(ApiError::bad_request(
-            "invalid_request",
-            "请求体应为 {ratings, tags, text, relation}。",
-        ))
-    })?;
+    let review = json_body(body, "应为 {ratings, tags, text, relation}。")?;
     moderation::edit(&site, &id, &token(&headers), review).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -90,11 +104,23 @@ struct ReportBody {
 async fn report_json(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Option<Json<ReportBody>>,
+    client: ClientId,
+    body: axum::body::Bytes,
 ) -> Result<Json<serde_json::Value>, JsonError> {
-    let reason = body.map(|b| b.0.reason).unwrap_or_default();
-    let new = moderation::report(&site, &id, &client_key(&headers), &reason).await?;
+    // The body is optional (`{"reason": …}`); when there is one it must be it.
+    let reason = if body.iter().all(u8::is_ascii_whitespace) {
+        String::new()
+    } else {
+        serde_json::from_slice::<ReportBody>(&body)
+            .map_err(|_| {
+                JsonError(ApiError::bad_request(
+                    "invalid_request",
+                    "请求体应为 {\"reason\": \"举报理由\"}（可以省略）。",
+                ))
+            })?
+            .reason
+    };
+    let new = moderation::report(&site, &id, &client.key, &reason).await?;
     Ok(Json(serde_json::json!({
         "reported": true,
         "message": if new { "已举报，管理员会尽快处理。" } else { "你已经举报过这条评价了。" },
@@ -105,10 +131,15 @@ async fn report_json(
 async fn report_form(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    client: ClientId,
     Form(body): Form<ReportBody>,
 ) -> Response {
-    match moderation::report(&site, &id, &client_key(&headers), &body.reason).await {
+    // Redirects carry the parsed number, never the path as given.
+    let id = match moderation::review_id(&id) {
+        Ok(n) => n,
+        Err(e) => return JsonError(e).into_response(),
+    };
+    match moderation::report(&site, &id.to_string(), &client.key, &body.reason).await {
         Ok(_) => {
             let advisor: String = body
                 .advisor_id
@@ -126,7 +157,7 @@ async fn report_form(
 async fn review_form_post(
     State(site): State<Arc<Site>>,
     Path(advisor_id): Path<String>,
-    headers: HeaderMap,
+    client: ClientId,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     use crate::reviews::form::{field_errors, from_fields};
@@ -139,7 +170,7 @@ async fn review_form_post(
         }
         Err(e) => return JsonError(e).into_response(),
     };
-    let review = from_fields(&fields);
+    let review = crate::reviews::submit::clean(from_fields(&fields));
     let back = |review, errors| {
         let draft = site.review_drafts().put(review, errors);
         Redirect::to(&format!(
@@ -151,15 +182,16 @@ async fn review_form_post(
     if !errors.is_empty() {
         return back(review, errors);
     }
-    match crate::reviews::submit(&site, &advisor, review.clone(), &client_key(&headers)).await {
+    match crate::reviews::submit(&site, &advisor, review.clone(), &client.key).await {
         Ok(posted) => {
             let rid = posted.review.id;
             let mut response =
                 Redirect::to(&format!("/advisor/{advisor}?posted={rid}#review-{rid}"))
                     .into_response();
             let cookie = format!(
-                "review-token-{rid}={}; Path=/; Max-Age=86400; SameSite=Lax",
-                posted.edit_token
+                "review-token-{rid}={}; Path=/; Max-Age=86400; SameSite=Lax{}",
+                posted.edit_token,
+                secure(&client)
             );
             if let Ok(v) = cookie.parse() {
                 response.headers_mut().insert(header::SET_COOKIE, v);
@@ -197,11 +229,15 @@ async fn review_edit_post(
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     use crate::reviews::form::from_fields;
+    let id = match moderation::review_id(&id) {
+        Ok(n) => n.to_string(),
+        Err(e) => return JsonError(e).into_response(),
+    };
     let advisor = match moderation::advisor_of(&site, &id).await {
         Ok(a) => a,
         Err(e) => return JsonError(e).into_response(),
     };
-    let review = from_fields(&fields);
+    let review = crate::reviews::submit::clean(from_fields(&fields));
     match moderation::edit(&site, &id, &cookie_token(&headers, &id), review.clone()).await {
         Ok(()) => {
             Redirect::to(&format!("/advisor/{advisor}?edited={id}#review-{id}")).into_response()
@@ -220,29 +256,22 @@ async fn review_edit_post(
     }
 }
 
-/// Whether the request carries the admin token. `None` when the admin is off.
-fn admin_check(headers: &HeaderMap, query_token: Option<&str>) -> Option<Result<(), StatusCode>> {
-    let expected = std::env::var("ADMIN_TOKEN")
+/// The admin token, when the admin is on.
+fn admin_token() -> Option<String> {
+    std::env::var("ADMIN_TOKEN")
         .ok()
-        .filter(|t| !t.trim().is_empty())?;
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    let cookie = headers
-        .get(header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|c| {
-            c.split(';')
-                .map(str::trim)
-                .find_map(|kv| kv.strip_prefix("admin_token="))
-        });
-    let given = query_token.or(bearer).or(cookie);
-    Some(match given {
-        None => Err(StatusCode::UNAUTHORIZED),
-        Some(t) if t == expected.trim() => Ok(()),
-        Some(_) => Err(StatusCode::FORBIDDEN),
-    })
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+}
+
+/// Equal secrets, compared in time that does not depend on where they
+/// differ (their SHA-256 digests, so not even on their lengths).
+fn same_secret(given: &str, expected: &str) -> bool {
+    use sha2::{Digest, Sha256};
+    use subtle::ConstantTimeEq;
+    let a = Sha256::digest(given.trim().as_bytes());
+    let b = Sha256::digest(expected.as_bytes());
+    a.as_slice().ct_eq(b.as_slice()).into()
 }
 
 fn refused(status: StatusCode) -> Response {
@@ -265,9 +294,42 @@ fn refused(status: StatusCode) -> Response {
     JsonError(e).into_response()
 }
 
-/// Ok, or the status to refuse with (404 when the admin is off).
-fn guard(headers: &HeaderMap, query_token: Option<&str>) -> Result<(), StatusCode> {
-    admin_check(headers, query_token).unwrap_or(Err(StatusCode::NOT_FOUND))
+/// Ok, or the response that refuses the request: 404 when the admin is
+/// off, 429 after too many wrong tokens from this client, 401 without a
+/// token, 403 with a wrong one (which counts against the client).
+fn guard(
+    headers: &HeaderMap,
+    query_token: Option<&str>,
+    client: &ClientId,
+    limits: &Limits,
+) -> Result<(), Response> {
+    let Some(expected) = admin_token() else {
+        return Err(refused(StatusCode::NOT_FOUND));
+    };
+    if let Some(wait) = limits.admin_failures.exhausted(&client.key) {
+        return Err(too_many(wait, "管理员口令错误次数过多，请稍后再试。"));
+    }
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let cookie = headers
+        .get(header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| {
+            c.split(';')
+                .map(str::trim)
+                .find_map(|kv| kv.strip_prefix("admin_token="))
+        });
+    match query_token.or(bearer).or(cookie) {
+        None => Err(refused(StatusCode::UNAUTHORIZED)),
+        Some(t) if same_secret(t, &expected) => Ok(()),
+        Some(_) => {
+            let _ = limits.admin_failures.hit(&client.key);
+            tracing::warn!(client = %client.key, "wrong admin token");
+            Err(refused(StatusCode::FORBIDDEN))
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -301,13 +363,24 @@ async fn admin_lists(
     Ok((flagged, next, recent, admin::audit_log(site, 50).await?))
 }
 
+/// `; Secure` for a cookie of a request that came over https.
+fn secure(client: &ClientId) -> &'static str {
+    if client.https {
+        "; Secure"
+    } else {
+        ""
+    }
+}
+
 async fn admin_json(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     headers: HeaderMap,
     Query(q): Query<ListQuery>,
 ) -> Response {
-    if let Err(s) = guard(&headers, None) {
-        return refused(s);
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
     }
     match admin_lists(&site, &q).await {
         Ok((flagged, next, recent, audit)) => Json(serde_json::json!({
@@ -323,13 +396,13 @@ async fn admin_json(
 
 /// Who acts: the name the admin gives (`X-Admin-Name` or the page's 操作人
 /// field; one token is shared, the name tells people apart) and the client.
-fn actor(headers: &HeaderMap, name: Option<&str>) -> String {
+fn actor(headers: &HeaderMap, client: &ClientId, name: Option<&str>) -> String {
     let name = name
         .or_else(|| headers.get("x-admin-name").and_then(|v| v.to_str().ok()))
         .map(|n| n.trim().chars().take(40).collect::<String>())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "管理员".to_string());
-    format!("{name}（{}）", client_key(headers))
+    format!("{name}（{}）", client.key)
 }
 
 #[derive(Deserialize, Default)]
@@ -348,11 +421,13 @@ struct BulkBody {
 /// all in one transaction, each in the audit log.
 async fn bulk_json(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     headers: HeaderMap,
     body: Option<Json<BulkBody>>,
 ) -> Response {
-    if let Err(s) = guard(&headers, None) {
-        return refused(s);
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
     }
     let body = body.map(|b| b.0).unwrap_or_default();
     let hidden = match body.action.as_str() {
@@ -367,7 +442,7 @@ async fn bulk_json(
         }
     };
     let act = Act {
-        actor: actor(&headers, body.by.as_deref()),
+        actor: actor(&headers, &client, body.by.as_deref()),
         reason: body.reason,
     };
     match admin::set_hidden(&site, &body.ids, hidden, &act).await {
@@ -381,11 +456,13 @@ async fn bulk_json(
 /// The admin page's bulk form: checked reviews, 隐藏所选 / 恢复所选, a reason.
 async fn bulk_form(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     headers: HeaderMap,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
-    if let Err(s) = guard(&headers, None) {
-        return refused(s);
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
     }
     let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
     let ids: Vec<String> = fields
@@ -395,7 +472,7 @@ async fn bulk_form(
         .collect();
     let hidden = get("action") != Some("restore");
     let act = Act {
-        actor: actor(&headers, get("by")),
+        actor: actor(&headers, &client, get("by")),
         reason: get("reason").unwrap_or_default().to_string(),
     };
     match admin::set_hidden(&site, &ids, hidden, &act).await {
@@ -412,16 +489,16 @@ struct ReasonBody {
 
 async fn moderate(
     site: &Site,
-    headers: &HeaderMap,
+    (limits, client, headers): (&Limits, &ClientId, &HeaderMap),
     id: &str,
     hidden: bool,
     reason: String,
 ) -> Response {
-    if let Err(s) = guard(headers, None) {
-        return refused(s);
+    if let Err(refusal) = guard(headers, None, client, limits) {
+        return refusal;
     }
     let act = Act {
-        actor: actor(headers, None),
+        actor: actor(headers, client, None),
         reason,
     };
     match moderation::set_hidden(site, id, hidden, &act).await {
@@ -432,22 +509,26 @@ async fn moderate(
 
 async fn hide_json(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Option<Json<ReasonBody>>,
 ) -> Response {
     let reason = body.map(|b| b.0.reason).unwrap_or_default();
-    moderate(&site, &headers, &id, true, reason).await
+    moderate(&site, (&limits, &client, &headers), &id, true, reason).await
 }
 
 async fn restore_json(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Option<Json<ReasonBody>>,
 ) -> Response {
     let reason = body.map(|b| b.0.reason).unwrap_or_default();
-    moderate(&site, &headers, &id, false, reason).await
+    moderate(&site, (&limits, &client, &headers), &id, false, reason).await
 }
 
 #[derive(Deserialize)]
@@ -456,12 +537,7 @@ struct TokenQuery {
     after: Option<String>,
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use app::text::escape_html as escape;
 
 fn rows(list: &[AdminReview]) -> String {
     if list.is_empty() {
@@ -535,15 +611,30 @@ fn url_escape(s: &str) -> String {
         .collect()
 }
 
-/// `/admin`: flagged and recent reviews with 隐藏 / 恢复. `?token=` on the
-/// first visit keeps the token in an HttpOnly cookie.
+/// `/admin`: flagged and recent reviews with 隐藏 / 恢复. A `?token=` is
+/// answered with an HttpOnly cookie and a redirect to the plain `/admin`, so
+/// the token does not stay in the address bar or the history.
 async fn admin_page(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     headers: HeaderMap,
     Query(q): Query<TokenQuery>,
 ) -> Response {
-    if let Err(s) = guard(&headers, q.token.as_deref()) {
-        return refused(s);
+    let query_token = q.token.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    if let Err(refusal) = guard(&headers, query_token, &client, &limits) {
+        return refusal;
+    }
+    if let Some(t) = query_token {
+        let mut response = Redirect::to("/admin").into_response();
+        let cookie = format!(
+            "admin_token={t}; Path=/admin; HttpOnly; SameSite=Strict{}",
+            secure(&client)
+        );
+        if let Ok(v) = cookie.parse() {
+            response.headers_mut().insert(header::SET_COOKIE, v);
+        }
+        return response;
     }
     let list = ListQuery {
         after: q.after.clone(),
@@ -575,23 +666,24 @@ async fn admin_page(
         audit_rows(&audit)
     );
     let mut response = Html(body).into_response();
-    if let Some(t) = q.token {
-        if let Ok(v) = format!("admin_token={t}; Path=/admin; HttpOnly; SameSite=Strict").parse() {
-            response.headers_mut().insert(header::SET_COOKIE, v);
-        }
-    }
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
     response
 }
 
 /// The 隐藏 / 恢复 buttons of the admin page.
 async fn admin_action_form(
     State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
     Path((id, action)): Path<(String, String)>,
     headers: HeaderMap,
     form: Result<Form<ReasonBody>, axum::extract::rejection::FormRejection>,
 ) -> Response {
-    if let Err(s) = guard(&headers, None) {
-        return refused(s);
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
     }
     let hidden = match action.as_str() {
         "hide" => true,
@@ -599,7 +691,7 @@ async fn admin_action_form(
         _ => return refused(StatusCode::NOT_FOUND),
     };
     let act = Act {
-        actor: actor(&headers, None),
+        actor: actor(&headers, &client, None),
         reason: form.map(|f| f.0.reason).unwrap_or_default(),
     };
     match moderation::set_hidden(&site, &id, hidden, &act).await {

@@ -187,7 +187,9 @@ pub async fn set_hidden(
         .iter()
         .map(|id| review_id(id))
         .collect::<Result<Vec<i64>, ApiError>>()?;
-    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let mut tx = crate::db::begin_write(site.pool())
+        .await
+        .map_err(unavailable)?;
     let mut changed = 0;
     for id in ids {
         changed += usize::from(hide_one(&mut tx, id, hidden, act).await?);

@@ -18,6 +18,11 @@ use crate::site::Site;
 const KEEP: Duration = Duration::from_secs(10 * 60);
 /// At most this many are kept (the oldest go first).
 const MAX: usize = 1000;
+/// A draft's text is kept up to this many characters (the form's limit and
+/// a little more, so "too long" can still be shown and fixed).
+const KEEP_CHARS: usize = super::submit::MAX_TEXT + 200;
+/// At most this many bytes of drafts in all.
+const MAX_BYTES: usize = 4 * 1024 * 1024;
 
 /// A refused submission: when, what was typed, (field, message) errors.
 type Draft = (Instant, NewReview, Vec<(String, String)>);
@@ -27,18 +32,43 @@ pub struct Drafts {
     inner: Mutex<HashMap<String, Draft>>,
 }
 
+/// What a draft costs in memory, roughly.
+fn size_of(d: &Draft) -> usize {
+    d.1.text.len()
+        + d.1.relation.len()
+        + d.1.tags.iter().map(String::len).sum::<usize>()
+        + d.2.iter().map(|(f, m)| f.len() + m.len()).sum::<usize>()
+        + 128
+}
+
 impl Drafts {
-    pub fn put(&self, review: NewReview, errors: Vec<(String, String)>) -> String {
+    /// Keeps a refused submission (its text cut to [`KEEP_CHARS`], its tags
+    /// to a few) within [`MAX`] drafts and [`MAX_BYTES`] in all.
+    pub fn put(&self, mut review: NewReview, errors: Vec<(String, String)>) -> String {
         let id = uuid::Uuid::new_v4().simple().to_string();
-        if let Ok(mut map) = self.inner.lock() {
-            map.retain(|_, (at, _, _)| at.elapsed() < KEEP);
-            if map.len() >= MAX {
-                if let Some(oldest) = map.iter().min_by_key(|(_, v)| v.0).map(|(k, _)| k.clone()) {
-                    map.remove(&oldest);
-                }
-            }
-            map.insert(id.clone(), (Instant::now(), review, errors));
+        if review.text.chars().count() > KEEP_CHARS {
+            review.text = review.text.chars().take(KEEP_CHARS).collect();
         }
+        review.tags.truncate(10);
+        review.tags.iter_mut().for_each(|t| {
+            if t.len() > 64 {
+                *t = t.chars().take(16).collect();
+            }
+        });
+        review.relation = review.relation.chars().take(16).collect();
+        let draft = (Instant::now(), review, errors);
+        let mut map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|_, (at, _, _)| at.elapsed() < KEEP);
+        let mut bytes: usize = map.values().map(size_of).sum();
+        while !map.is_empty() && (map.len() >= MAX || bytes + size_of(&draft) > MAX_BYTES) {
+            let Some(oldest) = map.iter().min_by_key(|(_, v)| v.0).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            if let Some(d) = map.remove(&oldest) {
+                bytes -= size_of(&d);
+            }
+        }
+        map.insert(id.clone(), draft);
         id
     }
 

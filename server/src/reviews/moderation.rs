@@ -99,7 +99,8 @@ pub(super) async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Store
     })
 }
 
-pub(super) fn review_id(id: &str) -> Result<i64, ApiError> {
+/// A review id from a path: digits only (surrounding spaces forgiven).
+pub fn review_id(id: &str) -> Result<i64, ApiError> {
     id.trim()
         .parse::<i64>()
         .ok()
@@ -154,7 +155,10 @@ pub async fn advisor_of(site: &Site, id: &str) -> Result<i64, ApiError> {
 /// Replaces a review's content (same validation as a new one).
 pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Result<(), ApiError> {
     let id = review_id(id)?;
-    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let review = super::submit::clean(review);
+    let mut tx = crate::db::begin_write(site.pool())
+        .await
+        .map_err(unavailable)?;
     let s = stored(&mut tx, id).await?;
     check_token(&s, token)?;
     let name: String = sqlx::query_scalar("SELECT name FROM advisors WHERE id = ?")
@@ -212,7 +216,9 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
 /// Deletes a review (its writer, with the token, within the window).
 pub async fn delete(site: &Site, id: &str, token: &str) -> Result<(), ApiError> {
     let id = review_id(id)?;
-    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let mut tx = crate::db::begin_write(site.pool())
+        .await
+        .map_err(unavailable)?;
     let s = stored(&mut tx, id).await?;
     check_token(&s, token)?;
     if s.status == "published" {
@@ -239,7 +245,10 @@ pub async fn report(
     let id = review_id(id)?;
     let mut conn = site.pool().acquire().await.map_err(unavailable)?;
     stored(&mut conn, id).await?;
-    let reason: String = reason.trim().chars().take(200).collect();
+    let reason: String = super::submit::visible(reason.trim())
+        .chars()
+        .take(200)
+        .collect();
     let done = sqlx::query(
         "INSERT OR IGNORE INTO review_reports (review_id, client_key, reason) VALUES (?, ?, ?)",
     )

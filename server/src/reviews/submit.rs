@@ -123,6 +123,28 @@ pub fn validate_with(review: &NewReview, ctx: &RuleContext, tags: &[String]) -> 
     out
 }
 
+/// Whether `c` is an invisible control that changes how text around it is
+/// shown: bidirectional overrides and isolates (a review could make its
+/// text display reversed, U+202E before "moc.live"), and C0/C1 controls other than line
+/// breaks and tabs.
+fn is_hidden_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+}
+
+/// A review as written, less the invisible controls of [`is_hidden_control`]
+/// (what a reader could not see is not published).
+pub fn clean(mut review: NewReview) -> NewReview {
+    review.text = visible(&review.text);
+    review
+}
+
+/// `s` without the invisible controls of [`is_hidden_control`] (review texts,
+/// report reasons: anything a stranger writes that others will read).
+pub fn visible(s: &str) -> String {
+    s.chars().filter(|c| !is_hidden_control(*c)).collect()
+}
+
 /// [`validate_with`] against the site's tags (the coach checks a draft with it).
 pub fn validate(review: &NewReview, ctx: &RuleContext) -> Vec<FieldError> {
     let tags: Vec<String> = crate::demo::catalog_data::TAGS
@@ -159,12 +181,15 @@ pub async fn submit(
     let ctx = RuleContext {
         advisor_name: row.name.clone(),
     };
+    let review = clean(review);
     if let Some(e) = validate(&review, &ctx).into_iter().next() {
         return Err(e.into_api());
     }
     let text = review.text.trim().to_string();
     let unavailable = |_| ApiError::unavailable("评价保存失败，请稍后再试。");
-    let mut tx = site.pool().begin().await.map_err(unavailable)?;
+    let mut tx = crate::db::begin_write(site.pool())
+        .await
+        .map_err(unavailable)?;
     for (limit, window) in [BURST, DAILY] {
         let n: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM reviews WHERE client_key = ? \

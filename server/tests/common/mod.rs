@@ -84,7 +84,24 @@ pub async fn app() -> (Router, Arc<Site>) {
         .output_name("advisor-review")
         .build();
     let agent = Arc::new(server::agent::Agent::new(site.clone()));
-    (server::app_router(site.clone(), agent, options), site)
+    (behind_proxy(site.clone(), agent, options), site)
+}
+
+/// The site as it runs behind a local proxy: every request comes from
+/// 127.0.0.1, which is trusted, so `X-Forwarded-For` names the client (tests
+/// play several clients that way).
+pub fn behind_proxy(
+    site: Arc<Site>,
+    agent: Arc<server::agent::Agent>,
+    options: leptos::config::LeptosOptions,
+) -> Router {
+    let proxies = server::http::client::TrustedProxies::parse("127.0.0.1").unwrap();
+    server::app_router_with(site, agent, options, proxies).layer(
+        axum::extract::connect_info::MockConnectInfo(std::net::SocketAddr::from((
+            [127, 0, 0, 1],
+            40000,
+        ))),
+    )
 }
 
 /// The site router with a language model behind the agent, configured from
@@ -102,7 +119,7 @@ pub async fn app_with_model(vars: &[(&str, &str)]) -> (Router, Arc<Site>) {
         .expect("valid model settings")
         .expect("a model is configured");
     let agent = Arc::new(server::agent::Agent::with_model(site.clone(), config).expect("agent"));
-    (server::app_router(site.clone(), agent, options), site)
+    (behind_proxy(site.clone(), agent, options), site)
 }
 
 /// Server-side rendering uses Leptos's process-wide task executor; tests
@@ -174,11 +191,26 @@ pub fn has_chinese(s: &str) -> bool {
 
 /// Sends a JSON body with POST.
 pub async fn post_json(app: &Router, uri: &str, body: &str) -> Reply {
+    post_json_as(app, uri, body, "127.0.0.1").await
+}
+
+/// Sends a JSON body with POST as `client` (its `X-Forwarded-For`, which
+/// the test site's trusted local proxy passes on).
+pub async fn post_json_as(app: &Router, uri: &str, body: &str, client: &str) -> Reply {
     let request = Request::post(encode_uri(uri))
         .header("content-type", "application/json")
+        .header("x-forwarded-for", client)
         .body(Body::from(body.to_string()))
         .unwrap();
     send(app, request).await
+}
+
+/// A new client address for each simulated student, so per-client limits
+/// (chat turns per minute) count each student alone, as in production.
+fn next_student_address() -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::SeqCst);
+    format!("10.250.{}.{}", n / 256 % 256, n % 256)
 }
 
 /// A student in a browser: keeps the session id and the page context, and
@@ -187,6 +219,8 @@ pub struct Student {
     pub app: Router,
     pub session_id: Option<String>,
     pub page: app::protocol::PageContext,
+    /// The student's own address (see [`next_student_address`]).
+    pub client: String,
 }
 
 impl Student {
@@ -195,13 +229,14 @@ impl Student {
             app: app.clone(),
             session_id: None,
             page: Default::default(),
+            client: next_student_address(),
         }
     }
 
     async fn send(&mut self, mut body: Value) -> app::protocol::ChatResponse {
         body["session_id"] = serde_json::json!(self.session_id);
         body["page_context"] = serde_json::to_value(&self.page).unwrap();
-        let r = post_json(&self.app, "/api/v1/chat", &body.to_string()).await;
+        let r = post_json_as(&self.app, "/api/v1/chat", &body.to_string(), &self.client).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         let reply: app::protocol::ChatResponse = serde_json::from_str(&r.body).unwrap();
         assert!(
@@ -231,7 +266,13 @@ impl Student {
             "message": text,
             "page_context": self.page,
         });
-        let r = post_json(&self.app, "/api/v1/chat/stream", &body.to_string()).await;
+        let r = post_json_as(
+            &self.app,
+            "/api/v1/chat/stream",
+            &body.to_string(),
+            &self.client,
+        )
+        .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         let mut voices = Vec::new();
         let mut reply = None;
@@ -305,15 +346,19 @@ pub async fn request(
     )
 }
 
-/// The incremental aggregates equal a recomputation from the reviews.
+/// The incremental aggregates (advisors' sums and histograms, tag counts,
+/// site sums) equal a recomputation from the reviews.
 pub async fn assert_aggregates_match_recomputation(site: &Site) {
-    let sql = "SELECT id, review_count, sum_overall, sum_funding FROM advisors ORDER BY id";
-    let stored: Vec<(i64, i64, i64, i64)> =
-        sqlx::query_as(sql).fetch_all(site.pool()).await.unwrap();
     let mut conn = site.pool().acquire().await.unwrap();
-    server::store::rebuild_aggregates(&mut conn).await.unwrap();
-    drop(conn);
-    let rebuilt: Vec<(i64, i64, i64, i64)> =
-        sqlx::query_as(sql).fetch_all(site.pool()).await.unwrap();
-    assert_eq!(stored, rebuilt);
+    let drift = server::store::aggregate_drift(&mut conn, 3).await.unwrap();
+    assert!(drift.is_empty(), "aggregates drifted: {drift:?}");
+}
+
+/// A GET with headers (a cookie, say), as text.
+pub async fn get_with(app: &Router, uri: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut request = Request::get(encode_uri(uri));
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    send(app, request.body(Body::empty()).unwrap()).await
 }

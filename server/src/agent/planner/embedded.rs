@@ -15,6 +15,7 @@ use super::{Plan, PlanError, PlanInput, Planner};
 use crate::agent::narrate::SpokenNames;
 use crate::agent::nlu::{Act, Analysis, Lexicons, Reference, Slot};
 use crate::agent::session::Memory;
+use crate::agent::steer::Phase;
 use crate::agent::templates::Templates;
 use crate::agent::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, RECOMMEND_ADVISORS,
@@ -393,11 +394,51 @@ impl EmbeddedPlanner {
                     );
                 }
             } else if fields.is_empty() && !a.rejected.is_empty() {
-                let what = a.rejected.join("、");
-                voice = Some(self.say("rejected_only", turn, &[("what", &what)]));
+                voice = Some(self.rejected_voice(&a.rejected, input));
             }
         }
         (fields, chips, voice)
+    }
+
+    /// "好的，不做机器学习方向。你希望导师是什么风格呢？": what the student
+    /// excluded, said as what it is, then the question of what the form
+    /// actually lacks (the phase code steers to; the form here is already
+    /// without the excluded values).
+    fn rejected_voice(&self, rejected: &[String], input: &PlanInput<'_>) -> String {
+        let catalog = self.site.catalog();
+        let said: Vec<String> = rejected
+            .iter()
+            .map(|v| {
+                if catalog.resolve_school(v).found().is_some() {
+                    format!("不考{v}")
+                } else if catalog.resolve_major(v).found().is_some() {
+                    format!("不考{v}专业")
+                } else if crate::agent::validate::FUNDINGS.contains(&v.as_str()) {
+                    format!("不要经费{v}的")
+                } else if crate::agent::validate::PERSONALITIES.contains(&v.as_str())
+                    || crate::agent::validate::STYLES.contains(&v.as_str())
+                {
+                    format!("不要{v}的导师")
+                } else {
+                    format!("不做{v}方向")
+                }
+            })
+            .collect();
+        let next = match crate::agent::steer::phase(input.form, input.memory) {
+            Phase::AskSchool => "next_school",
+            Phase::AskMajor => "next_major",
+            Phase::OfferDirection => "next_direction",
+            Phase::OfferPersonality => "next_personality",
+            Phase::OfferDegree => "next_degree",
+            Phase::OfferYear => "next_year",
+            Phase::Done => "next_done",
+        };
+        let next = self.say(next, input.turn, &[]);
+        self.say(
+            "rejected_only",
+            input.turn,
+            &[("what", &said.join("，")), ("next", &next)],
+        )
     }
 
     /// A reply about the form after preferences arrived without school/major.
