@@ -8,6 +8,7 @@
 //! - [`ranking`]: the Bayesian average every ranking is ordered by.
 //! - [`store`]: every SQL statement of the read side.
 //! - [`reviews`]: writing reviews: posting rules, validation, the write path.
+//! - [`text`]: folding (half-width, simplified, numerals) and one-pass word lists.
 //! - [`site`]: the read service (pages, API and agent tools read through it).
 //! - [`agent`]: the voice agent's turn pipeline.
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
@@ -30,6 +31,7 @@ pub mod reviews;
 pub mod site;
 pub mod speech_act;
 pub mod store;
+pub mod text;
 
 use std::sync::Arc;
 

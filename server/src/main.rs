@@ -9,6 +9,8 @@
 //!   per-turn verdicts and the scores.
 //! - `server eval-coach <set.jsonl>` — scores the review coach's router on a
 //!   labelled set: routing accuracy, precision and recall per posting rule.
+//! - `server eval-rules <set.jsonl>` — scores the posting rules on a labelled
+//!   set: precision and recall per rule, innocent sentences accepted.
 //! - `server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]`
 //!   — many conversations at once; prints turns/s and latency, exits 1 on
 //!   any error or unstored turn (`make load`).
@@ -35,6 +37,7 @@ const USAGE: &str = "用法：
   server                                   启动网站
   server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
   server eval-coach <set.jsonl>            用标注集评测评价助手的路由准确率和各条发帖规则的精确率、召回率
+  server eval-rules <set.jsonl>            用标注集评测发帖规则：各条规则的精确率、召回率，无辜句子的通过率
   server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]
                                            压力测试：多个会话同时对话，打印吞吐量与延迟（不给 --url 时在本进程内启动网站）
   server mock-llm <script.json> [--addr 127.0.0.1:3199]
@@ -58,6 +61,7 @@ async fn main() -> ExitCode {
         None => serve().await,
         Some("eval") => evaluate(&args[1..]).await,
         Some("eval-coach") => evaluate_coach(&args[1..]),
+        Some("eval-rules") => evaluate_rules(&args[1..]),
         Some("mock-llm") => mock_llm(&args[1..]).await,
         Some("load") => load(&args[1..]).await,
         Some("-h" | "--help" | "help") => {
@@ -180,6 +184,18 @@ fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
     let set = server::coach::eval::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
     let verdicts = server::coach::eval::run(&set);
     print!("{}", server::coach::eval::render(&verdicts));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn evaluate_rules(args: &[String]) -> Result<ExitCode, Failure> {
+    use server::reviews::eval;
+    let Some(path) = args.first() else {
+        return Err(format!("缺少标注集文件\n{USAGE}").into());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+    let set: Vec<eval::Labelled> =
+        server::agent::eval::parse_jsonl(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
+    print!("{}", eval::render(&eval::run(&set)));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -291,6 +291,29 @@ pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<Strin
         .collect())
 }
 
+/// The aggregates that differ from a recomputation (at most `max` of them,
+/// "stored / recomputed"); empty when every incremental write was right.
+/// Recomputes in place: the database keeps the recomputed values.
+pub async fn aggregate_drift(
+    conn: &mut SqliteConnection,
+    max: usize,
+) -> Result<Vec<String>, sqlx::Error> {
+    let kept = aggregate_snapshot(&mut *conn).await?;
+    rebuild_aggregates(&mut *conn).await?;
+    let rebuilt = aggregate_snapshot(&mut *conn).await?;
+    let mut drift: Vec<String> = kept
+        .iter()
+        .zip(&rebuilt)
+        .filter(|(a, b)| a != b)
+        .take(max)
+        .map(|(a, b)| format!("{a} / {b}"))
+        .collect();
+    if kept.len() != rebuilt.len() && drift.len() < max {
+        drift.push(format!("{} lines / {} lines", kept.len(), rebuilt.len()));
+    }
+    Ok(drift)
+}
+
 /// Recomputes every aggregate from the published reviews: advisors' sums and
 /// histograms, per-advisor tag counts and the site-wide sums. Used after a
 /// bulk load and as a repair tool; ordinary writes update aggregates in place.

@@ -554,11 +554,7 @@ async fn fifty_simultaneous_writers_are_all_stored() {
     }
 
     // The aggregates equal a recomputation from the reviews.
-    let mut conn = site.pool().acquire().await.unwrap();
-    let kept = server::store::aggregate_snapshot(&mut conn).await.unwrap();
-    server::store::rebuild_aggregates(&mut conn).await.unwrap();
-    let rebuilt = server::store::aggregate_snapshot(&mut conn).await.unwrap();
-    assert!(kept == rebuilt, "aggregates drifted under concurrency");
+    common::assert_aggregates_match_recomputation(&site).await;
 }
 
 #[tokio::test]

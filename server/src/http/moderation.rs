@@ -22,6 +22,7 @@ use super::client::ClientId;
 use super::limits::{too_many, Limits};
 use super::security::{limit, REPORT_BODY, REVIEW_BODY};
 use super::{json_body, JsonError};
+use crate::reviews::admin::{self, Act, AuditEntry, Cursor};
 use crate::reviews::moderation::{self, AdminReview};
 use crate::site::Site;
 
@@ -37,6 +38,7 @@ pub fn api(site: Arc<Site>) -> Router {
             post(report_json.layer(limit(REPORT_BODY))),
         )
         .route("/admin/reviews", get(admin_json))
+        .route("/admin/reviews/bulk", post(bulk_json))
         .route("/admin/reviews/{id}/hide", post(hide_json))
         .route("/admin/reviews/{id}/restore", post(restore_json))
         .with_state(site)
@@ -58,6 +60,7 @@ pub fn pages(site: Arc<Site>) -> Router {
             post(review_edit_post.layer(limit(REVIEW_BODY))),
         )
         .route("/admin", get(admin_page))
+        .route("/admin/reviews/bulk", post(bulk_form))
         .route("/admin/reviews/{id}/{action}", post(admin_action_form))
         .with_state(site)
 }
@@ -329,6 +332,37 @@ fn guard(
     }
 }
 
+#[derive(Deserialize, Default)]
+struct ListQuery {
+    after: Option<String>,
+    limit: Option<i64>,
+}
+
+/// The admin's lists: one keyset page of reported reviews (`?after=` the
+/// `next` of the previous page), the recent reviews and the audit log.
+async fn admin_lists(
+    site: &Site,
+    q: &ListQuery,
+) -> Result<
+    (
+        Vec<AdminReview>,
+        Option<Cursor>,
+        Vec<AdminReview>,
+        Vec<AuditEntry>,
+    ),
+    ApiError,
+> {
+    let after = q.after.as_deref().and_then(Cursor::decode);
+    let (flagged, next) =
+        admin::reported(site, after.as_ref(), q.limit.unwrap_or(admin::PAGE)).await?;
+    let recent = if after.is_none() {
+        admin::recent(site, admin::PAGE).await?
+    } else {
+        Vec::new()
+    };
+    Ok((flagged, next, recent, admin::audit_log(site, 50).await?))
+}
+
 /// `; Secure` for a cookie of a request that came over https.
 fn secure(client: &ClientId) -> &'static str {
     if client.https {
@@ -343,16 +377,114 @@ async fn admin_json(
     Extension(limits): Extension<Arc<Limits>>,
     client: ClientId,
     headers: HeaderMap,
+    Query(q): Query<ListQuery>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, &limits) {
         return refusal;
     }
-    match moderation::admin_lists(&site).await {
-        Ok((flagged, recent)) => {
-            Json(serde_json::json!({"flagged": flagged, "recent": recent})).into_response()
+    match admin_lists(&site, &q).await {
+        Ok((flagged, next, recent, audit)) => Json(serde_json::json!({
+            "flagged": flagged,
+            "next": next.map(|c| c.encode()),
+            "recent": recent,
+            "audit": audit,
+        }))
+        .into_response(),
+        Err(e) => JsonError(e).into_response(),
+    }
+}
+
+/// Who acts: the name the admin gives (`X-Admin-Name` or the page's 操作人
+/// field; one token is shared, the name tells people apart) and the client.
+fn actor(headers: &HeaderMap, client: &ClientId, name: Option<&str>) -> String {
+    let name = name
+        .or_else(|| headers.get("x-admin-name").and_then(|v| v.to_str().ok()))
+        .map(|n| n.trim().chars().take(40).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "管理员".to_string());
+    format!("{name}（{}）", client.key)
+}
+
+#[derive(Deserialize, Default)]
+struct BulkBody {
+    #[serde(default)]
+    ids: Vec<String>,
+    #[serde(default)]
+    action: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    by: Option<String>,
+}
+
+/// `POST /api/v1/admin/reviews/bulk` `{ids, action: hide|restore, reason}`:
+/// all in one transaction, each in the audit log.
+async fn bulk_json(
+    State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
+    headers: HeaderMap,
+    body: Option<Json<BulkBody>>,
+) -> Response {
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
+    }
+    let body = body.map(|b| b.0).unwrap_or_default();
+    let hidden = match body.action.as_str() {
+        "hide" => true,
+        "restore" => false,
+        _ => {
+            return JsonError(
+                ApiError::bad_request("invalid_action", "action 应为 hide 或 restore。")
+                    .with_field("action"),
+            )
+            .into_response()
+        }
+    };
+    let act = Act {
+        actor: actor(&headers, &client, body.by.as_deref()),
+        reason: body.reason,
+    };
+    match admin::set_hidden(&site, &body.ids, hidden, &act).await {
+        Ok(changed) => {
+            Json(serde_json::json!({"changed": changed, "hidden": hidden})).into_response()
         }
         Err(e) => JsonError(e).into_response(),
     }
+}
+
+/// The admin page's bulk form: checked reviews, 隐藏所选 / 恢复所选, a reason.
+async fn bulk_form(
+    State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
+    headers: HeaderMap,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Response {
+    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+        return refusal;
+    }
+    let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
+    let ids: Vec<String> = fields
+        .iter()
+        .filter(|(k, _)| k == "ids")
+        .map(|(_, v)| v.clone())
+        .collect();
+    let hidden = get("action") != Some("restore");
+    let act = Act {
+        actor: actor(&headers, &client, get("by")),
+        reason: get("reason").unwrap_or_default().to_string(),
+    };
+    match admin::set_hidden(&site, &ids, hidden, &act).await {
+        Ok(_) => Redirect::to("/admin").into_response(),
+        Err(e) => JsonError(e).into_response(),
+    }
+}
+
+#[derive(Deserialize, Default)]
+struct ReasonBody {
+    #[serde(default)]
+    reason: String,
 }
 
 async fn moderate(
@@ -360,11 +492,16 @@ async fn moderate(
     (limits, client, headers): (&Limits, &ClientId, &HeaderMap),
     id: &str,
     hidden: bool,
+    reason: String,
 ) -> Response {
     if let Err(refusal) = guard(headers, None, client, limits) {
         return refusal;
     }
-    match moderation::set_hidden(site, id, hidden).await {
+    let act = Act {
+        actor: actor(headers, client, None),
+        reason,
+    };
+    match moderation::set_hidden(site, id, hidden, &act).await {
         Ok(()) => Json(serde_json::json!({"id": id, "hidden": hidden})).into_response(),
         Err(e) => JsonError(e).into_response(),
     }
@@ -376,8 +513,10 @@ async fn hide_json(
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Option<Json<ReasonBody>>,
 ) -> Response {
-    moderate(&site, (&limits, &client, &headers), &id, true).await
+    let reason = body.map(|b| b.0.reason).unwrap_or_default();
+    moderate(&site, (&limits, &client, &headers), &id, true, reason).await
 }
 
 async fn restore_json(
@@ -386,13 +525,16 @@ async fn restore_json(
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Option<Json<ReasonBody>>,
 ) -> Response {
-    moderate(&site, (&limits, &client, &headers), &id, false).await
+    let reason = body.map(|b| b.0.reason).unwrap_or_default();
+    moderate(&site, (&limits, &client, &headers), &id, false, reason).await
 }
 
 #[derive(Deserialize)]
 struct TokenQuery {
     token: Option<String>,
+    after: Option<String>,
 }
 
 use app::text::escape_html as escape;
@@ -410,9 +552,10 @@ fn rows(list: &[AdminReview]) -> String {
         };
         out.push_str(&format!(
             "<li data-testid=\"admin-review\" data-review-id=\"{id}\" data-status=\"{status}\">\
-             <p><a href=\"/advisor/{aid}#review-{id}\">{name}</a> · {overall} 分 · {created} · {status_zh} · 举报 {reports} 次{reasons}</p>\
+             <p><label><input type=\"checkbox\" name=\"ids\" value=\"{id}\" form=\"bulk-form\"> 选择</label> \
+             <a href=\"/advisor/{aid}#review-{id}\">{name}</a> · {overall} 分 · {created} · {status_zh} · 举报 {reports} 次{reasons}</p>\
              <p>{text}</p>\
-             <form method=\"post\" action=\"/admin/reviews/{id}/{action}\"><button type=\"submit\" class=\"button\">{label}</button></form></li>",
+             <form method=\"post\" action=\"/admin/reviews/{id}/{action}\"><input name=\"reason\" placeholder=\"原因（写入操作记录）\" maxlength=\"500\"> <button type=\"submit\" class=\"button\">{label}</button></form></li>",
             id = r.id,
             aid = r.advisor_id,
             name = escape(&r.advisor_name),
@@ -431,6 +574,41 @@ fn rows(list: &[AdminReview]) -> String {
     }
     out.push_str("</ul>");
     out
+}
+
+/// The audit log as a table: when, who, what, why.
+fn audit_rows(log: &[AuditEntry]) -> String {
+    if log.is_empty() {
+        return "<p class=\"muted\">暂无。</p>".into();
+    }
+    let mut out = String::from(
+        "<table class=\"admin-audit\"><thead><tr><th>时间</th><th>操作人</th><th>操作</th><th>评价</th><th>原因</th></tr></thead><tbody>",
+    );
+    for e in log {
+        out.push_str(&format!(
+            "<tr data-testid=\"audit-entry\"><td>{}</td><td>{}</td><td>{}{}</td><td>#{}</td><td>{}</td></tr>",
+            escape(&e.at),
+            escape(&e.actor),
+            if e.action == "hide" { "隐藏" } else { "恢复" },
+            if e.changed { "" } else { "（原本如此）" },
+            e.review_id,
+            escape(&e.reason),
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// A query-string value: everything but unreserved ASCII percent-encoded.
+fn url_escape(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// `/admin`: flagged and recent reviews with 隐藏 / 恢复. A `?token=` is
@@ -458,16 +636,34 @@ async fn admin_page(
         }
         return response;
     }
-    let (flagged, recent) = match moderation::admin_lists(&site).await {
+    let list = ListQuery {
+        after: q.after.clone(),
+        limit: None,
+    };
+    let (flagged, next, recent, audit) = match admin_lists(&site, &list).await {
         Ok(lists) => lists,
         Err(e) => return JsonError(e).into_response(),
     };
+    let next = next
+        .map(|c| {
+            let cursor: String = url_escape(&c.encode());
+            format!("<p><a class=\"button\" href=\"/admin?after={cursor}\">下一页</a></p>")
+        })
+        .unwrap_or_default();
     let body = format!(
         "<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>评价管理 · 导师评价网</title>\
          <link rel=\"stylesheet\" href=\"/pkg/advisor-review.css\"></head><body><main class=\"page admin\">\
-         <h1>评价管理</h1><h2>被举报的评价</h2>{}<h2>最近发布的评价</h2>{}</main></body></html>",
+         <h1>评价管理</h1>\
+         <form id=\"bulk-form\" method=\"post\" action=\"/admin/reviews/bulk\" class=\"admin-bulk\">\
+         <input name=\"by\" placeholder=\"操作人\" maxlength=\"40\"> <input name=\"reason\" placeholder=\"原因（写入操作记录）\" maxlength=\"500\"> \
+         <button type=\"submit\" name=\"action\" value=\"hide\" class=\"button\">隐藏所选</button> \
+         <button type=\"submit\" name=\"action\" value=\"restore\" class=\"button\">恢复所选</button></form>\
+         <h2>被举报的评价</h2><p class=\"muted\">举报多的在前，同样多时最近被举报的在前。</p>{}{}<h2>最近发布的评价</h2>{}\
+         <h2>操作记录</h2>{}</main></body></html>",
         rows(&flagged),
-        rows(&recent)
+        next,
+        rows(&recent),
+        audit_rows(&audit)
     );
     let mut response = Html(body).into_response();
     response.headers_mut().insert(
@@ -484,6 +680,7 @@ async fn admin_action_form(
     client: ClientId,
     Path((id, action)): Path<(String, String)>,
     headers: HeaderMap,
+    form: Result<Form<ReasonBody>, axum::extract::rejection::FormRejection>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, &limits) {
         return refusal;
@@ -493,7 +690,11 @@ async fn admin_action_form(
         "restore" => false,
         _ => return refused(StatusCode::NOT_FOUND),
     };
-    match moderation::set_hidden(&site, &id, hidden).await {
+    let act = Act {
+        actor: actor(&headers, &client, None),
+        reason: form.map(|f| f.0.reason).unwrap_or_default(),
+    };
+    match moderation::set_hidden(&site, &id, hidden, &act).await {
         Ok(()) => Redirect::to("/admin").into_response(),
         Err(e) => JsonError(e).into_response(),
     }

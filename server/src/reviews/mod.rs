@@ -6,9 +6,16 @@
 //!   students named), each refusal saying which rule and where
 //! - [`submit`]: field checks, rules, duplicates and rate limits, then the
 //!   review and its aggregates in one transaction
+//! - [`moderation`]: edit, delete, report; [`admin`]: the admin's paged
+//!   list of reported reviews, bulk hide/restore and the audit log;
+//!   [`repeated`]: nearly the same text on several advisors, flagged
+//! - [`eval`]: the rules measured on a labelled set (`server eval-rules`)
 
+pub mod admin;
+pub mod eval;
 pub mod form;
 pub mod moderation;
+pub mod repeated;
 pub mod rules;
 pub mod submit;
 

@@ -4,12 +4,12 @@
 //! review in or out of "published" moves the aggregates in the same
 //! transaction.
 
-use serde::Serialize;
 use sqlx::SqliteConnection;
 
 use app::error::ApiError;
 use app::model::{NewReview, Ratings};
 
+pub use super::admin::{Act, AdminReview};
 use super::rules::RuleContext;
 use super::submit::{add_to_aggregates, token_hash, validate, write_tags};
 use crate::site::Site;
@@ -22,10 +22,10 @@ fn unavailable(_: sqlx::Error) -> ApiError {
 }
 
 /// The stored review as the aggregates see it.
-struct Stored {
-    advisor_id: i64,
-    status: String,
-    review: NewReview,
+pub(super) struct Stored {
+    pub(super) advisor_id: i64,
+    pub(super) status: String,
+    pub(super) review: NewReview,
     token_hash: Option<String>,
     editable: bool,
 }
@@ -45,7 +45,7 @@ struct StoredRow {
     editable: i64,
 }
 
-async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Stored, ApiError> {
+pub(super) async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Stored, ApiError> {
     let row: Option<StoredRow> = sqlx::query_as(
         "SELECT advisor_id, status, academic, funding, relationship, prospects, overall, text, \
                 relation, edit_token_hash, \
@@ -207,6 +207,9 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
             .await
             .map_err(unavailable)?;
     }
+    super::repeated::record_and_flag(&mut tx, id, s.advisor_id, review.text.trim())
+        .await
+        .map_err(unavailable)?;
     tx.commit().await.map_err(unavailable)
 }
 
@@ -258,67 +261,18 @@ pub async fn report(
     Ok(done.rows_affected() == 1)
 }
 
-/// Hides (`hidden`) or restores a review; the aggregates follow.
-pub async fn set_hidden(site: &Site, id: &str, hidden: bool) -> Result<(), ApiError> {
-    let id = review_id(id)?;
-    let mut tx = crate::db::begin_write(site.pool())
+/// Hides (`hidden`) or restores a review; the aggregates follow and the
+/// audit log says who (see [`super::admin::set_hidden`]).
+pub async fn set_hidden(site: &Site, id: &str, hidden: bool, act: &Act) -> Result<(), ApiError> {
+    super::admin::set_hidden(site, &[id.to_string()], hidden, act)
         .await
-        .map_err(unavailable)?;
-    let s = stored(&mut tx, id).await?;
-    let want = if hidden { "hidden" } else { "published" };
-    if s.status == want {
-        return Ok(());
-    }
-    add_to_aggregates(
-        &mut tx,
-        s.advisor_id,
-        &s.review,
-        if hidden { -1 } else { 1 },
-    )
-    .await
-    .map_err(unavailable)?;
-    sqlx::query("UPDATE reviews SET status = ? WHERE id = ?")
-        .bind(want)
-        .bind(id)
-        .execute(&mut *tx)
-        .await
-        .map_err(unavailable)?;
-    tx.commit().await.map_err(unavailable)?;
-    tracing::info!(review = id, hidden, "review moderated");
-    Ok(())
+        .map(|_| ())
 }
 
-/// A review as the admin sees it.
-#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
-pub struct AdminReview {
-    pub id: i64,
-    pub advisor_id: i64,
-    pub advisor_name: String,
-    pub text: String,
-    pub overall: i64,
-    pub status: String,
-    pub created_at: String,
-    pub reports: i64,
-    pub reasons: Option<String>,
-}
-
-/// Reported reviews (most reports first) and the most recent ones.
+/// Reported reviews (the first page, most reports first) and the most
+/// recent ones.
 pub async fn admin_lists(site: &Site) -> Result<(Vec<AdminReview>, Vec<AdminReview>), ApiError> {
-    let select = "SELECT r.id, r.advisor_id, a.name AS advisor_name, r.text, r.overall, r.status, \
-                         r.created_at, COUNT(p.id) AS reports, group_concat(NULLIF(p.reason, ''), '；') AS reasons \
-                  FROM reviews r JOIN advisors a ON a.id = r.advisor_id \
-                  LEFT JOIN review_reports p ON p.review_id = r.id ";
-    let flagged: Vec<AdminReview> = sqlx::query_as(&format!(
-        "{select} GROUP BY r.id HAVING COUNT(p.id) > 0 ORDER BY reports DESC, r.id DESC LIMIT 100"
-    ))
-    .fetch_all(site.pool())
-    .await
-    .map_err(unavailable)?;
-    let recent: Vec<AdminReview> = sqlx::query_as(&format!(
-        "{select} WHERE r.client_key IS NOT NULL GROUP BY r.id ORDER BY r.id DESC LIMIT 50"
-    ))
-    .fetch_all(site.pool())
-    .await
-    .map_err(unavailable)?;
+    let (flagged, _) = super::admin::reported(site, None, super::admin::PAGE).await?;
+    let recent = super::admin::recent(site, super::admin::PAGE).await?;
     Ok((flagged, recent))
 }

@@ -101,7 +101,6 @@ pub fn validate_with(review: &NewReview, ctx: &RuleContext, tags: &[String]) -> 
     }
     let text = review.text.trim();
     let len = text.chars().count();
-    let length_ok = (MIN_TEXT..=MAX_TEXT).contains(&len);
     if len < MIN_TEXT {
         out.push(FieldError::new(
             "too_short",
@@ -115,9 +114,8 @@ pub fn validate_with(review: &NewReview, ctx: &RuleContext, tags: &[String]) -> 
             format!("评价最多 {MAX_TEXT} 个字，现在是 {len} 个字。"),
         ));
     }
-    // The rules read the text only once its length is known to be sane: a
-    // text far over the limit is refused for its length, not scanned.
-    if length_ok {
+    // Limits before work: the rules read only a text of a valid length.
+    if (MIN_TEXT..=MAX_TEXT).contains(&len) {
         for v in rules::check(text, ctx) {
             out.push(FieldError::new(v.code, v.field, v.message));
         }
@@ -254,6 +252,9 @@ pub async fn submit(
         .await
         .map_err(unavailable)?;
     add_to_aggregates(&mut tx, row.id, &review, 1)
+        .await
+        .map_err(unavailable)?;
+    super::repeated::record_and_flag(&mut tx, id, row.id, &text)
         .await
         .map_err(unavailable)?;
     tx.commit().await.map_err(unavailable)?;

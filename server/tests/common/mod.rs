@@ -191,11 +191,26 @@ pub fn has_chinese(s: &str) -> bool {
 
 /// Sends a JSON body with POST.
 pub async fn post_json(app: &Router, uri: &str, body: &str) -> Reply {
+    post_json_as(app, uri, body, "127.0.0.1").await
+}
+
+/// Sends a JSON body with POST as `client` (its `X-Forwarded-For`, which
+/// the test site's trusted local proxy passes on).
+pub async fn post_json_as(app: &Router, uri: &str, body: &str, client: &str) -> Reply {
     let request = Request::post(encode_uri(uri))
         .header("content-type", "application/json")
+        .header("x-forwarded-for", client)
         .body(Body::from(body.to_string()))
         .unwrap();
     send(app, request).await
+}
+
+/// A new client address for each simulated student, so per-client limits
+/// (chat turns per minute) count each student alone, as in production.
+fn next_student_address() -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::SeqCst);
+    format!("10.250.{}.{}", n / 256 % 256, n % 256)
 }
 
 /// A student in a browser: keeps the session id and the page context, and
@@ -204,6 +219,8 @@ pub struct Student {
     pub app: Router,
     pub session_id: Option<String>,
     pub page: app::protocol::PageContext,
+    /// The student's own address (see [`next_student_address`]).
+    pub client: String,
 }
 
 impl Student {
@@ -212,13 +229,14 @@ impl Student {
             app: app.clone(),
             session_id: None,
             page: Default::default(),
+            client: next_student_address(),
         }
     }
 
     async fn send(&mut self, mut body: Value) -> app::protocol::ChatResponse {
         body["session_id"] = serde_json::json!(self.session_id);
         body["page_context"] = serde_json::to_value(&self.page).unwrap();
-        let r = post_json(&self.app, "/api/v1/chat", &body.to_string()).await;
+        let r = post_json_as(&self.app, "/api/v1/chat", &body.to_string(), &self.client).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         let reply: app::protocol::ChatResponse = serde_json::from_str(&r.body).unwrap();
         assert!(
@@ -248,7 +266,13 @@ impl Student {
             "message": text,
             "page_context": self.page,
         });
-        let r = post_json(&self.app, "/api/v1/chat/stream", &body.to_string()).await;
+        let r = post_json_as(
+            &self.app,
+            "/api/v1/chat/stream",
+            &body.to_string(),
+            &self.client,
+        )
+        .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         let mut voices = Vec::new();
         let mut reply = None;
@@ -294,4 +318,47 @@ pub fn call<'a>(reply: &'a app::protocol::ChatResponse, tool: &str) -> &'a app::
         .iter()
         .find(|c| c.tool == tool)
         .unwrap_or_else(|| panic!("no {tool} in {:?}", tools(reply)))
+}
+
+/// One request to the router: method, path, headers and a JSON body;
+/// the status and the JSON answer (`Null` when it is none).
+pub async fn request(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    let request = request
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let reply = send(app, request).await;
+    (
+        reply.status,
+        serde_json::from_str(&reply.body).unwrap_or(Value::Null),
+    )
+}
+
+/// The incremental aggregates (advisors' sums and histograms, tag counts,
+/// site sums) equal a recomputation from the reviews.
+pub async fn assert_aggregates_match_recomputation(site: &Site) {
+    let mut conn = site.pool().acquire().await.unwrap();
+    let drift = server::store::aggregate_drift(&mut conn, 3).await.unwrap();
+    assert!(drift.is_empty(), "aggregates drifted: {drift:?}");
+}
+
+/// A GET with headers (a cookie, say), as text.
+pub async fn get_with(app: &Router, uri: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut request = Request::get(encode_uri(uri));
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    send(app, request.body(Body::empty()).unwrap()).await
 }
