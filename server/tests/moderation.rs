@@ -7,20 +7,11 @@
 mod common;
 
 use axum::http::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use common::{app, get, request as send};
 
 const AUTH: (&str, &str) = ("authorization", "Bearer test-admin");
-
-fn review(text: &str) -> Value {
-    json!({
-        "ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
-        "tags": ["温和"],
-        "text": text,
-        "relation": "在读"
-    })
-}
 
 /// Posts a review of `advisor` as `client`; its id.
 async fn post(app: &axum::Router, advisor: i64, text: &str, client: &str) -> String {
@@ -29,7 +20,7 @@ async fn post(app: &axum::Router, advisor: i64, text: &str, client: &str) -> Str
         "POST",
         &format!("/api/v1/advisors/{advisor}/reviews"),
         &[("x-forwarded-for", client)],
-        Some(&review(text)),
+        Some(&common::review_json(text)),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");

@@ -33,7 +33,7 @@ async fn post(
 /// Posts a good review as `client`: its id and edit token.
 async fn post_one(app: &axum::Router, advisor: &str, client: &str) -> (String, String) {
     let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
-    let (status, posted) = post(app, advisor, &review(text), client).await;
+    let (status, posted) = post(app, advisor, &common::review_json(text), client).await;
     assert_eq!(status, StatusCode::CREATED, "{posted}");
     (
         posted["review"]["id"].as_str().unwrap().to_string(),
@@ -41,40 +41,13 @@ async fn post_one(app: &axum::Router, advisor: &str, client: &str) -> (String, S
     )
 }
 
-fn review(text: &str) -> Value {
-    json!({
-        "ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
-        "tags": ["温和", "负责"],
-        "text": text,
-        "relation": "在读"
-    })
-}
-
-async fn count(site: &server::site::Site) -> i64 {
-    sqlx::query_scalar("SELECT COUNT(*) FROM reviews")
-        .fetch_one(site.pool())
-        .await
-        .unwrap()
-}
-
-/// The first advisor of 北京大学 · 计算机科学与技术 (张三).
-async fn zhang(app: &axum::Router) -> String {
-    let v = get(
-        app,
-        "/api/v1/advisors?school=北京大学&major=计算机科学与技术",
-    )
-    .await
-    .json();
-    v["advisors"][0]["id"].as_str().unwrap().to_string()
-}
-
 #[tokio::test]
 async fn a_good_review_is_stored_with_its_aggregates_and_listed_first() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let before = get(&app, &format!("/api/v1/advisors/{id}")).await.json();
     let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用，2023年入学。";
-    let (status, body) = post(&app, &id, &review(text), "10.0.0.1").await;
+    let (status, body) = post(&app, &id, &common::review_json(text), "10.0.0.1").await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(body["review"]["text"], text);
     assert_eq!(body["review"]["tags"], json!(["温和", "负责"]));
@@ -97,42 +70,42 @@ async fn a_good_review_is_stored_with_its_aggregates_and_listed_first() {
 #[tokio::test]
 async fn every_broken_rule_is_named_in_chinese_and_nothing_is_stored() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
-    let stored = count(&site).await;
+    let id = common::zhang_id(&app).await;
+    let stored = common::review_count(&site).await;
     let long = "很好".repeat(1001);
     let cases: Vec<(Value, &str, &str)> = vec![
         (
-            review("有问题可以打我电话13812345678，学术水平很高"),
+            common::review_json("有问题可以打我电话13812345678，学术水平很高"),
             "contains_phone",
             "text",
         ),
         (
-            review("他的身份证号11010519491231002X我见过，学术很强"),
+            common::review_json("他的身份证号11010519491231002X我见过，学术很强"),
             "contains_id_number",
             "text",
         ),
         (
-            review("想了解可以发邮件到zhangsan@pku.edu.cn，老师很负责"),
+            common::review_json("想了解可以发邮件到zhangsan@pku.edu.cn，老师很负责"),
             "contains_email",
             "text",
         ),
         (
-            review("听说老师最近在闹离婚，心情不好，经常发脾气骂人"),
+            common::review_json("听说老师最近在闹离婚，心情不好，经常发脾气骂人"),
             "private_life",
             "text",
         ),
         (
-            review("这个老师就是个人渣，千万不要报他的研究生啊"),
+            common::review_json("这个老师就是个人渣，千万不要报他的研究生啊"),
             "insult",
             "text",
         ),
         (
-            review("师兄李明被他骂哭了好几次，组里氛围很压抑"),
+            common::review_json("师兄李明被他骂哭了好几次，组里氛围很压抑"),
             "names_student",
             "text",
         ),
-        (review("太短了"), "too_short", "text"),
-        (review(&long), "too_long", "text"),
+        (common::review_json("太短了"), "too_short", "text"),
+        (common::review_json(&long), "too_long", "text"),
         (
             json!({"ratings": {"academic": 6, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
                    "tags": [], "text": "导师学术水平很高，每周组会都会认真指导。", "relation": "在读"}),
@@ -165,40 +138,46 @@ async fn every_broken_rule_is_named_in_chinese_and_nothing_is_stored() {
     let (status, reply) = post(
         &app,
         "99999999",
-        &review("导师学术水平很高，每周组会都会认真指导。"),
+        &common::review_json("导师学术水平很高，每周组会都会认真指导。"),
         "10.0.0.2",
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(reply["error"]["code"], "unknown_advisor");
-    assert_eq!(count(&site).await, stored, "nothing stored");
+    assert_eq!(common::review_count(&site).await, stored, "nothing stored");
 }
 
 #[tokio::test]
 async fn the_same_text_again_is_a_duplicate_and_bursts_are_rate_limited() {
     let (app, _) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
-    let (status, _) = post(&app, &id, &review(text), "10.0.0.3").await;
+    let (status, _) = post(&app, &id, &common::review_json(text), "10.0.0.3").await;
     assert_eq!(status, StatusCode::CREATED);
-    let (status, reply) = post(&app, &id, &review(&format!("{text}！")), "10.0.0.3").await;
+    let (status, reply) = post(
+        &app,
+        &id,
+        &common::review_json(&format!("{text}！")),
+        "10.0.0.3",
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(reply["error"]["code"], "duplicate");
     // Another writer may say the same.
-    let (status, r4) = post(&app, &id, &review(text), "10.0.0.4").await;
+    let (status, r4) = post(&app, &id, &common::review_json(text), "10.0.0.4").await;
     assert_eq!(status, StatusCode::CREATED, "{r4}");
     // Three reviews in ten minutes, then a pause is asked for.
     for t in [
         "另一位导师的评价：学术一般，经费充足，关系融洽，前途不错。",
         "第三条评价：组会很多，指导认真，补助按时发，毕业顺利。",
     ] {
-        let (status, reply) = post(&app, &id, &review(t), "10.0.0.3").await;
+        let (status, reply) = post(&app, &id, &common::review_json(t), "10.0.0.3").await;
         assert_eq!(status, StatusCode::CREATED, "{reply}");
     }
     let (status, reply) = post(
         &app,
         &id,
-        &review("第四条评价：老师很忙，但每周都会抽时间和学生讨论课题。"),
+        &common::review_json("第四条评价：老师很忙，但每周都会抽时间和学生讨论课题。"),
         "10.0.0.3",
     )
     .await;
@@ -217,12 +196,13 @@ async fn aggregates(site: &server::site::Site, advisor: &str) -> (i64, i64) {
 #[tokio::test]
 async fn the_writer_edits_and_deletes_with_the_token_and_nobody_else_can() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let base = aggregates(&site, &id).await;
     let (rid, token) = post_one(&app, &id, "10.0.1.1").await;
     let uri = format!("/api/v1/reviews/{rid}");
 
-    let mut edited = review("改一下：学术水平很高，组会认真，经费其实挺充足的，补助每月三千。");
+    let mut edited =
+        common::review_json("改一下：学术水平很高，组会认真，经费其实挺充足的，补助每月三千。");
     edited["ratings"]["overall"] = json!(5);
     let (status, body) = send(
         &app,
@@ -244,7 +224,7 @@ async fn the_writer_edits_and_deletes_with_the_token_and_nobody_else_can() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(aggregates(&site, &id).await, (base.0 + 1, base.1 + 5));
     // An edit is checked by the same rules.
-    let bad = review("改一下：有事打我电话13812345678，学术水平很高。");
+    let bad = common::review_json("改一下：有事打我电话13812345678，学术水平很高。");
     let (status, body) = send(&app, "PUT", &uri, &[("x-edit-token", &token)], Some(&bad)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["error"]["code"], "contains_phone");
@@ -261,10 +241,10 @@ async fn a_report_hides_nothing_but_the_admin_sees_it_and_can_hide_it() {
     // Every admin test uses this same token, so parallel tests agree.
     std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let base = aggregates(&site, &id).await;
     let text = "这条评价会被举报：学术一般，组会很少，经费紧张，毕业去向一般。";
-    let (_, posted) = post(&app, &id, &review(text), "10.0.2.1").await;
+    let (_, posted) = post(&app, &id, &common::review_json(text), "10.0.2.1").await;
     let rid = posted["review"]["id"].as_str().unwrap().to_string();
 
     let (status, body) = send(
@@ -414,7 +394,7 @@ fn form_body(text: &str) -> String {
 #[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let _guard = common::render_serially();
     let page = get(&app, &format!("/advisor/{id}/review")).await;
     assert_eq!(page.status, StatusCode::OK);
@@ -425,7 +405,7 @@ async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
     assert!(page.body.contains("学术水平") && page.body.contains("name=\"relation\""));
 
     // A phone number: back to the form, the error next to the text, the text kept, nothing stored.
-    let stored = count(&site).await;
+    let stored = common::review_count(&site).await;
     let bad = "学术水平很高，有事打我电话13812345678，每周组会都认真指导。";
     let (status, location, _) =
         post_form(&app, &format!("/reviews/new/{id}"), &form_body(bad)).await;
@@ -445,7 +425,7 @@ async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
         again.body.contains("每周组会都认真指导"),
         "what was typed is kept"
     );
-    assert_eq!(count(&site).await, stored);
+    assert_eq!(common::review_count(&site).await, stored);
 
     // A good one: to the review on the detail page, with the token in a cookie.
     let good = "学术水平很高，每周组会都认真指导，经费够用，老师对学生很耐心。";
@@ -485,7 +465,7 @@ async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
 #[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn the_writer_edits_with_the_form_and_the_cookie_proves_it() {
     let (app, _) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let (rid, token) = post_one(&app, &id, "10.0.4.1").await;
     let _guard = common::render_serially();
     let form = get(&app, &format!("/advisor/{id}/review?edit={rid}")).await;
@@ -526,8 +506,8 @@ async fn the_writer_edits_with_the_form_and_the_cookie_proves_it() {
 #[tokio::test]
 async fn contact_details_in_every_form_and_rumours_are_refused_look_alikes_pass() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
-    let stored = count(&site).await;
+    let id = common::zhang_id(&app).await;
+    let stored = common::review_count(&site).await;
     let base = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
     for (added, code, part) in [
         (
@@ -555,7 +535,7 @@ async fn contact_details_in_every_form_and_rumours_are_refused_look_alikes_pass(
         ("听说他学术造假，论文数据都是编的", "hearsay", "听说他"),
     ] {
         let text = format!("{base}{added}");
-        let (status, reply) = post(&app, &id, &review(&text), "10.0.5.1").await;
+        let (status, reply) = post(&app, &id, &common::review_json(&text), "10.0.5.1").await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{added}: {reply}");
         assert_eq!(reply["error"]["code"], code, "{added}: {reply}");
         let message = reply["error"]["message"].as_str().unwrap();
@@ -578,7 +558,7 @@ async fn contact_details_in_every_form_and_rumours_are_refused_look_alikes_pass(
             assert!(!message.contains(secret), "{message}");
         }
     }
-    assert_eq!(count(&site).await, stored, "nothing stored");
+    assert_eq!(common::review_count(&site).await, stored, "nothing stored");
     for (i, fine) in [
         "组里有个微信群，通知都在群里发，2023年入学，每月补助3000元。",
         "老师邮件回复很快，课题组网站上有论文列表，办公室在1203。",
@@ -587,7 +567,13 @@ async fn contact_details_in_every_form_and_rumours_are_refused_look_alikes_pass(
     .iter()
     .enumerate()
     {
-        let (status, reply) = post(&app, &id, &review(fine), &format!("10.0.5.{}", i + 2)).await;
+        let (status, reply) = post(
+            &app,
+            &id,
+            &common::review_json(fine),
+            &format!("10.0.5.{}", i + 2),
+        )
+        .await;
         assert_eq!(status, StatusCode::CREATED, "{fine}: {reply}");
     }
 }

@@ -67,15 +67,6 @@ fn json_req(method: &str, uri: &str, client: &str, body: &Value) -> Request<Body
         .unwrap()
 }
 
-fn review(text: &str) -> Value {
-    json!({
-        "ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
-        "tags": ["温和"],
-        "text": text,
-        "relation": "在读"
-    })
-}
-
 fn form(text: &str) -> String {
     let enc: String = text
         .bytes()
@@ -97,21 +88,11 @@ fn form_req(uri: &str, body: String, headers: &[(&str, &str)]) -> Request<Body> 
     b.body(Body::from(body)).unwrap()
 }
 
-async fn zhang(app: &axum::Router) -> String {
-    let v = get(
-        app,
-        "/api/v1/advisors?school=北京大学&major=计算机科学与技术",
-    )
-    .await
-    .json();
-    v["advisors"][0]["id"].as_str().unwrap().to_string()
-}
-
 #[tokio::test]
 async fn hostile_text_is_inert_on_every_page_it_reaches() {
     std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
 
     // Published through the API: the detail page lists it.
     let r = send(
@@ -120,7 +101,7 @@ async fn hostile_text_is_inert_on_every_page_it_reaches() {
             "POST",
             &format!("/api/v1/advisors/{id}/reviews"),
             "10.1.0.1",
-            &review(HOSTILE),
+            &common::review_json(HOSTILE),
         ),
     )
     .await;
@@ -264,11 +245,8 @@ async fn pages_carry_a_content_security_policy_their_scripts_satisfy() {
 #[tokio::test]
 async fn limits_answer_before_any_work() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
-    let before: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews")
-        .fetch_one(site.pool())
-        .await
-        .unwrap();
+    let id = common::zhang_id(&app).await;
+    let before = common::review_count(&site).await;
 
     // The 70,000-character review of the report: a fast 413 in the envelope.
     let huge = "很好".repeat(35_000);
@@ -279,7 +257,7 @@ async fn limits_answer_before_any_work() {
             "POST",
             &format!("/api/v1/advisors/{id}/reviews"),
             "10.2.0.1",
-            &review(&huge),
+            &common::review_json(&huge),
         ),
     )
     .await;
@@ -298,7 +276,7 @@ async fn limits_answer_before_any_work() {
             "POST",
             &format!("/api/v1/advisors/{id}/reviews"),
             "10.2.0.1",
-            &review(&long),
+            &common::review_json(&long),
         ),
     )
     .await;
@@ -326,10 +304,7 @@ async fn limits_answer_before_any_work() {
     assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(r.body.contains("payload_too_large"));
 
-    let after: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews")
-        .fetch_one(site.pool())
-        .await
-        .unwrap();
+    let after = common::review_count(&site).await;
     assert_eq!(before, after, "nothing stored");
 }
 
@@ -367,7 +342,7 @@ async fn chat_turns_are_limited_per_client_with_retry_after() {
 async fn every_json_endpoint_answers_bad_bodies_with_the_envelope() {
     std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, _) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let routes = [
         ("POST", "/api/v1/chat".to_string()),
         ("POST", "/api/v1/chat/stream".to_string()),
@@ -459,7 +434,7 @@ async fn no_path_segment_produces_a_server_error() {
             let (ct, body) = if uri.starts_with("/api/") {
                 (
                     "application/json",
-                    review("导师学术水平很高，每周组会都会认真指导。").to_string(),
+                    common::review_json("导师学术水平很高，每周组会都会认真指导。").to_string(),
                 )
             } else {
                 (
@@ -488,7 +463,7 @@ async fn no_path_segment_produces_a_server_error() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn fifty_simultaneous_writers_are_all_stored() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     let mut tasks = Vec::new();
     for i in 0..50 {
         let app = app.clone();
@@ -499,7 +474,12 @@ async fn fifty_simultaneous_writers_are_all_stored() {
             );
             let r = send(
                 &app,
-                json_req("POST", &uri, &format!("10.5.{i}.1"), &review(&text)),
+                json_req(
+                    "POST",
+                    &uri,
+                    &format!("10.5.{i}.1"),
+                    &common::review_json(&text),
+                ),
             )
             .await;
             (r.status, r.body)
@@ -520,7 +500,7 @@ async fn fifty_simultaneous_writers_are_all_stored() {
             "POST",
             &format!("/api/v1/advisors/{id}/reviews"),
             "10.5.200.1",
-            &review("导师非常负责，每周都会一对一讨论论文进展，经费也很充足。"),
+            &common::review_json("导师非常负责，每周都会一对一讨论论文进展，经费也很充足。"),
         ),
     )
     .await;
@@ -536,7 +516,7 @@ async fn fifty_simultaneous_writers_are_all_stored() {
                 .header("content-type", "application/json")
                 .header("x-edit-token", token)
                 .body(Body::from(
-                    review(&format!(
+                    common::review_json(&format!(
                         "修改后的评价第{i}版：导师负责，经费充足，毕业顺利。"
                     ))
                     .to_string(),
@@ -579,7 +559,7 @@ async fn a_forged_page_context_is_no_advisor_not_an_upstream_failure() {
     assert!(r.error.is_none(), "{:?}", r.error);
     assert!(!r.voice_response.contains("王五"), "{}", r.voice_response);
     // A real advisor's id with a forged name speaks the real name.
-    let id = zhang(&app).await;
+    let id = common::zhang_id(&app).await;
     s.page = serde_json::from_value(json!({
         "current_page": "detail",
         "selected_advisor": {"id": id, "name": "假名字"}
@@ -658,11 +638,8 @@ async fn wrong_admin_tokens_are_throttled() {
 #[tokio::test]
 async fn cross_site_form_posts_are_refused() {
     let (app, site) = app().await;
-    let id = zhang(&app).await;
-    let before: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews")
-        .fetch_one(site.pool())
-        .await
-        .unwrap();
+    let id = common::zhang_id(&app).await;
+    let before = common::review_count(&site).await;
     let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
     for headers in [
         vec![("sec-fetch-site", "cross-site")],
@@ -681,10 +658,7 @@ async fn cross_site_form_posts_are_refused() {
         assert_eq!(r.status, StatusCode::FORBIDDEN, "{headers:?}");
         assert!(r.body.contains("cross_site_request"));
     }
-    let after: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews")
-        .fetch_one(site.pool())
-        .await
-        .unwrap();
+    let after = common::review_count(&site).await;
     assert_eq!(before, after);
     // The same form from the site itself goes through.
     let r = send(

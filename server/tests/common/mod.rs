@@ -362,3 +362,32 @@ pub async fn get_with(app: &Router, uri: &str, headers: &[(&str, &str)]) -> Repl
     }
     send(app, request.body(Body::empty()).unwrap()).await
 }
+
+/// A valid review of the API's shape with `text` (the other fields fixed).
+pub fn review_json(text: &str) -> Value {
+    serde_json::json!({
+        "ratings": {"academic": 4, "funding": 3, "relationship": 5, "prospects": 4, "overall": 4},
+        "tags": ["温和", "负责"],
+        "text": text,
+        "relation": "在读"
+    })
+}
+
+/// How many reviews are stored.
+pub async fn review_count(site: &Site) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM reviews")
+        .fetch_one(site.pool())
+        .await
+        .unwrap()
+}
+
+/// The id of the first advisor of 北京大学 · 计算机科学与技术 (张三).
+pub async fn zhang_id(app: &Router) -> String {
+    let v = get(
+        app,
+        "/api/v1/advisors?school=北京大学&major=计算机科学与技术",
+    )
+    .await
+    .json();
+    v["advisors"][0]["id"].as_str().unwrap().to_string()
+}
