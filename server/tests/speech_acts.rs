@@ -211,7 +211,9 @@ async fn zhang(app: &axum::Router) -> SelectedAdvisor {
 
 /// A student on 张三's page.
 fn on_page(app: &axum::Router, advisor: &SelectedAdvisor) -> Student {
-    let mut s = Student::new(app);
+    // Each generated conversation is its own client: the per-client limits
+    // on chat turns and posted reviews would otherwise stop the suite.
+    let mut s = Student::on_own_client(app);
     s.page.selected_advisor = Some(advisor.clone());
     s
 }
@@ -375,7 +377,7 @@ async fn summary() -> (axum::Router, Student) {
 
 /// A student whose form holds 北京大学 · 计算机科学与技术.
 async fn with_form(app: &axum::Router) -> Student {
-    let mut s = Student::new(app);
+    let mut s = Student::on_own_client(app);
     let r = s.say("我想考北京大学计算机系").await;
     assert_eq!(r.form.school.as_deref(), Some("北京大学"));
     s

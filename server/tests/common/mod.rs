@@ -204,6 +204,9 @@ pub struct Student {
     pub app: Router,
     pub session_id: Option<String>,
     pub page: app::protocol::PageContext,
+    /// The client address the trusted proxy names (`X-Forwarded-For`);
+    /// `None`: the proxy's own.
+    pub client: Option<String>,
 }
 
 impl Student {
@@ -212,13 +215,33 @@ impl Student {
             app: app.clone(),
             session_id: None,
             page: Default::default(),
+            client: None,
+        }
+    }
+
+    /// A student on a client of their own, so per-client limits (chat
+    /// turns, reviews posted) count for this student alone.
+    pub fn on_own_client(app: &Router) -> Student {
+        static N: AtomicUsize = AtomicUsize::new(1);
+        let n = N.fetch_add(1, Ordering::SeqCst);
+        Student {
+            client: Some(format!("10.{}.{}.{}", n >> 16 & 255, n >> 8 & 255, n & 255)),
+            ..Student::new(app)
         }
     }
 
     async fn send(&mut self, mut body: Value) -> app::protocol::ChatResponse {
         body["session_id"] = serde_json::json!(self.session_id);
         body["page_context"] = serde_json::to_value(&self.page).unwrap();
-        let r = post_json(&self.app, "/api/v1/chat", &body.to_string()).await;
+        let mut request = Request::post("/api/v1/chat").header("content-type", "application/json");
+        if let Some(client) = &self.client {
+            request = request.header("x-forwarded-for", client);
+        }
+        let r = send(
+            &self.app,
+            request.body(Body::from(body.to_string())).unwrap(),
+        )
+        .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         let reply: app::protocol::ChatResponse = serde_json::from_str(&r.body).unwrap();
         assert!(
