@@ -42,6 +42,17 @@ async fn site_with(server: &ScriptedServer, extra: &[(&str, &str)]) -> axum::Rou
     app_with_model(&vars).await.0
 }
 
+/// The model settings of the scripted server, all else default.
+fn config_for(server: &ScriptedServer) -> LlmConfig {
+    let base = server.base_url();
+    LlmConfig::from_lookup(|k| match k {
+        "LLM_BASE_URL" => Some(base.clone()),
+        _ => None,
+    })
+    .unwrap()
+    .unwrap()
+}
+
 fn tool_names(request: &Value) -> Vec<String> {
     request["tools"]
         .as_array()
@@ -599,13 +610,7 @@ async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
     let suite = parse_suite(&dialogue.to_string()).unwrap();
     let server = scripted(seed_4_1_rules()).await;
     let site = common::site().await;
-    let base = server.base_url();
-    let config = LlmConfig::from_lookup(|k| match k {
-        "LLM_BASE_URL" => Some(base.clone()),
-        _ => None,
-    })
-    .unwrap()
-    .unwrap();
+    let config = config_for(&server);
     for (agent, model_calls) in [
         (Agent::new(site.clone()), 0),
         (Agent::with_model(site.clone(), config).unwrap(), 4),
@@ -642,13 +647,7 @@ async fn a_small_models_failure_shapes_are_answered_from_code_and_data() {
         .expect("scripted server");
     let suite = parse_suite(include_str!("../evals/model-failures.jsonl")).unwrap();
     let site = common::site().await;
-    let base = server.base_url();
-    let config = LlmConfig::from_lookup(|k| match k {
-        "LLM_BASE_URL" => Some(base.clone()),
-        _ => None,
-    })
-    .unwrap()
-    .unwrap();
+    let config = config_for(&server);
     for agent in [
         Agent::new(site.clone()),
         Agent::with_model(site.clone(), config).unwrap(),

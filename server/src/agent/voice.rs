@@ -87,34 +87,7 @@ fn without_blocks(text: &str) -> String {
         let end = if let Some(fenced) = tail.strip_prefix("```") {
             fenced.find("```").map(|e| e + 6)
         } else {
-            let mut depth = 0usize;
-            let mut in_string = false;
-            let mut escaped = false;
-            let mut end = None;
-            for (i, c) in tail.char_indices() {
-                if in_string {
-                    match c {
-                        _ if escaped => escaped = false,
-                        '\\' => escaped = true,
-                        '"' => in_string = false,
-                        _ => {}
-                    }
-                    continue;
-                }
-                match c {
-                    '"' => in_string = true,
-                    '{' => depth += 1,
-                    '}' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = Some(i + 1);
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            end
+            super::planner::output::object_len(tail)
         };
         rest = end.map_or("", |e| &tail[e..]);
     }

@@ -144,10 +144,20 @@ fn looks_like_json(text: &str) -> bool {
 /// ignoring fences before it and anything after it.
 pub fn json_object(text: &str) -> Option<Map<String, Value>> {
     let start = text.find('{')?;
+    let len = object_len(&text[start..])?;
+    match serde_json::from_str::<Value>(&text[start..start + len]) {
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
+/// The byte length of the balanced `{…}` that `text` opens with (strings
+/// and escapes respected); `None` when it is not closed.
+pub fn object_len(text: &str) -> Option<usize> {
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;
-    for (i, c) in text[start..].char_indices() {
+    for (i, c) in text.char_indices() {
         if in_string {
             match c {
                 _ if escaped => escaped = false,
@@ -161,13 +171,9 @@ pub fn json_object(text: &str) -> Option<Map<String, Value>> {
             '"' => in_string = true,
             '{' => depth += 1,
             '}' => {
-                depth -= 1;
+                depth = depth.checked_sub(1)?;
                 if depth == 0 {
-                    let slice = &text[start..start + i + 1];
-                    return match serde_json::from_str::<Value>(slice) {
-                        Ok(Value::Object(map)) => Some(map),
-                        _ => None,
-                    };
+                    return Some(i + 1);
                 }
             }
             _ => {}
