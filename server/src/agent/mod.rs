@@ -24,7 +24,9 @@
 
 pub mod client;
 pub mod eval;
+pub mod facts;
 pub mod intent;
+pub mod merge;
 pub mod narrate;
 pub mod nlu;
 pub mod option;
@@ -54,7 +56,7 @@ use self::narrate::{Narrator, SpokenNames};
 use self::nlu::{Act, Analysis, Lexicons, NameSet, Slot};
 use self::option::Chip;
 use self::persona::{PersonaLexicon, Reason, ANALYSIS, CASUAL};
-use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, PlanInput, Planner};
+use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, Plan, PlanInput, Planner};
 use self::recommend::Recommender;
 use self::request::Input;
 use self::session::{Session, SessionStore};
@@ -100,6 +102,27 @@ pub struct Agent {
     drafts: Checkpoints,
     /// Whose words each clause is and what it does to an action (issue 16).
     acts: Arc<SpeechActs>,
+    /// For telling advisor names in a reply (facts only from data).
+    surnames: facts::Surnames,
+    /// The tools' names, which are never spoken.
+    tool_names: Vec<String>,
+}
+
+/// Whose words a turn's reply carries, for the facts check after execution.
+enum Words<'a> {
+    /// Code's own, composed from data.
+    Code,
+    /// A model's: said only if every advisor name and figure in them is in
+    /// the results, the page or code's reply (`fallback`, also what is said
+    /// instead; empty = narrate the results). `known` are the advisor names
+    /// the turn knows. When code resolved the advisor the turn is about
+    /// (`about`), the words may name only that advisor and those in the
+    /// results, not others on the page.
+    Model {
+        fallback: String,
+        known: &'a [String],
+        about: Option<String>,
+    },
 }
 
 /// What a coached turn does to the session's draft once the turn is stored.
@@ -223,6 +246,7 @@ impl Agent {
             names.clone(),
         );
         let registry = ToolRegistry::load();
+        let tool_names = registry.specs().iter().map(|s| s.name.clone()).collect();
         let model = client.map(|c| ModelPlanner::new(c, &registry));
         let acts = Arc::new(SpeechActs::load());
         let coach = Coach::new(site.clone(), acts.clone());
@@ -243,6 +267,8 @@ impl Agent {
             coach,
             drafts,
             acts,
+            surnames: facts::Surnames::load(),
+            tool_names,
         }
     }
 
@@ -466,6 +492,7 @@ impl Agent {
                 &memory,
                 &facts,
                 &[],
+                Words::Code,
             )
             .await;
         if outcome.calls.is_empty() && outcome.error.is_none() {
@@ -597,51 +624,76 @@ impl Agent {
             return outcome;
         }
 
-        let planner: &dyn Planner = match &self.model {
-            Some(model) if !restates_page(&analysis, page) => model,
-            _ => &self.embedded,
-        };
-        let history = if planner.reads_history() && !session.is_new {
-            self.sessions
-                .history(&session.id, HISTORY_LINES)
-                .await
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
         let input = PlanInput {
             message: text,
             analysis: &analysis,
             form: &form,
             memory: &memory,
             page,
-            history: &history,
+            history: &[],
             turn,
+            understood: None,
             voice,
         };
-        let plan = match planner.plan(&input).await {
-            Ok(plan) => plan,
-            Err(e) => {
-                tracing::warn!(error = %e, "planner failed");
-                // A model that failed still costs its call.
-                let model_calls = u32::from(e.code.starts_with("upstream_"));
-                let apology = if model_calls > 0 {
-                    "model_error"
+        // Understanding always runs: code plans every turn from its analysis.
+        let code_plan = self.embedded.plan(&input).await;
+        let mut degraded = None;
+        let (plan, words) = match (&self.model, code_plan) {
+            (Some(model), code) if !restates_page(&analysis, page) => {
+                let history = if session.is_new {
+                    Vec::new()
                 } else {
-                    "data_error"
+                    self.sessions
+                        .history(&session.id, HISTORY_LINES)
+                        .await
+                        .unwrap_or_default()
                 };
-                return Outcome {
-                    form,
-                    memory,
-                    error: Some(ErrorInfo {
-                        code: e.code,
-                        message: e.message,
-                        field: None,
-                    }),
-                    model_calls,
-                    ..said(apology)
+                let asked = PlanInput {
+                    history: &history,
+                    understood: code.as_ref().ok(),
+                    ..input
                 };
+                match (model.plan(&asked).await, code) {
+                    (Ok(proposal), Ok(code)) => {
+                        let merged = merge::merge(code, proposal, &form);
+                        let words = if merged.model_words {
+                            Words::Model {
+                                fallback: merged.code_voice,
+                                known: &known,
+                                about: merged.plan.focus.as_ref().map(|a| a.name.clone()),
+                            }
+                        } else {
+                            Words::Code
+                        };
+                        (merged.plan, words)
+                    }
+                    (Ok(proposal), Err(_)) => (
+                        proposal,
+                        Words::Model {
+                            fallback: String::new(),
+                            known: &known,
+                            about: None,
+                        },
+                    ),
+                    // A broken answer degrades to code's plan; an apology
+                    // only when code cannot answer either.
+                    (Err(e), Ok(code)) if code_answers(&e, &code) => {
+                        tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
+                        let model_calls = u32::from(e.code.starts_with("upstream_"));
+                        degraded = Some(degraded_event(&e.code, &e.message));
+                        (
+                            Plan {
+                                model_calls,
+                                ..code
+                            },
+                            Words::Code,
+                        )
+                    }
+                    (Err(e), _) => return self.apology(e, form, memory, said),
+                }
             }
+            (_, Ok(code)) => (code, Words::Code),
+            (_, Err(e)) => return self.apology(e, form, memory, said),
         };
         if let Some(focus) = plan.focus.clone() {
             memory.last_advisor = Some(focus);
@@ -665,13 +717,44 @@ impl Agent {
                 &memory,
                 &facts,
                 &authorised,
+                words,
             )
             .await;
         outcome.model_calls = plan.model_calls;
         outcome.tokens = plan.tokens;
         outcome.persona = Some(persona);
-        outcome.events = events;
+        let checks = std::mem::take(&mut outcome.events);
+        outcome.events = events.into_iter().chain(degraded).chain(checks).collect();
         outcome
+    }
+
+    /// The turn ends in a spoken apology with `error` (a model that failed
+    /// still costs its call).
+    fn apology(
+        &self,
+        e: planner::PlanError,
+        form: UserForm,
+        memory: session::Memory,
+        said: impl Fn(&str) -> Outcome,
+    ) -> Outcome {
+        tracing::warn!(error = %e, "planner failed");
+        let model_calls = u32::from(e.code.starts_with("upstream_"));
+        let key = if model_calls > 0 {
+            "model_error"
+        } else {
+            "data_error"
+        };
+        Outcome {
+            form,
+            memory,
+            error: Some(ErrorInfo {
+                code: e.code,
+                message: e.message,
+                field: None,
+            }),
+            model_calls,
+            ..said(key)
+        }
     }
 
     /// Step 3, the speech act: the message read for whose words each clause
@@ -917,11 +1000,12 @@ impl Agent {
             page: &session.page_context,
             history: &history,
             turn,
+            understood: None,
             voice,
         };
         match model.chat_casual(&input).await {
             Ok(plan) => {
-                outcome.voice = plan.voice_response;
+                outcome.voice = voice::clean(&plan.voice_response, &self.tool_names);
                 outcome.model_calls = plan.model_calls;
                 outcome.tokens = plan.tokens;
             }
@@ -952,6 +1036,7 @@ impl Agent {
         memory: &session::Memory,
         facts: &TurnFacts<'_>,
         authorised: &[speech::Action],
+        words: Words<'_>,
     ) -> Outcome {
         let validator = Validator {
             site: &self.site,
@@ -1010,6 +1095,43 @@ impl Agent {
                 }
             }
         }
+        // Nothing internal is spoken; a model's words only with facts from data.
+        let mut voice = voice::clean(&voice, &self.tool_names);
+        let mut events = Vec::new();
+        if let Words::Model {
+            fallback,
+            known,
+            about,
+        } = words
+        {
+            let mut grounding = facts::Grounding::default();
+            for call in &executed {
+                grounding.add_json(&call.params);
+                if let Some(result) = &call.result {
+                    grounding.add_json(result);
+                }
+            }
+            match &about {
+                Some(name) => grounding.add_text(name),
+                None => grounding.add_page(facts.page),
+            }
+            grounding.add_figures(&fallback);
+            let claims = facts::unsupported(&voice, &grounding, known, &self.surnames);
+            if !claims.is_empty() {
+                tracing::warn!(
+                    ?claims,
+                    "the model's reply states what the data does not; code narrates"
+                );
+                let mut data = serde_json::Map::new();
+                data.insert("reason".into(), "unsupported_facts".into());
+                data.insert("claims".into(), claims.into());
+                events.push(AgentEvent {
+                    kind: DEGRADED.into(),
+                    data,
+                });
+                voice = voice::clean(&fallback, &self.tool_names);
+            }
+        }
         let voice = if voice.trim().is_empty() {
             self.narrator()
                 .narrate(&executed, &steered.form, memory.turns)
@@ -1018,6 +1140,7 @@ impl Agent {
         };
         Outcome {
             calls: executed,
+            events,
             ..Outcome::said(intent, voice, steered.form, memory)
         }
     }
@@ -1129,6 +1252,61 @@ impl Agent {
         names
     }
 
+    /// The advisor names and figures `reply` speaks that the data does not
+    /// hold — the evaluation's facts check, the same for every planner. The
+    /// data is the turn's tool results, `page` (what the student saw when
+    /// speaking), and the database record of each advisor of the page or the
+    /// form's school + major the reply names (code describes an advisor from
+    /// it without a tool call); a name that is none of these, or a figure
+    /// none of them holds, is unsupported.
+    pub async fn unsupported_claims(
+        &self,
+        reply: &ChatResponse,
+        page: &PageContext,
+    ) -> Vec<String> {
+        let mut grounding = facts::Grounding::default();
+        for call in &reply.tool_calls {
+            grounding.add_json(&call.params);
+            if let Some(result) = &call.result {
+                grounding.add_json(result);
+            }
+        }
+        grounding.add_page(page);
+        let known = self
+            .known_names(page, &session::Memory::default(), &reply.form)
+            .await;
+        let (school, major) = self.form_pair(&reply.form);
+        let claims = facts::claims(&reply.voice_response, &known, &self.surnames);
+        for name in claims.names.iter().filter(|n| known.contains(n)) {
+            let on_page = page
+                .visible_advisors
+                .iter()
+                .map(|a| (&a.id, &a.name))
+                .chain(page.selected_advisor.iter().map(|a| (&a.id, &a.name)))
+                .find(|(_, n)| *n == name)
+                .map(|(id, _)| id.clone());
+            let ids: Vec<String> = match on_page {
+                Some(id) => vec![id],
+                None => self
+                    .site
+                    .advisors_named(name, school.map(|s| s.id), major.map(|m| m.id))
+                    .await
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|a| a.id.to_string())
+                    .collect(),
+            };
+            for id in ids {
+                if let Ok(Some(detail)) = self.site.advisor_detail(&id).await {
+                    if let Ok(v) = serde_json::to_value(detail) {
+                        grounding.add_json(&v);
+                    }
+                }
+            }
+        }
+        facts::unsupported(&reply.voice_response, &grounding, &known, &self.surnames)
+    }
+
     /// Switches the persona by hand (seed 002 §3.1): it then holds against
     /// keywords until the student switches again or a strong trigger fires.
     /// No session yet: one is opened with that persona. Returns the session
@@ -1188,6 +1366,40 @@ impl Agent {
     }
 }
 
+/// The event type of a reply whose model answer code replaced (an
+/// extension of the protocol's `events`).
+pub const DEGRADED: &str = "degraded";
+
+/// A model answer that was broken or failed, replaced by code's plan.
+fn degraded_event(code: &str, message: &str) -> AgentEvent {
+    let mut data = serde_json::Map::new();
+    data.insert("reason".into(), code.into());
+    // Not `message`: that would be a system line of the conversation.
+    data.insert("detail".into(), message.into());
+    AgentEvent {
+        kind: DEGRADED.into(),
+        data,
+    }
+}
+
+/// Whether code's plan answers a turn whose model call failed: always when
+/// the model answered something unusable (code could have answered it); on
+/// a timeout or a provider that is down, when code understood something —
+/// form values, an advisor, a data call — rather than only a wish it cannot
+/// fulfil alone.
+fn code_answers(e: &planner::PlanError, code: &Plan) -> bool {
+    let broken_output = matches!(
+        e.code.as_str(),
+        "upstream_empty_reply" | "upstream_invalid_output"
+    );
+    broken_output
+        || code.focus.is_some()
+        || code
+            .tool_calls
+            .iter()
+            .any(|c| c.tool != tools::PRESENT_OPTIONS)
+}
+
 /// The `agent_switched` event of seed 002 §2.2, whose message is also the
 /// system line stored in the conversation.
 fn switch_event(from: &str, to: &'static str, why: &Reason) -> AgentEvent {
@@ -1233,17 +1445,7 @@ fn restates_page(a: &Analysis, page: &PageContext) -> bool {
 /// The form without the values the student negated.
 fn without_rejected(mut form: UserForm, rejected: &[String]) -> UserForm {
     for field in validate::FORM_FIELDS {
-        let value = match *field {
-            "school" => form.school.as_deref(),
-            "major" => form.major.as_deref(),
-            "research_direction" => form.research_direction.as_deref(),
-            "personality" => form.preferences.personality.as_deref(),
-            "research_style" => form.preferences.research_style.as_deref(),
-            "funding" => form.preferences.funding.as_deref(),
-            "degree_type" => form.degree_type.as_deref(),
-            "enrollment_year" => form.enrollment_year.as_deref(),
-            _ => None,
-        };
+        let value = steer::field_value(&form, field);
         if value.is_some_and(|v| rejected.iter().any(|r| r == v)) {
             steer::set_field(&mut form, field, None);
         }

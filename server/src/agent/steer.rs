@@ -61,6 +61,21 @@ pub fn phase(form: &UserForm, memory: &Memory) -> Phase {
     }
 }
 
+/// One form field's value by its name (preferences by their own name).
+pub fn field_value<'a>(form: &'a UserForm, field: &str) -> Option<&'a str> {
+    match field {
+        "school" => form.school.as_deref(),
+        "major" => form.major.as_deref(),
+        "research_direction" => form.research_direction.as_deref(),
+        "personality" => form.preferences.personality.as_deref(),
+        "research_style" => form.preferences.research_style.as_deref(),
+        "funding" => form.preferences.funding.as_deref(),
+        "degree_type" => form.degree_type.as_deref(),
+        "enrollment_year" => form.enrollment_year.as_deref(),
+        _ => None,
+    }
+}
+
 /// Sets one form field from a (validated) value; `None` clears it.
 pub fn set_field(form: &mut UserForm, field: &str, value: Option<String>) -> bool {
     let slot = match field {

@@ -48,6 +48,114 @@ pub fn fit(text: &str) -> String {
     out
 }
 
+/// What a planner said, without anything internal: code fences and JSON
+/// objects, the history's annotations ("（已执行：present_options）") and tool
+/// names (`tools`, also run together as "presentoptions"). Small models echo
+/// what their prompt shows; none of it is for the student's ears.
+pub fn clean(text: &str, tools: &[String]) -> String {
+    let mut out = without_blocks(text);
+    out = without_internal_asides(&out, tools);
+    for tool in tools {
+        for spelling in [tool.clone(), tool.replace('_', "")] {
+            out = remove_ascii_ci(&out, &spelling);
+        }
+    }
+    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    out.trim_matches(|c: char| c.is_whitespace() || matches!(c, '：' | ':' | '，' | ','))
+        .to_string()
+}
+
+/// `text` without fenced blocks and balanced `{…}` objects (an unclosed one
+/// runs to the end).
+fn without_blocks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let fence = rest.find("```");
+        let brace = rest.find('{');
+        let start = match (fence, brace) {
+            (Some(f), Some(b)) => f.min(b),
+            (Some(f), None) => f,
+            (None, Some(b)) => b,
+            (None, None) => {
+                out.push_str(rest);
+                break;
+            }
+        };
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = if let Some(fenced) = tail.strip_prefix("```") {
+            fenced.find("```").map(|e| e + 6)
+        } else {
+            super::planner::output::object_len(tail)
+        };
+        rest = end.map_or("", |e| &tail[e..]);
+    }
+    out
+}
+
+/// Parenthesised asides that are the system's, not speech: those saying what
+/// was executed, or naming a tool, or made only of ASCII identifiers.
+fn without_internal_asides(text: &str, tools: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let open = rest.char_indices().find(|(_, c)| matches!(c, '（' | '('));
+        let Some((start, open_char)) = open else {
+            out.push_str(rest);
+            break;
+        };
+        let close_char = if open_char == '（' { '）' } else { ')' };
+        let after = &rest[start + open_char.len_utf8()..];
+        let Some(len) = after.find([close_char, '）', ')']) else {
+            out.push_str(rest);
+            break;
+        };
+        let inside = &after[..len];
+        let lower = inside.to_ascii_lowercase();
+        let internal = inside.contains("已执行")
+            || inside.contains("执行：")
+            || tools
+                .iter()
+                .any(|t| lower.contains(t.as_str()) || lower.contains(&t.replace('_', "")))
+            || (!inside.trim().is_empty()
+                && inside
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_、,， :：".contains(c)));
+        out.push_str(&rest[..start]);
+        if !internal {
+            out.push_str(&rest[start..start + open_char.len_utf8() + len]);
+        }
+        let closing = after[len..].chars().next().map_or(0, char::len_utf8);
+        if internal {
+            rest = &after[len + closing..];
+        } else {
+            out.push_str(&after[len..len + closing]);
+            rest = &after[len + closing..];
+        }
+    }
+    out
+}
+
+/// `text` without `word` in any ASCII case.
+fn remove_ascii_ci(text: &str, word: &str) -> String {
+    if word.is_empty() {
+        return text.to_string();
+    }
+    let lower = text.to_ascii_lowercase();
+    let word = word.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (i, _) in lower.match_indices(&word) {
+        if i >= last {
+            out.push_str(&text[last..i]);
+            last = i + word.len();
+        }
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// Number of characters as the limit counts them.
 pub fn len(text: &str) -> usize {
     text.chars().count()
@@ -88,6 +196,33 @@ mod tests {
         let out = fit(&long);
         assert_eq!(len(&out), MAX_CHARS);
         assert!(out.ends_with('…'));
+    }
+
+    #[test]
+    fn nothing_internal_is_spoken() {
+        let tools = vec!["present_options".to_string(), "update_form".to_string()];
+        assert_eq!(
+            clean("好的，已为你更新。（已执行：presentoptions）", &tools),
+            "好的，已为你更新。"
+        );
+        assert_eq!(
+            clean("好的。(已执行：update_form、present_options)", &tools),
+            "好的。"
+        );
+        assert_eq!(
+            clean(
+                "好的，我来查一下。\n```json\n{\"tool\": \"update_form\", \"params\": {\"school\": \"北京大学\"}}\n```",
+                &tools
+            ),
+            "好的，我来查一下。"
+        );
+        assert_eq!(clean("调用 update_form 更新表单", &tools), "调用 更新表单");
+        assert_eq!(clean("{\"voice_response\": \"好", &tools), "");
+        // Ordinary asides stay.
+        assert_eq!(
+            clean("张三（机器学习方向）评价很好", &tools),
+            "张三（机器学习方向）评价很好"
+        );
     }
 
     #[test]

@@ -470,6 +470,46 @@ impl EmbeddedPlanner {
             .then(|| self.say("pref_needs_form", input.turn, &[("what", &what.join("、"))]))
     }
 
+    /// The ranking this turn's form update will put on screen, when it is
+    /// another one than the page shows (the school or major just named).
+    async fn page_after(
+        &self,
+        fields: &Map<String, Value>,
+        input: &PlanInput<'_>,
+    ) -> Option<PageContext> {
+        let named = |k: &str| fields.get(k).and_then(Value::as_str).map(str::to_string);
+        if named("school").is_none() && named("major").is_none() {
+            return None;
+        }
+        let school = named("school").or_else(|| input.form.school.clone())?;
+        let major = named("major").or_else(|| input.form.major.clone())?;
+        let catalog = self.site.catalog();
+        let school = catalog.resolve_school(&school).found()?;
+        let major = catalog.resolve_major(&major).found()?;
+        let same = input
+            .page
+            .ranking_filters
+            .as_ref()
+            .is_some_and(|f| f.school == school.name && f.major == major.name);
+        if same {
+            return None;
+        }
+        let ranking = self
+            .site
+            .ranking_page(school, major, app::model::SortKey::Overall, 1)
+            .await
+            .ok()?;
+        Some(PageContext {
+            current_page: app::protocol::PageKind::Ranking,
+            visible_advisors: ranking.advisors.iter().map(|a| a.to_visible()).collect(),
+            selected_advisor: None,
+            ranking_filters: Some(app::protocol::RankingFilters {
+                school: ranking.school,
+                major: ranking.major,
+            }),
+        })
+    }
+
     async fn plan_advisor_act(
         &self,
         a: &Analysis,
@@ -684,7 +724,21 @@ impl Planner for EmbeddedPlanner {
                 Act::AskAbout | Act::AskReviews | Act::OpenDetail | Act::Compare
             ) || (a.act == Act::None && !a.references.is_empty() && fields.is_empty());
         if about_advisor && (!a.references.is_empty() || fields.is_empty()) {
-            let mut plan = self.plan_advisor_act(a, input).await?;
+            // "清华计算机排第一的是谁": a position in the list this turn is
+            // about to show, not in the one on screen.
+            let shown = match a.references.first() {
+                Some(Reference::Ordinal(_) | Reference::FromEnd(_)) => {
+                    self.page_after(&fields, input).await
+                }
+                _ => None,
+            };
+            let mut plan = match &shown {
+                Some(page) => {
+                    let input = PlanInput { page, ..*input };
+                    self.plan_advisor_act(a, &input).await?
+                }
+                None => self.plan_advisor_act(a, input).await?,
+            };
             if !fields.is_empty() {
                 let mut all = calls;
                 all.append(&mut plan.tool_calls);

@@ -30,6 +30,9 @@ pub struct PlanInput<'a> {
     pub history: &'a [HistoryEntry],
     /// The turn number, for deterministic variety in templates.
     pub turn: u32,
+    /// Code's own plan of this turn (the embedded planner's, from the
+    /// analysis): a model is told it as facts and proposes only the rest.
+    pub understood: Option<&'a Plan>,
     /// Where a streaming planner writes its reply as it arrives (the stream
     /// endpoint); `None` for a plain request.
     pub voice: Option<&'a VoiceSink>,

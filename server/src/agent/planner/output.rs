@@ -54,11 +54,38 @@ pub fn read(completion: &Completion) -> Result<ModelOutput, LlmError> {
                 calls.push(json_call(item)?);
             }
         }
+    } else if let Some(object) = json_object(content) {
+        // Prose with the tool call written out as JSON beside it (small
+        // models do this instead of calling the function): the calls are
+        // read from the JSON, the prose is what is said.
+        let listed = object.get("tool_calls").and_then(Value::as_array);
+        let items: Vec<Value> = match listed {
+            Some(list) => list.clone(),
+            None => vec![Value::Object(object.clone())],
+        };
+        for item in &items {
+            match json_call(item) {
+                Ok(call) => calls.push(call),
+                Err(e) => tracing::debug!(error = %e, "JSON beside the prose is no tool call"),
+            }
+        }
+        voice = object
+            .get("voice_response")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+            .unwrap_or_else(|| prose(content));
     }
     if voice.is_empty() && calls.is_empty() {
         return Err(LlmError::Empty);
     }
     Ok(ModelOutput { voice, calls })
+}
+
+/// `content` without its code fences and JSON objects.
+fn prose(content: &str) -> String {
+    crate::agent::voice::clean(content, &[])
 }
 
 /// `{"tool": …, "params": {…}}`, or the function-calling spelling
@@ -117,10 +144,20 @@ fn looks_like_json(text: &str) -> bool {
 /// ignoring fences before it and anything after it.
 pub fn json_object(text: &str) -> Option<Map<String, Value>> {
     let start = text.find('{')?;
+    let len = object_len(&text[start..])?;
+    match serde_json::from_str::<Value>(&text[start..start + len]) {
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
+/// The byte length of the balanced `{…}` that `text` opens with (strings
+/// and escapes respected); `None` when it is not closed.
+pub fn object_len(text: &str) -> Option<usize> {
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;
-    for (i, c) in text[start..].char_indices() {
+    for (i, c) in text.char_indices() {
         if in_string {
             match c {
                 _ if escaped => escaped = false,
@@ -134,13 +171,9 @@ pub fn json_object(text: &str) -> Option<Map<String, Value>> {
             '"' => in_string = true,
             '{' => depth += 1,
             '}' => {
-                depth -= 1;
+                depth = depth.checked_sub(1)?;
                 if depth == 0 {
-                    let slice = &text[start..start + i + 1];
-                    return match serde_json::from_str::<Value>(slice) {
-                        Ok(Value::Object(map)) => Some(map),
-                        _ => None,
-                    };
+                    return Some(i + 1);
                 }
             }
             _ => {}
@@ -313,6 +346,20 @@ mod tests {
         assert_eq!(out.voice, "好的。");
         assert_eq!(out.calls[0].params["school"], "北京大学");
         assert_eq!(out.calls[1].params, serde_json::json!({}));
+    }
+
+    #[test]
+    fn a_tool_call_written_as_json_beside_prose_is_a_call_and_the_prose_is_said() {
+        let text = "好的，我来帮你筛选北京大学计算机系的导师。\n```json\n{\"name\": \"update_form\", \"arguments\": {\"school\": \"北京大学\", \"major\": \"计算机\"}}\n```";
+        let out = read(&completion(text, &[])).unwrap();
+        assert_eq!(out.voice, "好的，我来帮你筛选北京大学计算机系的导师。");
+        assert_eq!(out.calls.len(), 1);
+        assert_eq!(out.calls[0].tool, "update_form");
+        assert_eq!(out.calls[0].params["major"], "计算机");
+        // JSON that is no call: only the prose is said.
+        let out = read(&completion("好的。{\"foo\": 1}", &[])).unwrap();
+        assert_eq!(out.voice, "好的。");
+        assert!(out.calls.is_empty());
     }
 
     #[test]

@@ -9,8 +9,9 @@ use serde_json::{json, Value};
 
 use app::protocol::{PageContext, UserForm};
 
-use super::PlanInput;
+use super::{Plan, PlanInput};
 use crate::agent::steer::{self, Phase};
+use crate::agent::tools::UPDATE_FORM;
 use crate::llm::wire::WireMessage;
 use crate::llm::ToolMode;
 
@@ -29,6 +30,7 @@ const TOOL_NONE: &str = include_str!("../../../../prompts/model/tool_none.txt");
 const TOOL_FORCED: &str = include_str!("../../../../prompts/model/tool_forced.txt");
 const JSON_OUTPUT: &str = include_str!("../../../../prompts/model/json_output.txt");
 const HISTORY_TOOLS: &str = include_str!("../../../../prompts/model/history_tools.txt");
+const UNDERSTOOD: &str = include_str!("../../../../prompts/model/understood.txt");
 
 /// Which tools the model may call this turn (seed 004 `toolChoice`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +130,9 @@ pub fn messages(
             ],
         ),
     ];
+    if let Some(plan) = input.understood {
+        system.push(fill(UNDERSTOOD, &[("facts", &understood(plan))]));
+    }
     match choice {
         ToolChoice::Auto => {}
         ToolChoice::None => system.push(TOOL_NONE.trim().to_string()),
@@ -153,6 +158,34 @@ pub fn messages(
     out.extend(history(input, history_budget));
     out.push(WireMessage::new("user", input.message.trim()));
     out
+}
+
+/// Code's plan as the facts line of the prompt: the form values it found,
+/// the tools it will run (with the advisor they are about), what it says.
+pub fn understood(plan: &Plan) -> String {
+    let mut parts = Vec::new();
+    for call in &plan.tool_calls {
+        match call.tool.as_str() {
+            UPDATE_FORM => {
+                parts.push(format!(
+                    "表单 {}",
+                    serde_json::to_string(&call.params).unwrap_or_default()
+                ));
+            }
+            tool => match call.params.get("advisor_name").and_then(Value::as_str) {
+                Some(name) => parts.push(format!("{tool}（{name}）")),
+                None => parts.push(tool.to_string()),
+            },
+        }
+    }
+    if !plan.voice_response.trim().is_empty() {
+        parts.push(format!("回答「{}」", plan.voice_response.trim()));
+    }
+    if parts.is_empty() {
+        "（没有确定任何字段或操作）".to_string()
+    } else {
+        parts.join("；")
+    }
 }
 
 /// The casual persona's messages: its own system prompt, the form (so it
@@ -245,6 +278,7 @@ mod tests {
             page: &page,
             history: &history,
             turn: 3,
+            understood: None,
             voice: None,
         };
         let m = messages(
@@ -291,6 +325,7 @@ mod tests {
             page: &page,
             history: &[],
             turn: 0,
+            understood: None,
             voice: None,
         };
         let tools = json!([{"type": "function", "function": {"name": "update_form", "description": "更新表单"}}]);
