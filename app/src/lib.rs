@@ -13,6 +13,7 @@ pub mod page_context;
 pub mod pages;
 pub mod protocol;
 pub mod text;
+pub mod vocabulary;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};

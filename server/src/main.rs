@@ -194,7 +194,7 @@ fn evaluate_rules(args: &[String]) -> Result<ExitCode, Failure> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
     let set: Vec<eval::Labelled> =
-        server::agent::eval::parse_jsonl(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
+        server::text::jsonl::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
     print!("{}", eval::render(&eval::run(&set)));
     Ok(ExitCode::SUCCESS)
 }

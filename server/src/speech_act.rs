@@ -45,7 +45,7 @@
 //!   clause is a yes word with polite words around it ("好的", "嗯，发吧"),
 //!   [`Answer::No`] when a clause is a no word or the message hesitates.
 
-use crate::agent::nlu::lexfile;
+use crate::text::lexfile;
 
 const SPEECH_ACTS: &str = include_str!("../lexicons/speech_acts.txt");
 const ACTIONS: &str = include_str!("../lexicons/actions.txt");

@@ -3,8 +3,8 @@
 //! recall on every kind of contact detail, at least 0.98 of the innocent
 //! look-alikes accepted, and every rule right more often than not.
 
-use server::agent::eval::parse_jsonl;
 use server::reviews::eval::{run, Labelled, Report, CONTACT_RULES};
+use server::text::jsonl::parse;
 
 #[test]
 fn the_rules_meet_their_targets_on_the_labelled_set() {

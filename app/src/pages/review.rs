@@ -17,10 +17,7 @@ const SCORES: [(&str, &str); 5] = [
     ("prospects", "学生前途"),
     ("overall", "综合评分"),
 ];
-const RELATIONS: [&str; 3] = ["在读", "已毕业", "了解"];
-const MAX_TAGS: usize = 3;
-const MIN_TEXT: usize = 20;
-const MAX_TEXT: usize = 2000;
+use crate::vocabulary::{MAX_TAGS, MAX_TEXT, MIN_TEXT, RELATIONS};
 
 /// `/advisor/:id/review` — the review form. A plain POST form, so it works
 /// with JavaScript off: the server answers with the new review, or with this

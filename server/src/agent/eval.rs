@@ -114,18 +114,7 @@ impl TurnReport {
 
 /// Parses a JSONL suite (blank lines and `//` comment lines are skipped).
 pub fn parse_suite(text: &str) -> Result<Vec<Dialogue>, String> {
-    parse_jsonl(text)
-}
-
-/// One JSON value per line; blank lines and `//` comment lines are skipped;
-/// an error names its line.
-pub fn parse_jsonl<T: serde::de::DeserializeOwned>(text: &str) -> Result<Vec<T>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (i, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with("//"))
-        .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
-        .collect()
+    crate::text::jsonl::parse(text)
 }
 
 fn form_value(form: &UserForm, field: &str) -> Option<String> {

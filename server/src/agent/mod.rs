@@ -33,11 +33,11 @@ pub mod option;
 pub mod persona;
 pub mod planner;
 pub mod recommend;
+pub mod replies;
 pub mod request;
 pub mod session;
 pub mod steer;
 pub mod stream;
-pub mod templates;
 pub mod tools;
 pub mod validate;
 pub mod voice;
@@ -58,11 +58,11 @@ use self::option::Chip;
 use self::persona::{PersonaLexicon, Reason, ANALYSIS, CASUAL};
 use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, Plan, PlanInput, Planner};
 use self::recommend::Recommender;
+use self::replies::Templates;
 use self::request::Input;
 use self::session::{Session, SessionStore};
 use self::steer::{ChipSource, TurnFacts};
 use self::stream::VoiceSink;
-use self::templates::Templates;
 use self::tools::{Executor, ToolRegistry, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
 use self::validate::Validator;
 use crate::coach::checkpoint::Checkpoints;
@@ -237,7 +237,7 @@ impl Agent {
                 .collect(),
         );
         let lexicons = Arc::new(Lexicons::new(&schools, &majors));
-        let templates = Arc::new(Templates::load());
+        let templates = Arc::new(replies::replies());
         let names = Arc::new(SpokenNames::load());
         let embedded = EmbeddedPlanner::new(
             site.clone(),
@@ -263,7 +263,7 @@ impl Agent {
             embedded,
             model,
             personas: PersonaLexicon::load(),
-            casual: Templates::casual(),
+            casual: replies::casual(),
             coach,
             drafts,
             acts,
@@ -1444,7 +1444,7 @@ fn restates_page(a: &Analysis, page: &PageContext) -> bool {
 
 /// The form without the values the student negated.
 fn without_rejected(mut form: UserForm, rejected: &[String]) -> UserForm {
-    for field in validate::FORM_FIELDS {
+    for field in app::vocabulary::FORM_FIELDS {
         let value = steer::field_value(&form, field);
         if value.is_some_and(|v| rejected.iter().any(|r| r == v)) {
             steer::set_field(&mut form, field, None);

@@ -12,12 +12,12 @@ use app::model::{
 };
 use app::protocol::{ToolCall, UserForm};
 
-use super::templates::Templates;
 use super::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, PRESENT_OPTIONS,
     RECOMMEND_ADVISORS, UPDATE_RANKING,
 };
 use crate::catalog::Catalog;
+use crate::text::templates::Templates;
 
 const SPOKEN_MAJORS: &str = include_str!("../../lexicons/spoken_majors.txt");
 

@@ -71,7 +71,7 @@ fn normalized(list: Vec<String>) -> Vec<String> {
 impl PersonaLexicon {
     pub fn load() -> PersonaLexicon {
         let mut lex = PersonaLexicon::default();
-        for e in super::nlu::lexfile::parse("personas.txt", LEXICON) {
+        for e in crate::text::lexfile::parse("personas.txt", LEXICON) {
             let terms = normalized(e.terms);
             match e.key.as_str() {
                 "to_analysis" => lex.to_analysis = terms,
@@ -81,7 +81,7 @@ impl PersonaLexicon {
                 other => panic!("personas.txt: unknown key {other}"),
             }
         }
-        lex.topics = super::nlu::lexfile::parse("casual_topics.txt", TOPICS)
+        lex.topics = crate::text::lexfile::parse("casual_topics.txt", TOPICS)
             .into_iter()
             .map(|e| (e.key, normalized(e.terms)))
             .collect();
@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn every_topic_has_replies_that_fit_the_voice_limit() {
-        let templates = crate::agent::templates::Templates::casual();
+        let templates = crate::agent::replies::casual();
         for (topic, _) in &lex().topics {
             let key = format!("casual_{topic}");
             assert!(templates.has(&key), "no template {key}");

@@ -10,13 +10,13 @@ use serde_json::{json, Value};
 
 use app::protocol::{PageContext, PageKind, RankingFilters, ToolCall, UserForm};
 
-use super::nlu::enrollment::DEGREES;
 use super::session::Memory;
 use super::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, PRESENT_OPTIONS,
     RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
-use super::validate::{form_param, FORM_FIELDS, PERSONALITIES};
+use super::validate::form_param;
+use app::vocabulary::{DEGREES, FORM_FIELDS, PERSONALITIES};
 
 /// Where the conversation stands, derived from what the form still lacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,12 +34,7 @@ pub enum Phase {
     Done,
 }
 
-pub const DIRECTION: &str = "research_direction";
-pub const PERSONALITY: &str = "personality";
-pub const DEGREE: &str = "degree_type";
-pub const YEAR: &str = "enrollment_year";
-/// The degree type that weighs in the recommendation.
-pub const PHD: &str = "直博";
+pub use app::vocabulary::{DEGREE, DIRECTION, PERSONALITY, PHD, YEAR};
 
 /// The phase is a function of the data gaps and of what was already offered.
 pub fn phase(form: &UserForm, memory: &Memory) -> Phase {

@@ -15,26 +15,12 @@ use super::tools::{
     param, ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
     PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
-use crate::agent::nlu::enrollment::{current_year, DEGREES};
+use crate::agent::nlu::enrollment::current_year;
 use crate::catalog::{Catalog, Resolution};
 use crate::site::Site;
 use crate::speech_act::Action;
+use app::vocabulary::{preference_values, DEGREES, FORM_FIELDS, MAX_DIRECTION_CHARS};
 
-/// The preference values the form accepts.
-pub const PERSONALITIES: &[&str] = &["温和", "严格", "放养", "负责"];
-pub const STYLES: &[&str] = &["理论型", "工程型", "产业型"];
-pub const FUNDINGS: &[&str] = &["充足", "一般", "紧张"];
-/// The fields of the form, in the order they are asked.
-pub const FORM_FIELDS: &[&str] = &[
-    "school",
-    "major",
-    "research_direction",
-    "personality",
-    "research_style",
-    "funding",
-    "degree_type",
-    "enrollment_year",
-];
 /// Whether chips may target this field: a form field, or `general` (a chip
 /// sent on as if typed).
 pub fn is_chip_field(field: &str) -> bool {
@@ -51,7 +37,6 @@ pub fn form_param<'a>(params: &'a Value, field: &str) -> Option<&'a str> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
 }
-const MAX_DIRECTION_CHARS: usize = 24;
 
 /// Why a proposed call was changed or dropped (logged, and counted by the eval).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,12 +48,7 @@ pub struct Correction {
 /// Normalises one preference value to the form's vocabulary.
 pub fn preference_value(field: &str, value: &str) -> Option<String> {
     let v = value.trim().trim_end_matches(['的', '些']);
-    let allowed = match field {
-        "personality" => PERSONALITIES,
-        "research_style" => STYLES,
-        "funding" => FUNDINGS,
-        _ => return None,
-    };
+    let allowed = preference_values(field)?;
     if let Some(hit) = allowed.iter().find(|a| **a == v) {
         return Some(hit.to_string());
     }

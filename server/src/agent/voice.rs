@@ -87,7 +87,7 @@ fn without_blocks(text: &str) -> String {
         let end = if let Some(fenced) = tail.strip_prefix("```") {
             fenced.find("```").map(|e| e + 6)
         } else {
-            super::planner::output::object_len(tail)
+            crate::llm::json::object_len(tail)
         };
         rest = end.map_or("", |e| &tail[e..]);
     }

@@ -26,7 +26,7 @@ pub struct Labelled {
 
 /// Parses the set (blank and `//` lines skipped).
 pub fn parse(text: &str) -> Result<Vec<Labelled>, String> {
-    crate::agent::eval::parse_jsonl(text)
+    crate::text::jsonl::parse(text)
 }
 
 /// How one message went.

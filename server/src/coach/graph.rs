@@ -33,11 +33,11 @@ use super::lexicon::CoachLexicon;
 use super::router::{self, MIN_TEXT};
 use super::state::{CoachState, Dimension, Evaluation, NextAgent, Scores, Waiting};
 use super::Coach;
-use crate::agent::planner::output::json_object;
-use crate::agent::planner::prompt::fill;
+use crate::llm::json::json_object;
 use crate::llm::wire::WireMessage;
 use crate::llm::{CompletionRequest, LlmClient};
 use crate::speech_act::{Action, Answer, Force, Reading};
+use crate::text::templates::fill;
 
 /// The most nodes one turn may run.
 const MAX_STEPS: usize = 8;

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 
 use super::state::Dimension;
-use crate::agent::nlu::lexfile;
 use crate::catalog::normalize;
+use crate::text::lexfile;
 
 const LEXICON: &str = include_str!("../../lexicons/coach.txt");
 

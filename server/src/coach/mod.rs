@@ -20,9 +20,9 @@ pub mod state;
 
 use std::sync::Arc;
 
-use crate::agent::templates::Templates;
 use crate::site::Site;
 use crate::speech_act::SpeechActs;
+use crate::text::templates::Templates;
 
 use self::lexicon::CoachLexicon;
 use self::state::CoachState;

@@ -9,7 +9,7 @@ use super::lexicon::CoachLexicon;
 use super::state::{CoachState, Dimension, Evaluation, NextAgent};
 
 /// The shortest review the site accepts, in characters (the posting rules).
-pub const MIN_TEXT: usize = 20;
+pub use app::vocabulary::MIN_TEXT;
 
 /// A clause of the message and the judgement in it.
 struct Clause {

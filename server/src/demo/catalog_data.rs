@@ -14,30 +14,8 @@
 //! `{title}`, `{mentor}`, `{year}`, `{phd}`, `{dirs}`, `{fund}`, `{papers}`,
 //! `{quota}`.
 
-/// The site's review tags as (name, kind); the same rows as the `tags` table.
-pub const TAGS: &[(&str, &str)] = &[
-    ("温和", "personality"),
-    ("严格", "personality"),
-    ("放养", "personality"),
-    ("负责", "personality"),
-    ("平易近人", "personality"),
-    ("要求高", "personality"),
-    ("耐心", "personality"),
-    ("push", "personality"),
-    ("理论型", "style"),
-    ("工程型", "style"),
-    ("产业型", "style"),
-    ("经费充足", "funding"),
-    ("经费一般", "funding"),
-    ("经费紧张", "funding"),
-    ("补助高", "funding"),
-    ("学术大牛", "other"),
-    ("组会多", "other"),
-    ("实习自由", "other"),
-    ("毕业顺利", "other"),
-    ("推荐信给力", "other"),
-    ("人品好", "other"),
-];
+/// The site's review tags (`app::vocabulary`).
+pub use app::vocabulary::TAGS;
 
 /// A major (first-level discipline as students name it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

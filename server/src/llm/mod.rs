@@ -14,6 +14,7 @@
 pub mod client;
 pub mod config;
 pub mod error;
+pub mod json;
 pub mod scripted;
 pub mod sse;
 pub mod wire;

@@ -24,7 +24,7 @@ pub const CONTACT_RULES: [&str; 4] = [
     "contains_link",
 ];
 
-/// One line of the set (read with `crate::agent::eval::parse_jsonl`).
+/// One line of the set (read with `crate::text::jsonl::parse`).
 #[derive(Clone, Debug, Deserialize)]
 pub struct Labelled {
     pub text: String,

@@ -110,7 +110,7 @@ pub async fn review_form(
         advisor_name: detail.name,
         school: detail.school,
         major: detail.major,
-        tags: crate::demo::catalog_data::TAGS
+        tags: app::vocabulary::TAGS
             .iter()
             .map(|(t, _)| t.to_string())
             .collect(),

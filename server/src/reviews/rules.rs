@@ -33,8 +33,8 @@ mod contact;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use crate::agent::nlu::lexfile;
 use crate::text::fold::Folded;
+use crate::text::lexfile;
 use crate::text::words::WordSet;
 
 const LEXICON: &str = include_str!("../../lexicons/review_rules.txt");

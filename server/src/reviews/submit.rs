@@ -13,12 +13,7 @@ use app::model::{NewReview, PostedReview, Review};
 use super::rules::{self, RuleContext};
 use crate::site::Site;
 
-/// Relations a writer may have to the advisor.
-pub const RELATIONS: [&str; 3] = ["在读", "已毕业", "了解"];
-/// Text length in characters, after trimming.
-pub const MIN_TEXT: usize = 20;
-pub const MAX_TEXT: usize = 2000;
-pub const MAX_TAGS: usize = 3;
+pub use app::vocabulary::{MAX_TAGS, MAX_TEXT, MIN_TEXT, RELATIONS};
 /// At most this many reviews per client in the short and the long window.
 pub const BURST: (i64, &str) = (3, "-10 minutes");
 pub const DAILY: (i64, &str) = (10, "-1 day");
@@ -147,7 +142,7 @@ pub fn visible(s: &str) -> String {
 
 /// [`validate_with`] against the site's tags (the coach checks a draft with it).
 pub fn validate(review: &NewReview, ctx: &RuleContext) -> Vec<FieldError> {
-    let tags: Vec<String> = crate::demo::catalog_data::TAGS
+    let tags: Vec<String> = app::vocabulary::TAGS
         .iter()
         .map(|(t, _)| t.to_string())
         .collect();

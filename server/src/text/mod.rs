@@ -1,5 +1,5 @@
-//! Text helpers shared by whatever reads what people type (the posting
-//! rules today; nothing here knows about reviews or the agent):
+//! Text helpers shared by the agent, the review coach and the posting rules
+//! (nothing here knows about reviews or the agent):
 //!
 //! - [`fold`]: one canonical spelling of a text — half-width, simplified,
 //!   lower-case, digits for spelled-out numbers, separators dropped — with a
@@ -7,6 +7,12 @@
 //!   text is reported where the writer wrote it.
 //! - [`words`]: word lists searched in one pass (Aho–Corasick), so a check
 //!   stays linear in the length of the text however long the lists grow.
+//! - [`lexfile`]: the `key: term | term` format of `server/lexicons/`.
+//! - [`templates`]: reply templates with variants and `{name}` placeholders.
+//! - [`jsonl`]: JSON Lines, the format of the evaluation sets.
 
 pub mod fold;
+pub mod jsonl;
+pub mod lexfile;
+pub mod templates;
 pub mod words;

@@ -8,12 +8,10 @@
 //! year; "明年考研" → the year after. Only this year up to four years ahead
 //! counts: "2008年" or "1990年出生" are not enrollment years.
 
-use super::lexfile;
+use crate::text::lexfile;
+use app::vocabulary::DEGREES;
 
 const LEXICON: &str = include_str!("../../../lexicons/enrollment.txt");
-
-/// The form values of the degree types.
-pub const DEGREES: [&str; 3] = ["学硕", "专硕", "直博"];
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct EnrollmentLexicon {

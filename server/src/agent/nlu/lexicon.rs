@@ -7,10 +7,10 @@
 use std::collections::HashMap;
 
 use super::faq::{self, FaqEntry};
-use super::lexfile;
 use super::normalize;
 use super::trie::{word_edges_ok, Trie};
 use super::types::NameSet;
+use crate::text::lexfile;
 
 const DIRECTIONS: &str = include_str!("../../../lexicons/directions.txt");
 const PREFERENCES: &str = include_str!("../../../lexicons/preferences.txt");

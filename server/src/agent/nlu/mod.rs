@@ -25,7 +25,6 @@ mod acts;
 mod correction;
 pub mod enrollment;
 mod faq;
-pub(crate) mod lexfile;
 mod lexicon;
 mod negation;
 mod normalize;

@@ -16,13 +16,13 @@ use crate::agent::narrate::SpokenNames;
 use crate::agent::nlu::{Act, Analysis, Lexicons, Reference, Slot};
 use crate::agent::session::Memory;
 use crate::agent::steer::Phase;
-use crate::agent::templates::Templates;
 use crate::agent::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, RECOMMEND_ADVISORS,
     UPDATE_FORM, UPDATE_RANKING,
 };
 use crate::agent::validate::chip_call;
 use crate::site::Site;
+use crate::text::templates::Templates;
 
 const SURNAMES: &str = include_str!("../../../lexicons/surnames.txt");
 
@@ -413,10 +413,10 @@ impl EmbeddedPlanner {
                     format!("不考{v}")
                 } else if catalog.resolve_major(v).found().is_some() {
                     format!("不考{v}专业")
-                } else if crate::agent::validate::FUNDINGS.contains(&v.as_str()) {
+                } else if app::vocabulary::FUNDINGS.contains(&v.as_str()) {
                     format!("不要经费{v}的")
-                } else if crate::agent::validate::PERSONALITIES.contains(&v.as_str())
-                    || crate::agent::validate::STYLES.contains(&v.as_str())
+                } else if app::vocabulary::PERSONALITIES.contains(&v.as_str())
+                    || app::vocabulary::STYLES.contains(&v.as_str())
                 {
                     format!("不要{v}的导师")
                 } else {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use app::protocol::ToolCall;
 
+use crate::llm::json::json_object;
 use crate::llm::{Completion, LlmError};
 
 /// A model's proposal, before validation.
@@ -138,48 +139,6 @@ fn arguments(text: &str) -> Option<Value> {
 /// The reply is meant as JSON: it opens with an object or a code fence.
 fn looks_like_json(text: &str) -> bool {
     text.starts_with('{') || text.starts_with("```")
-}
-
-/// The first balanced JSON object in `text` (strings and escapes respected),
-/// ignoring fences before it and anything after it.
-pub fn json_object(text: &str) -> Option<Map<String, Value>> {
-    let start = text.find('{')?;
-    let len = object_len(&text[start..])?;
-    match serde_json::from_str::<Value>(&text[start..start + len]) {
-        Ok(Value::Object(map)) => Some(map),
-        _ => None,
-    }
-}
-
-/// The byte length of the balanced `{…}` that `text` opens with (strings
-/// and escapes respected); `None` when it is not closed.
-pub fn object_len(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '{' => depth += 1,
-            '}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Pulls the spoken text out of a reply while it streams: plain text passes

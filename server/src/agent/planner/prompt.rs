@@ -14,6 +14,7 @@ use crate::agent::steer::{self, Phase};
 use crate::agent::tools::UPDATE_FORM;
 use crate::llm::wire::WireMessage;
 use crate::llm::ToolMode;
+pub use crate::text::templates::fill;
 
 const SYSTEM: &str = include_str!("../../../../prompts/model/system.txt");
 const CASUAL: &str = include_str!("../../../../prompts/model/casual.txt");
@@ -52,15 +53,6 @@ impl ToolChoice {
             ToolChoice::Force(name) => json!({"type": "function", "function": {"name": name}}),
         }
     }
-}
-
-/// `{key}` → value, for the few placeholders the files use.
-pub fn fill(template: &str, vars: &[(&str, &str)]) -> String {
-    let mut out = template.trim().to_string();
-    for (k, v) in vars {
-        out = out.replace(&format!("{{{k}}}"), v);
-    }
-    out
 }
 
 /// The phase's task, with the form's values filled in.

@@ -1,10 +1,10 @@
 //! Lexicon hygiene: the files load, hold what the spec asks for, and no term
 //! carries two meanings the rules cannot tell apart.
 
-use super::super::lexfile;
 use super::super::lexicon::{Cue, Tag};
 use super::super::normalize::basic;
 use super::fixture::lexicons;
+use crate::text::lexfile;
 
 #[test]
 fn directions_are_many_and_short() {
