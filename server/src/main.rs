@@ -37,6 +37,7 @@ const USAGE: &str = "用法：
   server                                   启动网站
   server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
   server eval-coach <set.jsonl>            用标注集评测评价助手的路由准确率和各条发帖规则的精确率、召回率
+  server analyze <句子> [已知导师名…]        打印代码的语言理解结果（槽位、意图、指代），不调用模型
   server eval-rules <set.jsonl>            用标注集评测发帖规则：各条规则的精确率、召回率，无辜句子的通过率
   server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]
                                            压力测试：多个会话同时对话，打印吞吐量与延迟（不给 --url 时在本进程内启动网站）
@@ -62,6 +63,7 @@ async fn main() -> ExitCode {
         Some("eval") => evaluate(&args[1..]).await,
         Some("eval-coach") => evaluate_coach(&args[1..]),
         Some("eval-rules") => evaluate_rules(&args[1..]),
+        Some("analyze") => analyze(&args[1..]).await,
         Some("mock-llm") => mock_llm(&args[1..]).await,
         Some("load") => load(&args[1..]).await,
         Some("-h" | "--help" | "help") => {
@@ -174,6 +176,24 @@ async fn evaluate(args: &[String]) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `server analyze`: what code's NLU reads in one sentence, for whoever
+/// extends a lexicon or a rule.
+async fn analyze(args: &[String]) -> Result<ExitCode, Failure> {
+    let Some(text) = args.first() else {
+        return Err(format!("缺少句子\n{USAGE}").into());
+    };
+    let temp =
+        TempDatabase(std::env::temp_dir().join(format!("advisor-nlu-{}.db", std::process::id())));
+    let (pool, _) = db::open(&format!("sqlite://{}", temp.0.display())).await?;
+    let site = Arc::new(Site::load(pool.clone()).await?);
+    let agent = Agent::new(site);
+    let analysis = server::agent::nlu::analyze(text, &agent.lexicons(), &args[1..]);
+    println!("{analysis:#?}");
+    pool.close().await;
+    drop(temp);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {

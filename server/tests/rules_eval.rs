@@ -4,7 +4,7 @@
 //! look-alikes accepted, and every rule right more often than not.
 
 use server::reviews::eval::{run, Labelled, Report, CONTACT_RULES};
-use server::text::jsonl::parse;
+use server::text::jsonl::parse as parse_jsonl;
 
 #[test]
 fn the_rules_meet_their_targets_on_the_labelled_set() {

@@ -9,12 +9,19 @@ use sqlx::SqlitePool;
 use app::model::ChatMessage;
 use app::protocol::{AgentEvent, ChatResponse, PageContext, SelectedAdvisor, ToolCall, UserForm};
 
+/// Advisors remembered as talked about.
+pub const TALKED_ABOUT: usize = 8;
+
 /// What the agent remembers between turns besides the form.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Memory {
     /// The advisor last talked about, so "他" still means them on the next turn.
     #[serde(default)]
     pub last_advisor: Option<SelectedAdvisor>,
+    /// The advisors talked about, most recent first (at most
+    /// [`TALKED_ABOUT`]): "刚才那个张老师" is the 张 of this list.
+    #[serde(default)]
+    pub talked_about: Vec<SelectedAdvisor>,
     /// Optional form fields already offered as chips (answered or skipped):
     /// never asked twice.
     #[serde(default)]
@@ -29,6 +36,15 @@ pub struct Memory {
     /// keywords no longer switch it, only strong triggers do.
     #[serde(default)]
     pub persona_manual: bool,
+}
+
+impl Memory {
+    /// Remembers `advisor` as the one talked about most recently.
+    pub fn remember(&mut self, advisor: &SelectedAdvisor) {
+        self.talked_about.retain(|a| a.id != advisor.id);
+        self.talked_about.insert(0, advisor.clone());
+        self.talked_about.truncate(TALKED_ABOUT);
+    }
 }
 
 /// One session as a turn sees it.

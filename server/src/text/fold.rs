@@ -63,7 +63,7 @@ pub fn numeral_digit(c: char) -> Option<char> {
 }
 
 /// Traditional → simplified, one character for one (OpenCC's table).
-fn simplified(c: char) -> char {
+pub fn simplified(c: char) -> char {
     static TABLE: OnceLock<HashMap<char, char>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         hanconv::RawDictionary::TSCharacters

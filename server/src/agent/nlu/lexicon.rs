@@ -49,6 +49,8 @@ pub(crate) enum Cue {
     Correction,
     Still,
     Background,
+    BackgroundAfter,
+    Alternative,
     IntroDirection,
     IntroMajor,
     SuffixDirection,
@@ -84,6 +86,8 @@ const CUE_KEYS: &[(&str, Cue)] = &[
     ("correction", Cue::Correction),
     ("still", Cue::Still),
     ("background", Cue::Background),
+    ("background.after", Cue::BackgroundAfter),
+    ("alternative", Cue::Alternative),
     ("intro.direction", Cue::IntroDirection),
     ("intro.major", Cue::IntroMajor),
     ("suffix.direction", Cue::SuffixDirection),
@@ -243,6 +247,9 @@ pub(crate) struct Lists {
     pub range_prefix: WordList,
     pub number_suffix: WordList,
     pub date_word: WordList,
+    pub postpone: WordList,
+    pub postpone_school: WordList,
+    pub postpone_major: WordList,
 }
 
 impl Lists {
@@ -269,6 +276,9 @@ impl Lists {
             "classifier" => &mut self.classifier,
             "ordinal_follow" => &mut self.ordinal_follow,
             "from_end_prefix" => &mut self.from_end_prefix,
+            "postpone" => &mut self.postpone,
+            "postpone.school" => &mut self.postpone_school,
+            "postpone.major" => &mut self.postpone_major,
             "range_prefix" => &mut self.range_prefix,
             "number_suffix" => &mut self.number_suffix,
             "date_word" => &mut self.date_word,

@@ -71,6 +71,27 @@ fn advisor_question_clauses(
     out
 }
 
+/// Fields put off in a clause ("学校再说", "专业还没想好").
+fn postponed(text: &Text, lex: &Lexicons) -> Vec<&'static str> {
+    let l = &lex.lists;
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.chars.len() {
+        let (s, e) = text.clause(start);
+        let clause = &text.chars[s..e.max(s)];
+        if l.postpone.occurs_in(clause) {
+            if l.postpone_school.occurs_in(clause) && !out.contains(&"school") {
+                out.push("school");
+            }
+            if l.postpone_major.occurs_in(clause) && !out.contains(&"major") {
+                out.push("major");
+            }
+        }
+        start = e.max(s) + 1;
+    }
+    out
+}
+
 /// One utterance → Analysis. `known_names` are advisor names the caller can
 /// resolve (those on the page plus the current ranking), used for Name references.
 pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
@@ -157,6 +178,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
             None
         },
         follow_up: norm.follow_up,
+        postponed: postponed(&t, lex),
     };
     if act == Act::Faq {
         // A question about a concept ("横向项目是什么") states no wish.

@@ -27,7 +27,8 @@ fn fold(c: char) -> char {
     let c = match c {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
         '\u{3000}' => ' ',
-        _ => c,
+        // Traditional characters read as their simplified form ("北京大學").
+        _ => crate::text::fold::simplified(c),
     };
     if c.is_ascii_uppercase() {
         c.to_ascii_lowercase()

@@ -75,6 +75,34 @@ fn classifier(text: &Text, lex: &Lexicons, q: usize) -> (usize, bool) {
     }
 }
 
+/// 第N[个|位|名] (or 倒数第N) said at `p`, its 第 at `mark`: the reference and
+/// the characters it took from `p`.
+fn ordinal_at(
+    text: &Text,
+    lex: &Lexicons,
+    p: usize,
+    mark: usize,
+) -> Option<(Vec<Reference>, usize)> {
+    let c = &text.chars;
+    let (n, len) = numerals::parse_number(c, mark + 1)?;
+    let (q, classified) = classifier(text, lex, mark + 1 + len);
+    if n == 0 || !follow_ok(text, lex, q, classified) {
+        return None;
+    }
+    // "第一，…；第二，…" numbers the student's points, not advisors.
+    let (cs, ce) = text.clause(p);
+    if !classified && cs == p && ce == q && ce < text.chars.len() {
+        return None;
+    }
+    let idx = (n - 1) as usize;
+    let r = if mark > p {
+        Reference::FromEnd(idx)
+    } else {
+        Reference::Ordinal(idx)
+    };
+    Some((vec![r], q - p))
+}
+
 /// Whether position `p` may start a structural reference (not inside a value).
 fn free(text: &Text, p: usize) -> bool {
     !text.in_strong(p)
@@ -93,25 +121,9 @@ fn structural_at(
         return None;
     }
     let from_end = lex.lists.from_end_prefix.prefix_at(c, p);
-    let ordinal_at = p + from_end.unwrap_or(0);
-    if c.get(ordinal_at) == Some(&ORDINAL_MARK) {
-        let (n, len) = numerals::parse_number(c, ordinal_at + 1)?;
-        let (q, classified) = classifier(text, lex, ordinal_at + 1 + len);
-        if n == 0 || !follow_ok(text, lex, q, classified) {
-            return None;
-        }
-        // "第一，…；第二，…" numbers the student's points, not advisors.
-        let (cs, ce) = text.clause(p);
-        if !classified && cs == p && ce == q && ce < text.chars.len() {
-            return None;
-        }
-        let idx = (n - 1) as usize;
-        let r = if from_end.is_some() {
-            Reference::FromEnd(idx)
-        } else {
-            Reference::Ordinal(idx)
-        };
-        return Some((vec![r], q - p));
+    let mark = p + from_end.unwrap_or(0);
+    if c.get(mark) == Some(&ORDINAL_MARK) {
+        return ordinal_at(text, lex, p, mark);
     }
     if let Some(len) = lex.lists.range_prefix.prefix_at(c, p) {
         if let Some((n, nlen)) = numerals::parse_number(c, p + len) {
@@ -220,6 +232,16 @@ pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<c
                 }
             }
             if tok.is_strong() {
+                // "排第一的", "排名第二的": the block word ends in 第, whose
+                // number is still a position in the list.
+                let last = tok.end - 1;
+                if tok.end > tok.start + 1 && text.chars[last] == ORDINAL_MARK {
+                    if let Some((refs, len)) = ordinal_at(text, lex, last, last) {
+                        found.extend(refs.into_iter().map(|r| (p, r)));
+                        p = last + len.max(1);
+                        continue;
+                    }
+                }
                 p = tok.end;
                 continue;
             }

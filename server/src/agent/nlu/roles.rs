@@ -99,12 +99,26 @@ fn direction_context(text: &Text, idx: usize, left_only: bool) -> Option<bool> {
 /// Names said after a background cue ("本科学的是人工智能") describe the
 /// student's past, not the wish: they lose their meaning.
 fn drop_background(text: &mut Text) {
+    let past = |t: &mut super::tokens::Token| {
+        t.tags
+            .retain(|g| !matches!(g, Tag::School(_) | Tag::Major(_) | Tag::Direction(_)))
+    };
     for i in 0..text.tokens.len() {
         if text.tokens[i].has_cue(Cue::Background) {
             let (_, ce) = text.clause(text.tokens[i].start);
             for t in text.tokens[i + 1..].iter_mut().take_while(|t| t.end <= ce) {
-                t.tags
-                    .retain(|g| !matches!(g, Tag::School(_) | Tag::Major(_) | Tag::Direction(_)));
+                past(t);
+            }
+        }
+        // "我是南开毕业的", "华科本科毕业": the names before it in the clause.
+        if text.tokens[i].has_cue(Cue::BackgroundAfter) {
+            let (cs, _) = text.clause(text.tokens[i].start);
+            for t in text.tokens[..i]
+                .iter_mut()
+                .rev()
+                .take_while(|t| t.start >= cs)
+            {
+                past(t);
             }
         }
     }

@@ -10,10 +10,12 @@
 //!   correction ("我想考北大，算了还是清华吧").
 //! - The direction is the lexicon direction, else the student's own words
 //!   (patterns.rs).
+//! - Two or more values offered as alternatives ("北大或者清华都行", "清华考
+//!   不上就考北航") make `Slot::Either`: the student is asked which first.
 //! - `replaced` says a value was rejected and another of the same kind named,
 //!   or rejected through 不是 — both make the sentence a correction.
 
-use super::lexicon::Lexicons;
+use super::lexicon::{Cue, Lexicons};
 use super::negation;
 use super::patterns;
 use super::tokens::{Kind, Text, DE};
@@ -62,6 +64,22 @@ fn slot_for(text: &Text, start: usize, end: usize, cands: &[usize], names: &[Str
     }
 }
 
+/// Two or more distinct entries kept in a sentence that offers them as
+/// alternatives ("或者", "都行", "考不上就"): [`Slot::Either`].
+fn either(kept: &[Slot], alternatives: bool) -> Option<Slot> {
+    if !alternatives || kept.len() < 2 {
+        return None;
+    }
+    let names: Vec<String> = kept
+        .iter()
+        .filter_map(|s| match s {
+            Slot::One(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    (names.len() == kept.len()).then_some(Slot::Either(names))
+}
+
 /// Reads the school, major and direction slots (see the module doc).
 pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bool) -> Slots {
     let mut out = Slots::default();
@@ -104,8 +122,9 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             v.first().cloned()
         }
     };
-    out.school = pick(&kept[0]);
-    out.major = pick(&kept[1]);
+    let alternatives = !prefer_last && text.tokens.iter().any(|t| t.has_cue(Cue::Alternative));
+    out.school = either(&kept[0], alternatives).or_else(|| pick(&kept[0]));
+    out.major = either(&kept[1], alternatives).or_else(|| pick(&kept[1]));
     out.replaced |= (0..2).any(|k| dropped[k] && !kept[k].is_empty());
     out.replaced |= dropped_direction && !directions.is_empty();
     out.direction = if prefer_last {

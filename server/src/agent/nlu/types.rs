@@ -30,6 +30,10 @@ pub enum Slot {
         said: String,
         candidates: Vec<String>,
     },
+    /// Several entries, each one the student would accept ("北大或者清华都行",
+    /// "清华考不上就考北航"): canonical names in the order said. Code asks
+    /// which to look at first rather than choosing for the student.
+    Either(Vec<String>),
 }
 
 /// An advisor the student points at.
@@ -108,6 +112,9 @@ pub struct Analysis {
     /// The sentence ends in a bare 呢 ("第二个呢", "那清华呢"): it asks the
     /// previous question again about something else.
     pub follow_up: bool,
+    /// Fields the student puts off ("计算机，学校再说": `["school"]`): not
+    /// asked for again this turn.
+    pub postponed: Vec<&'static str>,
 }
 
 impl Analysis {

@@ -9,12 +9,12 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use app::model::Comparison;
-use app::protocol::{PageContext, SelectedAdvisor, ToolCall};
+use app::protocol::{SelectedAdvisor, ToolCall};
 
 use super::{Plan, PlanError, PlanInput, Planner};
 use crate::agent::narrate::SpokenNames;
 use crate::agent::nlu::{Act, Analysis, Lexicons, Reference, Slot};
-use crate::agent::session::Memory;
+use crate::agent::resolve::{resolve_on_page, Target};
 use crate::agent::steer::Phase;
 use crate::agent::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, RECOMMEND_ADVISORS,
@@ -24,124 +24,11 @@ use crate::agent::validate::chip_call;
 use crate::site::Site;
 use crate::text::templates::Templates;
 
-const SURNAMES: &str = include_str!("../../../lexicons/surnames.txt");
-
-/// Words after a name that ask about the person ("王小明老师怎么样").
-const NAME_TAILS: &[&str] = &[
-    "老师",
-    "导师",
-    "教授",
-    "副教授",
-    "研究员",
-    "讲师",
-    "博导",
-    "硕导",
-    "怎么样",
-    "如何",
-    "好不好",
-    "人怎么样",
-    "靠谱吗",
-    "的评价",
-    "评价",
-    "口碑",
-    "的学生评价",
-    "的详细信息",
-    "的主页",
-    "呢",
-    "吗",
-];
-
-/// A name the catalog does not know, said as the subject of a question:
-/// two to four Chinese characters starting with a common surname.
-pub fn guess_name(text: &str, surnames: &[String]) -> Option<String> {
-    let mut rest: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && !"，。？！?!,.、".contains(*c))
-        .collect();
-    let mut tails: Vec<&str> = NAME_TAILS.to_vec();
-    tails.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
-    loop {
-        let before = rest.clone();
-        for tail in &tails {
-            if let Some(r) = rest.strip_suffix(tail) {
-                rest = r.to_string();
-            }
-        }
-        if rest == before {
-            break;
-        }
-    }
-    let n = rest.chars().count();
-    let cjk = rest.chars().all(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
-    (cjk && (2..=4).contains(&n)
-        && surnames
-            .iter()
-            .any(|s| rest.starts_with(s.as_str()) && rest.len() > s.len()))
-    .then_some(rest)
-}
-
 pub struct EmbeddedPlanner {
     site: Arc<Site>,
     lexicons: Arc<Lexicons>,
     templates: Arc<Templates>,
     names: Arc<SpokenNames>,
-    surnames: Vec<String>,
-}
-
-/// Which advisor a reference points to, or why it points nowhere.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Target {
-    Found(SelectedAdvisor),
-    /// "第一个" with no list on the page (seed 000 §6.3).
-    NoList,
-    /// "第九个" on a list of three.
-    OutOfRange(usize),
-    /// "他" with nobody selected or talked about.
-    Unclear,
-    NotFound(String),
-    Ambiguous(String, Vec<SelectedAdvisor>),
-}
-
-/// Resolves a reference from what the page shows and what was said before.
-pub fn resolve_on_page(
-    reference: &Reference,
-    page: &PageContext,
-    memory: &Memory,
-) -> Option<Target> {
-    let visible = &page.visible_advisors;
-    let pick = |i: usize| SelectedAdvisor {
-        id: visible[i].id.clone(),
-        name: visible[i].name.clone(),
-    };
-    Some(match reference {
-        Reference::Ordinal(i) if visible.is_empty() => Target::NoList,
-        Reference::Ordinal(i) if *i >= visible.len() => Target::OutOfRange(visible.len()),
-        Reference::Ordinal(i) => Target::Found(pick(*i)),
-        Reference::FromEnd(_) if visible.is_empty() => Target::NoList,
-        Reference::FromEnd(i) if *i >= visible.len() => Target::OutOfRange(visible.len()),
-        Reference::FromEnd(i) => Target::Found(pick(visible.len() - 1 - i)),
-        // "他" is whoever was talked about last; the pipeline makes the page's
-        // own selection the last one when the student navigated there.
-        Reference::Pronoun => match (&memory.last_advisor, &page.selected_advisor) {
-            (Some(a), _) | (None, Some(a)) => Target::Found(a.clone()),
-            (None, None) if visible.len() == 1 => Target::Found(pick(0)),
-            _ => Target::Unclear,
-        },
-        Reference::Name(name) => {
-            if let Some(i) = visible.iter().position(|a| &a.name == name) {
-                Target::Found(pick(i))
-            } else if let Some(a) = page
-                .selected_advisor
-                .iter()
-                .chain(memory.last_advisor.iter())
-                .find(|a| &a.name == name)
-            {
-                Target::Found(a.clone())
-            } else {
-                return None; // needs the database
-            }
-        }
-    })
 }
 
 impl EmbeddedPlanner {
@@ -151,18 +38,11 @@ impl EmbeddedPlanner {
         templates: Arc<Templates>,
         names: Arc<SpokenNames>,
     ) -> Self {
-        let surnames = SURNAMES
-            .lines()
-            .filter(|l| !l.trim_start().starts_with('#'))
-            .flat_map(str::split_whitespace)
-            .map(str::to_string)
-            .collect();
         EmbeddedPlanner {
             site,
             lexicons,
             templates,
             names,
-            surnames,
         }
     }
 
@@ -170,52 +50,15 @@ impl EmbeddedPlanner {
         self.templates.render(key, turn, vars)
     }
 
-    /// The advisor a reference names: page first, then memory, then the
-    /// database (within the form's school and major, then site-wide).
-    async fn resolve(&self, reference: &Reference, input: &PlanInput<'_>) -> Target {
-        if let Some(t) = resolve_on_page(reference, input.page, input.memory) {
-            return t;
-        }
-        let Reference::Name(name) = reference else {
-            return Target::Unclear;
-        };
-        let catalog = self.site.catalog();
-        let school = input
-            .form
-            .school
-            .as_deref()
-            .and_then(|s| catalog.resolve_school(s).found())
-            .map(|s| s.id);
-        let major = input
-            .form
-            .major
-            .as_deref()
-            .and_then(|m| catalog.resolve_major(m).found())
-            .map(|m| m.id);
-        let mut rows = self
-            .site
-            .advisors_named(name, school, major)
-            .await
-            .unwrap_or_default();
-        if rows.is_empty() && school.is_some() {
-            rows = self
-                .site
-                .advisors_named(name, None, None)
-                .await
-                .unwrap_or_default();
-        }
-        let found: Vec<SelectedAdvisor> = rows
-            .iter()
-            .map(|r| SelectedAdvisor {
-                id: r.id.to_string(),
-                name: r.name.clone(),
-            })
-            .collect();
-        match found.len() {
-            0 => Target::NotFound(name.clone()),
-            1 => Target::Found(found[0].clone()),
-            _ => Target::Ambiguous(name.clone(), found),
-        }
+    /// The advisor a reference points to, as the resolve step found it
+    /// (references it did not see point at the page alone).
+    fn resolve(&self, reference: &Reference, input: &PlanInput<'_>) -> Target {
+        input
+            .resolved
+            .target(reference)
+            .cloned()
+            .or_else(|| resolve_on_page(reference, input.page, input.memory))
+            .unwrap_or(Target::Unclear)
     }
 
     /// The reply for a reference that points nowhere.
@@ -275,6 +118,17 @@ impl EmbeddedPlanner {
         Ok(self.say("advisor_summary", turn, &vars))
     }
 
+    /// The alternatives the student offered, at most four (what a chip row
+    /// holds and a voice can say).
+    fn not_rejected(&self, names: &[String], a: &Analysis) -> Vec<String> {
+        names
+            .iter()
+            .filter(|n| !a.rejected.contains(n))
+            .take(4)
+            .cloned()
+            .collect()
+    }
+
     /// The form fields the message names, chips for ambiguous ones, and a
     /// reply when something could not be used.
     fn slots(
@@ -297,6 +151,12 @@ impl EmbeddedPlanner {
                     "school",
                 ));
                 voice = Some(self.say("ambiguous_school", turn, &[("said", said)]));
+            }
+            // "北大或者清华都行": which first is the student's choice.
+            Some(Slot::Either(names)) => {
+                let names = self.not_rejected(names, a);
+                chips = Some(chip_call("先看哪一所？", names.clone(), "school"));
+                voice = Some(self.say("either_school", turn, &[("list", &names.join("、"))]));
             }
             _ => {}
         }
@@ -345,6 +205,11 @@ impl EmbeddedPlanner {
                         voice = Some(self.say("ambiguous_major", turn, &[("said", said)]));
                     }
                 }
+            }
+            Some(Slot::Either(names)) if chips.is_none() => {
+                let names = self.not_rejected(names, a);
+                chips = Some(chip_call("先看哪个专业？", names.clone(), "major"));
+                voice = Some(self.say("either_major", turn, &[("list", &names.join("、"))]));
             }
             _ => {}
         }
@@ -395,6 +260,31 @@ impl EmbeddedPlanner {
                 }
             } else if fields.is_empty() && !a.rejected.is_empty() {
                 voice = Some(self.rejected_voice(&a.rejected, input));
+            }
+        }
+        // "计算机，学校再说": the field put off is not pressed for this turn.
+        if voice.is_none() {
+            let named = |k: &str, form: &Option<String>| {
+                fields
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .or_else(|| form.clone())
+            };
+            let school = named("school", &input.form.school);
+            let major = named("major", &input.form.major);
+            match (school, major) {
+                (None, Some(m)) if a.postponed.contains(&"school") => {
+                    voice = Some(self.say(
+                        "postponed_school",
+                        turn,
+                        &[("major", &self.names.major(&m))],
+                    ));
+                }
+                (Some(s), None) if a.postponed.contains(&"major") => {
+                    voice = Some(self.say("postponed_major", turn, &[("school", &s)]));
+                }
+                _ => {}
             }
         }
         (fields, chips, voice)
@@ -470,59 +360,14 @@ impl EmbeddedPlanner {
             .then(|| self.say("pref_needs_form", input.turn, &[("what", &what.join("、"))]))
     }
 
-    /// The ranking this turn's form update will put on screen, when it is
-    /// another one than the page shows (the school or major just named).
-    async fn page_after(
-        &self,
-        fields: &Map<String, Value>,
-        input: &PlanInput<'_>,
-    ) -> Option<PageContext> {
-        let named = |k: &str| fields.get(k).and_then(Value::as_str).map(str::to_string);
-        if named("school").is_none() && named("major").is_none() {
-            return None;
-        }
-        let school = named("school").or_else(|| input.form.school.clone())?;
-        let major = named("major").or_else(|| input.form.major.clone())?;
-        let catalog = self.site.catalog();
-        let school = catalog.resolve_school(&school).found()?;
-        let major = catalog.resolve_major(&major).found()?;
-        let same = input
-            .page
-            .ranking_filters
-            .as_ref()
-            .is_some_and(|f| f.school == school.name && f.major == major.name);
-        if same {
-            return None;
-        }
-        let ranking = self
-            .site
-            .ranking_page(school, major, app::model::SortKey::Overall, 1)
-            .await
-            .ok()?;
-        Some(PageContext {
-            current_page: app::protocol::PageKind::Ranking,
-            visible_advisors: ranking.advisors.iter().map(|a| a.to_visible()).collect(),
-            selected_advisor: None,
-            ranking_filters: Some(app::protocol::RankingFilters {
-                school: ranking.school,
-                major: ranking.major,
-            }),
-        })
-    }
-
     async fn plan_advisor_act(
         &self,
         a: &Analysis,
         input: &PlanInput<'_>,
     ) -> Result<Plan, PlanError> {
         let turn = input.turn;
-        let reference = a
-            .references
-            .first()
-            .cloned()
-            .or_else(|| guess_name(input.message, &self.surnames).map(Reference::Name))
-            .unwrap_or(Reference::Pronoun);
-        let target = self.resolve(&reference, input).await;
+        let reference = input.resolved.subject.clone().unwrap_or(Reference::Pronoun);
+        let target = self.resolve(&reference, input);
         let Target::Found(advisor) = target else {
             return Ok(self.unresolved(&target, turn));
         };
@@ -559,7 +404,7 @@ impl EmbeddedPlanner {
     async fn plan_compare(&self, a: &Analysis, input: &PlanInput<'_>) -> Plan {
         let mut chosen: Vec<SelectedAdvisor> = Vec::new();
         for reference in a.references.iter().take(Comparison::MAX) {
-            match self.resolve(reference, input).await {
+            match self.resolve(reference, input) {
                 Target::Found(advisor) => {
                     if !chosen.contains(&advisor) {
                         chosen.push(advisor);
@@ -725,14 +570,9 @@ impl Planner for EmbeddedPlanner {
             ) || (a.act == Act::None && !a.references.is_empty() && fields.is_empty());
         if about_advisor && (!a.references.is_empty() || fields.is_empty()) {
             // "清华计算机排第一的是谁": a position in the list this turn is
-            // about to show, not in the one on screen.
-            let shown = match a.references.first() {
-                Some(Reference::Ordinal(_) | Reference::FromEnd(_)) => {
-                    self.page_after(&fields, input).await
-                }
-                _ => None,
-            };
-            let mut plan = match &shown {
+            // about to show, not in the one on screen (the resolve step
+            // counted in that list).
+            let mut plan = match &input.resolved.shown {
                 Some(page) => {
                     let input = PlanInput { page, ..*input };
                     self.plan_advisor_act(a, &input).await?
@@ -813,30 +653,5 @@ impl Planner for EmbeddedPlanner {
             _ if complete => say("fallback_with_form"),
             _ => say("fallback"),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unknown_names_are_recognised_by_surname() {
-        let surnames: Vec<String> = ["王", "欧阳", "李"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(
-            guess_name("王小明怎么样", &surnames).as_deref(),
-            Some("王小明")
-        );
-        assert_eq!(
-            guess_name("欧阳娜娜老师如何？", &surnames).as_deref(),
-            Some("欧阳娜娜")
-        );
-        assert_eq!(
-            guess_name("李华的学生评价", &surnames).as_deref(),
-            Some("李华")
-        );
-        assert_eq!(guess_name("怎么样", &surnames), None);
-        assert_eq!(guess_name("这个导师怎么样", &surnames), None);
-        assert_eq!(guess_name("王", &surnames), None);
     }
 }

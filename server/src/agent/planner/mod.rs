@@ -17,6 +17,7 @@ pub mod prompt;
 use app::protocol::{PageContext, SelectedAdvisor, ToolCall, UserForm};
 
 use super::nlu::Analysis;
+use super::resolve::Resolved;
 use super::session::{HistoryEntry, Memory};
 use super::stream::VoiceSink;
 
@@ -24,6 +25,8 @@ use super::stream::VoiceSink;
 pub struct PlanInput<'a> {
     pub message: &'a str,
     pub analysis: &'a Analysis,
+    /// The advisors the message points at (the resolve step's targets).
+    pub resolved: &'a Resolved,
     pub form: &'a UserForm,
     pub memory: &'a Memory,
     pub page: &'a PageContext,

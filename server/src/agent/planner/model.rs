@@ -11,7 +11,7 @@ use app::protocol::SelectedAdvisor;
 
 use super::output::{self, VoiceExtractor};
 use super::prompt::{self, ToolChoice};
-use super::{embedded::resolve_on_page, embedded::Target, Plan, PlanError, PlanInput, Planner};
+use super::{Plan, PlanError, PlanInput, Planner};
 use crate::agent::nlu::{Act, Analysis, Slot};
 use crate::agent::tools::{
     ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
@@ -163,13 +163,9 @@ fn names_form_values(a: &Analysis) -> bool {
         || a.names_wishes()
 }
 
-/// The advisor the message points at, when the page or memory says who.
-fn referenced(input: &PlanInput<'_>) -> Option<SelectedAdvisor> {
-    let reference = input.analysis.references.first()?;
-    match resolve_on_page(reference, input.page, input.memory)? {
-        Target::Found(a) => Some(a),
-        _ => None,
-    }
+/// The advisor the message points at, as the resolve step found it.
+fn referenced<'a>(input: &PlanInput<'a>) -> Option<&'a SelectedAdvisor> {
+    input.resolved.subject_advisor()
 }
 
 /// The code's tool choice for this turn: no tools for small talk and general
@@ -264,7 +260,7 @@ impl Planner for ModelPlanner {
         Ok(Plan {
             voice_response: out.voice,
             tool_calls: out.calls,
-            focus: referenced(input),
+            focus: referenced(input).cloned(),
             about_form,
             open: None,
             model_calls,

@@ -265,6 +265,7 @@ mod tests {
         let input = PlanInput {
             message: "计算机",
             analysis: &analysis,
+            resolved: &Default::default(),
             form: &form,
             memory: &memory,
             page: &page,
@@ -312,6 +313,7 @@ mod tests {
         let input = PlanInput {
             message: "你好",
             analysis: &analysis,
+            resolved: &Default::default(),
             form: &form,
             memory: &memory,
             page: &page,

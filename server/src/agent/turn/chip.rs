@@ -1,0 +1,38 @@
+//! `chip`: a clicked chip sets its form field (or skips it) by code alone;
+//! the update goes on through validation like any proposal. A chip answers
+//! a question of the form, which is the data side: a casual session
+//! switches to the analysis persona.
+
+use app::protocol::IntentResult;
+
+use super::Turn;
+use crate::agent::option::Chip;
+use crate::agent::persona::Reason;
+use crate::agent::{switch_event, Agent, ANALYSIS, CASUAL};
+
+impl Agent {
+    pub(super) fn chip(&self, t: &mut Turn<'_>) {
+        let (field, call) = match t.chip.clone() {
+            Some(Chip::Update { field, call }) => (Some(field), Some(call)),
+            Some(Chip::Skip { field }) => (Some(field), None),
+            Some(Chip::Text(_)) | None => (None, None),
+        };
+        if let Some(field) = field {
+            if !t.memory.asked.contains(&field) {
+                t.memory.asked.push(field);
+            }
+        }
+        t.plan.tool_calls = call.into_iter().collect();
+        t.plan.about_form = true;
+        t.intent = IntentResult {
+            intent: "option".into(),
+            confidence: 1.0,
+            reasoning: "点击选项，直接更新表单".into(),
+        };
+        if t.session.persona == CASUAL {
+            t.persona_out = Some(ANALYSIS);
+            t.events
+                .push(switch_event(CASUAL, ANALYSIS, &Reason::DataNeeded));
+        }
+    }
+}

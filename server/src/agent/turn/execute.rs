@@ -1,0 +1,66 @@
+//! `execute`: the steered calls run in order, each with its result
+//! attached (`agent::tools`). An advisor that does not exist (a stale or
+//! forged id) is the student's answer, not our failure; a failing data
+//! source ends the turn with an apology and `error`.
+
+use app::protocol::{ErrorInfo, SelectedAdvisor, ToolCall};
+
+use super::Turn;
+use crate::agent::tools::{Executor, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
+use crate::agent::Agent;
+
+impl Agent {
+    pub(super) async fn execute(&self, t: &mut Turn<'_>) {
+        let executor = Executor {
+            site: &self.site,
+            recommender: &self.recommender,
+        };
+        let calls = std::mem::take(&mut t.calls);
+        for mut call in calls {
+            match executor.execute(&call).await {
+                Ok(result) => {
+                    call.result = result;
+                    if call.tool == GET_ADVISOR_DETAIL || call.tool == GET_ADVISOR_REVIEWS {
+                        if let Some(a) = advisor_of(&call) {
+                            t.memory.last_advisor = Some(a);
+                        }
+                    }
+                    t.calls.push(call);
+                }
+                Err(e) if e.info.code == "unknown_advisor" => {
+                    tracing::info!(tool = %call.tool, "no such advisor");
+                    let voice = self
+                        .templates
+                        .render("advisor_missing", t.memory.turns, &[]);
+                    t.say(voice);
+                    return;
+                }
+                Err(e) => {
+                    tracing::error!(tool = %call.tool, error = %e, "tool failed");
+                    t.error = Some(ErrorInfo {
+                        code: "upstream_unavailable".into(),
+                        message: e.info.message,
+                        field: None,
+                    });
+                    let voice = self.templates.render("data_error", t.memory.turns, &[]);
+                    t.say(voice);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The advisor a detail or reviews call was about.
+fn advisor_of(call: &ToolCall) -> Option<SelectedAdvisor> {
+    let id = call.params.get("advisor_id")?.as_str()?.to_string();
+    let name = call
+        .result
+        .as_ref()
+        .and_then(|r| r.get("name"))
+        .or_else(|| call.params.get("advisor_name"))
+        .and_then(|n| n.as_str())
+        .unwrap_or_default()
+        .to_string();
+    Some(SelectedAdvisor { id, name })
+}

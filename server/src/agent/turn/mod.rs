@@ -1,0 +1,393 @@
+//! One turn of the agent as an explicit graph: named steps, each a small
+//! module of this folder, the edges in one function ([`next`]), one loop
+//! with a step cap ([`Agent::walk`]). Code decides every edge; a language
+//! model, when configured, is one step (`model`) whose proposal code merges
+//! into what it understood itself.
+//!
+//! ```text
+//!  prepared ─▶ session ─┬─ chip clicked ─▶ chip ──────────────────────────────┐
+//!                       ├─ draft open ───▶ coach ─────────────────────────────┼──▶ save ─▶ end
+//!                       └─▶ intent ─┬─ greeting / meaningless / reset ────────┤
+//!                                   └─▶ understand ─┬─ "第二个" to the chips ─▶ chip
+//!                                                   └─▶ resolve ─┬─ "我想评价" ─▶ review ─┤
+//!                                                              └─▶ persona ─┬─ casual ─▶ casual ─┤
+//!                                                                           └─▶ plan ─┐         │
+//!        ┌──────────────────────── model configured ◀───────────────────────────────┤         │
+//!        └─▶ model ─▶ merge ─┐                                                     │         │
+//!  chip ────────────────────┴─────────────────────────────────────────▶ validate ◀─┘         │
+//!  validate ─▶ steer ─▶ execute ─┬─▶ narrate ──────────────────────────────────────────────┤
+//!                                └─ no such advisor / data failed ─────────────────────────┤
+//!  plan or merge with nothing that answers ─▶ apology ──────────────────────────────────────┘
+//! ```
+//!
+//! - [`session`]: the open review draft, if any (the coach then has the turn).
+//! - [`chip`]: a clicked chip sets its field, by code alone.
+//! - [`coach`]: the review coach's graph (seed 003) — and `review`, which
+//!   opens a review conversation about the resolved advisor.
+//! - [`intent`]: the speech act of the message (issue 16), greeting,
+//!   meaningless input and reset (on a direct instruction only).
+//! - [`understand`]: code's NLU on the student's own clauses, always — with
+//!   or without a model; negated values leave the form; an answer in words
+//!   to the chips on screen becomes their click.
+//! - [`resolve`]: "第一个", "他", names → advisors, once for every later step.
+//! - [`persona`]: who answers (seed 002), and the casual persona's reply.
+//! - [`plan`]: code's plan from the analysis; `model` asks the model only
+//!   for what code left open; `merge` keeps what code found and lets the
+//!   model add; a broken answer degrades to code's plan; `apology` only
+//!   when neither can answer.
+//! - [`validate`], [`steer`], [`execute`], [`narrate`]: checked, steered by
+//!   the form's gaps (seed 004), run, and spoken — a model's words only when
+//!   every fact in them is in the data.
+//! - [`save`]: the reply, stored in one transaction with the session.
+
+mod chip;
+mod coach;
+mod execute;
+mod intent;
+mod narrate;
+mod persona;
+mod plan;
+mod resolve;
+mod save;
+mod session;
+mod steer;
+mod understand;
+mod validate;
+
+use app::protocol::{
+    AgentEvent, ChatResponse, ErrorInfo, IntentResult, PageContext, ToolCall, UserForm,
+};
+
+use super::nlu::Analysis;
+use super::option::Chip;
+use super::planner::{Plan, PlanError};
+use super::resolve::Resolved;
+use super::session::{Memory, Session};
+use super::stream::VoiceSink;
+use super::{Action, Agent, Prepared, TurnStats};
+use crate::coach::state::CoachState;
+use crate::speech_act::{self as speech, Reading};
+
+/// The most steps one turn may take (the longest path is 13).
+const MAX_STEPS: usize = 20;
+
+/// The steps of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    Session,
+    Chip,
+    Coach,
+    Intent,
+    Understand,
+    Resolve,
+    Review,
+    Persona,
+    Casual,
+    Plan,
+    Model,
+    Merge,
+    Apology,
+    Validate,
+    Steer,
+    Execute,
+    Narrate,
+    Save,
+    End,
+}
+
+/// The edges: which step follows `step`, read from what the steps found.
+fn next(step: Step, t: &Turn<'_>) -> Step {
+    use Step::*;
+    if t.failure.is_some() && !matches!(step, Apology | Save | End) {
+        return Apology;
+    }
+    match step {
+        Session if t.chip.is_some() => Chip,
+        Session if t.draft.is_some() => Coach,
+        Session => Intent,
+        Intent if t.answered => Save,
+        Intent => Understand,
+        Understand if t.chip.is_some() => Chip,
+        Understand => Resolve,
+        Resolve if t.wants_review => Review,
+        Resolve => Persona,
+        Persona if t.persona == super::CASUAL => Casual,
+        Persona => Plan,
+        Plan if t.ask_model => Model,
+        Plan => Validate,
+        Model => Merge,
+        Merge | Chip => Validate,
+        Validate => Steer,
+        Steer => Execute,
+        Execute if t.answered => Save,
+        Execute => Narrate,
+        Coach | Review | Casual | Apology | Narrate => Save,
+        Save | End => End,
+    }
+}
+
+/// Whose words a turn's reply carries, for the facts check in `narrate`.
+#[derive(Clone, Debug, Default)]
+pub(super) enum Words {
+    /// Code's own, composed from data.
+    #[default]
+    Code,
+    /// A model's: said only if every advisor name and figure in them is in
+    /// the results, the page or code's reply (`fallback`, also what is said
+    /// instead; empty = narrate the results). When code resolved the advisor
+    /// the turn is about (`about`), the words may name only that advisor and
+    /// those in the results, not others on the page.
+    Model {
+        fallback: String,
+        about: Option<String>,
+    },
+}
+
+/// What a coached turn does to the session's draft once the turn is stored.
+pub(super) enum Draft {
+    Keep(Box<CoachState>),
+    Drop,
+}
+
+/// Everything one turn reads and decides, step by step.
+pub(super) struct Turn<'v> {
+    // What arrived.
+    pub session: Session,
+    pub page: PageContext,
+    /// The student's words (or the chip's label), as stored.
+    pub user_text: String,
+    /// The typed or spoken message; empty for a chip.
+    pub text: String,
+    pub sink: Option<&'v VoiceSink>,
+    pub chip: Option<Chip>,
+    // What the steps found.
+    /// The open review draft (`session`).
+    pub draft: Option<CoachState>,
+    /// Whose words each clause is and what it does to an action (`intent`).
+    pub reading: Reading,
+    pub intent: IntentResult,
+    /// Consequential actions the speech act allows this turn.
+    pub authorised: Vec<speech::Action>,
+    pub form: UserForm,
+    pub memory: Memory,
+    /// Advisor names the student may say (`understand`).
+    pub known: Vec<String>,
+    pub analysis: Analysis,
+    /// Values only someone else's clauses name, or that the student negated.
+    pub foreign: Vec<String>,
+    pub resolved: Resolved,
+    pub wants_review: bool,
+    pub persona: &'static str,
+    /// Code's plan (`plan`), and whether the model is asked too.
+    pub code: Option<Result<Plan, PlanError>>,
+    pub ask_model: bool,
+    pub proposal: Option<Result<Plan, PlanError>>,
+    /// The plan that goes on to validation.
+    pub plan: Plan,
+    pub words: Words,
+    pub calls: Vec<ToolCall>,
+    // The reply.
+    pub voice: String,
+    pub error: Option<ErrorInfo>,
+    pub events: Vec<AgentEvent>,
+    /// A step answered: the reply is decided.
+    pub answered: bool,
+    /// A planner failed and nothing answers (`apology`).
+    pub failure: Option<PlanError>,
+    pub persona_out: Option<&'static str>,
+    pub draft_out: Option<Draft>,
+    pub model_calls: u32,
+    pub tokens: u32,
+    pub reply: Option<ChatResponse>,
+}
+
+impl<'v> Turn<'v> {
+    fn new(prepared: Prepared, sink: Option<&'v VoiceSink>) -> Turn<'v> {
+        let Prepared { session, page, act } = prepared;
+        let (user_text, text, chip) = match act {
+            Action::Text(text) => (text.clone(), text, None),
+            Action::Chip { chip, shown } => (shown, String::new(), Some(chip)),
+        };
+        Turn {
+            form: session.form.clone(),
+            memory: session.memory.clone(),
+            persona: super::persona::parse(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
+            session,
+            page,
+            user_text,
+            text,
+            sink,
+            chip,
+            draft: None,
+            reading: Reading::default(),
+            intent: IntentResult::default(),
+            authorised: Vec::new(),
+            known: Vec::new(),
+            analysis: Analysis::default(),
+            foreign: Vec::new(),
+            resolved: Resolved::default(),
+            wants_review: false,
+            code: None,
+            ask_model: false,
+            proposal: None,
+            plan: Plan::default(),
+            words: Words::Code,
+            calls: Vec::new(),
+            voice: String::new(),
+            error: None,
+            events: Vec::new(),
+            answered: false,
+            failure: None,
+            persona_out: None,
+            draft_out: None,
+            model_calls: 0,
+            tokens: 0,
+            reply: None,
+        }
+    }
+
+    /// The turn answers with `voice` and nothing else.
+    fn say(&mut self, voice: String) {
+        self.voice = voice;
+        self.answered = true;
+    }
+}
+
+impl Agent {
+    /// Runs the graph over a prepared turn. Never fails: a failing
+    /// dependency ends in a spoken apology with `error`, and the turn is
+    /// stored.
+    pub(super) async fn walk(
+        &self,
+        prepared: Prepared,
+        sink: Option<&VoiceSink>,
+    ) -> (ChatResponse, TurnStats) {
+        let started = std::time::Instant::now();
+        let mut t = Turn::new(prepared, sink);
+        let mut step = Step::Session;
+        let mut taken = 0;
+        while step != Step::End {
+            if taken == MAX_STEPS {
+                // A cycle is a bug in the edges; the turn still answers.
+                tracing::error!(?step, "the turn ran {MAX_STEPS} steps without ending");
+                t.failure = Some(PlanError {
+                    code: "internal_error".into(),
+                    message: "回合未能结束".into(),
+                });
+                self.apology(&mut t);
+                self.save(&mut t).await;
+                break;
+            }
+            taken += 1;
+            match step {
+                Step::Session => self.session_step(&mut t).await,
+                Step::Chip => self.chip(&mut t),
+                Step::Coach => self.coach(&mut t).await,
+                Step::Intent => self.intent(&mut t),
+                Step::Understand => self.understand(&mut t).await,
+                Step::Resolve => self.resolve(&mut t).await,
+                Step::Review => self.review(&mut t),
+                Step::Persona => self.persona(&mut t),
+                Step::Casual => self.casual(&mut t).await,
+                Step::Plan => self.plan(&mut t).await,
+                Step::Model => self.model(&mut t).await,
+                Step::Merge => self.merge(&mut t),
+                Step::Apology => self.apology(&mut t),
+                Step::Validate => self.validate(&mut t).await,
+                Step::Steer => self.steer(&mut t).await,
+                Step::Execute => self.execute(&mut t).await,
+                Step::Narrate => self.narrate(&mut t),
+                Step::Save => self.save(&mut t).await,
+                Step::End => {}
+            }
+            step = next(step, &t);
+        }
+        let micros = started.elapsed().as_micros() as u64;
+        let reply = t.reply.take().expect("the save step always replies");
+        tracing::info!(
+            session = %crate::http::client::short(&reply.session_id),
+            intent = %reply.intent.intent,
+            tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
+            error = reply.error.as_ref().map(|e| e.code.as_str()),
+            model_calls = t.model_calls,
+            tokens = t.tokens,
+            steps = taken,
+            micros,
+            "turn"
+        );
+        (
+            reply,
+            TurnStats {
+                model_calls: t.model_calls,
+                tokens: t.tokens,
+                micros,
+            },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every step leads to `End` within the cap, whatever the flags say.
+    #[test]
+    fn every_path_ends() {
+        let steps = [
+            Step::Session,
+            Step::Chip,
+            Step::Coach,
+            Step::Intent,
+            Step::Understand,
+            Step::Resolve,
+            Step::Review,
+            Step::Persona,
+            Step::Casual,
+            Step::Plan,
+            Step::Model,
+            Step::Merge,
+            Step::Apology,
+            Step::Validate,
+            Step::Steer,
+            Step::Execute,
+            Step::Narrate,
+            Step::Save,
+        ];
+        for flags in 0u32..64 {
+            let mut t = Turn::new(
+                Prepared {
+                    session: crate::agent::session::SessionStore::open(super::super::ANALYSIS),
+                    page: PageContext::default(),
+                    act: Action::Text("你好".into()),
+                },
+                None,
+            );
+            t.answered = flags & 1 != 0;
+            t.wants_review = flags & 2 != 0;
+            t.ask_model = flags & 4 != 0;
+            if flags & 8 != 0 {
+                t.persona = super::super::CASUAL;
+            }
+            if flags & 16 != 0 {
+                t.failure = Some(PlanError {
+                    code: "x".into(),
+                    message: "x".into(),
+                });
+            }
+            if flags & 32 != 0 {
+                t.chip = Some(Chip::Skip {
+                    field: "personality".into(),
+                });
+            }
+            for start in steps {
+                let mut step = start;
+                let mut n = 0;
+                while step != Step::End {
+                    step = next(step, &t);
+                    n += 1;
+                    assert!(n <= MAX_STEPS, "{start:?} loops with flags {flags:b}");
+                }
+            }
+        }
+    }
+}

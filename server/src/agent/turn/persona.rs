@@ -1,0 +1,93 @@
+//! `persona` and `casual`: who answers (seed 002). The persona switches on
+//! what the student says, or holds a manual choice; a switch is an event of
+//! the reply. The casual persona answers warmly without tools — the form,
+//! the page and the history stay as they are, shared with the analysis
+//! persona.
+
+use app::protocol::{ErrorInfo, IntentResult};
+
+use super::Turn;
+use crate::agent::nlu::Analysis;
+use crate::agent::planner::PlanInput;
+use crate::agent::resolve::Resolved;
+use crate::agent::{persona, switch_event, voice, Agent, DEFAULT_PERSONA, HISTORY_LINES};
+
+impl Agent {
+    pub(super) fn persona(&self, t: &mut Turn<'_>) {
+        let normalized = crate::catalog::normalize(&t.text);
+        let decided = self.personas.decide(
+            &normalized,
+            &t.analysis,
+            &t.session.persona,
+            t.memory.persona_manual,
+        );
+        t.persona = match decided {
+            Some((to, why)) => {
+                if why.strong() {
+                    t.memory.persona_manual = false;
+                }
+                t.events.push(switch_event(&t.session.persona, to, &why));
+                to
+            }
+            None => persona::parse(&t.session.persona).unwrap_or(DEFAULT_PERSONA),
+        };
+        t.persona_out = Some(t.persona);
+        if let Some(sink) = t.sink {
+            sink.set_agent(t.persona);
+        }
+    }
+
+    pub(super) async fn casual(&self, t: &mut Turn<'_>) {
+        let turn = t.session.memory.turns;
+        t.intent = IntentResult {
+            intent: "chitchat".into(),
+            confidence: 0.8,
+            reasoning: "闲聊模式：陪伴与鼓励，不调用数据工具".into(),
+        };
+        let Some(model) = &self.model else {
+            let normalized = crate::catalog::normalize(&t.text);
+            let key = format!("casual_{}", self.personas.topic(&normalized));
+            t.say(self.casual.render(&key, turn, &[]));
+            return;
+        };
+        let history = if t.session.is_new {
+            Vec::new()
+        } else {
+            self.sessions
+                .history(&t.session.id, HISTORY_LINES)
+                .await
+                .unwrap_or_default()
+        };
+        let analysis = Analysis::default();
+        let resolved = Resolved::default();
+        let input = PlanInput {
+            message: &t.text,
+            analysis: &analysis,
+            resolved: &resolved,
+            form: &t.form,
+            memory: &t.memory,
+            page: &t.session.page_context,
+            history: &history,
+            turn,
+            understood: None,
+            voice: t.sink,
+        };
+        match model.chat_casual(&input).await {
+            Ok(plan) => {
+                t.model_calls = plan.model_calls;
+                t.tokens = plan.tokens;
+                t.say(voice::clean(&plan.voice_response, &self.tool_names));
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "casual persona failed");
+                t.model_calls = 1;
+                t.error = Some(ErrorInfo {
+                    code: e.code,
+                    message: e.message,
+                    field: None,
+                });
+                t.say(self.templates.render("model_error", turn, &[]));
+            }
+        }
+    }
+}

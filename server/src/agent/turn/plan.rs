@@ -1,0 +1,168 @@
+//! `plan`, `model`, `merge` and `apology` (seed 004, 代码掌舵，AI 划桨).
+//!
+//! Code plans every turn from its own analysis. A configured model is
+//! asked only when the turn needs more than code can say — not when the
+//! message merely restates the ranking on screen — and is told what code
+//! understood, as facts. `merge` keeps what code found and lets the model
+//! add what code left open (`agent::merge`). A model answer that is empty,
+//! unparseable or invalid degrades to code's plan, flagged `degraded` in the
+//! reply's events; the apology is for a turn neither can answer.
+
+use app::protocol::{ErrorInfo, PageContext};
+
+use super::{Turn, Words};
+use crate::agent::nlu::{Act, Analysis, Slot};
+use crate::agent::planner::{Plan, PlanError, PlanInput, Planner};
+use crate::agent::{degraded_event, merge, tools, Agent, HISTORY_LINES};
+
+impl Agent {
+    pub(super) async fn plan(&self, t: &mut Turn<'_>) {
+        let input = PlanInput {
+            message: &t.text,
+            analysis: &t.analysis,
+            resolved: &t.resolved,
+            form: &t.form,
+            memory: &t.memory,
+            page: &t.page,
+            history: &[],
+            turn: t.session.memory.turns,
+            understood: None,
+            voice: t.sink,
+        };
+        let code = self.embedded.plan(&input).await;
+        t.ask_model = self.model.is_some() && !restates_page(&t.analysis, &t.page);
+        if !t.ask_model {
+            match code {
+                Ok(plan) => t.plan = plan,
+                Err(e) => t.failure = Some(e),
+            }
+            return;
+        }
+        t.code = Some(code);
+    }
+
+    pub(super) async fn model(&self, t: &mut Turn<'_>) {
+        let Some(model) = &self.model else {
+            return;
+        };
+        let history = if t.session.is_new {
+            Vec::new()
+        } else {
+            self.sessions
+                .history(&t.session.id, HISTORY_LINES)
+                .await
+                .unwrap_or_default()
+        };
+        let understood = t.code.as_ref().and_then(|c| c.as_ref().ok());
+        let input = PlanInput {
+            message: &t.text,
+            analysis: &t.analysis,
+            resolved: &t.resolved,
+            form: &t.form,
+            memory: &t.memory,
+            page: &t.page,
+            history: &history,
+            turn: t.session.memory.turns,
+            understood,
+            voice: t.sink,
+        };
+        t.proposal = Some(model.plan(&input).await);
+    }
+
+    pub(super) fn merge(&self, t: &mut Turn<'_>) {
+        let (Some(proposal), Some(code)) = (t.proposal.take(), t.code.take()) else {
+            return;
+        };
+        match (proposal, code) {
+            (Ok(proposal), Ok(code)) => {
+                let merged = merge::merge(code, proposal, &t.form);
+                if merged.model_words {
+                    t.words = Words::Model {
+                        fallback: merged.code_voice,
+                        about: merged.plan.focus.as_ref().map(|a| a.name.clone()),
+                    };
+                }
+                t.plan = merged.plan;
+            }
+            (Ok(proposal), Err(_)) => {
+                t.words = Words::Model {
+                    fallback: String::new(),
+                    about: None,
+                };
+                t.plan = proposal;
+            }
+            // A broken answer degrades to code's plan; an apology only
+            // when code cannot answer either.
+            (Err(e), Ok(code)) if code_answers(&e, &code) => {
+                tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
+                t.events.push(degraded_event(&e.code, &e.message));
+                t.plan = Plan {
+                    model_calls: u32::from(e.code.starts_with("upstream_")),
+                    ..code
+                };
+            }
+            (Err(e), _) => t.failure = Some(e),
+        }
+    }
+
+    /// The turn ends in a spoken apology with `error` (a model that failed
+    /// still costs its call).
+    pub(super) fn apology(&self, t: &mut Turn<'_>) {
+        let Some(e) = t.failure.take() else {
+            return;
+        };
+        tracing::warn!(error = %e, "planner failed");
+        t.model_calls = u32::from(e.code.starts_with("upstream_"));
+        let key = if t.model_calls > 0 {
+            "model_error"
+        } else {
+            "data_error"
+        };
+        t.calls.clear();
+        t.error = Some(ErrorInfo {
+            code: e.code,
+            message: e.message,
+            field: None,
+        });
+        t.say(self.templates.render(key, t.session.memory.turns, &[]));
+    }
+}
+
+/// Whether code's plan answers a turn whose model call failed: always when
+/// the model answered something unusable (code could have answered it); on
+/// a timeout or a provider that is down, when code understood something —
+/// form values, an advisor, a data call — rather than only a wish it cannot
+/// fulfil alone.
+fn code_answers(e: &PlanError, code: &Plan) -> bool {
+    let broken_output = matches!(
+        e.code.as_str(),
+        "upstream_empty_reply" | "upstream_invalid_output"
+    );
+    broken_output
+        || code.focus.is_some()
+        || code
+            .tool_calls
+            .iter()
+            .any(|c| c.tool != tools::PRESENT_OPTIONS)
+}
+
+/// The message only names the school and major whose ranking the page
+/// already shows (seed 001's duplicate guard): code answers it without a
+/// model call.
+fn restates_page(a: &Analysis, page: &PageContext) -> bool {
+    let (Some(Slot::One(school)), Some(Slot::One(major))) = (&a.school, &a.major) else {
+        return false;
+    };
+    a.act == Act::None
+        && a.references.is_empty()
+        && a.research_direction.is_none()
+        && a.personality.is_none()
+        && a.research_style.is_none()
+        && a.funding.is_none()
+        && a.rejected.is_empty()
+        && page.current_page == app::protocol::PageKind::Ranking
+        && page
+            .ranking_filters
+            .as_ref()
+            .is_some_and(|f| &f.school == school && &f.major == major)
+}
