@@ -49,6 +49,7 @@ mod tests {
             ("reviews", "1234"),
             ("most", "欧阳明远"),
             ("next", "你希望导师是什么风格呢？"),
+            ("list", "北京航空航天大学、中国科学技术大学"),
         ];
         for key in t.keys() {
             for (i, _) in t.variants(key).iter().enumerate() {

@@ -10,48 +10,48 @@
 //! field itself, or points at an advisor ("第二个导师"), is understood as
 //! usual.
 
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use app::protocol::{OptionClick, ToolCall};
 
 use super::nlu::{Analysis, Reference};
 use super::tools::PRESENT_OPTIONS;
+use crate::text::lexfile;
 
-/// Words that may stand around a chosen position or name and say nothing
-/// else: "第二个吧", "就西安那个", "选上海的".
-const FILLERS: &[&str] = &[
-    "那个",
-    "这个",
-    "那一个",
-    "这一个",
-    "那所",
-    "这所",
-    "那家",
-    "那项",
-    "个",
-    "吧",
-    "呢",
-    "啊",
-    "的",
-    "就",
-    "选",
-    "我选",
-    "要",
-    "我要",
-    "是",
-    "还是",
-    "好了",
-    "好",
-    "吧",
-    "嗯",
-    "哦",
-    "一下",
-    "那",
-    "这",
-];
+const LEXICON: &str = include_str!("../../lexicons/chip_answers.txt");
 
-/// Words that make a position about an advisor, not a chip.
-const ADVISOR_WORDS: &[&str] = &["导师", "老师", "教授", "研究员", "他", "她", "位"];
+/// The words of `chip_answers.txt`, longest first.
+struct Words {
+    fillers: Vec<String>,
+    advisor: Vec<String>,
+    position: Vec<String>,
+}
+
+fn words() -> &'static Words {
+    static WORDS: OnceLock<Words> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut w = Words {
+            fillers: Vec::new(),
+            advisor: Vec::new(),
+            position: Vec::new(),
+        };
+        for e in lexfile::parse("chip_answers.txt", LEXICON) {
+            let list = match e.key.as_str() {
+                "filler" => &mut w.fillers,
+                "advisor" => &mut w.advisor,
+                "position" => &mut w.position,
+                other => panic!("chip_answers.txt: unknown key {other}"),
+            };
+            list.extend(e.terms);
+        }
+        for list in [&mut w.fillers, &mut w.advisor, &mut w.position] {
+            list.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
+        }
+        w
+    })
+}
 
 /// The click the message stands for, if it answers the pending chips.
 pub fn answer(
@@ -69,14 +69,20 @@ pub fn answer(
         .filter_map(Value::as_str)
         .map(str::to_string)
         .collect();
-    if options.is_empty() || field == "general" || names_field(analysis, &field) {
+    // A value the student names, or negates ("我不想做机器学习"), is
+    // understood as usual, not as a chip.
+    if options.is_empty()
+        || field == "general"
+        || names_field(analysis, &field)
+        || !analysis.rejected.is_empty()
+    {
         return None;
     }
     let text: String = normalized
         .chars()
         .filter(|c| !c.is_whitespace() && !"，。？！?!,.、~～".contains(*c))
         .collect();
-    if text.is_empty() || ADVISOR_WORDS.iter().any(|w| text.contains(w)) {
+    if text.is_empty() || words().advisor.iter().any(|w| text.contains(w.as_str())) {
         return None;
     }
     let chosen = by_position(analysis, &text, options.len())
@@ -142,18 +148,16 @@ fn strip_position(text: &str) -> String {
         out.push(chars[i]);
         i += 1;
     }
-    for w in ["倒数", "最后一个", "最后", "头一个", "首个"] {
-        out = out.replace(w, "");
+    for w in &words().position {
+        out = out.replace(w.as_str(), "");
     }
     out
 }
 
 fn strip_fillers(text: &str) -> String {
-    let mut fillers: Vec<&str> = FILLERS.to_vec();
-    fillers.sort_by_key(|f| std::cmp::Reverse(f.chars().count()));
     let mut out = text.to_string();
-    for f in fillers {
-        out = out.replace(f, "");
+    for f in &words().fillers {
+        out = out.replace(f.as_str(), "");
     }
     out
 }
@@ -167,7 +171,7 @@ fn by_words(text: &str, options: &[String]) -> Option<String> {
     }
     let matching: Vec<&String> = options
         .iter()
-        .filter(|o| o.contains(core.as_str()) || (n >= 2 && core.contains(o.as_str())))
+        .filter(|o| o.contains(core.as_str()))
         .collect();
     match matching.as_slice() {
         [only] => Some((*only).clone()),
@@ -218,6 +222,13 @@ mod tests {
         // Words both options share, or none, answer nothing.
         assert_eq!(said(&c, "交通大学", vec![]), None);
         assert_eq!(said(&c, "北京那个", vec![]), None);
+        assert_eq!(
+            said(&c, "先看西安的吧", vec![]).as_deref(),
+            Some("西安交通大学")
+        );
+        // More than a choice of the chips: understood as usual.
+        let d = chips("research_direction", &["机器学习", "计算机视觉"]);
+        assert_eq!(said(&d, "不想做机器学习", vec![]), None);
         // A position about an advisor is not a chip.
         assert_eq!(
             said(&c, "第二个导师怎么样", vec![Reference::Ordinal(1)]),

@@ -124,6 +124,18 @@ fn drop_background(text: &mut Text) {
     }
 }
 
+/// Whether `pos` is in the student's past: after a background cue in its
+/// clause, or before a background-after cue ("南开毕业的").
+pub(crate) fn in_background(text: &Text, pos: usize) -> bool {
+    let (cs, ce) = text.clause(pos);
+    text.tokens.iter().any(|t| {
+        t.start >= cs
+            && t.end <= ce
+            && ((t.has_cue(Cue::Background) && t.end <= pos)
+                || (t.has_cue(Cue::BackgroundAfter) && t.start > pos))
+    })
+}
+
 /// Rewrites the tags of every multi-meaning token to the one meaning that applies.
 pub(crate) fn resolve(text: &mut Text, _lex: &Lexicons) {
     drop_background(text);

@@ -37,6 +37,8 @@ impl Agent {
                 }
                 Err(e) => {
                     tracing::error!(tool = %call.tool, error = %e, "tool failed");
+                    // Nothing of a failed turn is shown: the apology alone.
+                    t.calls.clear();
                     t.error = Some(ErrorInfo {
                         code: "upstream_unavailable".into(),
                         message: e.info.message,

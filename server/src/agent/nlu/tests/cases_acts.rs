@@ -63,7 +63,7 @@ fn exam_help_and_skip() {
         ("没有偏好", &[Act(Skip)]),
         ("随便吧", &[Act(Skip)]),
         ("方向都行", &[Act(Skip)]),
-        ("北大清华都可以", &[School("北京大学")]),
+        ("北大清华都可以", &[SchoolEither(&["北京大学", "清华大学"])]),
     ]);
 }
 

@@ -115,10 +115,20 @@ fn resolvable(tags: &[Tag]) -> bool {
             Tag::Cue(Cue::Negator | Cue::Replace | Cue::NegatorAfter)
                 | Tag::Block
                 | Tag::Cue(Cue::Pair)
+                // Read by slots.rs only when two or more schools (or majors)
+                // are kept; coordination and skipping read it their way.
+                | Tag::Cue(Cue::Alternative)
         ) || !matches!(t, Tag::Cue(_))
     });
+    // "或者", "都行": coordination or skipping as usual, and an offer of
+    // alternatives when slots.rs keeps two or more schools or majors.
+    let alternative = tags.len() == 2
+        && tags.contains(&Tag::Cue(Cue::Alternative))
+        && tags
+            .iter()
+            .any(|t| matches!(t, Tag::Cue(Cue::Coord | Cue::Skip)));
     if same {
-        return kinds.first() != Some(&7) || cue_pair_ok || tags.len() == 1;
+        return kinds.first() != Some(&7) || cue_pair_ok || alternative || tags.len() == 1;
     }
     (only(&[1, 2])) // major or direction: roles.rs
         || (only(&[0, 1])) // school or major: roles.rs

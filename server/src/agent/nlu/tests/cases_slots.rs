@@ -324,7 +324,35 @@ fn negation_rejection_and_correction() {
             "不要计算机了，换成软工",
             &[Major("软件工程"), Rej(&[CS]), Corr],
         ),
-        ("我想考浙大或者复旦", &[School("浙江大学")]),
+        (
+            "我想考浙大或者复旦",
+            &[SchoolEither(&["浙江大学", "复旦大学"])],
+        ),
+        // The past is not the goal; alternatives are asked about; a field
+        // put off is not asked for (issue 11).
+        ("我本科在武汉大学，想考北京大学", &[School("北京大学")]),
+        ("我是南开毕业的，目标复旦", &[School("复旦大学")]),
+        ("同济出身，想去上交", &[School("上海交通大学")]),
+        (
+            "清华考不上就考北航",
+            &[SchoolEither(&["清华大学", "北京航空航天大学"])],
+        ),
+        (
+            "北大不行的话清华也可以",
+            &[SchoolEither(&["北京大学", "清华大学"])],
+        ),
+        (
+            "计算机，学校再说",
+            &[Major("计算机科学与技术"), Postponed(&["school"])],
+        ),
+        (
+            "北大吧，专业还没想好",
+            &[School("北京大学"), Postponed(&["major"])],
+        ),
+        (
+            "我想考北京大學計算機系",
+            &[School("北京大学"), Major("计算机科学与技术")],
+        ),
         ("我是想说复旦", &[School("复旦大学"), Corr]),
         ("不是温和，是负责", &[Pers("负责"), Rej(&["温和"]), Corr]),
         (

@@ -10,6 +10,10 @@ pub(crate) enum E {
     School(&'static str),
     /// Ambiguous school: what was said and the candidates.
     SchoolAmb(&'static str, &'static [&'static str]),
+    /// Schools offered as alternatives ("北大或者清华都行").
+    SchoolEither(&'static [&'static str]),
+    /// Fields put off ("学校再说").
+    Postponed(&'static [&'static str]),
     Major(&'static str),
     MajorAmb(&'static str, &'static [&'static str]),
     UnknownSchool(&'static str),
@@ -61,6 +65,10 @@ fn expected(actual: &Analysis, es: &[E]) -> Analysis {
             E::Pair => x.pair = true,
             E::School(v) => x.school = slot(v),
             E::SchoolAmb(said, c) => x.school = amb(said, c),
+            E::SchoolEither(c) => {
+                x.school = Some(Slot::Either(c.iter().map(|s| s.to_string()).collect()))
+            }
+            E::Postponed(fields) => x.postponed = fields.to_vec(),
             E::Major(v) => x.major = slot(v),
             E::MajorAmb(said, c) => x.major = amb(said, c),
             E::UnknownSchool(v) => x.unknown_school = s(v),
