@@ -97,8 +97,16 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
     let app = site_with(&server, &[]).await;
     let mut s = Student::new(&app);
 
+    // Code understood the turn: its words are said, the model's are not
+    // streamed (issue 11: the model adds only what code left open).
     let (voices, r) = s.say_streamed("我想考北京大学计算机系").await;
-    assert_eq!(voices[0]["text"], "好的，北京大学计算机系。", "{voices:?}");
+    assert!(
+        voices[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("好的，北京大学计算机系。"),
+        "{voices:?}"
+    );
     assert_eq!(voices[0]["restart"], false);
     let spoken: String = voices.iter().map(|v| v["text"].as_str().unwrap()).collect();
     assert_eq!(spoken, r.voice_response);
@@ -128,9 +136,10 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
     assert_eq!(rec.result.as_ref().unwrap()["advisors"][0]["name"], "张三");
 
     let (_, r) = s.say_streamed("第一个导师怎么样？").await;
-    assert_eq!(
-        r.voice_response,
-        "张三教授是机器学习方向的，学生评价很高，很受欢迎。"
+    assert!(
+        r.voice_response.starts_with("张三教授主要研究机器学习"),
+        "code describes the advisor from the data: {}",
+        r.voice_response
     );
     assert!(tools(&r).is_empty());
 
@@ -185,6 +194,10 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
         "an explicit request for a known advisor's details forces the tool"
     );
     assert_eq!(sent[3].last_user_message(), "我想看看他的详细信息");
+    assert!(
+        sent[3].prompt_text().contains("代码已经从这句话里理解了"),
+        "the model is told what code understood"
+    );
     let history: Vec<&str> = sent[3].body["messages"]
         .as_array()
         .unwrap()
@@ -205,7 +218,8 @@ async fn speech_starts_while_the_model_is_still_talking() {
     ]))
     .await;
     let app = site_with(&server, &[]).await;
-    let body = json!({"message": "帮我看看导师", "page_context": {"current_page": "home"}});
+    // A message code has no answer of its own for: the model's words stream.
+    let body = json!({"message": "随便说点什么吧", "page_context": {"current_page": "home"}});
     let response = app
         .oneshot(
             Request::post("/api/v1/chat/stream")
@@ -243,9 +257,10 @@ async fn whole_replies_work_the_same_without_streaming() {
     let app = site_with(&server, &[("LLM_STREAM", "false")]).await;
     let mut s = Student::new(&app);
     let r = s.say("我想考北京大学计算机系").await;
-    assert_eq!(
-        r.voice_response,
-        "好的，北京大学计算机系。正在为你筛选导师…"
+    assert!(
+        r.voice_response.starts_with("好的，北京大学计算机系。"),
+        "{}",
+        r.voice_response
     );
     assert_eq!(
         tools(&r),
@@ -274,7 +289,9 @@ async fn json_output_mode_reads_seed_2_1_objects_and_speaks_only_the_voice() {
     let mut s = Student::new(&app);
     let (voices, r) = s.say_streamed("我想考北京大学计算机系").await;
     let spoken: String = voices.iter().map(|v| v["text"].as_str().unwrap()).collect();
-    assert_eq!(spoken, "好的，北京大学计算机系。正在为你筛选导师…");
+    assert_eq!(spoken, r.voice_response);
+    assert!(spoken.starts_with("好的，北京大学计算机系。"), "{spoken}");
+    assert!(!spoken.contains("希望对你有帮助"), "{spoken}");
     assert_eq!(
         tools(&r),
         ["update_form", "update_ranking", "present_options"]
@@ -329,18 +346,19 @@ enum Ends {
 /// the next turn answered.
 async fn fault_then_recovery(rule: Value, extra: &[(&str, &str)], ends: Ends) -> Vec<Value> {
     let server = scripted(json!([
-        {"when": "第一句", "times": 1, "status": rule.get("status").cloned().unwrap_or(Value::Null),
+        {"when": "随便说点什么吧", "times": 1, "status": rule.get("status").cloned().unwrap_or(Value::Null),
          "delay_ms": rule.get("delay_ms").cloned().unwrap_or(json!(0)),
          "raw": rule.get("raw").cloned().unwrap_or(Value::Null),
          "reply": rule.get("reply").cloned().unwrap_or(Value::Null),
          "chunk_chars": 2},
-        {"when": "第二句", "reply": {"content": "好的，我在。"}}
+        {"when": "你觉得呢", "reply": {"content": "好的，我在。"}}
     ]))
     .await;
     let app = site_with(&server, extra).await;
     let mut s = Student::new(&app);
     let started = Instant::now();
-    let (voices, r) = s.say_streamed("第一句：帮我推荐导师").await;
+    // Code has no answer of its own for it: the model's words stream.
+    let (voices, r) = s.say_streamed("随便说点什么吧").await;
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "no hang past the timeout"
@@ -376,9 +394,9 @@ async fn fault_then_recovery(rule: Value, extra: &[(&str, &str)], ends: Ends) ->
     let id = s.session_id.clone().unwrap();
     let history = get(&app, &format!("/api/v1/chat/{id}")).await.json();
     let messages = history["messages"].as_array().unwrap();
-    assert_eq!(messages[0]["content"], "第一句：帮我推荐导师");
+    assert_eq!(messages[0]["content"], "随便说点什么吧");
     assert_eq!(messages[1]["content"], r.voice_response.as_str());
-    let (_, r) = s.say_streamed("第二句").await;
+    let (_, r) = s.say_streamed("你觉得呢").await;
     assert!(r.error.is_none(), "{r:?}");
     assert_eq!(r.voice_response, "好的，我在。");
     voices
@@ -424,7 +442,7 @@ async fn rate_limits_and_server_errors_are_retried_with_backoff() {
     ]))
     .await;
     let app = site_with(&server, &[]).await;
-    let r = Student::new(&app).say("帮我推荐导师").await;
+    let r = Student::new(&app).say("随便说点什么吧").await;
     assert!(r.error.is_none(), "{r:?}");
     assert_eq!(r.voice_response, "好的，我在。");
     assert_eq!(server.received().len(), 3);

@@ -89,6 +89,7 @@ fn form_req(uri: &str, body: String, headers: &[(&str, &str)]) -> Request<Body> 
 }
 
 #[tokio::test]
+#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn hostile_text_is_inert_on_every_page_it_reaches() {
     std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
@@ -204,6 +205,7 @@ async fn hostile_text_is_inert_on_every_page_it_reaches() {
 }
 
 #[tokio::test]
+#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn pages_carry_a_content_security_policy_their_scripts_satisfy() {
     let (app, _) = app().await;
     let _serial = render_serially();
@@ -394,6 +396,7 @@ async fn every_json_endpoint_answers_bad_bodies_with_the_envelope() {
 }
 
 #[tokio::test]
+#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn no_path_segment_produces_a_server_error() {
     std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, _) = app().await;

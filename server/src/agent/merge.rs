@@ -12,10 +12,11 @@
 //!   calls are the turn's and the model's are dropped; where code has none,
 //!   the model's stand (validation still checks them).
 //! - **Chips**: code's when it has some (an ambiguous name), else the model's.
-//! - **Words**: the model's, unless code fetched data the model did not ask
-//!   for — then the model spoke without the data and code narrates the
-//!   results. A model reply is further checked against the results once
-//!   they exist ([`super::facts`]).
+//! - **Words**: code's wherever code understood the turn (its replies come
+//!   from the data and the templates); the model's where code only had its
+//!   generic fallback — and not when code fetched data the model did not ask
+//!   for. A model reply is further checked against the results once they
+//!   exist ([`super::facts`]).
 
 use serde_json::{Map, Value};
 
@@ -115,11 +116,13 @@ pub fn merge(code: Plan, model: Plan, form: &UserForm) -> Merged {
     calls.extend(others);
     calls.extend(chips);
 
-    // The model spoke without the data code fetched: its words are a guess.
+    // Code's words stand wherever code understood the turn — they come from
+    // the data and the templates; the model speaks where code only had its
+    // generic fallback, and not when it spoke without the data code fetched.
     let unasked = code_data
         .iter()
         .any(|c| !model.tool_calls.iter().any(|m| m.tool == c.tool));
-    let model_words = !model.voice_response.trim().is_empty() && !unasked;
+    let model_words = !model.voice_response.trim().is_empty() && !unasked && code.open_ended;
     let voice = if model_words {
         model.voice_response
     } else {
@@ -132,6 +135,7 @@ pub fn merge(code: Plan, model: Plan, form: &UserForm) -> Merged {
             focus: code.focus.or(model.focus),
             about_form: code.about_form || model.about_form,
             open: code.open.or(model.open),
+            open_ended: code.open_ended && model.tool_calls.is_empty(),
             model_calls: model.model_calls,
             tokens: model.tokens,
         },
@@ -270,7 +274,7 @@ mod tests {
         assert!(f.get("research_direction").is_none(), "no erasing");
         assert!(f.get("degree_type").is_none(), "the form's value stays");
         assert_eq!(f["preferences"], json!({"personality": "温和"}));
-        assert!(m.model_words);
+        assert!(!m.model_words, "code understood the turn: its words");
     }
 
     #[test]
@@ -303,10 +307,16 @@ mod tests {
                 call(PRESENT_OPTIONS, json!({})),
             ],
         );
-        let m = merge(plan("", vec![]), model, &UserForm::default());
+        // Code only had its generic fallback.
+        let fallback = Plan {
+            open_ended: true,
+            ..plan("我可以帮你按学校和专业找导师。", vec![])
+        };
+        let m = merge(fallback, model, &UserForm::default());
         let tools: Vec<&str> = m.plan.tool_calls.iter().map(|c| c.tool.as_str()).collect();
         assert_eq!(tools, [RECOMMEND_ADVISORS, PRESENT_OPTIONS]);
         assert!(m.model_words);
+        assert_eq!(m.plan.voice_response, "我推荐这几位导师。");
         // Code's chips win over the model's.
         let code = plan(
             "",

@@ -302,12 +302,15 @@ fn guard(
     query_token: Option<&str>,
     client: &ClientId,
     limits: &Limits,
-) -> Result<(), Response> {
+) -> Result<(), Box<Response>> {
     let Some(expected) = admin_token() else {
-        return Err(refused(StatusCode::NOT_FOUND));
+        return Err(Box::new(refused(StatusCode::NOT_FOUND)));
     };
     if let Some(wait) = limits.admin_failures.exhausted(&client.key) {
-        return Err(too_many(wait, "管理员口令错误次数过多，请稍后再试。"));
+        return Err(Box::new(too_many(
+            wait,
+            "管理员口令错误次数过多，请稍后再试。",
+        )));
     }
     let bearer = headers
         .get(header::AUTHORIZATION)
@@ -322,12 +325,12 @@ fn guard(
                 .find_map(|kv| kv.strip_prefix("admin_token="))
         });
     match query_token.or(bearer).or(cookie) {
-        None => Err(refused(StatusCode::UNAUTHORIZED)),
+        None => Err(Box::new(refused(StatusCode::UNAUTHORIZED))),
         Some(t) if same_secret(t, &expected) => Ok(()),
         Some(_) => {
             let _ = limits.admin_failures.hit(&client.key);
             tracing::warn!(client = %client.key, "wrong admin token");
-            Err(refused(StatusCode::FORBIDDEN))
+            Err(Box::new(refused(StatusCode::FORBIDDEN)))
         }
     }
 }
@@ -380,7 +383,7 @@ async fn admin_json(
     Query(q): Query<ListQuery>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, &limits) {
-        return refusal;
+        return *refusal;
     }
     match admin_lists(&site, &q).await {
         Ok((flagged, next, recent, audit)) => Json(serde_json::json!({
@@ -427,7 +430,7 @@ async fn bulk_json(
     body: Option<Json<BulkBody>>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, &limits) {
-        return refusal;
+        return *refusal;
     }
     let body = body.map(|b| b.0).unwrap_or_default();
     let hidden = match body.action.as_str() {
@@ -462,7 +465,7 @@ async fn bulk_form(
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, &limits) {
-        return refusal;
+        return *refusal;
     }
     let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
     let ids: Vec<String> = fields
@@ -495,7 +498,7 @@ async fn moderate(
     reason: String,
 ) -> Response {
     if let Err(refusal) = guard(headers, None, client, limits) {
-        return refusal;
+        return *refusal;
     }
     let act = Act {
         actor: actor(headers, client, None),
@@ -623,7 +626,7 @@ async fn admin_page(
 ) -> Response {
     let query_token = q.token.as_deref().map(str::trim).filter(|t| !t.is_empty());
     if let Err(refusal) = guard(&headers, query_token, &client, &limits) {
-        return refusal;
+        return *refusal;
     }
     if let Some(t) = query_token {
         let mut response = Redirect::to("/admin").into_response();
@@ -683,7 +686,7 @@ async fn admin_action_form(
     form: Result<Form<ReasonBody>, axum::extract::rejection::FormRejection>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, &limits) {
-        return refusal;
+        return *refusal;
     }
     let hidden = match action.as_str() {
         "hide" => true,

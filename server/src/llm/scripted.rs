@@ -116,8 +116,10 @@ impl Received {
             .unwrap_or_default()
     }
 
+    /// The student's words of the last user message (the turn's state
+    /// before them left out, see [`split_turn`]).
     pub fn last_user_message(&self) -> String {
-        last_of_role(&self.body, "user")
+        split_turn(&last_of_role(&self.body, "user")).1.to_string()
     }
 }
 
@@ -195,6 +197,19 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
+/// The agent sends the turn's state (phase, form, page, what code
+/// understood) and then, after this mark, the student's words in one user
+/// message (`prompts/model/turn.txt`).
+pub const STUDENT_MARK: &str = "【学生说】";
+
+/// (state, words) of a user message; a message without the mark is all words.
+pub fn split_turn(content: &str) -> (&str, &str) {
+    match content.rfind(STUDENT_MARK) {
+        Some(i) => (&content[..i], content[i + STUDENT_MARK.len()..].trim()),
+        None => ("", content),
+    }
+}
+
 fn last_of_role(body: &Value, role: &str) -> String {
     body["messages"]
         .as_array()
@@ -221,8 +236,12 @@ async fn completions(
             body: body.clone(),
             authorization,
         });
-    let user = last_of_role(&body, "user");
-    let system = last_of_role(&body, "system");
+    // `when` reads the student's words; `when_system` the instructions,
+    // wherever the prompt puts them (the system message, the turn's state).
+    let last_user = last_of_role(&body, "user");
+    let (state, words) = split_turn(&last_user);
+    let user = words.to_string();
+    let system = format!("{}\n{state}", last_of_role(&body, "system"));
     let rule = {
         let mut rules = shared.rules.lock().expect("not poisoned");
         rules

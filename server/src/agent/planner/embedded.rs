@@ -369,7 +369,13 @@ impl EmbeddedPlanner {
         let reference = input.resolved.subject.clone().unwrap_or(Reference::Pronoun);
         let target = self.resolve(&reference, input);
         let Target::Found(advisor) = target else {
-            return Ok(self.unresolved(&target, turn));
+            // Asked about nobody in particular ("介绍一下"): code has no
+            // specific answer, and a model may have one.
+            let open_ended = input.resolved.subject.is_none() && target == Target::Unclear;
+            return Ok(Plan {
+                open_ended,
+                ..self.unresolved(&target, turn)
+            });
         };
         let params = json!({"advisor_id": advisor.id, "advisor_name": advisor.name});
         let call = |tool: &str| ToolCall {
@@ -650,8 +656,19 @@ impl Planner for EmbeddedPlanner {
                 about_form: true,
                 ..Plan::default()
             }),
-            _ if complete => say("fallback_with_form"),
-            _ => say("fallback"),
+            _ => Ok(Plan {
+                voice_response: self.say(
+                    if complete {
+                        "fallback_with_form"
+                    } else {
+                        "fallback"
+                    },
+                    turn,
+                    &[],
+                ),
+                open_ended: true,
+                ..Plan::default()
+            }),
         }
     }
 }

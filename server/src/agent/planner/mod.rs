@@ -54,6 +54,9 @@ pub struct Plan {
     pub about_form: bool,
     /// The student explicitly chose an advisor to open (id, name).
     pub open: Option<(String, String)>,
+    /// Code understood nothing specific: its reply is the generic fallback
+    /// ("我可以帮你按学校和专业找导师…"), which a model may say better.
+    pub open_ended: bool,
     /// Language-model calls and tokens this plan cost (0 for the embedded planner).
     pub model_calls: u32,
     pub tokens: u32,

@@ -263,6 +263,7 @@ impl Planner for ModelPlanner {
             focus: referenced(input).cloned(),
             about_form,
             open: None,
+            open_ended: false,
             model_calls,
             tokens,
         })

@@ -30,6 +30,7 @@ const DONE: &str = include_str!("../../../../prompts/model/phases/done.txt");
 const TOOL_NONE: &str = include_str!("../../../../prompts/model/tool_none.txt");
 const TOOL_FORCED: &str = include_str!("../../../../prompts/model/tool_forced.txt");
 const JSON_OUTPUT: &str = include_str!("../../../../prompts/model/json_output.txt");
+const TURN: &str = include_str!("../../../../prompts/model/turn.txt");
 const HISTORY_TOOLS: &str = include_str!("../../../../prompts/model/history_tools.txt");
 const UNDERSTOOD: &str = include_str!("../../../../prompts/model/understood.txt");
 
@@ -107,9 +108,26 @@ pub fn messages(
     tools: &Value,
     history_budget: usize,
 ) -> Vec<WireMessage> {
+    // The system message is the same on every turn (the rules, and in JSON
+    // mode the tools), so a server that caches prompts — llama.cpp, vLLM,
+    // DeepSeek — reuses it and the tools block its chat template puts after
+    // it; what changes per turn (phase, form, page, what code understood)
+    // goes with the student's message, last.
+    let mut system = vec![SYSTEM.trim().to_string()];
+    if mode == ToolMode::Json {
+        let listed = tools
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|t| t["function"].to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default();
+        system.push(fill(JSON_OUTPUT, &[("tools", &listed)]));
+    }
     let phase = steer::phase(input.form, input.memory);
-    let mut system = vec![
-        SYSTEM.trim().to_string(),
+    let mut state = vec![
         phase_task(input.form, phase),
         fill(
             CONTEXT,
@@ -123,32 +141,29 @@ pub fn messages(
         ),
     ];
     if let Some(plan) = input.understood {
-        system.push(fill(UNDERSTOOD, &[("facts", &understood(plan))]));
+        state.push(fill(UNDERSTOOD, &[("facts", &understood(plan))]));
     }
     match choice {
         ToolChoice::Auto => {}
-        ToolChoice::None => system.push(TOOL_NONE.trim().to_string()),
+        ToolChoice::None => state.push(TOOL_NONE.trim().to_string()),
         // Function calling enforces it; JSON mode can only ask.
         ToolChoice::Force(name) if mode == ToolMode::Json => {
-            system.push(fill(TOOL_FORCED, &[("tool", name)]))
+            state.push(fill(TOOL_FORCED, &[("tool", name)]))
         }
         ToolChoice::Force(_) => {}
     }
-    if mode == ToolMode::Json {
-        let listed = tools
-            .as_array()
-            .map(|list| {
-                list.iter()
-                    .map(|t| t["function"].to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
-        system.push(fill(JSON_OUTPUT, &[("tools", &listed)]));
-    }
     let mut out = vec![WireMessage::new("system", system.join("\n\n"))];
     out.extend(history(input, history_budget));
-    out.push(WireMessage::new("user", input.message.trim()));
+    out.push(WireMessage::new(
+        "user",
+        fill(
+            TURN,
+            &[
+                ("state", &state.join("\n\n")),
+                ("message", input.message.trim()),
+            ],
+        ),
+    ));
     out
 }
 
@@ -283,14 +298,13 @@ mod tests {
         );
         assert_eq!(m[0].role, "system");
         assert!(m[0].content.contains("导师推荐") || m[0].content.contains("择导助手"));
-        assert!(
-            m[0].content.contains("学校是北京大学，还不知道专业"),
-            "{}",
-            m[0].content
-        );
-        assert!(m[0].content.contains("\"school\":\"北京大学\""));
-        assert!(m[0].content.contains("\"current_page\""));
-        assert_eq!(m.last().unwrap().content, "计算机");
+        // The system message is the same whatever the turn (prompt caches).
+        assert!(!m[0].content.contains("还不知道专业"), "{}", m[0].content);
+        let last = &m.last().unwrap().content;
+        assert!(last.contains("学校是北京大学，还不知道专业"), "{last}");
+        assert!(last.contains("\"school\":\"北京大学\""));
+        assert!(last.contains("\"current_page\""));
+        assert!(last.ends_with("【学生说】\n计算机"), "{last}");
         let kept = &m[1..m.len() - 1];
         assert!(
             !kept.is_empty() && kept.len() < 80,
@@ -332,7 +346,11 @@ mod tests {
         );
         assert!(m[0].content.contains("voice_response"));
         assert!(m[0].content.contains("\"name\":\"update_form\""));
-        assert!(m[0].content.contains("必须调用工具 update_form"));
+        assert!(m
+            .last()
+            .unwrap()
+            .content
+            .contains("必须调用工具 update_form"));
         assert_eq!(ToolChoice::None.wire(), json!("none"));
         assert_eq!(ToolChoice::Force("x").wire()["function"]["name"], "x");
     }

@@ -54,6 +54,9 @@ impl Agent {
                 .unwrap_or_default()
         };
         let understood = t.code.as_ref().and_then(|c| c.as_ref().ok());
+        // The model's words reach the student only where code had no
+        // answer of its own (`merge`); elsewhere they are not streamed.
+        let speaks = understood.is_none_or(|plan| plan.open_ended);
         let input = PlanInput {
             message: &t.text,
             analysis: &t.analysis,
@@ -64,7 +67,7 @@ impl Agent {
             history: &history,
             turn: t.session.memory.turns,
             understood,
-            voice: t.sink,
+            voice: if speaks { t.sink } else { None },
         };
         t.proposal = Some(model.plan(&input).await);
     }
