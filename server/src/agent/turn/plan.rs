@@ -94,6 +94,15 @@ impl Agent {
                 };
                 t.plan = proposal;
             }
+            // Nothing to add where code understood the turn: the model did
+            // what it was asked (only what code left open), nothing degraded.
+            (Err(e), Ok(code)) if e.code == "upstream_empty_reply" && !code.open_ended => {
+                tracing::info!("the model added nothing to code's plan");
+                t.plan = Plan {
+                    model_calls: 1,
+                    ..code
+                };
+            }
             // A broken answer degrades to code's plan; an apology only
             // when code cannot answer either.
             (Err(e), Ok(code)) if code_answers(&e, &code) => {
