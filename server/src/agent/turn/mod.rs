@@ -254,6 +254,18 @@ impl<'v> Turn<'v> {
 }
 
 impl Agent {
+    /// The newest lines of the conversation a model reads (none for a
+    /// session this turn opens).
+    async fn recent_history(&self, session: &Session) -> Vec<super::session::HistoryEntry> {
+        if session.is_new {
+            return Vec::new();
+        }
+        self.sessions
+            .history(&session.id, super::HISTORY_LINES)
+            .await
+            .unwrap_or_default()
+    }
+
     /// Runs the graph over a prepared turn. Never fails: a failing
     /// dependency ends in a spoken apology with `error`, and the turn is
     /// stored.

@@ -10,7 +10,7 @@ use super::Turn;
 use crate::agent::nlu::Analysis;
 use crate::agent::planner::PlanInput;
 use crate::agent::resolve::Resolved;
-use crate::agent::{persona, switch_event, voice, Agent, DEFAULT_PERSONA, HISTORY_LINES};
+use crate::agent::{persona, switch_event, voice, Agent, DEFAULT_PERSONA};
 
 impl Agent {
     pub(super) fn persona(&self, t: &mut Turn<'_>) {
@@ -50,14 +50,7 @@ impl Agent {
             t.say(self.casual.render(&key, turn, &[]));
             return;
         };
-        let history = if t.session.is_new {
-            Vec::new()
-        } else {
-            self.sessions
-                .history(&t.session.id, HISTORY_LINES)
-                .await
-                .unwrap_or_default()
-        };
+        let history = self.recent_history(&t.session).await;
         let analysis = Analysis::default();
         let resolved = Resolved::default();
         let input = PlanInput {

@@ -13,7 +13,7 @@ use app::protocol::{ErrorInfo, PageContext};
 use super::{Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
 use crate::agent::planner::{Plan, PlanError, PlanInput, Planner};
-use crate::agent::{degraded_event, merge, tools, Agent, HISTORY_LINES};
+use crate::agent::{degraded_event, merge, tools, Agent};
 
 impl Agent {
     pub(super) async fn plan(&self, t: &mut Turn<'_>) {
@@ -45,14 +45,7 @@ impl Agent {
         let Some(model) = &self.model else {
             return;
         };
-        let history = if t.session.is_new {
-            Vec::new()
-        } else {
-            self.sessions
-                .history(&t.session.id, HISTORY_LINES)
-                .await
-                .unwrap_or_default()
-        };
+        let history = self.recent_history(&t.session).await;
         let understood = t.code.as_ref().and_then(|c| c.as_ref().ok());
         // The model's words reach the student only where code had no
         // answer of its own (`merge`); elsewhere they are not streamed.
