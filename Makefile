@@ -19,8 +19,14 @@ test: setup
 setup:
 	.ci/setup rust node
 
+# cargo-leptos prints a long colour backtrace on failure; without it the
+# error itself stays in the last lines a CI log keeps. A failed build is
+# tried once more after printing the disk and memory it had (one CI run
+# failed inside cargo-leptos in a way no machine here reproduced).
 build:
-	cargo leptos build --release
+	RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release || { \
+	  echo "cargo leptos build failed; disk and memory:"; df -h . /tmp || true; free -m || true; \
+	  echo "building once more"; RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release; }
 
 test-rust:
 	cargo test --workspace --exclude frontend
