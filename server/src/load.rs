@@ -108,12 +108,8 @@ impl LoadReport {
 
     pub fn render(&self) -> String {
         let mut l = self.latencies.clone();
-        l.sort();
-        let at = |p: f64| {
-            l.get(((l.len().max(1) - 1) as f64 * p).round() as usize)
-                .copied()
-                .unwrap_or_default()
-        };
+        let mut at = |p: f64| crate::latency::percentile(&mut l, p);
+        let (p50, p95, p99, max) = (at(0.50), at(0.95), at(0.99), at(1.0));
         let mut out = format!(
             "turns {}  errors {}  turns not stored {}  elapsed {:.1?}\n\
              throughput {:.0} turns/s  latency p50 {:.1?}  p95 {:.1?}  p99 {:.1?}  max {:.1?}\n",
@@ -122,10 +118,10 @@ impl LoadReport {
             self.missing,
             self.elapsed,
             self.turns as f64 / self.elapsed.as_secs_f64().max(1e-9),
-            at(0.50),
-            at(0.95),
-            at(0.99),
-            l.last().copied().unwrap_or_default(),
+            p50,
+            p95,
+            p99,
+            max,
         );
         for e in self.errors.iter().take(10) {
             out.push_str(&format!("  error: {e}\n"));

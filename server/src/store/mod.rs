@@ -2,6 +2,18 @@
 //! aggregates, directions, tags, reviews and site totals. Nothing here scans
 //! reviews to rank; the aggregates on `advisors` are kept on write (and rebuilt
 //! wholesale by [`rebuild_aggregates`] after a bulk load).
+//!
+//! - [`rankings`]: a page of a ranking, a rank, a pair's statistics — each
+//!   one range of an index, whatever the size of the pair.
+//! - [`scores`]: the stored Bayesian scores those indexes are ordered by,
+//!   and why they stay correct while the site-wide prior moves.
+//! - [`drafts`], [`limits`]: the short-lived state every instance must see
+//!   alike (refused review forms, per-client counters).
+
+pub mod drafts;
+pub mod limits;
+pub mod rankings;
+pub mod scores;
 
 use std::collections::HashMap;
 
@@ -29,6 +41,8 @@ pub struct AdvisorRow {
     pub hist_3: i64,
     pub hist_4: i64,
     pub hist_5: i64,
+    /// The stored Bayesian overall score ([`scores`]): what rankings sort by.
+    pub score_overall: f64,
 }
 
 impl AdvisorRow {
@@ -56,14 +70,14 @@ pub struct SiteStats {
 
 const ADVISOR_COLUMNS: &str = "id, name, title, school_id, major_id, bio, review_count, \
      sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
-     hist_1, hist_2, hist_3, hist_4, hist_5";
+     hist_1, hist_2, hist_3, hist_4, hist_5, score_overall";
 
-pub async fn site_stats(pool: &SqlitePool) -> Result<SiteStats, sqlx::Error> {
+pub async fn site_stats<'e>(db: impl sqlx::SqliteExecutor<'e>) -> Result<SiteStats, sqlx::Error> {
     sqlx::query_as(
         "SELECT review_count, sum_overall, sum_academic, sum_funding, sum_relationship, \
          sum_prospects FROM site_stats WHERE id = 1",
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await
     .map(Option::unwrap_or_default)
 }
@@ -75,14 +89,14 @@ pub async fn advisor_total(pool: &SqlitePool) -> Result<i64, sqlx::Error> {
         .await
 }
 
-/// All advisors of one (school, major): one range of the `advisors_school_major` index.
+/// All advisors of one (school, major), by id: one range of an index.
 pub async fn advisors_in(
     pool: &SqlitePool,
     school_id: i64,
     major_id: i64,
 ) -> Result<Vec<AdvisorRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ?"
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ? ORDER BY id"
     ))
     .bind(school_id)
     .bind(major_id)
@@ -298,16 +312,20 @@ pub async fn aggregate_drift(
     conn: &mut SqliteConnection,
     max: usize,
 ) -> Result<Vec<String>, sqlx::Error> {
+    // The stored scores are checked against the stored prior first: a
+    // rebuild stores the live prior, after which they are right by
+    // construction.
+    let mut drift = scores::score_drift(&mut *conn, max).await?;
     let kept = aggregate_snapshot(&mut *conn).await?;
     rebuild_aggregates(&mut *conn).await?;
     let rebuilt = aggregate_snapshot(&mut *conn).await?;
-    let mut drift: Vec<String> = kept
-        .iter()
-        .zip(&rebuilt)
-        .filter(|(a, b)| a != b)
-        .take(max)
-        .map(|(a, b)| format!("{a} / {b}"))
-        .collect();
+    drift.extend(
+        kept.iter()
+            .zip(&rebuilt)
+            .filter(|(a, b)| a != b)
+            .map(|(a, b)| format!("{a} / {b}")),
+    );
+    drift.truncate(max);
     if kept.len() != rebuilt.len() && drift.len() < max {
         drift.push(format!("{} lines / {} lines", kept.len(), rebuilt.len()));
     }
@@ -315,8 +333,9 @@ pub async fn aggregate_drift(
 }
 
 /// Recomputes every aggregate from the published reviews: advisors' sums and
-/// histograms, per-advisor tag counts and the site-wide sums. Used after a
-/// bulk load and as a repair tool; ordinary writes update aggregates in place.
+/// histograms, per-advisor tag counts, the site-wide sums, and the stored
+/// scores under the live prior. Used after a bulk load and as a repair tool;
+/// ordinary writes update aggregates in place.
 pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE advisors SET review_count = 0, sum_overall = 0, sum_academic = 0, sum_funding = 0, \
@@ -359,5 +378,7 @@ pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx:
     )
     .execute(&mut *conn)
     .await?;
+    let live = scores::StoredPrior::live(&site_stats(&mut *conn).await?);
+    scores::recompute_all(&mut *conn, &live).await?;
     Ok(())
 }
