@@ -64,3 +64,94 @@ CREATE INDEX advisors_rank_reviews
     ON advisors (school_id, major_id, review_count DESC, id);
 -- Every (school, major) lookup is served by the prefix of the indexes above.
 DROP INDEX advisors_school_major;
+
+-- A pair's statistics (数据概览) from stored sums, not from its advisors:
+-- the sums of its advisors' aggregate columns, kept by triggers on every
+-- change of those columns (and on advisors added or removed), in the
+-- statement's own transaction, whatever path wrote them.
+CREATE TABLE pair_stats (
+    school_id   INTEGER NOT NULL,
+    major_id    INTEGER NOT NULL,
+    advisors    INTEGER NOT NULL DEFAULT 0,
+    reviews     INTEGER NOT NULL DEFAULT 0,
+    sum_overall INTEGER NOT NULL DEFAULT 0,
+    hist_1      INTEGER NOT NULL DEFAULT 0,
+    hist_2      INTEGER NOT NULL DEFAULT 0,
+    hist_3      INTEGER NOT NULL DEFAULT 0,
+    hist_4      INTEGER NOT NULL DEFAULT 0,
+    hist_5      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (school_id, major_id)
+);
+INSERT INTO pair_stats
+SELECT school_id, major_id, COUNT(*), SUM(review_count), SUM(sum_overall),
+       SUM(hist_1), SUM(hist_2), SUM(hist_3), SUM(hist_4), SUM(hist_5)
+FROM advisors GROUP BY school_id, major_id;
+
+CREATE TRIGGER pair_stats_advisor_insert AFTER INSERT ON advisors
+BEGIN
+    INSERT INTO pair_stats (school_id, major_id) VALUES (NEW.school_id, NEW.major_id)
+        ON CONFLICT (school_id, major_id) DO NOTHING;
+    UPDATE pair_stats SET advisors = advisors + 1, reviews = reviews + NEW.review_count,
+        sum_overall = sum_overall + NEW.sum_overall,
+        hist_1 = hist_1 + NEW.hist_1, hist_2 = hist_2 + NEW.hist_2, hist_3 = hist_3 + NEW.hist_3,
+        hist_4 = hist_4 + NEW.hist_4, hist_5 = hist_5 + NEW.hist_5
+    WHERE school_id = NEW.school_id AND major_id = NEW.major_id;
+END;
+CREATE TRIGGER pair_stats_advisor_delete AFTER DELETE ON advisors
+BEGIN
+    UPDATE pair_stats SET advisors = advisors - 1, reviews = reviews - OLD.review_count,
+        sum_overall = sum_overall - OLD.sum_overall,
+        hist_1 = hist_1 - OLD.hist_1, hist_2 = hist_2 - OLD.hist_2, hist_3 = hist_3 - OLD.hist_3,
+        hist_4 = hist_4 - OLD.hist_4, hist_5 = hist_5 - OLD.hist_5
+    WHERE school_id = OLD.school_id AND major_id = OLD.major_id;
+END;
+CREATE TRIGGER pair_stats_advisor_update
+AFTER UPDATE OF school_id, major_id, review_count, sum_overall, hist_1, hist_2, hist_3, hist_4, hist_5
+ON advisors
+BEGIN
+    UPDATE pair_stats SET advisors = advisors - 1, reviews = reviews - OLD.review_count,
+        sum_overall = sum_overall - OLD.sum_overall,
+        hist_1 = hist_1 - OLD.hist_1, hist_2 = hist_2 - OLD.hist_2, hist_3 = hist_3 - OLD.hist_3,
+        hist_4 = hist_4 - OLD.hist_4, hist_5 = hist_5 - OLD.hist_5
+    WHERE school_id = OLD.school_id AND major_id = OLD.major_id;
+    INSERT INTO pair_stats (school_id, major_id) VALUES (NEW.school_id, NEW.major_id)
+        ON CONFLICT (school_id, major_id) DO NOTHING;
+    UPDATE pair_stats SET advisors = advisors + 1, reviews = reviews + NEW.review_count,
+        sum_overall = sum_overall + NEW.sum_overall,
+        hist_1 = hist_1 + NEW.hist_1, hist_2 = hist_2 + NEW.hist_2, hist_3 = hist_3 + NEW.hist_3,
+        hist_4 = hist_4 + NEW.hist_4, hist_5 = hist_5 + NEW.hist_5
+    WHERE school_id = NEW.school_id AND major_id = NEW.major_id;
+END;
+
+-- The advisors the overview names, each one index seek: the most reviewed
+-- (then the name, then the id), and the best exact average on each
+-- dimension among those with at least RankingStats::MIN_REVIEWS (3)
+-- reviews (then more reviews, the name, the id).
+CREATE INDEX advisors_most_reviewed
+    ON advisors (school_id, major_id, review_count DESC, name, id) WHERE review_count > 0;
+CREATE INDEX advisors_best_academic
+    ON advisors (school_id, major_id, (sum_academic * 1.0 / review_count) DESC, review_count DESC, name, id)
+    WHERE review_count >= 3;
+CREATE INDEX advisors_best_funding
+    ON advisors (school_id, major_id, (sum_funding * 1.0 / review_count) DESC, review_count DESC, name, id)
+    WHERE review_count >= 3;
+CREATE INDEX advisors_best_relationship
+    ON advisors (school_id, major_id, (sum_relationship * 1.0 / review_count) DESC, review_count DESC, name, id)
+    WHERE review_count >= 3;
+CREATE INDEX advisors_best_prospects
+    ON advisors (school_id, major_id, (sum_prospects * 1.0 / review_count) DESC, review_count DESC, name, id)
+    WHERE review_count >= 3;
+
+-- A ranking page reads the tags of its advisors: clustered by advisor (no
+-- rowid), one seek reads all of one advisor's tags from adjacent rows
+-- instead of one index probe and one table read per tag (2.3 ms → a
+-- fraction for a page of 20 at a million reviews).
+CREATE TABLE advisor_tags_clustered (
+    advisor_id INTEGER NOT NULL REFERENCES advisors(id) ON DELETE CASCADE,
+    tag        TEXT NOT NULL,
+    count      INTEGER NOT NULL,
+    PRIMARY KEY (advisor_id, tag)
+) WITHOUT ROWID;
+INSERT INTO advisor_tags_clustered SELECT advisor_id, tag, count FROM advisor_tags;
+DROP TABLE advisor_tags;
+ALTER TABLE advisor_tags_clustered RENAME TO advisor_tags;

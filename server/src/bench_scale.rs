@@ -40,26 +40,15 @@ impl Default for BenchConfig {
 impl BenchConfig {
     /// `--db URL --advisors N --reviews N --samples N`.
     pub fn parse(args: &[String]) -> Result<BenchConfig, String> {
+        use crate::cli::positive;
         let mut c = BenchConfig::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{name} 需要一个值"))
-            };
-            let number = |name: &str, v: String| {
-                v.parse::<usize>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| format!("{name} 应为正整数，现在是「{v}」"))
-            };
-            match a.as_str() {
-                "--db" => c.db = value("--db")?,
-                "--advisors" => c.advisors = number("--advisors", value("--advisors")?)?,
-                "--reviews" => c.reviews = number("--reviews", value("--reviews")?)?,
-                "--samples" => c.samples = number("--samples", value("--samples")?)?,
-                other => return Err(format!("不认识的参数「{other}」")),
+        for (flag, value) in crate::cli::flag_values(args)? {
+            match flag {
+                "--db" => c.db = value.to_string(),
+                "--advisors" => c.advisors = positive(flag, value)?,
+                "--reviews" => c.reviews = positive(flag, value)?,
+                "--samples" => c.samples = positive(flag, value)?,
+                other => return Err(format!("未知的参数「{other}」")),
             }
         }
         Ok(c)

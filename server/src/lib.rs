@@ -21,11 +21,12 @@
 //! - [`load`]: `server load`, many students at once against the chat API (`make load`).
 //! - [`bench_scale`]: `server bench-scale`, the site's reads at 100,000
 //!   advisors next to the demo (`make bench-scale`).
-//! - [`latency`]: percentiles for both.
+//! - [`latency`], [`cli`]: percentiles and flags for both.
 
 pub mod agent;
 pub mod bench_scale;
 pub mod catalog;
+pub mod cli;
 pub mod coach;
 pub mod db;
 pub mod demo;

@@ -63,27 +63,14 @@ impl Default for LoadConfig {
 impl LoadConfig {
     /// `--url U --sessions N --turns N --concurrency N`.
     pub fn parse(args: &[String]) -> Result<LoadConfig, String> {
+        use crate::cli::positive;
         let mut c = LoadConfig::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{name} 需要一个值"))
-            };
-            let number = |name: &str, v: String| {
-                v.parse::<usize>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| format!("{name} 应为正整数，现在是「{v}」"))
-            };
-            match a.as_str() {
-                "--url" => c.url = Some(value("--url")?.trim_end_matches('/').to_string()),
-                "--sessions" => c.sessions = number("--sessions", value("--sessions")?)?,
-                "--turns" => c.turns = number("--turns", value("--turns")?)?,
-                "--concurrency" => {
-                    c.concurrency = number("--concurrency", value("--concurrency")?)?
-                }
+        for (flag, value) in crate::cli::flag_values(args)? {
+            match flag {
+                "--url" => c.url = Some(value.trim_end_matches('/').to_string()),
+                "--sessions" => c.sessions = positive(flag, value)?,
+                "--turns" => c.turns = positive(flag, value)?,
+                "--concurrency" => c.concurrency = positive(flag, value)?,
                 other => return Err(format!("未知的参数「{other}」")),
             }
         }

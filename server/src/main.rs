@@ -150,7 +150,7 @@ struct TempDatabase(std::path::PathBuf);
 
 impl Drop for TempDatabase {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", ".setup-lock"] {
             let mut p = self.0.clone().into_os_string();
             p.push(suffix);
             let _ = std::fs::remove_file(p);

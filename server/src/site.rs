@@ -85,6 +85,29 @@ pub struct GroupFacts {
 pub struct Directory {
     pub advisors: Vec<(i64, String)>,
     pub directions: std::collections::HashMap<i64, Vec<String>>,
+    /// Every direction of the pair with how many advisors research it, most
+    /// common first (then by name): the chips the agent offers.
+    pub common_directions: Vec<(usize, String)>,
+}
+
+impl Directory {
+    pub fn new(
+        advisors: Vec<(i64, String)>,
+        directions: std::collections::HashMap<i64, Vec<String>>,
+    ) -> Directory {
+        let mut tally: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for d in directions.values().flatten() {
+            *tally.entry(d.as_str()).or_default() += 1;
+        }
+        let mut common_directions: Vec<(usize, String)> =
+            tally.into_iter().map(|(d, n)| (n, d.to_string())).collect();
+        common_directions.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        Directory {
+            advisors,
+            directions,
+            common_directions,
+        }
+    }
 }
 
 pub struct Site {
@@ -260,10 +283,10 @@ impl Site {
         let directions = store::directions_of(&self.pool, &ids)
             .await
             .map_err(db_error)?;
-        let directory = Arc::new(Directory {
-            advisors: rows.into_iter().map(|r| (r.id, r.name)).collect(),
+        let directory = Arc::new(Directory::new(
+            rows.into_iter().map(|r| (r.id, r.name)).collect(),
             directions,
-        });
+        ));
         if let Ok(mut m) = self.directories.write() {
             m.insert(key, directory.clone());
         }
@@ -402,7 +425,9 @@ impl Site {
         .map_err(db_error)?;
         let ids: Vec<i64> = slice.iter().map(|a| a.id).collect();
         let directory = self.directory(school.id, major.id).await?;
-        let mut tags = store::tags_of(&self.pool, &ids).await.map_err(db_error)?;
+        let mut tags = store::top_tags_of(&self.pool, &ids, CARD_TAGS)
+            .await
+            .map_err(db_error)?;
         let advisors = slice
             .into_iter()
             .enumerate()
@@ -575,7 +600,7 @@ impl Site {
             .map_err(db_error)?;
         let mut best = Vec::with_capacity(DIMENSIONS.len());
         for &(key, sum, column) in &DIMENSIONS {
-            if let Some(a) = rankings::best_on(&self.pool, s, m, column, RankingStats::MIN_REVIEWS)
+            if let Some(a) = rankings::best_on(&self.pool, s, m, column)
                 .await
                 .map_err(db_error)?
             {
@@ -656,16 +681,28 @@ fn shown(raw: &str) -> String {
 type SumColumn = fn(&AdvisorRow) -> i64;
 
 /// The four dimensions students rate, with the aggregate column of each
-/// (as a row's field and as the column's name).
-const DIMENSIONS: [(SortKey, SumColumn, &str); 4] = [
-    (SortKey::Academic, |a| a.sum_academic, "sum_academic"),
-    (SortKey::Funding, |a| a.sum_funding, "sum_funding"),
+/// (as a row's field and as the store's column).
+const DIMENSIONS: [(SortKey, SumColumn, store::rankings::SumColumn); 4] = [
+    (
+        SortKey::Academic,
+        |a| a.sum_academic,
+        store::rankings::SumColumn::Academic,
+    ),
+    (
+        SortKey::Funding,
+        |a| a.sum_funding,
+        store::rankings::SumColumn::Funding,
+    ),
     (
         SortKey::Relationship,
         |a| a.sum_relationship,
-        "sum_relationship",
+        store::rankings::SumColumn::Relationship,
     ),
-    (SortKey::Prospects, |a| a.sum_prospects, "sum_prospects"),
+    (
+        SortKey::Prospects,
+        |a| a.sum_prospects,
+        store::rankings::SumColumn::Prospects,
+    ),
 ];
 
 fn advisor_ref(a: &AdvisorRow, value: f64) -> AdvisorRef {

@@ -48,10 +48,24 @@ pub async fn seed_at_scale(
     }
     let mut data = generate::generate(DEMO_SEED);
     scale::grow(&mut data, advisors, reviews, DEMO_SEED);
-    let mut tx = crate::db::begin_write(pool).await?;
-    insert(&mut tx, &data).await?;
-    crate::store::rebuild_aggregates(&mut tx).await?;
-    tx.commit().await?;
+    // One connection with a page cache large enough for the indexes being
+    // built (SQLite's default is 2 MB): a million rows into indexes that
+    // fit in memory instead of being read back from disk on every insert.
+    let mut conn = pool.acquire().await?;
+    sqlx::query("PRAGMA cache_size = -524288")
+        .execute(&mut *conn)
+        .await?;
+    let written = async {
+        let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
+        insert(&mut tx, &data).await?;
+        crate::store::rebuild_aggregates(&mut tx).await?;
+        tx.commit().await
+    }
+    .await;
+    sqlx::query("PRAGMA cache_size = -2000")
+        .execute(&mut *conn)
+        .await?;
+    written?;
     Ok((data.advisors.len(), data.reviews.len()))
 }
 

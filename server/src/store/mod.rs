@@ -185,15 +185,31 @@ pub async fn tags_of(
     pool: &SqlitePool,
     ids: &[i64],
 ) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
+    top_tags_of(pool, ids, usize::MAX).await
+}
+
+/// The `per` most frequent tags of several advisors (a ranking card shows
+/// three): a page of twenty reads sixty rows, not every tag of every
+/// advisor on it.
+pub async fn top_tags_of(
+    pool: &SqlitePool,
+    ids: &[i64],
+    per: usize,
+) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
     let mut out: HashMap<i64, Vec<TagCount>> = HashMap::new();
-    if ids.is_empty() {
+    if ids.is_empty() || per == 0 {
         return Ok(out);
     }
     let mut qb = QueryBuilder::<Sqlite>::new(
-        "SELECT advisor_id, tag, count FROM advisor_tags WHERE advisor_id IN (",
+        "SELECT advisor_id, tag, count FROM ( \
+             SELECT advisor_id, tag, count, \
+                    row_number() OVER (PARTITION BY advisor_id ORDER BY count DESC, tag) AS k \
+             FROM advisor_tags WHERE advisor_id IN (",
     );
     push_id_list(&mut qb, ids);
-    qb.push(" ORDER BY advisor_id, count DESC, tag");
+    qb.push(") WHERE k <= ")
+        .push_bind(i64::try_from(per).unwrap_or(i64::MAX))
+        .push(" ORDER BY advisor_id, k");
     for (id, tag, count) in qb
         .build_query_as::<(i64, String, i64)>()
         .fetch_all(pool)
@@ -275,7 +291,7 @@ pub async fn reviews_of(
 }
 
 /// Every aggregate as comparable lines: advisors' counts, sums and
-/// histograms, their non-zero tag counts, the site's sums. Equal before and
+/// histograms, their non-zero tag counts, the site's sums, the pairs' sums. Equal before and
 /// after [`rebuild_aggregates`] means the incremental writes were right
 /// (tests, and the crash check after `kill -9`).
 pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<String>, sqlx::Error> {
@@ -297,11 +313,19 @@ pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<Strin
     )
     .fetch_all(&mut *conn)
     .await?;
+    let pairs: Vec<(i64, i64, i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT school_id, major_id, advisors, reviews, sum_overall, \
+             hist_1 || ',' || hist_2 || ',' || hist_3 || ',' || hist_4 || ',' || hist_5 \
+         FROM pair_stats WHERE advisors > 0 ORDER BY school_id, major_id",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
     Ok(advisors
         .into_iter()
         .map(|a| format!("advisor {a:?}"))
         .chain(tags.into_iter().map(|t| format!("tag {t:?}")))
         .chain(site.into_iter().map(|s| format!("site {s:?}")))
+        .chain(pairs.into_iter().map(|p| format!("pair {p:?}")))
         .collect())
 }
 
@@ -368,17 +392,26 @@ pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx:
     .await?;
     sqlx::query(
         "UPDATE site_stats SET \
-             review_count = (SELECT COUNT(*) FROM reviews WHERE status = 'published'), \
-             sum_overall = (SELECT COALESCE(SUM(overall), 0) FROM reviews WHERE status = 'published'), \
-             sum_academic = (SELECT COALESCE(SUM(academic), 0) FROM reviews WHERE status = 'published'), \
-             sum_funding = (SELECT COALESCE(SUM(funding), 0) FROM reviews WHERE status = 'published'), \
-             sum_relationship = (SELECT COALESCE(SUM(relationship), 0) FROM reviews WHERE status = 'published'), \
-             sum_prospects = (SELECT COALESCE(SUM(prospects), 0) FROM reviews WHERE status = 'published') \
+             (review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects) = \
+             (SELECT COUNT(*), COALESCE(SUM(overall), 0), COALESCE(SUM(academic), 0), \
+                     COALESCE(SUM(funding), 0), COALESCE(SUM(relationship), 0), COALESCE(SUM(prospects), 0) \
+              FROM reviews WHERE status = 'published') \
          WHERE id = 1",
     )
     .execute(&mut *conn)
     .await?;
     let live = scores::StoredPrior::live(&site_stats(&mut *conn).await?);
     scores::recompute_all(&mut *conn, &live).await?;
+    sqlx::query("DELETE FROM pair_stats")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO pair_stats \
+         SELECT school_id, major_id, COUNT(*), SUM(review_count), SUM(sum_overall), \
+                SUM(hist_1), SUM(hist_2), SUM(hist_3), SUM(hist_4), SUM(hist_5) \
+         FROM advisors GROUP BY school_id, major_id",
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
