@@ -295,7 +295,8 @@ pub async fn reviews_of(
 /// after [`rebuild_aggregates`] means the incremental writes were right
 /// (tests, and the crash check after `kill -9`).
 pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<String>, sqlx::Error> {
-    let advisors: Vec<(i64, i64, i64, i64, i64, i64, i64, String)> = sqlx::query_as(
+    type AdvisorLine = (i64, i64, i64, i64, i64, i64, i64, String);
+    let advisors: Vec<AdvisorLine> = sqlx::query_as(
         "SELECT id, review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
              hist_1 || ',' || hist_2 || ',' || hist_3 || ',' || hist_4 || ',' || hist_5 \
          FROM advisors ORDER BY id",
