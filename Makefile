@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-e2e bench load model eval-model fmt lint clean
+.PHONY: run test setup build test-rust test-e2e bench bench-scale load model eval-model fmt lint clean
 
 run: setup
 	cargo leptos serve --release
@@ -36,6 +36,12 @@ test-e2e:
 
 bench:
 	cargo bench -p server
+
+# The main reads (ranking API and page, detail, a chat turn) at 100,000
+# advisors and 1,000,000 reviews next to the demo data, p50/p95 against the
+# targets. The first run writes data/scale.db (`server seed`, under a minute).
+bench-scale:
+	cargo run --release -p server -- bench-scale
 
 # 200 conversations × 20 turns, 50 at a time, against the release server code
 # on a loopback port: 0 errors, every turn stored; prints turns/s and p50/p95.

@@ -96,6 +96,6 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), TAGS.len());
-        assert!(MIN_TEXT < MAX_TEXT);
+        const { assert!(MIN_TEXT < MAX_TEXT) };
     }
 }

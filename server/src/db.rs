@@ -18,6 +18,11 @@ pub enum SetupError {
     Connect { url: String, source: sqlx::Error },
     #[error("无法创建数据库目录 {dir}: {source}")]
     Directory { dir: String, source: std::io::Error },
+    #[error("无法取得数据库的启动锁 {path}: {source}")]
+    Lock {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("数据库迁移失败: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("写入演示数据失败: {0}")]
@@ -36,7 +41,10 @@ pub async fn connect(url: &str) -> Result<SqlitePool, SetupError> {
         .map_err(connect_err)?
         .create_if_missing(true)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5));
+        .busy_timeout(Duration::from_secs(5))
+        // 16 MB of page cache per connection (SQLite's default is 2 MB): at
+        // a hundred thousand advisors the indexes a page reads stay cached.
+        .pragma("cache_size", "-16384");
     let in_memory = url.contains(":memory:") || url.contains("mode=memory");
     let options = if in_memory {
         options
@@ -93,9 +101,45 @@ pub async fn migrate(pool: &SqlitePool) -> Result<(), SetupError> {
 
 /// Connects, migrates, and seeds the demo data into an empty database.
 /// Returns the pool and whether demo data was written.
+///
+/// Several instances may start at once on one database file: migrating
+/// and seeding happen under an exclusive lock on a file beside the
+/// database (`<file>.setup-lock`), so the first instance migrates and
+/// seeds while the others wait, then find nothing left to do. (SQLite's own
+/// locks cannot do this: each migration is its own transaction, and two
+/// instances that both read "0019 not applied" would both apply it.)
 pub async fn open(url: &str) -> Result<(SqlitePool, bool), SetupError> {
     let pool = connect(url).await?;
+    let lock = setup_lock(&pool).await?;
     migrate(&pool).await?;
     let seeded = crate::demo::seed_if_empty(&pool).await?;
+    drop(lock);
     Ok((pool, seeded))
+}
+
+/// The exclusive setup lock of a database file (none for an in-memory
+/// database, which no other process can open). Released when dropped.
+async fn setup_lock(pool: &SqlitePool) -> Result<Option<std::fs::File>, SetupError> {
+    let path = pool.connect_options().get_filename().to_path_buf();
+    if path.as_os_str().is_empty() || path.to_string_lossy().contains(":memory:") {
+        return Ok(None);
+    }
+    let mut lock_path = path.into_os_string();
+    lock_path.push(".setup-lock");
+    let lock_err = |source: std::io::Error| SetupError::Lock {
+        path: std::path::PathBuf::from(&lock_path).display().to_string(),
+        source,
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(lock_err)?;
+    // Blocking until the instance that holds it has migrated and seeded.
+    let file = tokio::task::spawn_blocking(move || file.lock().map(|()| file))
+        .await
+        .map_err(|e| lock_err(std::io::Error::other(e)))?
+        .map_err(lock_err)?;
+    Ok(Some(file))
 }

@@ -3,10 +3,12 @@
 //!
 //! Module map:
 //! - [`db`]: open SQLite, apply migrations, seed the demo data.
-//! - [`demo`]: the deterministic demo dataset.
+//! - [`demo`]: the deterministic demo dataset, and the same grown to 100,000
+//!   advisors (`demo::scale`, `server seed`).
 //! - [`catalog`]: school and major names, aliases and their resolution.
 //! - [`ranking`]: the Bayesian average every ranking is ordered by.
-//! - [`store`]: every SQL statement of the read side.
+//! - [`store`]: every SQL statement of the read side; rankings read stored
+//!   scores through one index per sort (`store::rankings`, `store::scores`).
 //! - [`reviews`]: writing reviews: posting rules, validation, the write path.
 //! - [`text`]: folding (half-width, simplified, numerals) and one-pass word lists.
 //! - [`site`]: the read service (pages, API and agent tools read through it).
@@ -17,13 +19,19 @@
 //! - [`http`]: the JSON API and the chat endpoints.
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
 //! - [`load`]: `server load`, many students at once against the chat API (`make load`).
+//! - [`bench_scale`]: `server bench-scale`, the site's reads at 100,000
+//!   advisors next to the demo (`make bench-scale`).
+//! - [`latency`], [`cli`]: percentiles and flags for both.
 
 pub mod agent;
+pub mod bench_scale;
 pub mod catalog;
+pub mod cli;
 pub mod coach;
 pub mod db;
 pub mod demo;
 pub mod http;
+pub mod latency;
 pub mod llm;
 pub mod load;
 pub mod ranking;
@@ -75,10 +83,14 @@ pub fn app_router_with(
     let routes = generate_route_list(App);
     let health_site = site.clone();
     let planner = agent.planner_name();
-    let limits = Arc::new(Limits::from_env().unwrap_or_else(|e| {
-        tracing::warn!("{e}; the default applies");
-        Limits::default()
-    }));
+    let limits = Arc::new(
+        Limits::from_env()
+            .unwrap_or_else(|e| {
+                tracing::warn!("{e}; the default applies");
+                Limits::default()
+            })
+            .in_database(site.pool().clone()),
+    );
     Router::<LeptosOptions>::new()
         .route(
             "/healthz",

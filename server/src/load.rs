@@ -63,27 +63,14 @@ impl Default for LoadConfig {
 impl LoadConfig {
     /// `--url U --sessions N --turns N --concurrency N`.
     pub fn parse(args: &[String]) -> Result<LoadConfig, String> {
+        use crate::cli::positive;
         let mut c = LoadConfig::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{name} 需要一个值"))
-            };
-            let number = |name: &str, v: String| {
-                v.parse::<usize>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| format!("{name} 应为正整数，现在是「{v}」"))
-            };
-            match a.as_str() {
-                "--url" => c.url = Some(value("--url")?.trim_end_matches('/').to_string()),
-                "--sessions" => c.sessions = number("--sessions", value("--sessions")?)?,
-                "--turns" => c.turns = number("--turns", value("--turns")?)?,
-                "--concurrency" => {
-                    c.concurrency = number("--concurrency", value("--concurrency")?)?
-                }
+        for (flag, value) in crate::cli::flag_values(args)? {
+            match flag {
+                "--url" => c.url = Some(value.trim_end_matches('/').to_string()),
+                "--sessions" => c.sessions = positive(flag, value)?,
+                "--turns" => c.turns = positive(flag, value)?,
+                "--concurrency" => c.concurrency = positive(flag, value)?,
                 other => return Err(format!("未知的参数「{other}」")),
             }
         }
@@ -108,12 +95,8 @@ impl LoadReport {
 
     pub fn render(&self) -> String {
         let mut l = self.latencies.clone();
-        l.sort();
-        let at = |p: f64| {
-            l.get(((l.len().max(1) - 1) as f64 * p).round() as usize)
-                .copied()
-                .unwrap_or_default()
-        };
+        let mut at = |p: f64| crate::latency::percentile(&mut l, p);
+        let (p50, p95, p99, max) = (at(0.50), at(0.95), at(0.99), at(1.0));
         let mut out = format!(
             "turns {}  errors {}  turns not stored {}  elapsed {:.1?}\n\
              throughput {:.0} turns/s  latency p50 {:.1?}  p95 {:.1?}  p99 {:.1?}  max {:.1?}\n",
@@ -122,10 +105,10 @@ impl LoadReport {
             self.missing,
             self.elapsed,
             self.turns as f64 / self.elapsed.as_secs_f64().max(1e-9),
-            at(0.50),
-            at(0.95),
-            at(0.99),
-            l.last().copied().unwrap_or_default(),
+            p50,
+            p95,
+            p99,
+            max,
         );
         for e in self.errors.iter().take(10) {
             out.push_str(&format!("  error: {e}\n"));

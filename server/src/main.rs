@@ -16,6 +16,10 @@
 //!   any error or unstored turn (`make load`).
 //! - `server mock-llm <script.json> [--addr 127.0.0.1:3199]` — a scripted
 //!   OpenAI-compatible model (for demos and the end-to-end tests).
+//! - `server seed [--db URL] [--advisors 100000] [--reviews 1000000]` — the
+//!   demo grown to that size in an empty database (`demo::scale`).
+//! - `server bench-scale [--db URL] [--samples 200]` — the main reads timed
+//!   on the demo and at scale, against issue 12's targets (`make bench-scale`).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -42,14 +46,18 @@ const USAGE: &str = "用法：
   server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]
                                            压力测试：多个会话同时对话，打印吞吐量与延迟（不给 --url 时在本进程内启动网站）
   server mock-llm <script.json> [--addr 127.0.0.1:3199]
-                                           启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）";
+                                           启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）
+  server seed [--db URL] [--advisors 100000] [--reviews 1000000]
+                                           在一个空数据库里写入放大到该规模的演示数据（默认 sqlite://data/scale.db）
+  server bench-scale [--db URL] [--samples 200]
+                                           在演示数据和规模数据上测主要请求的 p50/p95（规模数据库为空时先写入）";
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let default_filter = match args.first().map(String::as_str) {
         // The evaluation prints its own report; only warnings go to the log.
-        Some("eval" | "load") => "warn,sqlx=warn",
+        Some("eval" | "load" | "bench-scale" | "seed") => "warn,sqlx=warn",
         _ => "info,sqlx=warn",
     };
     tracing_subscriber::fmt()
@@ -66,6 +74,8 @@ async fn main() -> ExitCode {
         Some("analyze") => analyze(&args[1..]).await,
         Some("mock-llm") => mock_llm(&args[1..]).await,
         Some("load") => load(&args[1..]).await,
+        Some("seed") => seed(&args[1..]).await,
+        Some("bench-scale") => bench_scale(&args[1..]).await,
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -140,7 +150,7 @@ struct TempDatabase(std::path::PathBuf);
 
 impl Drop for TempDatabase {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", ".setup-lock"] {
             let mut p = self.0.clone().into_os_string();
             p.push(suffix);
             let _ = std::fs::remove_file(p);
@@ -228,6 +238,31 @@ async fn load(args: &[String]) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `server seed`: the demo grown to a size, in an empty database.
+async fn seed(args: &[String]) -> Result<ExitCode, Failure> {
+    let config =
+        server::bench_scale::BenchConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    let pool = db::connect(&config.db).await?;
+    db::migrate(&pool).await?;
+    let started = std::time::Instant::now();
+    let (advisors, reviews) =
+        server::demo::seed_at_scale(&pool, config.advisors, config.reviews).await?;
+    println!(
+        "{}：写入 {advisors} 位导师、{reviews} 条评价，用时 {:.1} s",
+        config.db,
+        started.elapsed().as_secs_f64()
+    );
+    pool.close().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn bench_scale(args: &[String]) -> Result<ExitCode, Failure> {
+    let config =
+        server::bench_scale::BenchConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    print!("{}", server::bench_scale::run(&config).await?);
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {

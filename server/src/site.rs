@@ -85,6 +85,29 @@ pub struct GroupFacts {
 pub struct Directory {
     pub advisors: Vec<(i64, String)>,
     pub directions: std::collections::HashMap<i64, Vec<String>>,
+    /// Every direction of the pair with how many advisors research it, most
+    /// common first (then by name): the chips the agent offers.
+    pub common_directions: Vec<(usize, String)>,
+}
+
+impl Directory {
+    pub fn new(
+        advisors: Vec<(i64, String)>,
+        directions: std::collections::HashMap<i64, Vec<String>>,
+    ) -> Directory {
+        let mut tally: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for d in directions.values().flatten() {
+            *tally.entry(d.as_str()).or_default() += 1;
+        }
+        let mut common_directions: Vec<(usize, String)> =
+            tally.into_iter().map(|(d, n)| (n, d.to_string())).collect();
+        common_directions.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        Directory {
+            advisors,
+            directions,
+            common_directions,
+        }
+    }
 }
 
 pub struct Site {
@@ -100,10 +123,10 @@ impl Site {
     pub async fn load(pool: SqlitePool) -> Result<Site, sqlx::Error> {
         let catalog = Arc::new(Catalog::load(&pool).await?);
         Ok(Site {
+            drafts: crate::reviews::form::Drafts::new(pool.clone()),
             pool,
             catalog,
             directories: Default::default(),
-            drafts: Default::default(),
         })
     }
 
@@ -207,38 +230,22 @@ impl Site {
         }
     }
 
-    async fn priors(&self) -> Result<Priors, ApiError> {
-        let stats = store::site_stats(&self.pool).await.map_err(db_error)?;
-        Ok(Priors::from_stats(&stats))
-    }
-
-    /// All advisors of a (school, major), in ranking order under `sort`.
-    async fn ranked_group(
-        &self,
-        school_id: i64,
-        major_id: i64,
-        sort: SortKey,
-        priors: &Priors,
-    ) -> Result<Vec<AdvisorRow>, ApiError> {
-        let mut rows = store::advisors_in(&self.pool, school_id, major_id)
+    /// The priors the stored scores were computed with (`store::scores`):
+    /// whatever is computed with them agrees with the order of the rankings.
+    pub async fn priors(&self) -> Result<Priors, ApiError> {
+        let stored = store::scores::stored_prior(&self.pool)
             .await
             .map_err(db_error)?;
-        rows.sort_by(|a, b| {
-            ranking::compare(
-                (priors.sort_value(a, sort), a.review_count, a.id),
-                (priors.sort_value(b, sort), b.review_count, b.id),
-            )
-        });
-        Ok(rows)
+        Ok(stored.priors())
     }
 
     /// Everything the recommender and the agent need about one (school,
     /// major): its advisors, their directions and tags, and the priors.
     pub async fn group_facts(&self, school_id: i64, major_id: i64) -> Result<GroupFacts, ApiError> {
         let priors = self.priors().await?;
-        let rows = self
-            .ranked_group(school_id, major_id, SortKey::Overall, &priors)
-            .await?;
+        let rows = store::rankings::all(&self.pool, school_id, major_id)
+            .await
+            .map_err(db_error)?;
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
         let directions = self
             .directory(school_id, major_id)
@@ -276,10 +283,10 @@ impl Site {
         let directions = store::directions_of(&self.pool, &ids)
             .await
             .map_err(db_error)?;
-        let directory = Arc::new(Directory {
-            advisors: rows.into_iter().map(|r| (r.id, r.name)).collect(),
+        let directory = Arc::new(Directory::new(
+            rows.into_iter().map(|r| (r.id, r.name)).collect(),
             directions,
-        });
+        ));
         if let Ok(mut m) = self.directories.write() {
             m.insert(key, directory.clone());
         }
@@ -402,20 +409,25 @@ impl Site {
         page: u32,
     ) -> Result<RankingPage, ApiError> {
         let page = page.clamp(1, MAX_PAGE);
-        let priors = self.priors().await?;
-        let rows = self
-            .ranked_group(school.id, major.id, sort, &priors)
-            .await?;
-        let total = rows.len() as u64;
-        let offset = ((page - 1) * RANKING_PAGE_SIZE) as usize;
-        let slice: Vec<&AdvisorRow> = rows
-            .iter()
-            .skip(offset)
-            .take(RANKING_PAGE_SIZE as usize)
-            .collect();
+        let offset = u64::from(page - 1) * u64::from(RANKING_PAGE_SIZE);
+        let total = store::rankings::size(&self.pool, school.id, major.id)
+            .await
+            .map_err(db_error)?;
+        let slice = store::rankings::page(
+            &self.pool,
+            school.id,
+            major.id,
+            sort,
+            RANKING_PAGE_SIZE,
+            offset,
+        )
+        .await
+        .map_err(db_error)?;
         let ids: Vec<i64> = slice.iter().map(|a| a.id).collect();
         let directory = self.directory(school.id, major.id).await?;
-        let mut tags = store::tags_of(&self.pool, &ids).await.map_err(db_error)?;
+        let mut tags = store::top_tags_of(&self.pool, &ids, CARD_TAGS)
+            .await
+            .map_err(db_error)?;
         let advisors = slice
             .into_iter()
             .enumerate()
@@ -423,9 +435,9 @@ impl Site {
                 id: a.id.to_string(),
                 name: a.name.clone(),
                 title: a.title.clone(),
-                rank: (offset + i + 1) as u32,
+                rank: (offset + i as u64 + 1) as u32,
                 rating: ranking::round1(ranking::mean(a.sum_overall, a.review_count)),
-                score: ranking::round1(priors.sort_value(a, SortKey::Overall)),
+                score: ranking::round1(a.score_overall),
                 review_count: a.review_count,
                 top_tags: tags
                     .remove(&a.id)
@@ -443,7 +455,7 @@ impl Site {
             sort,
             page,
             per_page: RANKING_PAGE_SIZE,
-            total,
+            total: total.max(0) as u64,
             advisors,
         })
     }
@@ -456,15 +468,12 @@ impl Site {
         let Some(a) = store::advisor(&self.pool, id).await.map_err(db_error)? else {
             return Ok(None);
         };
-        let priors = self.priors().await?;
-        let group = self
-            .ranked_group(a.school_id, a.major_id, SortKey::Overall, &priors)
-            .await?;
-        let rank = group
-            .iter()
-            .position(|r| r.id == a.id)
-            .map(|p| p as u32 + 1)
-            .unwrap_or(0);
+        let rank = store::rankings::rank_of(&self.pool, &a)
+            .await
+            .map_err(db_error)?;
+        let rank_total = store::rankings::size(&self.pool, a.school_id, a.major_id)
+            .await
+            .map_err(db_error)?;
         let directory = self.directory(a.school_id, a.major_id).await?;
         let tags = store::tags_of(&self.pool, &[a.id])
             .await
@@ -495,9 +504,9 @@ impl Site {
                 prospects: avg(a.sum_prospects),
                 overall: avg(a.sum_overall),
             }),
-            score: ranking::round1(priors.sort_value(&a, SortKey::Overall)),
-            rank,
-            rank_total: group.len() as u64,
+            score: ranking::round1(a.score_overall),
+            rank: rank as u32,
+            rank_total: rank_total.max(0) as u64,
             histogram: a.histogram(),
             tags: tags.get(&a.id).cloned().unwrap_or_default(),
         }))
@@ -574,17 +583,52 @@ impl Site {
         Ok(Comparison { advisors })
     }
 
-    /// What the reviews of a resolved (school, major) add up to. Reads the
-    /// advisors' aggregate columns (one index range), never the reviews.
+    /// What the reviews of a resolved (school, major) add up to: sums of the
+    /// advisors' aggregate columns and a best advisor per dimension, in SQL
+    /// (`store::rankings`), never the reviews. [`stats_of`] is the same
+    /// statistics from rows, the reference the tests hold this to.
     pub async fn ranking_stats(
         &self,
         school: &SchoolEntry,
         major: &MajorEntry,
     ) -> Result<RankingStats, ApiError> {
-        let rows = store::advisors_in(&self.pool, school.id, major.id)
+        use store::rankings;
+        let (s, m) = (school.id, major.id);
+        let sums = rankings::sums(&self.pool, s, m).await.map_err(db_error)?;
+        let most = rankings::most_reviewed(&self.pool, s, m)
             .await
             .map_err(db_error)?;
-        Ok(stats_of(&rows))
+        let mut best = Vec::with_capacity(DIMENSIONS.len());
+        for &(key, sum, column) in &DIMENSIONS {
+            if let Some(a) = rankings::best_on(&self.pool, s, m, column)
+                .await
+                .map_err(db_error)?
+            {
+                best.push(DimensionBest {
+                    dimension: key.as_param().to_string(),
+                    label: key.label().to_string(),
+                    advisor: advisor_ref(
+                        &a,
+                        ranking::round1(ranking::mean(sum(&a), a.review_count)),
+                    ),
+                });
+            }
+        }
+        Ok(RankingStats {
+            advisors: sums.advisors.max(0) as u64,
+            reviews: sums.reviews,
+            average: (sums.reviews > 0)
+                .then(|| ranking::round1(ranking::mean(sums.sum_overall, sums.reviews))),
+            histogram: [
+                sums.hist_1,
+                sums.hist_2,
+                sums.hist_3,
+                sums.hist_4,
+                sums.hist_5,
+            ],
+            most_reviewed: most.map(|a| advisor_ref(&a, a.review_count as f64)),
+            best,
+        })
     }
 
     /// [`Site::ranking_stats`] by what the student typed, resolved as
@@ -636,13 +680,38 @@ fn shown(raw: &str) -> String {
 /// Reads one aggregate column of an advisor row.
 type SumColumn = fn(&AdvisorRow) -> i64;
 
-/// The four dimensions students rate, with the aggregate column of each.
-const DIMENSIONS: [(SortKey, SumColumn); 4] = [
-    (SortKey::Academic, |a| a.sum_academic),
-    (SortKey::Funding, |a| a.sum_funding),
-    (SortKey::Relationship, |a| a.sum_relationship),
-    (SortKey::Prospects, |a| a.sum_prospects),
+/// The four dimensions students rate, with the aggregate column of each
+/// (as a row's field and as the store's column).
+const DIMENSIONS: [(SortKey, SumColumn, store::rankings::SumColumn); 4] = [
+    (
+        SortKey::Academic,
+        |a| a.sum_academic,
+        store::rankings::SumColumn::Academic,
+    ),
+    (
+        SortKey::Funding,
+        |a| a.sum_funding,
+        store::rankings::SumColumn::Funding,
+    ),
+    (
+        SortKey::Relationship,
+        |a| a.sum_relationship,
+        store::rankings::SumColumn::Relationship,
+    ),
+    (
+        SortKey::Prospects,
+        |a| a.sum_prospects,
+        store::rankings::SumColumn::Prospects,
+    ),
 ];
+
+fn advisor_ref(a: &AdvisorRow, value: f64) -> AdvisorRef {
+    AdvisorRef {
+        id: a.id.to_string(),
+        name: a.name.clone(),
+        value,
+    }
+}
 
 /// The statistics of a group of advisors from their aggregates alone.
 pub fn stats_of(rows: &[AdvisorRow]) -> RankingStats {
@@ -654,11 +723,6 @@ pub fn stats_of(rows: &[AdvisorRow]) -> RankingStats {
             *total += n;
         }
     }
-    let advisor_ref = |a: &AdvisorRow, value: f64| AdvisorRef {
-        id: a.id.to_string(),
-        name: a.name.clone(),
-        value,
-    };
     // Most reviews; equal counts go to the name first by code point (a
     // stable order, not pinyin), then the lower id.
     let most_reviewed = rows
@@ -677,7 +741,7 @@ pub fn stats_of(rows: &[AdvisorRow]) -> RankingStats {
         .collect();
     let best = DIMENSIONS
         .iter()
-        .filter_map(|&(key, sum)| {
+        .filter_map(|&(key, sum, _)| {
             rated
                 .iter()
                 .min_by(|a, b| better_on(a, b, sum))
@@ -783,6 +847,7 @@ mod tests {
             hist_3: 0,
             hist_4: n,
             hist_5: 0,
+            score_overall: 0.0,
         }
     }
 

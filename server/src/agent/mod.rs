@@ -379,17 +379,12 @@ impl Agent {
         let mut directions = Vec::new();
         if let (Some(s), Some(m)) = (school, major) {
             if let Ok(directory) = self.site.directory(s.id, m.id).await {
-                let mut counts: Vec<(usize, String)> = Vec::new();
-                for list in directory.directions.values() {
-                    for d in list {
-                        match counts.iter_mut().find(|(_, name)| name == d) {
-                            Some(entry) => entry.0 += 1,
-                            None => counts.push((1, d.clone())),
-                        }
-                    }
-                }
-                counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                directions = counts.into_iter().take(CHIPS).map(|(_, d)| d).collect();
+                directions = directory
+                    .common_directions
+                    .iter()
+                    .take(CHIPS)
+                    .map(|(_, d)| d.clone())
+                    .collect();
             }
         }
         // Students apply in the autumn for the next year's intake.
@@ -403,9 +398,13 @@ impl Agent {
     }
 
     /// Advisor names the student may say: those on the page, the one last
-    /// talked about, and the advisors of the form's school + major.
+    /// talked about, and those of the advisors of the form's school + major
+    /// that could be in `text` (a pair has up to thousands of advisors; only
+    /// names whose first character the message holds can be meant, so the
+    /// understanding of a turn does not grow with the pair).
     async fn known_names(
         &self,
+        text: &str,
         page: &PageContext,
         memory: &session::Memory,
         form: &UserForm,
@@ -420,7 +419,14 @@ impl Agent {
         names.extend(memory.talked_about.iter().map(|a| a.name.clone()));
         if let (Some(s), Some(m)) = self.form_pair(form) {
             if let Ok(directory) = self.site.directory(s.id, m.id).await {
-                names.extend(directory.advisors.iter().map(|(_, name)| name.clone()));
+                let chars = nlu::matchable_chars(text, &self.lexicons);
+                names.extend(
+                    directory
+                        .advisors
+                        .iter()
+                        .filter(|(_, name)| name.chars().next().is_some_and(|c| chars.contains(&c)))
+                        .map(|(_, name)| name.clone()),
+                );
             }
         }
         names.sort();
@@ -449,7 +455,12 @@ impl Agent {
         }
         grounding.add_page(page);
         let known = self
-            .known_names(page, &session::Memory::default(), &reply.form)
+            .known_names(
+                &reply.voice_response,
+                page,
+                &session::Memory::default(),
+                &reply.form,
+            )
             .await;
         let (school, major) = self.form_pair(&reply.form);
         let claims = facts::claims(&reply.voice_response, &known, &self.surnames);

@@ -383,6 +383,7 @@ mod tests {
             hist_3: 0,
             hist_4: 0,
             hist_5: n,
+            score_overall: 0.0,
         }
     }
 

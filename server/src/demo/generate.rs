@@ -177,7 +177,7 @@ pub fn generate(seed: u64) -> DemoData {
     }
 }
 
-fn major_index(name: &str) -> usize {
+pub(super) fn major_index(name: &str) -> usize {
     data::MAJORS
         .iter()
         .position(|m| m.name == name)
@@ -191,14 +191,14 @@ fn major_index(name: &str) -> usize {
 /// SplitMix64 (Steele, Lea, Flood 2014), written out so that its output can
 /// never change under us.
 #[derive(Clone, Debug)]
-struct Rng {
+pub(super) struct Rng {
     state: u64,
 }
 
 impl Rng {
     /// An independent stream per purpose, so tuning one part of the generator
     /// does not reshuffle the others.
-    fn stream(seed: u64, stream: u64) -> Rng {
+    pub(super) fn stream(seed: u64, stream: u64) -> Rng {
         let mut mixer = Rng {
             state: seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03),
         };
@@ -207,7 +207,7 @@ impl Rng {
         }
     }
 
-    fn next_u64(&mut self) -> u64 {
+    pub(super) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -216,37 +216,37 @@ impl Rng {
     }
 
     /// Uniform in `0..n` (multiply-shift; `n > 0`).
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 
     /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
+    pub(super) fn range(&mut self, lo: usize, hi: usize) -> usize {
         lo + self.below(hi - lo + 1)
     }
 
     /// Uniform in `[0, 1)` with 53 bits.
-    fn unit(&mut self) -> f64 {
+    pub(super) fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
     }
 
-    fn chance(&mut self, p: f64) -> bool {
+    pub(super) fn chance(&mut self, p: f64) -> bool {
         self.unit() < p
     }
 
     /// Approximately standard normal: Irwin–Hall sum of four uniforms,
     /// rescaled. Only `+ - *`, so bit-exact on every platform.
-    fn normal(&mut self) -> f64 {
+    pub(super) fn normal(&mut self) -> f64 {
         let s = self.unit() + self.unit() + self.unit() + self.unit();
         (s - 2.0) * 1.732_050_807_568_877_2
     }
 
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+    pub(super) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
     }
 
     /// An index drawn with the given non-negative weights (not all zero).
-    fn weighted(&mut self, weights: &[f64]) -> usize {
+    pub(super) fn weighted(&mut self, weights: &[f64]) -> usize {
         let total: f64 = weights.iter().sum();
         let mut x = self.unit() * total;
         for (i, w) in weights.iter().enumerate() {
@@ -321,8 +321,8 @@ fn style_weights(category: &str) -> [f64; 3] {
 }
 
 const STYLES: [&str; 3] = ["理论型", "工程型", "产业型"];
-const TITLES: [&str; 4] = ["教授", "副教授", "研究员", "讲师"];
-const TITLE_WEIGHTS: [f64; 4] = [35.0, 35.0, 15.0, 15.0];
+pub(super) const TITLES: [&str; 4] = ["教授", "副教授", "研究员", "讲师"];
+pub(super) const TITLE_WEIGHTS: [f64; 4] = [35.0, 35.0, 15.0, 15.0];
 
 fn clamp_level(x: f64) -> f64 {
     x.clamp(1.2, 4.95)
@@ -424,7 +424,7 @@ fn advisor_count(rng: &mut Rng, school: &SchoolSeed, major: &MajorSeed) -> usize
     rng.range(3, hi.min(10))
 }
 
-fn make_name(rng: &mut Rng, taken: &[String]) -> String {
+pub(super) fn make_name(rng: &mut Rng, taken: &[String]) -> String {
     let weights: Vec<f64> = (0..data::SURNAMES.len())
         .map(|i| match i {
             0..=9 => 6.0,
@@ -455,7 +455,7 @@ fn make_name(rng: &mut Rng, taken: &[String]) -> String {
     }
 }
 
-fn pick_directions(rng: &mut Rng, major: &MajorSeed) -> Vec<String> {
+pub(super) fn pick_directions(rng: &mut Rng, major: &MajorSeed) -> Vec<String> {
     let n = 1 + rng.weighted(&[20.0, 50.0, 30.0]);
     let mut chosen: Vec<String> = Vec::new();
     while chosen.len() < n {
@@ -986,7 +986,7 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 }
 
 /// A date in the review window, leaning towards recent years as the site grew.
-fn random_date(rng: &mut Rng) -> String {
+pub(super) fn random_date(rng: &mut Rng) -> String {
     let first = days_from_civil(FIRST_DAY.0, FIRST_DAY.1, FIRST_DAY.2);
     let last = days_from_civil(LAST_DAY.0, LAST_DAY.1, LAST_DAY.2);
     let span = (last - first + 1) as usize;

@@ -4,6 +4,7 @@
 
 pub mod catalog_data;
 pub mod generate;
+pub mod scale;
 
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 
@@ -29,6 +30,51 @@ pub async fn seed_if_empty(pool: &SqlitePool) -> Result<bool, sqlx::Error> {
     crate::store::rebuild_aggregates(&mut tx).await?;
     tx.commit().await?;
     Ok(true)
+}
+
+/// Writes the demo grown to `advisors` advisors and `reviews` reviews
+/// ([`scale`]) into an empty database, in one transaction, aggregates and
+/// stored scores rebuilt from the reviews. Refuses a database that has data.
+pub async fn seed_at_scale(
+    pool: &SqlitePool,
+    advisors: usize,
+    reviews: usize,
+) -> Result<(usize, usize), SeedError> {
+    let schools: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM schools")
+        .fetch_one(pool)
+        .await?;
+    if schools > 0 {
+        return Err(SeedError::NotEmpty);
+    }
+    let mut data = generate::generate(DEMO_SEED);
+    scale::grow(&mut data, advisors, reviews, DEMO_SEED);
+    // One connection with a page cache large enough for the indexes being
+    // built (SQLite's default is 2 MB): a million rows into indexes that
+    // fit in memory instead of being read back from disk on every insert.
+    let mut conn = pool.acquire().await?;
+    sqlx::query("PRAGMA cache_size = -524288")
+        .execute(&mut *conn)
+        .await?;
+    let written = async {
+        let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
+        insert(&mut tx, &data).await?;
+        crate::store::rebuild_aggregates(&mut tx).await?;
+        tx.commit().await
+    }
+    .await;
+    sqlx::query("PRAGMA cache_size = -2000")
+        .execute(&mut *conn)
+        .await?;
+    written?;
+    Ok((data.advisors.len(), data.reviews.len()))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SeedError {
+    #[error("数据库里已经有数据了：请换一个新的数据库文件（--db），已有数据不会被改动")]
+    NotEmpty,
+    #[error("写入数据失败：{0}")]
+    Database(#[from] sqlx::Error),
 }
 
 /// Inserts a generated dataset; ids are positions + 1, so references between

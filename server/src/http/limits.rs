@@ -1,40 +1,122 @@
 //! Per-client counters: how many chat turns a client may take, how many
-//! wrong admin tokens it may try. Fixed windows in memory, bounded in size:
-//! the table never holds more than [`MAX_KEYS`] clients (expired windows are
-//! swept first, then the oldest), so a flood of new addresses costs a
+//! wrong admin tokens it may try. Fixed windows. The site keeps them in the
+//! database (`store::limits`), so that several instances behind one proxy
+//! count one client once; in memory (tests, a limiter without a database)
+//! the table never holds more than [`MAX_KEYS`] clients (expired windows
+//! are swept first, then the oldest), so a flood of new addresses costs a
 //! bounded amount of memory.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// The most clients one limiter remembers.
+use sqlx::SqlitePool;
+
+/// The most clients one in-memory limiter remembers.
 pub const MAX_KEYS: usize = 50_000;
+/// A shared limiter forgets expired windows once every this many hits.
+const SWEEP_EVERY: u64 = 1024;
 
 /// At most `limit` events per `window` for each client.
 pub struct RateLimiter {
     limit: u32,
     window: Duration,
-    table: Mutex<HashMap<String, (Instant, u32)>>,
+    counters: Counters,
+}
+
+enum Counters {
+    Memory(Mutex<HashMap<String, (Instant, u32)>>),
+    /// Rows of `rate_windows` under `scope`.
+    Shared {
+        pool: SqlitePool,
+        scope: &'static str,
+        hits: AtomicU64,
+    },
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
 impl RateLimiter {
+    /// A limiter in this process's memory.
     pub fn new(limit: u32, window: Duration) -> RateLimiter {
         RateLimiter {
             limit,
             window,
-            table: Mutex::new(HashMap::new()),
+            counters: Counters::Memory(Mutex::new(HashMap::new())),
         }
     }
 
-    /// Counts one event of `key`: `Ok` while under the limit, else
-    /// `Err(seconds until the window ends)` (at least 1).
-    pub fn hit(&self, key: &str) -> Result<(), u64> {
-        self.hit_at(key, Instant::now())
+    /// A limiter whose counters are the database's, under `scope`.
+    pub fn shared(
+        limit: u32,
+        window: Duration,
+        pool: SqlitePool,
+        scope: &'static str,
+    ) -> RateLimiter {
+        RateLimiter {
+            limit,
+            window,
+            counters: Counters::Shared {
+                pool,
+                scope,
+                hits: AtomicU64::new(0),
+            },
+        }
     }
 
-    fn hit_at(&self, key: &str, now: Instant) -> Result<(), u64> {
-        let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
+    fn window_ms(&self) -> i64 {
+        self.window.as_millis() as i64
+    }
+
+    /// Seconds until a window that began at `started_ms` ends (at least 1).
+    fn wait_from(&self, started_ms: i64, now: i64) -> u64 {
+        let left = (started_ms + self.window_ms() - now).max(0) as u64;
+        left.div_ceil(1000).max(1)
+    }
+
+    /// Counts one event of `key`: `Ok` while under the limit, else
+    /// `Err(seconds until the window ends)` (at least 1). A database that
+    /// cannot be reached lets the event through (and says so in the log):
+    /// a limit must not take the site down with it.
+    pub async fn hit(&self, key: &str) -> Result<(), u64> {
+        match &self.counters {
+            Counters::Memory(table) => self.hit_at(table, key, Instant::now()),
+            Counters::Shared { pool, scope, hits } => {
+                let now = now_ms();
+                if hits.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+                    if let Err(e) =
+                        crate::store::limits::sweep(pool, scope, now - self.window_ms()).await
+                    {
+                        tracing::warn!(error = %e, scope, "could not sweep rate windows");
+                    }
+                }
+                match crate::store::limits::hit(pool, scope, key, now, self.window_ms()).await {
+                    Ok((started, count)) if count > i64::from(self.limit) => {
+                        Err(self.wait_from(started, now))
+                    }
+                    Ok(_) => Ok(()),
+                    Err(e) => {
+                        tracing::warn!(error = %e, scope, "rate window not counted");
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    fn hit_at(
+        &self,
+        table: &Mutex<HashMap<String, (Instant, u32)>>,
+        key: &str,
+        now: Instant,
+    ) -> Result<(), u64> {
+        let mut table = table.lock().unwrap_or_else(|p| p.into_inner());
         if table.len() >= MAX_KEYS && !table.contains_key(key) {
             let window = self.window;
             table.retain(|_, (start, _)| now.duration_since(*start) < window);
@@ -61,19 +143,39 @@ impl RateLimiter {
     }
 
     /// Whether `key` has used up its window (without counting anything).
-    pub fn exhausted(&self, key: &str) -> Option<u64> {
-        let now = Instant::now();
-        let table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-        let (start, n) = table.get(key)?;
-        let elapsed = now.duration_since(*start);
-        (elapsed < self.window && *n >= self.limit)
-            .then(|| self.window.saturating_sub(elapsed).as_secs().max(1))
+    pub async fn exhausted(&self, key: &str) -> Option<u64> {
+        match &self.counters {
+            Counters::Memory(table) => {
+                let now = Instant::now();
+                let table = table.lock().unwrap_or_else(|p| p.into_inner());
+                let (start, n) = table.get(key)?;
+                let elapsed = now.duration_since(*start);
+                (elapsed < self.window && *n >= self.limit)
+                    .then(|| self.window.saturating_sub(elapsed).as_secs().max(1))
+            }
+            Counters::Shared { pool, scope, .. } => {
+                let (started, count) = crate::store::limits::window(pool, scope, key)
+                    .await
+                    .ok()??;
+                let now = now_ms();
+                (now - started < self.window_ms() && count >= i64::from(self.limit))
+                    .then(|| self.wait_from(started, now))
+            }
+        }
     }
 
     /// Forgets `key` (a successful login clears its failures).
-    pub fn clear(&self, key: &str) {
-        let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-        table.remove(key);
+    pub async fn clear(&self, key: &str) {
+        match &self.counters {
+            Counters::Memory(table) => {
+                table.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+            }
+            Counters::Shared { pool, scope, .. } => {
+                if let Err(e) = crate::store::limits::clear(pool, scope, key).await {
+                    tracing::warn!(error = %e, scope, "could not clear a rate window");
+                }
+            }
+        }
     }
 }
 
@@ -96,6 +198,20 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The same limits with their counters in the database, shared by every
+    /// instance on it (what the site runs with).
+    pub fn in_database(self, pool: SqlitePool) -> Limits {
+        Limits {
+            chat: RateLimiter::shared(self.chat.limit, self.chat.window, pool.clone(), "chat"),
+            admin_failures: RateLimiter::shared(
+                self.admin_failures.limit,
+                self.admin_failures.window,
+                pool,
+                "admin_failures",
+            ),
+        }
+    }
+
     fn with_chat_turns(per_minute: u32) -> Limits {
         Limits {
             chat: RateLimiter::new(per_minute, Duration::from_secs(60)),
@@ -140,7 +256,7 @@ pub async fn chat_turns(
     use axum::response::IntoResponse;
     if is_chat_turn(&req) {
         let client = super::client::of(req.extensions());
-        if let Err(wait) = limits.chat.hit(&client.key) {
+        if let Err(wait) = limits.chat.hit(&client.key).await {
             return too_many(wait, "消息发得太快了，请稍等一会儿再说。").into_response();
         }
     }
@@ -163,17 +279,29 @@ pub fn too_many(wait_secs: u64, message: &str) -> axum::response::Response {
 mod tests {
     use super::*;
 
+    fn table(l: &RateLimiter) -> &Mutex<HashMap<String, (Instant, u32)>> {
+        match &l.counters {
+            Counters::Memory(t) => t,
+            Counters::Shared { .. } => unreachable!("a memory limiter"),
+        }
+    }
+
     #[test]
     fn a_window_allows_its_limit_then_says_how_long_to_wait() {
         let l = RateLimiter::new(3, Duration::from_secs(60));
         let t = Instant::now();
         for _ in 0..3 {
-            assert!(l.hit_at("a", t).is_ok());
+            assert!(l.hit_at(table(&l), "a", t).is_ok());
         }
-        assert_eq!(l.hit_at("a", t + Duration::from_secs(10)), Err(50));
+        assert_eq!(
+            l.hit_at(table(&l), "a", t + Duration::from_secs(10)),
+            Err(50)
+        );
         // Another client is not affected; the window ends.
-        assert!(l.hit_at("b", t).is_ok());
-        assert!(l.hit_at("a", t + Duration::from_secs(61)).is_ok());
+        assert!(l.hit_at(table(&l), "b", t).is_ok());
+        assert!(l
+            .hit_at(table(&l), "a", t + Duration::from_secs(61))
+            .is_ok());
     }
 
     #[test]
@@ -181,19 +309,27 @@ mod tests {
         let l = RateLimiter::new(1, Duration::from_secs(60));
         let t = Instant::now();
         for i in 0..(MAX_KEYS + 10) {
-            let _ = l.hit_at(&format!("k{i}"), t);
+            let _ = l.hit_at(table(&l), &format!("k{i}"), t);
         }
-        assert!(l.table.lock().unwrap().len() <= MAX_KEYS);
+        assert!(table(&l).lock().unwrap().len() <= MAX_KEYS);
+    }
+
+    #[tokio::test]
+    async fn exhausted_and_clear() {
+        let l = RateLimiter::new(2, Duration::from_secs(60));
+        assert!(l.exhausted("a").await.is_none());
+        let _ = l.hit("a").await;
+        let _ = l.hit("a").await;
+        assert!(l.exhausted("a").await.is_some());
+        l.clear("a").await;
+        assert!(l.exhausted("a").await.is_none());
     }
 
     #[test]
-    fn exhausted_and_clear() {
-        let l = RateLimiter::new(2, Duration::from_secs(60));
-        assert!(l.exhausted("a").is_none());
-        let _ = l.hit("a");
-        let _ = l.hit("a");
-        assert!(l.exhausted("a").is_some());
-        l.clear("a");
-        assert!(l.exhausted("a").is_none());
+    fn the_wait_is_rounded_up_to_whole_seconds() {
+        let l = RateLimiter::new(1, Duration::from_secs(60));
+        assert_eq!(l.wait_from(0, 10_500), 50);
+        assert_eq!(l.wait_from(0, 59_999), 1);
+        assert_eq!(l.wait_from(0, 70_000), 1);
     }
 }

@@ -152,6 +152,20 @@ async fn report_form(
     }
 }
 
+/// Back to the form at `form` (a URL ending in `?` or `&`) with a draft of
+/// what was typed and its errors.
+async fn back_to_form(
+    site: &Site,
+    form: &str,
+    review: NewReview,
+    errors: Vec<(String, String)>,
+) -> Response {
+    match site.review_drafts().put(review, errors).await {
+        Ok(draft) => Redirect::to(&format!("{form}draft={draft}#review-form")).into_response(),
+        Err(e) => JsonError(e).into_response(),
+    }
+}
+
 /// The review form's POST (`/advisor/:id/review` posts here): the review,
 /// or back to the form with every field's error and what was typed.
 async fn review_form_post(
@@ -171,16 +185,15 @@ async fn review_form_post(
         Err(e) => return JsonError(e).into_response(),
     };
     let review = crate::reviews::submit::clean(from_fields(&fields));
-    let back = |review, errors| {
-        let draft = site.review_drafts().put(review, errors);
-        Redirect::to(&format!(
-            "/advisor/{advisor}/review?draft={draft}#review-form"
-        ))
-        .into_response()
-    };
     let errors = field_errors(&review, &name);
     if !errors.is_empty() {
-        return back(review, errors);
+        return back_to_form(
+            &site,
+            &format!("/advisor/{advisor}/review?"),
+            review,
+            errors,
+        )
+        .await;
     }
     match crate::reviews::submit(&site, &advisor, review.clone(), &client.key).await {
         Ok(posted) => {
@@ -200,7 +213,13 @@ async fn review_form_post(
         }
         Err(e) => {
             let field = e.info.field.clone().unwrap_or_else(|| "text".into());
-            back(review, vec![(field, e.info.message)])
+            back_to_form(
+                &site,
+                &format!("/advisor/{advisor}/review?"),
+                review,
+                vec![(field, e.info.message)],
+            )
+            .await
         }
     }
 }
@@ -244,13 +263,13 @@ async fn review_edit_post(
         }
         Err(e) if e.status == 400 => {
             let field = e.info.field.clone().unwrap_or_else(|| "text".into());
-            let draft = site
-                .review_drafts()
-                .put(review, vec![(field, e.info.message)]);
-            Redirect::to(&format!(
-                "/advisor/{advisor}/review?edit={id}&draft={draft}#review-form"
-            ))
-            .into_response()
+            back_to_form(
+                &site,
+                &format!("/advisor/{advisor}/review?edit={id}&"),
+                review,
+                vec![(field, e.info.message)],
+            )
+            .await
         }
         Err(e) => JsonError(e).into_response(),
     }
@@ -297,7 +316,7 @@ fn refused(status: StatusCode) -> Response {
 /// Ok, or the response that refuses the request: 404 when the admin is
 /// off, 429 after too many wrong tokens from this client, 401 without a
 /// token, 403 with a wrong one (which counts against the client).
-fn guard(
+async fn guard(
     headers: &HeaderMap,
     query_token: Option<&str>,
     client: &ClientId,
@@ -306,7 +325,7 @@ fn guard(
     let Some(expected) = admin_token() else {
         return Err(Box::new(refused(StatusCode::NOT_FOUND)));
     };
-    if let Some(wait) = limits.admin_failures.exhausted(&client.key) {
+    if let Some(wait) = limits.admin_failures.exhausted(&client.key).await {
         return Err(Box::new(too_many(
             wait,
             "管理员口令错误次数过多，请稍后再试。",
@@ -328,7 +347,7 @@ fn guard(
         None => Err(Box::new(refused(StatusCode::UNAUTHORIZED))),
         Some(t) if same_secret(t, &expected) => Ok(()),
         Some(_) => {
-            let _ = limits.admin_failures.hit(&client.key);
+            let _ = limits.admin_failures.hit(&client.key).await;
             tracing::warn!(client = %client.key, "wrong admin token");
             Err(Box::new(refused(StatusCode::FORBIDDEN)))
         }
@@ -382,7 +401,7 @@ async fn admin_json(
     headers: HeaderMap,
     Query(q): Query<ListQuery>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
         return *refusal;
     }
     match admin_lists(&site, &q).await {
@@ -429,7 +448,7 @@ async fn bulk_json(
     headers: HeaderMap,
     body: Option<Json<BulkBody>>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
         return *refusal;
     }
     let body = body.map(|b| b.0).unwrap_or_default();
@@ -464,7 +483,7 @@ async fn bulk_form(
     headers: HeaderMap,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
         return *refusal;
     }
     let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
@@ -497,7 +516,7 @@ async fn moderate(
     hidden: bool,
     reason: String,
 ) -> Response {
-    if let Err(refusal) = guard(headers, None, client, limits) {
+    if let Err(refusal) = guard(headers, None, client, limits).await {
         return *refusal;
     }
     let act = Act {
@@ -625,7 +644,7 @@ async fn admin_page(
     Query(q): Query<TokenQuery>,
 ) -> Response {
     let query_token = q.token.as_deref().map(str::trim).filter(|t| !t.is_empty());
-    if let Err(refusal) = guard(&headers, query_token, &client, &limits) {
+    if let Err(refusal) = guard(&headers, query_token, &client, &limits).await {
         return *refusal;
     }
     if let Some(t) = query_token {
@@ -685,7 +704,7 @@ async fn admin_action_form(
     headers: HeaderMap,
     form: Result<Form<ReasonBody>, axum::extract::rejection::FormRejection>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits) {
+    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
         return *refusal;
     }
     let hidden = match action.as_str() {

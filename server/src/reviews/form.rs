@@ -1,12 +1,14 @@
 //! The review form without JavaScript: a plain POST of form fields,
 //! answered with a redirect — to the new review on success (its edit token
 //! in a cookie), or back to the form with a short-lived draft id whose
-//! values and field errors the form shows again. The draft lives in memory
-//! for a few minutes: it holds what the student typed, never a stored review.
+//! values and field errors the form shows again. The draft is kept for a few
+//! minutes in the database (`store::drafts`), so whichever instance serves
+//! the redirect shows it: it holds what the student typed, never a stored
+//! review.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::SqlitePool;
 
 use app::error::ApiError;
 use app::model::{NewReview, Ratings, ReviewForm};
@@ -21,30 +23,34 @@ const MAX: usize = 1000;
 /// A draft's text is kept up to this many characters (the form's limit and
 /// a little more, so "too long" can still be shown and fixed).
 const KEEP_CHARS: usize = super::submit::MAX_TEXT + 200;
-/// At most this many bytes of drafts in all.
-const MAX_BYTES: usize = 4 * 1024 * 1024;
 
-/// A refused submission: when, what was typed, (field, message) errors.
-type Draft = (Instant, NewReview, Vec<(String, String)>);
+/// (field, message) errors of a refused submission.
+type FieldErrors = Vec<(String, String)>;
 
-#[derive(Default)]
+/// Refused submissions waiting to be shown again.
 pub struct Drafts {
-    inner: Mutex<HashMap<String, Draft>>,
+    pool: SqlitePool,
 }
 
-/// What a draft costs in memory, roughly.
-fn size_of(d: &Draft) -> usize {
-    d.1.text.len()
-        + d.1.relation.len()
-        + d.1.tags.iter().map(String::len).sum::<usize>()
-        + d.2.iter().map(|(f, m)| f.len() + m.len()).sum::<usize>()
-        + 128
+fn now_secs() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 impl Drafts {
+    pub fn new(pool: SqlitePool) -> Drafts {
+        Drafts { pool }
+    }
+
     /// Keeps a refused submission (its text cut to [`KEEP_CHARS`], its tags
-    /// to a few) within [`MAX`] drafts and [`MAX_BYTES`] in all.
-    pub fn put(&self, mut review: NewReview, errors: Vec<(String, String)>) -> String {
+    /// to a few), at most [`MAX`] of them; returns its id.
+    pub async fn put(
+        &self,
+        mut review: NewReview,
+        errors: FieldErrors,
+    ) -> Result<String, ApiError> {
         let id = uuid::Uuid::new_v4().simple().to_string();
         if review.text.chars().count() > KEEP_CHARS {
             review.text = review.text.chars().take(KEEP_CHARS).collect();
@@ -56,27 +62,35 @@ impl Drafts {
             }
         });
         review.relation = review.relation.chars().take(16).collect();
-        let draft = (Instant::now(), review, errors);
-        let mut map = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        map.retain(|_, (at, _, _)| at.elapsed() < KEEP);
-        let mut bytes: usize = map.values().map(size_of).sum();
-        while !map.is_empty() && (map.len() >= MAX || bytes + size_of(&draft) > MAX_BYTES) {
-            let Some(oldest) = map.iter().min_by_key(|(_, v)| v.0).map(|(k, _)| k.clone()) else {
-                break;
-            };
-            if let Some(d) = map.remove(&oldest) {
-                bytes -= size_of(&d);
-            }
-        }
-        map.insert(id.clone(), draft);
-        id
+        let now = now_secs();
+        crate::store::drafts::put(
+            &self.pool,
+            &id,
+            now,
+            &serde_json::to_string(&review).unwrap_or_default(),
+            &serde_json::to_string(&errors).unwrap_or_default(),
+            now - KEEP.as_secs() as i64,
+            MAX,
+        )
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "could not keep a review draft");
+            ApiError::unavailable("暂时无法保存表单，请稍后再试。")
+        })?;
+        Ok(id)
     }
 
-    fn get(&self, id: &str) -> Option<(NewReview, Vec<(String, String)>)> {
-        let map = self.inner.lock().ok()?;
-        map.get(id)
-            .filter(|(at, _, _)| at.elapsed() < KEEP)
-            .map(|(_, r, e)| (r.clone(), e.clone()))
+    /// A draft kept less than [`KEEP`] ago; none for an unknown, expired or
+    /// unreadable id.
+    pub async fn get(&self, id: &str) -> Option<(NewReview, FieldErrors)> {
+        let (review, errors) =
+            crate::store::drafts::get(&self.pool, id, now_secs() - KEEP.as_secs() as i64)
+                .await
+                .ok()??;
+        Some((
+            serde_json::from_str(&review).ok()?,
+            serde_json::from_str(&errors).ok()?,
+        ))
     }
 }
 
@@ -90,10 +104,11 @@ pub async fn review_form(
     let Some(detail) = site.advisor_detail(advisor_id).await? else {
         return Ok(None);
     };
-    let (mut values, errors) = draft
-        .and_then(|d| site.review_drafts().get(d))
-        .map(|(r, e)| (Some(r), e))
-        .unwrap_or_default();
+    let kept = match draft {
+        Some(d) => site.review_drafts().get(d).await,
+        None => None,
+    };
+    let (mut values, errors) = kept.map(|(r, e)| (Some(r), e)).unwrap_or_default();
     // Editing: the stored review of this advisor fills the form (the token
     // is checked when the edit is sent).
     let mut editing = None;

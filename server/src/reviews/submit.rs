@@ -316,7 +316,8 @@ fn scored<'q>(
 
 /// Adds (`sign` = 1) or removes (-1) one published review from the advisor's
 /// and the site's aggregates — the same sums `store::rebuild_aggregates`
-/// computes from scratch.
+/// computes from scratch — and refreshes the stored scores
+/// (`store::scores::refresh`).
 pub async fn add_to_aggregates(
     conn: &mut SqliteConnection,
     advisor_id: i64,
@@ -364,6 +365,8 @@ pub async fn add_to_aggregates(
         .bind(advisor_id)
         .execute(&mut *conn)
         .await?;
+    // The scores rankings are ordered by, in the same transaction.
+    crate::store::scores::refresh(&mut *conn, advisor_id).await?;
     Ok(())
 }
 

@@ -77,6 +77,27 @@ pub async fn site() -> Arc<Site> {
     Arc::new(Site::load(pool).await.expect("load site"))
 }
 
+/// Two instances of the site (each its own pool, catalog, agent and router,
+/// as two processes would have) over one fresh copy of the demo database.
+pub async fn two_instances() -> ((Router, Arc<Site>), (Router, Arc<Site>)) {
+    let first = site().await;
+    let url = format!(
+        "sqlite://{}",
+        first.pool().connect_options().get_filename().display()
+    );
+    let (pool, seeded) = server::db::open(&url).await.expect("open the same file");
+    assert!(!seeded);
+    let second = Arc::new(Site::load(pool).await.expect("load site"));
+    let router = |site: &Arc<Site>| {
+        let options = leptos::config::LeptosOptions::builder()
+            .output_name("advisor-review")
+            .build();
+        let agent = Arc::new(server::agent::Agent::new(site.clone()));
+        behind_proxy(site.clone(), agent, options)
+    };
+    ((router(&first), first.clone()), (router(&second), second))
+}
+
 /// The whole site router (pages and API) over a fresh demo database.
 pub async fn app() -> (Router, Arc<Site>) {
     let site = site().await;

@@ -92,6 +92,14 @@ fn postponed(text: &Text, lex: &Lexicons) -> Vec<&'static str> {
     out
 }
 
+/// The characters names are matched against in `text` (its normalised
+/// form): a known name whose first character is not among them cannot be
+/// in the message, neither whole nor as "张老师". Callers with thousands of
+/// candidate names keep only those that could be.
+pub fn matchable_chars(text: &str, lex: &Lexicons) -> std::collections::HashSet<char> {
+    normalize::normalize(text, lex).text.chars().collect()
+}
+
 /// One utterance → Analysis. `known_names` are advisor names the caller can
 /// resolve (those on the page plus the current ranking), used for Name references.
 pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {

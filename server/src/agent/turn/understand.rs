@@ -21,7 +21,7 @@ impl Agent {
         {
             t.memory.last_advisor = t.page.selected_advisor.clone();
         }
-        t.known = self.known_names(&t.page, &t.memory, &t.form).await;
+        t.known = self.known_names(&t.text, &t.page, &t.memory, &t.form).await;
         let whole = nlu::analyze(&t.text, &self.lexicons, &t.known);
         t.analysis = if t.reading.has_reported() {
             let own = nlu::analyze(&t.reading.own_text(), &self.lexicons, &t.known);

@@ -2,6 +2,18 @@
 //! aggregates, directions, tags, reviews and site totals. Nothing here scans
 //! reviews to rank; the aggregates on `advisors` are kept on write (and rebuilt
 //! wholesale by [`rebuild_aggregates`] after a bulk load).
+//!
+//! - [`rankings`]: a page of a ranking, a rank, a pair's statistics — each
+//!   one range of an index, whatever the size of the pair.
+//! - [`scores`]: the stored Bayesian scores those indexes are ordered by,
+//!   and why they stay correct while the site-wide prior moves.
+//! - [`drafts`], [`limits`]: the short-lived state every instance must see
+//!   alike (refused review forms, per-client counters).
+
+pub mod drafts;
+pub mod limits;
+pub mod rankings;
+pub mod scores;
 
 use std::collections::HashMap;
 
@@ -29,6 +41,8 @@ pub struct AdvisorRow {
     pub hist_3: i64,
     pub hist_4: i64,
     pub hist_5: i64,
+    /// The stored Bayesian overall score ([`scores`]): what rankings sort by.
+    pub score_overall: f64,
 }
 
 impl AdvisorRow {
@@ -56,14 +70,14 @@ pub struct SiteStats {
 
 const ADVISOR_COLUMNS: &str = "id, name, title, school_id, major_id, bio, review_count, \
      sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
-     hist_1, hist_2, hist_3, hist_4, hist_5";
+     hist_1, hist_2, hist_3, hist_4, hist_5, score_overall";
 
-pub async fn site_stats(pool: &SqlitePool) -> Result<SiteStats, sqlx::Error> {
+pub async fn site_stats<'e>(db: impl sqlx::SqliteExecutor<'e>) -> Result<SiteStats, sqlx::Error> {
     sqlx::query_as(
         "SELECT review_count, sum_overall, sum_academic, sum_funding, sum_relationship, \
          sum_prospects FROM site_stats WHERE id = 1",
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await
     .map(Option::unwrap_or_default)
 }
@@ -75,14 +89,14 @@ pub async fn advisor_total(pool: &SqlitePool) -> Result<i64, sqlx::Error> {
         .await
 }
 
-/// All advisors of one (school, major): one range of the `advisors_school_major` index.
+/// All advisors of one (school, major), by id: one range of an index.
 pub async fn advisors_in(
     pool: &SqlitePool,
     school_id: i64,
     major_id: i64,
 ) -> Result<Vec<AdvisorRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ?"
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ? ORDER BY id"
     ))
     .bind(school_id)
     .bind(major_id)
@@ -171,15 +185,31 @@ pub async fn tags_of(
     pool: &SqlitePool,
     ids: &[i64],
 ) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
+    top_tags_of(pool, ids, usize::MAX).await
+}
+
+/// The `per` most frequent tags of several advisors (a ranking card shows
+/// three): a page of twenty reads sixty rows, not every tag of every
+/// advisor on it.
+pub async fn top_tags_of(
+    pool: &SqlitePool,
+    ids: &[i64],
+    per: usize,
+) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
     let mut out: HashMap<i64, Vec<TagCount>> = HashMap::new();
-    if ids.is_empty() {
+    if ids.is_empty() || per == 0 {
         return Ok(out);
     }
     let mut qb = QueryBuilder::<Sqlite>::new(
-        "SELECT advisor_id, tag, count FROM advisor_tags WHERE advisor_id IN (",
+        "SELECT advisor_id, tag, count FROM ( \
+             SELECT advisor_id, tag, count, \
+                    row_number() OVER (PARTITION BY advisor_id ORDER BY count DESC, tag) AS k \
+             FROM advisor_tags WHERE advisor_id IN (",
     );
     push_id_list(&mut qb, ids);
-    qb.push(" ORDER BY advisor_id, count DESC, tag");
+    qb.push(") WHERE k <= ")
+        .push_bind(i64::try_from(per).unwrap_or(i64::MAX))
+        .push(" ORDER BY advisor_id, k");
     for (id, tag, count) in qb
         .build_query_as::<(i64, String, i64)>()
         .fetch_all(pool)
@@ -261,11 +291,12 @@ pub async fn reviews_of(
 }
 
 /// Every aggregate as comparable lines: advisors' counts, sums and
-/// histograms, their non-zero tag counts, the site's sums. Equal before and
+/// histograms, their non-zero tag counts, the site's sums, the pairs' sums. Equal before and
 /// after [`rebuild_aggregates`] means the incremental writes were right
 /// (tests, and the crash check after `kill -9`).
 pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<String>, sqlx::Error> {
-    let advisors: Vec<(i64, i64, i64, i64, i64, i64, i64, String)> = sqlx::query_as(
+    type AdvisorLine = (i64, i64, i64, i64, i64, i64, i64, String);
+    let advisors: Vec<AdvisorLine> = sqlx::query_as(
         "SELECT id, review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
              hist_1 || ',' || hist_2 || ',' || hist_3 || ',' || hist_4 || ',' || hist_5 \
          FROM advisors ORDER BY id",
@@ -283,11 +314,19 @@ pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<Strin
     )
     .fetch_all(&mut *conn)
     .await?;
+    let pairs: Vec<(i64, i64, i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT school_id, major_id, advisors, reviews, sum_overall, \
+             hist_1 || ',' || hist_2 || ',' || hist_3 || ',' || hist_4 || ',' || hist_5 \
+         FROM pair_stats WHERE advisors > 0 ORDER BY school_id, major_id",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
     Ok(advisors
         .into_iter()
         .map(|a| format!("advisor {a:?}"))
         .chain(tags.into_iter().map(|t| format!("tag {t:?}")))
         .chain(site.into_iter().map(|s| format!("site {s:?}")))
+        .chain(pairs.into_iter().map(|p| format!("pair {p:?}")))
         .collect())
 }
 
@@ -298,16 +337,20 @@ pub async fn aggregate_drift(
     conn: &mut SqliteConnection,
     max: usize,
 ) -> Result<Vec<String>, sqlx::Error> {
+    // The stored scores are checked against the stored prior first: a
+    // rebuild stores the live prior, after which they are right by
+    // construction.
+    let mut drift = scores::score_drift(&mut *conn, max).await?;
     let kept = aggregate_snapshot(&mut *conn).await?;
     rebuild_aggregates(&mut *conn).await?;
     let rebuilt = aggregate_snapshot(&mut *conn).await?;
-    let mut drift: Vec<String> = kept
-        .iter()
-        .zip(&rebuilt)
-        .filter(|(a, b)| a != b)
-        .take(max)
-        .map(|(a, b)| format!("{a} / {b}"))
-        .collect();
+    drift.extend(
+        kept.iter()
+            .zip(&rebuilt)
+            .filter(|(a, b)| a != b)
+            .map(|(a, b)| format!("{a} / {b}")),
+    );
+    drift.truncate(max);
     if kept.len() != rebuilt.len() && drift.len() < max {
         drift.push(format!("{} lines / {} lines", kept.len(), rebuilt.len()));
     }
@@ -315,8 +358,9 @@ pub async fn aggregate_drift(
 }
 
 /// Recomputes every aggregate from the published reviews: advisors' sums and
-/// histograms, per-advisor tag counts and the site-wide sums. Used after a
-/// bulk load and as a repair tool; ordinary writes update aggregates in place.
+/// histograms, per-advisor tag counts, the site-wide sums, and the stored
+/// scores under the live prior. Used after a bulk load and as a repair tool;
+/// ordinary writes update aggregates in place.
 pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE advisors SET review_count = 0, sum_overall = 0, sum_academic = 0, sum_funding = 0, \
@@ -349,13 +393,24 @@ pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx:
     .await?;
     sqlx::query(
         "UPDATE site_stats SET \
-             review_count = (SELECT COUNT(*) FROM reviews WHERE status = 'published'), \
-             sum_overall = (SELECT COALESCE(SUM(overall), 0) FROM reviews WHERE status = 'published'), \
-             sum_academic = (SELECT COALESCE(SUM(academic), 0) FROM reviews WHERE status = 'published'), \
-             sum_funding = (SELECT COALESCE(SUM(funding), 0) FROM reviews WHERE status = 'published'), \
-             sum_relationship = (SELECT COALESCE(SUM(relationship), 0) FROM reviews WHERE status = 'published'), \
-             sum_prospects = (SELECT COALESCE(SUM(prospects), 0) FROM reviews WHERE status = 'published') \
+             (review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects) = \
+             (SELECT COUNT(*), COALESCE(SUM(overall), 0), COALESCE(SUM(academic), 0), \
+                     COALESCE(SUM(funding), 0), COALESCE(SUM(relationship), 0), COALESCE(SUM(prospects), 0) \
+              FROM reviews WHERE status = 'published') \
          WHERE id = 1",
+    )
+    .execute(&mut *conn)
+    .await?;
+    let live = scores::StoredPrior::live(&site_stats(&mut *conn).await?);
+    scores::recompute_all(&mut *conn, &live).await?;
+    sqlx::query("DELETE FROM pair_stats")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO pair_stats \
+         SELECT school_id, major_id, COUNT(*), SUM(review_count), SUM(sum_overall), \
+                SUM(hist_1), SUM(hist_2), SUM(hist_3), SUM(hist_4), SUM(hist_5) \
+         FROM advisors GROUP BY school_id, major_id",
     )
     .execute(&mut *conn)
     .await?;

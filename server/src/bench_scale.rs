@@ -1,0 +1,322 @@
+//! `server bench-scale` (`make bench-scale`): the reads students make most,
+//! timed on the demo data and on the demo grown to 100,000 advisors and a
+//! million reviews (`demo::scale`), side by side, against the targets of
+//! issue 12.
+//!
+//! The site is served in this process on a loopback port (the real router,
+//! a real TCP socket, an HTTP client), once per database. The database at
+//! scale is a file (`data/scale.db` by default) written by `server seed` the
+//! first time and reused afterwards; the demo is a fresh temporary copy.
+//! Each request is sent `samples` times after a warm-up; the table gives
+//! p50 / p95 in milliseconds.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::latency::{ms, percentile};
+
+/// Where the database at scale lives when `--db` is not given (git-ignored).
+pub const DEFAULT_SCALE_DB: &str = "sqlite://data/scale.db";
+
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    pub db: String,
+    pub advisors: usize,
+    pub reviews: usize,
+    pub samples: usize,
+}
+
+impl Default for BenchConfig {
+    fn default() -> Self {
+        BenchConfig {
+            db: DEFAULT_SCALE_DB.to_string(),
+            advisors: 100_000,
+            reviews: 1_000_000,
+            samples: 200,
+        }
+    }
+}
+
+impl BenchConfig {
+    /// `--db URL --advisors N --reviews N --samples N`.
+    pub fn parse(args: &[String]) -> Result<BenchConfig, String> {
+        use crate::cli::positive;
+        let mut c = BenchConfig::default();
+        for (flag, value) in crate::cli::flag_values(args)? {
+            match flag {
+                "--db" => c.db = value.to_string(),
+                "--advisors" => c.advisors = positive(flag, value)?,
+                "--reviews" => c.reviews = positive(flag, value)?,
+                "--samples" => c.samples = positive(flag, value)?,
+                other => return Err(format!("未知的参数「{other}」")),
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// What one request is measured as, and its target (p95 unless said).
+struct Case {
+    label: &'static str,
+    target: Target,
+}
+
+#[derive(Clone, Copy)]
+enum Target {
+    P95(f64),
+    P50(f64),
+}
+
+const CASES: [Case; 6] = [
+    Case {
+        label: "GET /api/v1/advisors（最大的学校+专业，第 1 页，综合）",
+        target: Target::P95(10.0),
+    },
+    Case {
+        label: "同上，sort=funding",
+        target: Target::P95(10.0),
+    },
+    Case {
+        label: "同一接口，约 50 位导师的学校+专业",
+        target: Target::P95(10.0),
+    },
+    Case {
+        label: "SSR /ranking（最大的学校+专业）",
+        target: Target::P95(20.0),
+    },
+    Case {
+        label: "GET /api/v1/advisors/{id}",
+        target: Target::P95(5.0),
+    },
+    Case {
+        label: "对话一轮「我想考北京大学计算机系」",
+        target: Target::P50(2.0),
+    },
+];
+
+/// p50 and p95 of each case, in [`CASES`]' order.
+type Timings = Vec<(Duration, Duration)>;
+
+/// Seeds the database at scale if it is empty, measures it and a fresh demo,
+/// and renders the table. `Err` for what stops the measurement.
+pub async fn run(config: &BenchConfig) -> Result<String, String> {
+    let pool = crate::db::connect(&config.db)
+        .await
+        .map_err(|e| e.to_string())?;
+    crate::db::migrate(&pool).await.map_err(|e| e.to_string())?;
+    if crate::store::advisor_total(&pool)
+        .await
+        .map_err(|e| e.to_string())?
+        == 0
+    {
+        let started = Instant::now();
+        let (a, r) = crate::demo::seed_at_scale(&pool, config.advisors, config.reviews)
+            .await
+            .map_err(|e| e.to_string())?;
+        println!(
+            "{}：写入 {a} 位导师、{r} 条评价，用时 {:.1} s",
+            config.db,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let advisors = crate::store::advisor_total(&pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    let reviews = crate::store::site_stats(&pool)
+        .await
+        .map_err(|e| e.to_string())?
+        .review_count;
+    let at_scale = measure(pool.clone(), config.samples).await?;
+    pool.close().await;
+
+    let dir = std::env::temp_dir().join(format!("advisor-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let (demo_pool, _) = crate::db::open(&format!("sqlite://{}/demo.db", dir.display()))
+        .await
+        .map_err(|e| e.to_string())?;
+    let demo = measure(demo_pool.clone(), config.samples).await;
+    demo_pool.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    let demo = demo?;
+
+    let mut out = format!(
+        "规模：{advisors} 位导师、{reviews} 条评价（{}）；每个请求 {} 次，单位 ms\n\n\
+         | 请求 | 演示数据 p50 / p95 | 规模数据 p50 / p95 | 目标 | 达标 |\n\
+         | --- | --- | --- | --- | --- |\n",
+        config.db, config.samples
+    );
+    let mut all_met = true;
+    for (i, case) in CASES.iter().enumerate() {
+        let (d50, d95) = demo[i];
+        let (s50, s95) = at_scale[i];
+        let (target, met) = match case.target {
+            Target::P95(t) => (format!("p95 ≤ {t}"), s95.as_secs_f64() * 1000.0 <= t),
+            Target::P50(t) => (format!("p50 ≤ {t}"), s50.as_secs_f64() * 1000.0 <= t),
+        };
+        all_met &= met;
+        out.push_str(&format!(
+            "| {} | {} / {} | {} / {} | {target} | {} |\n",
+            case.label,
+            ms(d50),
+            ms(d95),
+            ms(s50),
+            ms(s95),
+            if met { "是" } else { "否" }
+        ));
+    }
+    out.push_str(if all_met {
+        "\n全部达标。\n"
+    } else {
+        "\n有未达标的项目。\n"
+    });
+    Ok(out)
+}
+
+/// Serves the site over `pool` on a loopback port and times every case.
+async fn measure(pool: sqlx::SqlitePool, samples: usize) -> Result<Timings, String> {
+    let site = Arc::new(
+        crate::site::Site::load(pool.clone())
+            .await
+            .map_err(|e| e.to_string())?,
+    );
+    let (school, major) = crate::demo::scale::BIG_PAIR;
+    let big = site
+        .catalog()
+        .resolve_school(school)
+        .found()
+        .map(|s| s.id)
+        .zip(site.catalog().resolve_major(major).found().map(|m| m.id))
+        .ok_or("找不到最大的学校+专业")?;
+    let (small_school, small_major) = crate::store::rankings::pair_near_size(&pool, 50)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("没有导师")?;
+    let small = (
+        site.catalog()
+            .school_by_id(small_school)
+            .map(|s| s.name.clone())
+            .unwrap_or_default(),
+        site.catalog()
+            .major_by_id(small_major)
+            .map(|m| m.name.clone())
+            .unwrap_or_default(),
+    );
+    let detail_ids: Vec<i64> =
+        crate::store::rankings::page(&pool, big.0, big.1, app::model::SortKey::Overall, 50, 0)
+            .await
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|a| a.id)
+            .collect();
+    if detail_ids.is_empty() {
+        return Err("最大的学校+专业没有导师".into());
+    }
+
+    let agent = Arc::new(crate::agent::Agent::new(site.clone()));
+    let options = leptos::config::LeptosOptions::builder()
+        .output_name("advisor-review")
+        .build();
+    let proxies = crate::http::client::TrustedProxies::parse("127.0.0.1")?;
+    let app = crate::app_router_with(site, agent, options, proxies);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let server = tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
+    });
+    let base = format!("http://{addr}");
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .map_err(|e| e.to_string())?;
+
+    let ranking = |extra: &'static [(&'static str, &'static str)], s: &str, m: &str| {
+        let mut q = vec![
+            ("school".to_string(), s.to_string()),
+            ("major".to_string(), m.to_string()),
+        ];
+        q.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        q
+    };
+    let mut timings = Vec::with_capacity(CASES.len());
+    for (i, _) in CASES.iter().enumerate() {
+        let mut times = Vec::with_capacity(samples);
+        // A warm-up round that is not counted, then the samples.
+        for n in 0..samples + samples / 10 + 1 {
+            let client = format!("10.99.{}.{}", n / 256 % 256, n % 256);
+            let request = match i {
+                0 => {
+                    http.get(format!("{base}/api/v1/advisors"))
+                        .query(&ranking(&[], school, major))
+                }
+                1 => http.get(format!("{base}/api/v1/advisors")).query(&ranking(
+                    &[("sort", "funding")],
+                    school,
+                    major,
+                )),
+                2 => http.get(format!("{base}/api/v1/advisors")).query(&ranking(
+                    &[],
+                    &small.0,
+                    &small.1,
+                )),
+                3 => http
+                    .get(format!("{base}/ranking"))
+                    .query(&ranking(&[], school, major)),
+                4 => http.get(format!(
+                    "{base}/api/v1/advisors/{}",
+                    detail_ids[n % detail_ids.len()]
+                )),
+                _ => http
+                    .post(format!("{base}/api/v1/chat"))
+                    .json(&serde_json::json!({"message": "我想考北京大学计算机系"})),
+            }
+            .header("x-forwarded-for", &client);
+            let started = Instant::now();
+            let reply = request.send().await.map_err(|e| e.to_string())?;
+            let status = reply.status();
+            let body = reply.bytes().await.map_err(|e| e.to_string())?;
+            let took = started.elapsed();
+            if !status.is_success() {
+                server.abort();
+                return Err(format!(
+                    "{}：{status} {}",
+                    CASES[i].label,
+                    String::from_utf8_lossy(&body)
+                ));
+            }
+            if n > samples / 10 {
+                times.push(took);
+            }
+        }
+        timings.push((percentile(&mut times, 0.5), percentile(&mut times, 0.95)));
+    }
+    server.abort();
+    Ok(timings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments() {
+        let c = BenchConfig::parse(&[
+            "--db".into(),
+            "sqlite://x.db".into(),
+            "--samples".into(),
+            "5".into(),
+        ])
+        .unwrap();
+        assert_eq!(
+            (c.db.as_str(), c.samples, c.advisors),
+            ("sqlite://x.db", 5, 100_000)
+        );
+        assert!(BenchConfig::parse(&["--samples".into(), "0".into()]).is_err());
+        assert!(BenchConfig::parse(&["--what".into()]).is_err());
+    }
+}

@@ -1,0 +1,54 @@
+//! Refused review-form submissions, kept a few minutes for the form to show
+//! again (`reviews::form::Drafts`). In the database, not in one process's
+//! memory, so that the instance that shows the form again need not be the
+//! one that refused it.
+
+use sqlx::SqlitePool;
+
+/// Stores a draft (`review` and `errors` as JSON) created at `now` (unix
+/// seconds), forgets drafts created before `expired_before`, and keeps at
+/// most `max` (the oldest go first). One transaction.
+pub async fn put(
+    pool: &SqlitePool,
+    id: &str,
+    now: i64,
+    review: &str,
+    errors: &str,
+    expired_before: i64,
+    max: usize,
+) -> Result<(), sqlx::Error> {
+    let mut tx = crate::db::begin_write(pool).await?;
+    sqlx::query("DELETE FROM review_drafts WHERE created_at < ?")
+        .bind(expired_before)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "DELETE FROM review_drafts WHERE id IN ( \
+             SELECT id FROM review_drafts ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)",
+    )
+    .bind(max.saturating_sub(1) as i64)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("INSERT INTO review_drafts (id, created_at, review, errors) VALUES (?, ?, ?, ?)")
+        .bind(id)
+        .bind(now)
+        .bind(review)
+        .bind(errors)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await
+}
+
+/// A draft's JSON (review, errors), if it exists and was created at or after
+/// `not_before`.
+pub async fn get(
+    pool: &SqlitePool,
+    id: &str,
+    not_before: i64,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT review, errors FROM review_drafts WHERE id = ? AND created_at >= ?")
+        .bind(id)
+        .bind(not_before)
+        .fetch_optional(pool)
+        .await
+}

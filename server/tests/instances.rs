@@ -1,0 +1,197 @@
+//! Many instances (issue 12): two instances of the site over one database,
+//! as two processes behind a proxy would be. A student whose requests
+//! alternate between them meets one site: one conversation, one review and
+//! its edit, one refused form shown again, one chat limit.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use serde_json::json;
+use tower::ServiceExt;
+
+use common::{request, Student};
+
+/// POSTs a form as `client`: status and `Location`.
+async fn post_form(app: &Router, uri: &str, form: &str, client: &str) -> (StatusCode, String) {
+    let request = Request::post(uri)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("x-forwarded-for", client)
+        .body(Body::from(form.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let location = response
+        .headers()
+        .get("location")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    (response.status(), location)
+}
+
+fn percent(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_conversation_alternating_between_two_instances_is_one_conversation() {
+    let ((a, _), (b, _)) = common::two_instances().await;
+    let mut student = Student::new(&a);
+    let first = student.say("我想考北京大学计算机系").await;
+    assert!(
+        common::tools(&first).contains(&"update_ranking"),
+        "{first:?}"
+    );
+    // The next turn lands on the other instance: the form, the ranking on
+    // the page and the conversation are the same.
+    student.app = b.clone();
+    let second = student.say("第一个导师怎么样？").await;
+    assert_eq!(second.session_id, first.session_id);
+    assert!(
+        second.voice_response.starts_with("张三教授"),
+        "{}",
+        second.voice_response
+    );
+    student.app = a.clone();
+    let third = student.say("他的学生评价呢").await;
+    assert_eq!(third.session_id, first.session_id);
+    assert!(
+        common::tools(&third).contains(&"get_advisor_reviews"),
+        "{third:?}"
+    );
+    // Either instance returns the whole conversation.
+    let uri = format!("/api/v1/chat/{}", first.session_id);
+    let (status, from_a) = request(&a, "GET", &uri, &[], None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, from_b) = request(&b, "GET", &uri, &[], None).await;
+    assert_eq!(from_a, from_b);
+    assert_eq!(from_a["messages"].as_array().map(Vec::len), Some(6));
+}
+
+#[tokio::test]
+async fn a_review_written_on_one_instance_is_edited_on_the_other() {
+    let ((a, site_a), (b, site_b)) = common::two_instances().await;
+    let id = common::zhang_id(&a).await;
+    let text = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
+    let (status, posted) = request(
+        &a,
+        "POST",
+        &format!("/api/v1/advisors/{id}/reviews"),
+        &[("x-forwarded-for", "10.7.0.1")],
+        Some(&common::review_json(text)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{posted}");
+    let rid = posted["review"]["id"].as_str().unwrap();
+    let token = posted["edit_token"].as_str().unwrap();
+    // The other instance lists it, and takes its edit with the same token.
+    let (_, detail) = request(
+        &b,
+        "GET",
+        &format!("/api/v1/advisors/{id}/reviews"),
+        &[],
+        None,
+    )
+    .await;
+    assert!(detail.to_string().contains(text), "{detail}");
+    let mut edited =
+        common::review_json("改一下：学术水平很高，组会认真，经费其实挺充足的，补助每月三千。");
+    edited["ratings"]["overall"] = json!(5);
+    let uri = format!("/api/v1/reviews/{rid}");
+    let (status, body) = request(&b, "PUT", &uri, &[("x-edit-token", token)], Some(&edited)).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+    let (_, detail) = request(
+        &a,
+        "GET",
+        &format!("/api/v1/advisors/{id}/reviews"),
+        &[],
+        None,
+    )
+    .await;
+    assert!(detail.to_string().contains("补助每月三千"), "{detail}");
+    // One set of aggregates, right whichever instance wrote.
+    common::assert_aggregates_match_recomputation(&site_a).await;
+    common::assert_aggregates_match_recomputation(&site_b).await;
+}
+
+#[tokio::test]
+#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
+async fn a_refused_form_is_shown_again_by_the_other_instance() {
+    let ((a, _), (b, _)) = common::two_instances().await;
+    let id = common::zhang_id(&a).await;
+    let _guard = common::render_serially();
+    let bad = "学术水平很高，有事打我电话13812345678，每周组会都认真指导。";
+    let form = format!(
+        "academic=4&funding=3&relationship=5&prospects=4&overall=4&text={}&relation={}",
+        percent(bad),
+        percent("在读")
+    );
+    let (status, location) = post_form(&a, &format!("/reviews/new/{id}"), &form, "10.7.1.1").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(location.contains("draft="), "{location}");
+    let again = common::get(&b, &location).await;
+    assert!(
+        again.body.contains("data-testid=\"error-text\""),
+        "{}",
+        again.body
+    );
+    assert!(
+        again.body.contains("每周组会都认真指导"),
+        "what was typed is kept"
+    );
+}
+
+#[tokio::test]
+async fn the_chat_limit_counts_a_client_once_across_instances() {
+    let ((a, _), (b, _)) = common::two_instances().await;
+    let limit = server::http::limits::CHAT_TURNS_PER_MINUTE as usize;
+    let body = json!({"message": "你好"});
+    let mut refused = 0;
+    for n in 0..limit + 4 {
+        let app = if n % 2 == 0 { &a } else { &b };
+        let (status, reply) = request(
+            app,
+            "POST",
+            "/api/v1/chat",
+            &[("x-forwarded-for", "10.7.2.1")],
+            Some(&body),
+        )
+        .await;
+        match status {
+            StatusCode::OK => assert!(n < limit, "turn {n} let through: {reply}"),
+            StatusCode::TOO_MANY_REQUESTS => {
+                assert!(n >= limit, "turn {n} refused: {reply}");
+                assert_eq!(reply["error"]["code"], "rate_limited");
+                refused += 1;
+            }
+            other => panic!("turn {n}: {other} {reply}"),
+        }
+    }
+    assert_eq!(refused, 4);
+}
+
+#[tokio::test]
+async fn instances_starting_at_once_migrate_and_seed_once() {
+    let dir = std::env::temp_dir().join(format!("advisor-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}/site.db", dir.display());
+    let starts: Vec<_> = (0..3)
+        .map(|_| {
+            let url = url.clone();
+            tokio::spawn(async move { server::db::open(&url).await })
+        })
+        .collect();
+    let mut seeded = 0;
+    for start in starts {
+        let (pool, did_seed) = start.await.unwrap().expect("every instance starts");
+        seeded += usize::from(did_seed);
+        pool.close().await;
+    }
+    assert_eq!(seeded, 1, "the demo is written once");
+    let _ = std::fs::remove_dir_all(&dir);
+}
