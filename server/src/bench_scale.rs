@@ -65,9 +65,11 @@ struct Case {
 enum Target {
     P95(f64),
     P50(f64),
+    /// Measured, no target set by the issue.
+    None,
 }
 
-const CASES: [Case; 6] = [
+const CASES: [Case; 7] = [
     Case {
         label: "GET /api/v1/advisors（最大的学校+专业，第 1 页，综合）",
         target: Target::P95(10.0),
@@ -91,6 +93,10 @@ const CASES: [Case; 6] = [
     Case {
         label: "对话一轮「我想考北京大学计算机系」",
         target: Target::P50(2.0),
+    },
+    Case {
+        label: "对话一轮，推荐「……想做机器学习，导师温和一点」",
+        target: Target::None,
     },
 ];
 
@@ -152,6 +158,7 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
         let (target, met) = match case.target {
             Target::P95(t) => (format!("p95 ≤ {t}"), s95.as_secs_f64() * 1000.0 <= t),
             Target::P50(t) => (format!("p50 ≤ {t}"), s50.as_secs_f64() * 1000.0 <= t),
+            Target::None => ("—".to_string(), true),
         };
         all_met &= met;
         out.push_str(&format!(
@@ -161,7 +168,11 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
             ms(d95),
             ms(s50),
             ms(s95),
-            if met { "是" } else { "否" }
+            match case.target {
+                Target::None => "—",
+                _ if met => "是",
+                _ => "否",
+            }
         ));
     }
     out.push_str(if all_met {
@@ -271,9 +282,14 @@ async fn measure(pool: sqlx::SqlitePool, samples: usize) -> Result<Timings, Stri
                     "{base}/api/v1/advisors/{}",
                     detail_ids[n % detail_ids.len()]
                 )),
-                _ => http
+                5 => http
                     .post(format!("{base}/api/v1/chat"))
                     .json(&serde_json::json!({"message": "我想考北京大学计算机系"})),
+                _ => http
+                    .post(format!("{base}/api/v1/chat"))
+                    .json(&serde_json::json!({
+                        "message": "我想考北京大学计算机系，想做机器学习，导师温和一点"
+                    })),
             }
             .header("x-forwarded-for", &client);
             let started = Instant::now();

@@ -261,6 +261,53 @@ impl Site {
         })
     }
 
+    /// The ids of the `n` best advisors of a pair (overall ranking order).
+    pub async fn top_advisor_ids(
+        &self,
+        school_id: i64,
+        major_id: i64,
+        n: usize,
+    ) -> Result<Vec<i64>, ApiError> {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        let rows = store::rankings::page(&self.pool, school_id, major_id, SortKey::Overall, n, 0)
+            .await
+            .map_err(db_error)?;
+        Ok(rows.into_iter().map(|r| r.id).collect())
+    }
+
+    /// [`Site::group_facts`] of some advisors of a pair only (the
+    /// recommender's shortlist of a large pair), in ranking order.
+    pub async fn facts_of(
+        &self,
+        school_id: i64,
+        major_id: i64,
+        ids: &[i64],
+    ) -> Result<GroupFacts, ApiError> {
+        let priors = self.priors().await?;
+        let mut rows = store::advisors_by_ids(&self.pool, ids)
+            .await
+            .map_err(db_error)?;
+        rows.retain(|r| r.school_id == school_id && r.major_id == major_id);
+        rows.sort_by(|a, b| {
+            ranking::compare(
+                (a.score_overall, a.review_count, a.id),
+                (b.score_overall, b.review_count, b.id),
+            )
+        });
+        let directory = self.directory(school_id, major_id).await?;
+        let directions = ids
+            .iter()
+            .filter_map(|id| directory.directions.get(id).map(|d| (*id, d.clone())))
+            .collect();
+        let tags = store::tags_of(&self.pool, ids).await.map_err(db_error)?;
+        Ok(GroupFacts {
+            rows,
+            directions,
+            tags,
+            priors,
+        })
+    }
+
     /// The names and directions of one (school, major), cached in memory.
     pub async fn directory(
         &self,

@@ -298,6 +298,36 @@ pub fn phd_fit(title: &str) -> f64 {
 /// How well an advisor's directions fit the wanted one(s): an exact match
 /// (the first listed direction counts most), a related one (sharing a
 /// two-character word such as "学习" or containing it), or none.
+/// How many advisors of a pair the recommender weighs at most. A popular
+/// pair has thousands; reading every one's tags on a turn would make the
+/// turn grow with the pair.
+pub const MAX_CANDIDATES: usize = 150;
+
+/// The advisors worth weighing when a pair is larger than `limit`: the
+/// `limit` best by the overall ranking (`top`, in its order) and up to
+/// `limit` more whose directions fit the wanted one (from `directions`, the
+/// pair's directory) — a perfect fit further down the ranking is still
+/// found. Without a wanted direction, the best `limit`.
+pub fn shortlist(
+    top: &[i64],
+    directions: &HashMap<i64, Vec<String>>,
+    want: Option<&str>,
+    limit: usize,
+) -> Vec<i64> {
+    let mut out: Vec<i64> = top.iter().copied().take(limit).collect();
+    if let Some(want) = want {
+        let mut fitting: Vec<(i64, f64)> = directions
+            .iter()
+            .filter(|(id, _)| !out.contains(id))
+            .map(|(id, list)| (*id, direction_fit(want, list).0))
+            .filter(|(_, fit)| *fit > 0.0)
+            .collect();
+        fitting.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        out.extend(fitting.into_iter().take(limit).map(|(id, _)| id));
+    }
+    out
+}
+
 pub fn direction_fit(wanted: &str, directions: &[String]) -> (f64, Option<String>) {
     let wants: Vec<&str> = wanted
         .split(['、', ',', '，', '/', ' ', '和'])
@@ -385,6 +415,28 @@ mod tests {
             hist_5: n,
             score_overall: 0.0,
         }
+    }
+
+    #[test]
+    fn a_large_pair_is_weighed_by_its_best_and_its_fitting_advisors() {
+        let mut directions: HashMap<i64, Vec<String>> = HashMap::new();
+        for id in 1..=10 {
+            directions.insert(id, vec!["操作系统".to_string()]);
+        }
+        directions.insert(9, vec!["机器学习".to_string()]);
+        directions.insert(10, vec!["数据库".to_string(), "机器学习".to_string()]);
+        let top = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        assert_eq!(shortlist(&top, &directions, None, 3), vec![1, 2, 3]);
+        // The fitting ones come after the best, the closer fit first.
+        assert_eq!(
+            shortlist(&top, &directions, Some("机器学习"), 3),
+            vec![1, 2, 3, 9, 10]
+        );
+        // A fitting advisor already among the best is not listed twice.
+        assert_eq!(
+            shortlist(&top, &directions, Some("机器学习"), 9),
+            (1..=10).collect::<Vec<_>>()
+        );
     }
 
     fn tags(list: &[(&str, i64)]) -> Vec<TagCount> {

@@ -19,7 +19,7 @@ use app::error::ApiError;
 use app::model::{ReviewsResult, SortKey};
 use app::protocol::ToolCall;
 
-use super::recommend::{Candidate, Recommender, Wanted};
+use super::recommend::{self, Candidate, Recommender, Wanted};
 use crate::catalog::Resolution;
 use crate::site::Site;
 use crate::speech_act::Action;
@@ -151,7 +151,24 @@ impl Executor<'_> {
                     funding: get("funding"),
                     degree: get("degree_type"),
                 };
-                let facts = self.site.group_facts(school.id, major.id).await?;
+                let facts = if self.site.catalog().advisor_count(school.id, major.id)
+                    <= recommend::MAX_CANDIDATES as i64
+                {
+                    self.site.group_facts(school.id, major.id).await?
+                } else {
+                    let top = self
+                        .site
+                        .top_advisor_ids(school.id, major.id, recommend::MAX_CANDIDATES)
+                        .await?;
+                    let directory = self.site.directory(school.id, major.id).await?;
+                    let ids = recommend::shortlist(
+                        &top,
+                        &directory.directions,
+                        wanted.direction.as_deref(),
+                        recommend::MAX_CANDIDATES,
+                    );
+                    self.site.facts_of(school.id, major.id, &ids).await?
+                };
                 let empty: Vec<String> = Vec::new();
                 let no_tags = Vec::new();
                 let candidates: Vec<Candidate<'_>> = facts

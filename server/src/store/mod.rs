@@ -113,6 +113,21 @@ pub async fn advisor(pool: &SqlitePool, id: i64) -> Result<Option<AdvisorRow>, s
     .await
 }
 
+/// The advisors among `ids` that exist (any order).
+pub async fn advisors_by_ids(
+    pool: &SqlitePool,
+    ids: &[i64],
+) -> Result<Vec<AdvisorRow>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut qb = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE id IN ("
+    ));
+    push_id_list(&mut qb, ids);
+    qb.build_query_as().fetch_all(pool).await
+}
+
 /// The names and titles of the advisors among `ids` that exist.
 pub async fn advisor_names(
     pool: &SqlitePool,
@@ -185,7 +200,15 @@ pub async fn tags_of(
     pool: &SqlitePool,
     ids: &[i64],
 ) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
-    top_tags_of(pool, ids, usize::MAX).await
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mut qb = QueryBuilder::<Sqlite>::new(
+        "SELECT advisor_id, tag, count FROM advisor_tags WHERE advisor_id IN (",
+    );
+    push_id_list(&mut qb, ids);
+    qb.push(" ORDER BY advisor_id, count DESC, tag");
+    collect_tags(qb, pool).await
 }
 
 /// The `per` most frequent tags of several advisors (a ranking card shows
@@ -196,9 +219,8 @@ pub async fn top_tags_of(
     ids: &[i64],
     per: usize,
 ) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
-    let mut out: HashMap<i64, Vec<TagCount>> = HashMap::new();
     if ids.is_empty() || per == 0 {
-        return Ok(out);
+        return Ok(HashMap::new());
     }
     let mut qb = QueryBuilder::<Sqlite>::new(
         "SELECT advisor_id, tag, count FROM ( \
@@ -210,6 +232,15 @@ pub async fn top_tags_of(
     qb.push(") WHERE k <= ")
         .push_bind(i64::try_from(per).unwrap_or(i64::MAX))
         .push(" ORDER BY advisor_id, k");
+    collect_tags(qb, pool).await
+}
+
+/// (advisor, tag, count) rows, in order, grouped by advisor.
+async fn collect_tags(
+    mut qb: QueryBuilder<'_, Sqlite>,
+    pool: &SqlitePool,
+) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
+    let mut out: HashMap<i64, Vec<TagCount>> = HashMap::new();
     for (id, tag, count) in qb
         .build_query_as::<(i64, String, i64)>()
         .fetch_all(pool)
