@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use sqlx::SqlitePool;
 
+use crate::store::sessions as store;
+
 use app::model::ChatMessage;
 use app::protocol::{AgentEvent, ChatResponse, PageContext, SelectedAdvisor, ToolCall, UserForm};
 
@@ -91,8 +93,6 @@ pub struct SessionStore {
     pool: SqlitePool,
 }
 
-type SessionRow = (String, String, String, String, String);
-
 impl SessionStore {
     pub fn new(pool: SqlitePool) -> Self {
         SessionStore { pool }
@@ -115,12 +115,7 @@ impl SessionStore {
         if !is_valid_id(id) {
             return Ok(None);
         }
-        let row: Option<SessionRow> = sqlx::query_as(
-            "SELECT id, persona, form, page_context, memory FROM chat_sessions WHERE id = ?",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = store::session(&self.pool, id).await?;
         Ok(
             row.map(|(id, persona, form, page_context, memory)| Session {
                 id,
@@ -137,14 +132,7 @@ impl SessionStore {
 
     /// The last `limit` messages of a session, oldest first (system lines included).
     pub async fn history(&self, id: &str, limit: u32) -> Result<Vec<HistoryEntry>, sqlx::Error> {
-        let mut rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
-            "SELECT role, content, tool_calls FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?",
-        )
-        .bind(id)
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.reverse();
+        let rows = store::recent_messages(&self.pool, id, limit).await?;
         Ok(rows
             .into_iter()
             .map(|(role, content, calls)| HistoryEntry {
@@ -162,12 +150,7 @@ impl SessionStore {
 
     /// Every message of a session, for the panel after a reload.
     pub async fn messages(&self, id: &str) -> Result<Vec<ChatMessage>, sqlx::Error> {
-        let rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
-            "SELECT role, content, agent FROM chat_messages WHERE session_id = ? ORDER BY id",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = store::messages(&self.pool, id).await?;
         Ok(rows
             .into_iter()
             .map(|(role, content, agent)| ChatMessage {
@@ -187,53 +170,21 @@ impl SessionStore {
         reply: &ChatResponse,
     ) -> Result<(), sqlx::Error> {
         let to_json = |v: &dyn erased::Json| v.json();
-        let mut tx = crate::db::begin_write(&self.pool).await?;
-        write_session(&mut tx, session).await?;
-        // One statement for the turn's lines, in order: the student's words,
-        // the events as system lines, then the reply with its tool calls.
-        struct Line<'a> {
-            role: &'static str,
-            content: &'a str,
-            reply: bool,
-        }
+        // The turn's lines, in order: the student's words, the events as
+        // system lines, then the reply with its tool calls.
         let events: Vec<String> = reply.events.iter().filter_map(event_message).collect();
-        let mut lines = vec![Line {
-            role: "user",
-            content: user_text,
-            reply: false,
-        }];
-        lines.extend(events.iter().map(|m| Line {
-            role: "system",
-            content: m,
-            reply: false,
-        }));
-        lines.push(Line {
-            role: "assistant",
-            content: &reply.voice_response,
-            reply: true,
+        let line = store::MessageRow::plain;
+        let mut lines = vec![line("user", user_text)];
+        lines.extend(events.iter().map(|m| line("system", m)));
+        lines.push(store::MessageRow {
+            agent: Some(reply.agent.clone()),
+            intent: Some(to_json(&reply.intent)),
+            tool_calls: Some(to_json(&stored_calls(&reply.tool_calls))),
+            events: Some(to_json(&reply.events)),
+            error: reply.error.as_ref().map(|e| to_json(e)),
+            ..line("assistant", &reply.voice_response)
         });
-        let mut qb = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-            "INSERT INTO chat_messages (session_id, role, content, agent, intent, tool_calls, events, error) ",
-        );
-        qb.push_values(lines, |mut b, line| {
-            let of_reply = |v: String| line.reply.then_some(v);
-            b.push_bind(&session.id)
-                .push_bind(line.role)
-                .push_bind(line.content)
-                .push_bind(of_reply(reply.agent.clone()))
-                .push_bind(of_reply(to_json(&reply.intent)))
-                .push_bind(of_reply(to_json(&stored_calls(&reply.tool_calls))))
-                .push_bind(of_reply(to_json(&reply.events)))
-                .push_bind(
-                    reply
-                        .error
-                        .as_ref()
-                        .filter(|_| line.reply)
-                        .map(|e| to_json(e)),
-                );
-        });
-        qb.build().execute(&mut *tx).await?;
-        tx.commit().await
+        store::save_turn(&self.pool, &stored_row(session), &lines).await
     }
 
     /// Stores the session's state alone, with an optional system line (a
@@ -243,52 +194,26 @@ impl SessionStore {
         session: &Session,
         system_line: Option<&str>,
     ) -> Result<(), sqlx::Error> {
-        let mut tx = crate::db::begin_write(&self.pool).await?;
-        write_session(&mut tx, session).await?;
-        if let Some(line) = system_line {
-            sqlx::query(
-                "INSERT INTO chat_messages (session_id, role, content) VALUES (?, 'system', ?)",
-            )
-            .bind(&session.id)
-            .bind(line)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await
+        let line = system_line.map(|content| store::MessageRow::plain("system", content));
+        store::save_turn(&self.pool, &stored_row(session), line.as_slice()).await
     }
 
     /// Deletes sessions untouched for `days` days (their messages go with them).
     pub async fn purge_older_than(&self, days: u32) -> Result<u64, sqlx::Error> {
-        let done = sqlx::query(
-            "DELETE FROM chat_sessions WHERE updated_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)",
-        )
-        .bind(format!("-{days} days"))
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected())
+        store::purge_older_than(&self.pool, days).await
     }
 }
 
-/// Inserts or updates the session row: persona, form, page context, memory.
-async fn write_session(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    session: &Session,
-) -> Result<(), sqlx::Error> {
+/// The session's row as stored: its state as JSON.
+fn stored_row(session: &Session) -> store::SessionRow<'_> {
     let to_json = |v: &dyn erased::Json| v.json();
-    sqlx::query(
-        "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES (?, ?, ?, ?, ?) \
-         ON CONFLICT (id) DO UPDATE SET persona = excluded.persona, form = excluded.form, \
-             page_context = excluded.page_context, memory = excluded.memory, \
-             updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-    )
-    .bind(&session.id)
-    .bind(&session.persona)
-    .bind(to_json(&session.form))
-    .bind(to_json(&stored_page(&session.page_context)))
-    .bind(to_json(&session.memory))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    store::SessionRow {
+        id: &session.id,
+        persona: &session.persona,
+        form: to_json(&session.form),
+        page_context: to_json(&stored_page(&session.page_context)),
+        memory: to_json(&session.memory),
+    }
 }
 
 /// The tool calls as the history keeps them: a published review's edit

@@ -20,35 +20,18 @@ impl Checkpoints {
     /// The draft of a session, if one is in progress. A checkpoint that no
     /// longer parses (an older shape) counts as none.
     pub async fn load(&self, session_id: &str) -> Result<Option<CoachState>, sqlx::Error> {
-        let row: Option<(String,)> =
-            sqlx::query_as("SELECT state FROM review_coach_checkpoints WHERE session_id = ?")
-                .bind(session_id)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.and_then(|(s,)| serde_json::from_str(&s).ok()))
+        let state = crate::store::sessions::checkpoint(&self.pool, session_id).await?;
+        Ok(state.and_then(|s| serde_json::from_str(&s).ok()))
     }
 
     /// Writes the state (the session row must exist: call after the turn is saved).
     pub async fn save(&self, session_id: &str, state: &CoachState) -> Result<(), sqlx::Error> {
         let json = serde_json::to_string(state).unwrap_or_else(|_| "{}".into());
-        sqlx::query(
-            "INSERT INTO review_coach_checkpoints (session_id, state) VALUES (?, ?) \
-             ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, \
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-        )
-        .bind(session_id)
-        .bind(json)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        crate::store::sessions::save_checkpoint(&self.pool, session_id, &json).await
     }
 
     /// The review was published or abandoned.
     pub async fn clear(&self, session_id: &str) -> Result<(), sqlx::Error> {
-        sqlx::query("DELETE FROM review_coach_checkpoints WHERE session_id = ?")
-            .bind(session_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        crate::store::sessions::clear_checkpoint(&self.pool, session_id).await
     }
 }

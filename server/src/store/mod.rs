@@ -9,11 +9,13 @@
 //!   and why they stay correct while the site-wide prior moves.
 //! - [`drafts`], [`limits`]: the short-lived state every instance must see
 //!   alike (refused review forms, per-client counters).
+//! - [`sessions`]: chat sessions, their messages and the coach's checkpoints.
 
 pub mod drafts;
 pub mod limits;
 pub mod rankings;
 pub mod scores;
+pub mod sessions;
 
 use std::collections::HashMap;
 
