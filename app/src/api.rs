@@ -9,12 +9,12 @@ use leptos::server_fn::codec::Json;
 use crate::error::ApiError;
 use crate::model::{
     AdvisorDetail, ChatHistory, Comparison, HomeData, RankingStats, RankingView, ReviewPage,
-    SortKey,
+    ReviewQuery, SearchResults, SortKey,
 };
 use crate::protocol::{ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest};
 
 #[cfg(feature = "ssr")]
-pub use ssr::{agent, site_data, AgentApi, SharedAgent, SharedSiteData, SiteData};
+pub use ssr::{agent, site_data, viewer, AgentApi, SharedAgent, SharedSiteData, SiteData, Viewer};
 
 #[cfg(feature = "ssr")]
 mod ssr {
@@ -24,7 +24,8 @@ mod ssr {
 
     use crate::error::ApiError;
     use crate::model::{
-        AdvisorDetail, Comparison, HomeData, RankingStats, RankingView, ReviewPage, SortKey,
+        AdvisorDetail, Comparison, HomeData, RankingStats, RankingView, ReviewPage, ReviewQuery,
+        SearchResults, SortKey,
     };
 
     /// Everything the pages read. One implementation lives in the `server`
@@ -40,7 +41,16 @@ mod ssr {
             page: u32,
         ) -> Result<RankingView, ApiError>;
         async fn advisor(&self, id: &str) -> Result<Option<AdvisorDetail>, ApiError>;
-        async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError>;
+        /// Reviews as `query` asks; `viewer` is the reading client's key
+        /// (each review says whether it voted 有用).
+        async fn reviews(
+            &self,
+            id: &str,
+            query: ReviewQuery,
+            viewer: Option<String>,
+        ) -> Result<Option<ReviewPage>, ApiError>;
+        /// Advisors by name or pinyin, schools and majors by name or alias.
+        async fn search(&self, query: &str) -> Result<SearchResults, ApiError>;
         /// Advisors side by side. The ids as given (2–4 advisor ids); a
         /// wrong request is a 4xx `ApiError` with a Chinese message.
         async fn compare(&self, ids: &[String]) -> Result<Comparison, ApiError>;
@@ -91,6 +101,18 @@ mod ssr {
         use_context::<SharedAgent>().ok_or_else(|| ServerFnError::new("服务器未配置语音助手"))
     }
 
+    /// The client a request came from, as the server identified it (its
+    /// rate limits, reports and votes key on it); the server's middleware
+    /// puts it in the request's extensions.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Viewer(pub String);
+
+    /// The client of the request being served, if the server identified it.
+    pub fn viewer() -> Option<String> {
+        use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Viewer>().map(|v| v.0.clone()))
+    }
+
     /// The data source the server put in context for this request.
     pub fn site_data() -> Result<SharedSiteData, ServerFnError> {
         use_context::<SharedSiteData>().ok_or_else(|| ServerFnError::new("服务器未配置数据源"))
@@ -125,12 +147,40 @@ pub async fn get_advisor(id: String) -> Result<Option<AdvisorDetail>, ServerFnEr
     site_data()?.advisor(&id).await.map_err(to_server_error)
 }
 
+/// Reviews of an advisor as the detail page's links ask (order, filter,
+/// page). A filter the site does not have reads as no filter: the page's
+/// links never make one, and a hand-edited URL still shows the reviews.
+#[server(input = Json, output = Json)]
+pub async fn get_reviews(
+    id: String,
+    query: ReviewQuery,
+) -> Result<Option<ReviewPage>, ServerFnError> {
+    let data = site_data()?;
+    match data.reviews(&id, query.clone(), viewer()).await {
+        Err(e) if e.status == 400 => data
+            .reviews(
+                &id,
+                ReviewQuery {
+                    relation: None,
+                    tag: None,
+                    ..query
+                },
+                viewer(),
+            )
+            .await
+            .map_err(to_server_error),
+        answer => answer.map_err(to_server_error),
+    }
+}
+
+/// The name search of `/search?q=` and the header's box. An empty query is
+/// no results, not an error (the page shows the box).
 #[server]
-pub async fn get_reviews(id: String, page: u32) -> Result<Option<ReviewPage>, ServerFnError> {
-    site_data()?
-        .reviews(&id, page)
-        .await
-        .map_err(to_server_error)
+pub async fn search(q: String) -> Result<SearchResults, ServerFnError> {
+    if q.trim().is_empty() {
+        return Ok(SearchResults::default());
+    }
+    site_data()?.search(&q).await.map_err(to_server_error)
 }
 
 /// The advisors of `/compare?ids=…`. A request the student got wrong (too

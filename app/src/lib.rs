@@ -8,6 +8,7 @@ pub mod agent_state;
 pub mod api;
 pub mod components;
 pub mod error;
+pub mod fetch;
 pub mod model;
 pub mod page_context;
 pub mod pages;
@@ -26,7 +27,7 @@ use crate::agent_state::AgentOverlay;
 use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
 use crate::pages::{
-    AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView, ReviewFormPage,
+    AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView, ReviewFormPage, SearchPage,
 };
 
 /// The HTML document around the app, rendered on the server only.
@@ -67,6 +68,7 @@ pub fn App() -> impl IntoView {
                     <span class="brand-mark">"导"</span>
                     <span class="brand-name">"导师评价网"</span>
                 </A>
+                <crate::components::NameSearch/>
                 <nav class="site-nav">
                     <A href="/">"首页"</A>
                     <A href="/ranking?school=北京大学&major=计算机科学与技术">"示例排行"</A>
@@ -81,6 +83,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/advisor/:id") view=AdvisorPage ssr=SsrMode::Async/>
                     <Route path=path!("/advisor/:id/review") view=ReviewFormPage ssr=SsrMode::Async/>
                     <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async/>
+                    <Route path=path!("/search") view=SearchPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
             <footer class="site-footer">

@@ -198,6 +198,23 @@ pub struct AdvisorDetail {
     pub histogram: [i64; 5],
     /// Tags by how often reviewers chose them, most frequent first.
     pub tags: Vec<TagCount>,
+    /// 是否推荐报考: of the reviews that answered, how many said yes.
+    #[serde(default)]
+    pub recommend: RecommendShare,
+}
+
+/// The answers to 是否推荐报考 over an advisor's published reviews.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecommendShare {
+    pub yes: i64,
+    pub answered: i64,
+}
+
+impl RecommendShare {
+    /// The share of yes in whole percent; `None` when nobody answered.
+    pub fn percent(self) -> Option<i64> {
+        (self.answered > 0).then(|| (self.yes * 100 + self.answered / 2) / self.answered)
+    }
 }
 
 /// Advisors side by side (`/compare?ids=…`), in the order the ids were
@@ -300,6 +317,15 @@ pub struct Review {
     pub text: String,
     pub relation: String,
     pub created_at: String,
+    /// 是否推荐报考, when the writer answered.
+    #[serde(default)]
+    pub recommend: Option<bool>,
+    /// How many readers said the review helped them (有用).
+    #[serde(default)]
+    pub helpful: i64,
+    /// Whether the client reading it is one of them.
+    #[serde(default)]
+    pub voted: bool,
 }
 
 /// The five scores of a review, 1–5 (`POST /api/v1/advisors/{id}/reviews`).
@@ -320,6 +346,9 @@ pub struct NewReview {
     pub tags: Vec<String>,
     pub text: String,
     pub relation: String,
+    /// 是否推荐报考 (optional: `null` or absent is "not answered").
+    #[serde(default)]
+    pub recommend: Option<bool>,
 }
 
 /// What the review form needs: the advisor, the site's tags, and — after a
@@ -346,7 +375,8 @@ pub struct PostedReview {
     pub edit_token: String,
 }
 
-/// A page of an advisor's published reviews, newest first.
+/// A page of an advisor's published reviews, in the order and with the
+/// filter it was asked for (`total` counts the filtered reviews).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewPage {
     pub advisor_id: String,
@@ -355,6 +385,136 @@ pub struct ReviewPage {
     pub total: u64,
     pub average: Option<f64>,
     pub reviews: Vec<Review>,
+    #[serde(default)]
+    pub query: ReviewQuery,
+}
+
+/// The order of an advisor's reviews: 最新 or 最有用.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewSort {
+    #[default]
+    Newest,
+    Helpful,
+}
+
+impl ReviewSort {
+    pub const ALL: [ReviewSort; 2] = [ReviewSort::Newest, ReviewSort::Helpful];
+
+    /// Parses `sort=`; empty is the default.
+    pub fn from_param(s: &str) -> Option<ReviewSort> {
+        match s.trim() {
+            "" | "newest" => Some(ReviewSort::Newest),
+            "helpful" => Some(ReviewSort::Helpful),
+            _ => None,
+        }
+    }
+
+    pub fn as_param(self) -> &'static str {
+        match self {
+            ReviewSort::Newest => "newest",
+            ReviewSort::Helpful => "helpful",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ReviewSort::Newest => "最新",
+            ReviewSort::Helpful => "最有用",
+        }
+    }
+}
+
+/// Which reviews of an advisor, in which order: the detail page's links
+/// (`?sort=helpful&relation=在读&tag=…`) and the JSON API's parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ReviewQuery {
+    #[serde(default)]
+    pub page: u32,
+    #[serde(default)]
+    pub sort: ReviewSort,
+    /// 在读 / 已毕业 / 了解 (`vocabulary::RELATIONS`).
+    #[serde(default)]
+    pub relation: Option<String>,
+    #[serde(default)]
+    pub tag: Option<String>,
+}
+
+impl ReviewQuery {
+    /// The first page, newest first, unfiltered.
+    pub fn first(page: u32) -> ReviewQuery {
+        ReviewQuery {
+            page,
+            ..ReviewQuery::default()
+        }
+    }
+
+    /// The query string of this query (without `?`), `page` left out on the
+    /// first page: what the detail page links to.
+    pub fn to_query_string(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if self.sort != ReviewSort::Newest {
+            parts.push(format!("sort={}", self.sort.as_param()));
+        }
+        if let Some(r) = &self.relation {
+            parts.push(format!("relation={}", crate::text::url_encode(r)));
+        }
+        if let Some(t) = &self.tag {
+            parts.push(format!("tag={}", crate::text::url_encode(t)));
+        }
+        if self.page > 1 {
+            parts.push(format!("page={}", self.page));
+        }
+        parts.join("&")
+    }
+}
+
+/// What the name search found (`/search?q=`, `GET /api/v1/search`):
+/// advisors by name, pinyin or initials; schools and majors by name or alias.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchResults {
+    pub query: String,
+    pub advisors: Vec<AdvisorHit>,
+    pub schools: Vec<SchoolHit>,
+    pub majors: Vec<MajorHit>,
+}
+
+impl SearchResults {
+    pub fn is_empty(&self) -> bool {
+        self.advisors.is_empty() && self.schools.is_empty() && self.majors.is_empty()
+    }
+}
+
+/// An advisor the search found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdvisorHit {
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    pub school: String,
+    pub major: String,
+    /// Bayesian overall score, one decimal (what rankings sort by).
+    pub score: f64,
+    pub review_count: i64,
+    /// exact / start / inside: how the name matched.
+    pub matched: String,
+}
+
+/// A school the search found, by its name or one of its aliases.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SchoolHit {
+    pub name: String,
+    /// The name or alias that matched (北大 for 北京大学).
+    pub matched: String,
+    pub advisor_count: i64,
+}
+
+/// A major the search found, with the schools that have most advisors in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MajorHit {
+    pub name: String,
+    pub matched: String,
+    pub schools: Vec<String>,
 }
 
 impl ReviewPage {

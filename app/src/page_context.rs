@@ -112,6 +112,27 @@ impl PageContextStore {
         self.ranking_filters.set(None);
     }
 
+    /// Search results: the advisors found, in the order shown, are what
+    /// "第一个" refers to (a result has no rank: 0); no ranking is on screen.
+    pub fn show_search(&self, results: &crate::model::SearchResults) {
+        self.current_page.set(PageKind::Search);
+        self.visible_advisors.set(
+            results
+                .advisors
+                .iter()
+                .map(|a| VisibleAdvisor {
+                    id: a.id.clone(),
+                    name: a.name.clone(),
+                    title: a.title.clone(),
+                    rating: a.score,
+                    rank: 0,
+                })
+                .collect(),
+        );
+        self.selected_advisor.set(None);
+        self.ranking_filters.set(None);
+    }
+
     /// Any other page (a choice of school or major, a 404): nothing selectable.
     pub fn show_other(&self, kind: PageKind) {
         self.current_page.set(kind);

@@ -17,6 +17,8 @@ pub enum PageKind {
     Compare,
     Review,
     NotFound,
+    /// `/search?q=`: the advisors found are the list "第一个" refers to.
+    Search,
 }
 
 impl PageKind {
@@ -28,6 +30,7 @@ impl PageKind {
             PageKind::Compare => "compare",
             PageKind::Review => "review",
             PageKind::NotFound => "not_found",
+            PageKind::Search => "search",
         }
     }
 }

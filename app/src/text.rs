@@ -4,7 +4,8 @@
 //! elements it treats as raw text: `<textarea>`, `<script>`, `<style>`,
 //! `<noscript>`, and the document `<title>` that `leptos_meta` writes. A
 //! review re-shown in the form's textarea or an advisor's name in a title is
-//! text a stranger wrote, so it goes through here first.
+//! text a stranger wrote, so it goes through here first. And the one
+//! percent-encoding of values put into URLs ([`url_encode`]).
 
 /// `s` escaped for HTML text (`&`, `<`, `>`, quotes).
 pub fn escape_html(s: &str) -> String {
@@ -52,4 +53,19 @@ mod tests {
         );
         assert_eq!(escape_html("张三 很好"), "张三 很好");
     }
+}
+
+/// Percent-encodes a query value (everything but unreserved ASCII), so
+/// Chinese names survive in URLs.
+pub fn url_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }

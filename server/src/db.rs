@@ -113,6 +113,12 @@ pub async fn open(url: &str) -> Result<(SqlitePool, bool), SetupError> {
     let lock = setup_lock(&pool).await?;
     migrate(&pool).await?;
     let seeded = crate::demo::seed_if_empty(&pool).await?;
+    // Advisors written by any path (demo, `server seed`, `server import`, an
+    // older version) become findable by name.
+    let indexed = crate::store::search::index_missing_in(&pool).await?;
+    if indexed > 0 {
+        tracing::info!(advisors = indexed, "name search indexed");
+    }
     drop(lock);
     Ok((pool, seeded))
 }

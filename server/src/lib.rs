@@ -12,6 +12,8 @@
 //! - [`reviews`]: writing reviews: posting rules, validation, the write path.
 //! - [`text`]: folding (half-width, simplified, numerals) and one-pass word lists.
 //! - [`site`]: the read service (pages, API and agent tools read through it).
+//! - [`search`]: the name search — advisors by name, pinyin or initials,
+//!   schools and majors by name or alias (`/search`, the agent's lookup).
 //! - [`agent`]: the voice agent's turn pipeline.
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
 //! - [`speech_act`]: whose words each clause is and what it does to an action;
@@ -36,6 +38,7 @@ pub mod llm;
 pub mod load;
 pub mod ranking;
 pub mod reviews;
+pub mod search;
 pub mod site;
 pub mod speech_act;
 pub mod store;
@@ -122,9 +125,11 @@ pub fn app_router_with(
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(leptos_options)
         .merge(http::moderation::pages(site.clone()))
+        .merge(http::votes::pages(site.clone()))
         .nest(
             "/api/v1",
             http::api_v1::router(site.clone())
+                .merge(http::votes::api(site.clone()))
                 .merge(http::chat::router(agent))
                 .merge(http::moderation::api(site)),
         )

@@ -9,7 +9,8 @@ use sqlx::SqlitePool;
 use app::error::ApiError;
 use app::model::{
     AdvisorCard, AdvisorDetail, AdvisorRef, Comparison, DimensionAverages, DimensionBest, HomeData,
-    Major, RankingPage, RankingStats, RankingView, ReviewPage, School, SortKey,
+    Major, RankingPage, RankingStats, RankingView, ReviewPage, ReviewQuery, School, SearchResults,
+    SortKey,
 };
 
 use crate::catalog::{Catalog, MajorEntry, Resolution, SchoolEntry};
@@ -63,6 +64,42 @@ impl Priors {
 fn db_error(e: sqlx::Error) -> ApiError {
     tracing::error!(error = %e, "database error");
     ApiError::unavailable("数据加载失败了，请稍后再试。")
+}
+
+/// A review query with its filter checked: the relation one of
+/// `vocabulary::RELATIONS`, the tag one of the site's tags (blank is none).
+pub fn check_review_query(query: &ReviewQuery) -> Result<ReviewQuery, ApiError> {
+    let blank = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    let relation = blank(&query.relation);
+    if let Some(r) = &relation {
+        if !app::vocabulary::RELATIONS.contains(&r.as_str()) {
+            return Err(ApiError::bad_request(
+                "invalid_relation",
+                format!(
+                    "relation 只能是 {} 之一。",
+                    app::vocabulary::RELATIONS.join("、")
+                ),
+            )
+            .with_field("relation"));
+        }
+    }
+    let tag = blank(&query.tag);
+    if let Some(t) = &tag {
+        if !app::vocabulary::TAGS.iter().any(|(name, _)| name == t) {
+            return Err(ApiError::bad_request("invalid_tag", "没有这个标签。").with_field("tag"));
+        }
+    }
+    Ok(ReviewQuery {
+        page: query.page.max(1),
+        sort: query.sort,
+        relation,
+        tag,
+    })
 }
 
 /// Parses an advisor id from the URL; anything but a positive integer is no id.
@@ -556,22 +593,35 @@ impl Site {
             rank_total: rank_total.max(0) as u64,
             histogram: a.histogram(),
             tags: tags.get(&a.id).cloned().unwrap_or_default(),
+            recommend: store::recommend_share(&self.pool, a.id)
+                .await
+                .map_err(db_error)?,
         }))
     }
 
-    /// A page of an advisor's reviews, `None` if there is no such advisor.
-    pub async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError> {
+    /// A page of an advisor's reviews as `query` asks (order, relation,
+    /// tag), `None` if there is no such advisor. A relation or tag the site
+    /// does not have is a 400 (`invalid_relation`, `invalid_tag`). `viewer`
+    /// is the reading client: each review says whether it voted 有用.
+    pub async fn reviews(
+        &self,
+        id: &str,
+        query: &ReviewQuery,
+        viewer: Option<&str>,
+    ) -> Result<Option<ReviewPage>, ApiError> {
+        let query = check_review_query(query)?;
         let Some(id) = parse_advisor_id(id) else {
             return Ok(None);
         };
         let Some(a) = store::advisor(&self.pool, id).await.map_err(db_error)? else {
             return Ok(None);
         };
-        let page = page.clamp(1, MAX_PAGE);
+        let page = query.page.clamp(1, MAX_PAGE);
         let offset = (page as u64 - 1) * REVIEW_PAGE_SIZE as u64;
-        let (total, reviews) = store::reviews_of(&self.pool, id, REVIEW_PAGE_SIZE, offset)
-            .await
-            .map_err(db_error)?;
+        let (total, reviews) =
+            store::reviews_of(&self.pool, id, &query, REVIEW_PAGE_SIZE, offset, viewer)
+                .await
+                .map_err(db_error)?;
         Ok(Some(ReviewPage {
             advisor_id: id.to_string(),
             page,
@@ -580,6 +630,7 @@ impl Site {
             average: (a.review_count > 0)
                 .then(|| ranking::round1(ranking::mean(a.sum_overall, a.review_count))),
             reviews,
+            query: ReviewQuery { page, ..query },
         }))
     }
 
@@ -843,8 +894,17 @@ impl app::api::SiteData for Site {
         self.advisor_detail(id).await
     }
 
-    async fn reviews(&self, id: &str, page: u32) -> Result<Option<ReviewPage>, ApiError> {
-        Site::reviews(self, id, page).await
+    async fn reviews(
+        &self,
+        id: &str,
+        query: ReviewQuery,
+        viewer: Option<String>,
+    ) -> Result<Option<ReviewPage>, ApiError> {
+        Site::reviews(self, id, &query, viewer.as_deref()).await
+    }
+
+    async fn search(&self, query: &str) -> Result<SearchResults, ApiError> {
+        Site::search(self, query, crate::search::MAX_ADVISORS).await
     }
 
     async fn review_form(

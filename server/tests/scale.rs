@@ -80,6 +80,7 @@ async fn write_reviews(site: &Site, advisor_ids: &[i64], n: usize, score: u8) {
             tags: vec!["严格".into()],
             text: format!("第{k}条测试评价：组会要求很多，每周都要汇报进展。"),
             relation: "在读".into(),
+            recommend: None,
         };
         let mut tx = server::db::begin_write(site.pool()).await.unwrap();
         let id: i64 = sqlx::query_scalar(

@@ -2,14 +2,18 @@
 
 mod agent_panel;
 mod charts;
+mod helpful;
 mod my_review;
+mod name_search;
 mod pager;
 mod rating;
 mod search;
 
 pub use agent_panel::AgentPanel;
 pub use charts::{series_color, DimensionBars, Histogram, RadarChart, RadarSeries};
+pub use helpful::HelpfulButton;
 pub use my_review::DeleteMine;
+pub use name_search::NameSearch;
 pub use pager::Pager;
 pub use rating::{Stars, TagList};
 pub use search::SearchForm;

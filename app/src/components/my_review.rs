@@ -51,34 +51,14 @@ pub fn keep_cookie(document: &web_sys::Document, review_id: &str, token: &str) {
 
 /// `DELETE /api/v1/reviews/{id}` with the token; the Chinese reason on refusal.
 async fn delete_review(review_id: &str, token: &str) -> Result<(), String> {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
-    let failed = |_| "删除失败，请稍后再试。".to_string();
-    let headers = web_sys::Headers::new().map_err(failed)?;
-    headers.set("X-Edit-Token", token).map_err(failed)?;
-    let init = web_sys::RequestInit::new();
-    init.set_method("DELETE");
-    init.set_headers(headers.as_ref());
-    let request =
-        web_sys::Request::new_with_str_and_init(&format!("/api/v1/reviews/{review_id}"), &init)
-            .map_err(failed)?;
-    let window = web_sys::window().ok_or("删除失败，请稍后再试。")?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&request))
-        .await
-        .map_err(failed)?
-        .dyn_into()
-        .map_err(failed)?;
-    if response.status() == 204 {
-        return Ok(());
-    }
-    let text = match response.text() {
-        Ok(p) => JsFuture::from(p).await.ok().and_then(|t| t.as_string()),
-        Err(_) => None,
-    };
-    Err(text
-        .and_then(|t| serde_json::from_str::<crate::protocol::ErrorEnvelope>(&t).ok())
-        .map(|e| e.error.message)
-        .unwrap_or_else(|| "删除失败，请稍后再试。".to_string()))
+    crate::fetch::send(
+        "DELETE",
+        &format!("/api/v1/reviews/{review_id}"),
+        &[("X-Edit-Token", token)],
+        "删除失败，请稍后再试。",
+    )
+    .await
+    .map(|_| ())
 }
 
 #[component]

@@ -7,6 +7,7 @@ mod home;
 mod not_found;
 mod ranking;
 mod review;
+mod search;
 
 pub use advisor::AdvisorPage;
 pub use compare::ComparePage;
@@ -14,20 +15,9 @@ pub use home::HomePage;
 pub use not_found::{NotFound, NotFoundPage};
 pub use ranking::RankingPageView;
 pub use review::ReviewFormPage;
+pub use search::SearchPage;
 
-/// Percent-encodes a query value so Chinese names survive in URLs.
-pub(crate) fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() * 3);
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
+pub(crate) use crate::text::url_encode as encode;
 
 /// The URL of a comparison of these advisors, in this order.
 pub fn compare_href<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {

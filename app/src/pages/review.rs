@@ -144,6 +144,18 @@ fn FormView(form: ReviewForm) -> impl IntoView {
                     }).collect_view()}
                     {error("relation")}
                 </fieldset>
+                <fieldset class="recommend-field" data-testid="recommend-field">
+                    <legend>"是否推荐报考这位导师？"<span class="muted">"（可不答）"</span></legend>
+                    {[("yes", "推荐", Some(true)), ("no", "不推荐", Some(false)), ("", "不回答", None)]
+                        .into_iter()
+                        .map(|(value, label, answer)| view! {
+                            <label>
+                                <input type="radio" name="recommend" value=value checked=values.recommend == answer/>
+                                {label}
+                            </label>
+                        })
+                        .collect_view()}
+                </fieldset>
                 <button type="submit" class="button primary" data-testid="review-submit">
                     {if form.editing.is_some() { "保存修改" } else { "发布评价" }}
                 </button>

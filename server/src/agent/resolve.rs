@@ -127,33 +127,97 @@ const NAME_TAILS: &[&str] = &[
     "吗",
 ];
 
-/// A name the catalog does not know, said as the subject of a question:
-/// two to four Chinese characters starting with a common surname.
-pub fn guess_name(text: &str, surnames: &[String]) -> Option<String> {
-    let mut rest: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && !"，。？！?!,.、".contains(*c))
-        .collect();
-    let mut tails: Vec<&str> = NAME_TAILS.to_vec();
-    tails.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
+/// Words before a name that ask to find or look at the person ("帮我找一下
+/// 王小明", "查查欧阳娜娜老师"): stripped from the front like the tails.
+const NAME_LEADS: &[&str] = &[
+    "请",
+    "帮我",
+    "帮忙",
+    "麻烦",
+    "你",
+    "我想",
+    "我要",
+    "想",
+    "找一下",
+    "找找",
+    "找",
+    "搜一下",
+    "搜搜",
+    "搜索",
+    "搜",
+    "查一下",
+    "查查",
+    "查询",
+    "查",
+    "看一下",
+    "看看",
+    "了解一下",
+    "了解",
+    "介绍一下",
+    "说说",
+    "讲讲",
+    "有没有",
+    "一位",
+    "一个",
+];
+
+/// Words that introduce a name ("一个叫王小明的老师", "名叫欧阳娜娜").
+const NAME_INTRODUCERS: &[&str] = &["名叫", "叫做", "叫"];
+
+/// `text` without the longest of `words` at its front (or end), repeatedly.
+fn strip_all(mut rest: String, words: &[&str], front: bool) -> String {
+    let mut words: Vec<&str> = words.to_vec();
+    words.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
     loop {
         let before = rest.clone();
-        for tail in &tails {
-            if let Some(r) = rest.strip_suffix(tail) {
+        for w in &words {
+            let stripped = if front {
+                rest.strip_prefix(w)
+            } else {
+                rest.strip_suffix(w)
+            };
+            if let Some(r) = stripped {
                 rest = r.to_string();
             }
         }
         if rest == before {
-            break;
+            return rest;
         }
     }
+}
+
+/// `rest` is a plausible name: two to four Chinese characters starting with
+/// a common surname.
+fn plausible_name(rest: &str, surnames: &[String]) -> bool {
     let n = rest.chars().count();
     let cjk = rest.chars().all(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
-    (cjk && (2..=4).contains(&n)
+    cjk && (2..=4).contains(&n)
         && surnames
             .iter()
-            .any(|s| rest.starts_with(s.as_str()) && rest.len() > s.len()))
-    .then_some(rest)
+            .any(|s| rest.starts_with(s.as_str()) && rest.len() > s.len())
+}
+
+/// A name the catalog does not know, said as the subject of a question or
+/// a search ("王小明怎么样", "帮我找一下王小明老师"), or introduced by 叫
+/// ("有个叫王小明的老师吗"): two to four Chinese characters starting with a
+/// common surname.
+pub fn guess_name(text: &str, surnames: &[String]) -> Option<String> {
+    let plain: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && !"，。？！?!,.、".contains(*c))
+        .collect();
+    // "叫X的老师": what follows 叫, up to 的 or a title.
+    for intro in NAME_INTRODUCERS {
+        if let Some((_, after)) = plain.split_once(intro) {
+            let head: String = after.split('的').next().unwrap_or_default().to_string();
+            let name = strip_all(head, NAME_TAILS, false);
+            if plausible_name(&name, surnames) {
+                return Some(name);
+            }
+        }
+    }
+    let rest = strip_all(strip_all(plain, NAME_LEADS, true), NAME_TAILS, false);
+    plausible_name(&rest, surnames).then_some(rest)
 }
 
 /// What the resolve step reads.
@@ -329,13 +393,28 @@ async fn by_name(site: &Site, name: &str, form: &UserForm) -> Target {
             .await
             .unwrap_or_default();
     }
-    let found: Vec<SelectedAdvisor> = rows
+    let mut found: Vec<SelectedAdvisor> = rows
         .iter()
         .map(|r| SelectedAdvisor {
             id: r.id.to_string(),
             name: r.name.clone(),
         })
         .collect();
+    // Not by its exact spelling: the site's name search (traditional
+    // characters, a middle dot, pinyin), whole names only.
+    if found.is_empty() {
+        if let Ok(results) = site.search(name, 10).await {
+            found = results
+                .advisors
+                .into_iter()
+                .filter(|a| a.matched == "exact")
+                .map(|a| SelectedAdvisor {
+                    id: a.id,
+                    name: a.name,
+                })
+                .collect();
+        }
+    }
     match found.len() {
         0 => Target::NotFound(name.to_string()),
         1 => Target::Found(found[0].clone()),
@@ -403,6 +482,20 @@ mod tests {
             guess_name("李华的学生评价", &surnames).as_deref(),
             Some("李华")
         );
+        assert_eq!(
+            guess_name("帮我找一下叫王小明的老师", &surnames).as_deref(),
+            Some("王小明")
+        );
+        assert_eq!(
+            guess_name("有没有一个名叫欧阳娜娜的导师？", &surnames).as_deref(),
+            Some("欧阳娜娜")
+        );
+        assert_eq!(
+            guess_name("帮我查查李华老师", &surnames).as_deref(),
+            Some("李华")
+        );
+        assert_eq!(guess_name("帮我找一下导师", &surnames), None);
+        assert_eq!(guess_name("叫什么名字", &surnames), None);
         assert_eq!(guess_name("怎么样", &surnames), None);
         assert_eq!(guess_name("这个导师怎么样", &surnames), None);
         assert_eq!(guess_name("王", &surnames), None);

@@ -199,10 +199,11 @@ impl Executor<'_> {
             }
             GET_ADVISOR_REVIEWS => {
                 let id = param(call, "advisor_id").unwrap_or_default();
-                let page =
-                    self.site.reviews(id, 1).await?.ok_or_else(|| {
-                        ApiError::not_found("unknown_advisor", "没有找到这位导师。")
-                    })?;
+                let page = self
+                    .site
+                    .reviews(id, &app::model::ReviewQuery::first(1), None)
+                    .await?
+                    .ok_or_else(|| ApiError::not_found("unknown_advisor", "没有找到这位导师。"))?;
                 to_value(serde_json::to_value(ReviewsResult {
                     count: page.total,
                     page,

@@ -120,6 +120,17 @@ fn confirm_chips() -> ToolCall {
     }
 }
 
+/// 是否推荐报考 in a message: no before yes (不推荐报考 holds 推荐报考).
+fn recommendation(lex: &CoachLexicon, text: &str) -> Option<bool> {
+    if CoachLexicon::any(&lex.recommend_no, text) {
+        Some(false)
+    } else if CoachLexicon::any(&lex.recommend_yes, text) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// "经费改成3分", "学术给5分": a score for a dimension named in the message.
 fn score_changes(lex: &CoachLexicon, text: &str) -> Vec<(Dimension, u8)> {
     let mut out = Vec::new();
@@ -143,13 +154,22 @@ impl Coach {
         self.replies.render(key, state.fragments.len() as u32, vars)
     }
 
-    fn scores_vars(s: &Scores) -> Vec<(&'static str, String)> {
+    fn scores_vars(s: &Scores, recommend: Option<bool>) -> Vec<(&'static str, String)> {
         vec![
             ("academic", s.academic.to_string()),
             ("funding", s.funding.to_string()),
             ("relationship", s.relationship.to_string()),
             ("prospects", s.prospects.to_string()),
             ("overall", s.overall.to_string()),
+            (
+                "recommend",
+                match recommend {
+                    Some(true) => "，推荐报考",
+                    Some(false) => "，不推荐报考",
+                    None => "",
+                }
+                .to_string(),
+            ),
         ]
     }
 
@@ -350,6 +370,9 @@ impl Coach {
                 state.relation = Some(relation.clone());
             }
         }
+        if let Some(r) = recommendation(&self.lex, text) {
+            state.recommend = Some(r);
+        }
         for (tag, words) in &self.lex.tags {
             if CoachLexicon::any(words, text) && !state.tags.contains(tag) && state.tags.len() < 3 {
                 state.tags.push(tag.clone());
@@ -412,7 +435,7 @@ impl Coach {
             }
             (Task::FromEvaluation, Some(Found::DraftOk)) => {
                 let scores = state.scores.clone().unwrap_or_else(|| state.propose());
-                let vars = Self::scores_vars(&scores);
+                let vars = Self::scores_vars(&scores, state.recommend);
                 let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
                 turn.voice = self.say("draft_ready", state, &vars);
                 turn.calls.push(confirm_chips());
@@ -435,7 +458,7 @@ impl Coach {
                     scores.set(d, v);
                 }
                 scores.settle_overall();
-                let vars = Self::scores_vars(&scores);
+                let vars = Self::scores_vars(&scores, state.recommend);
                 let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
                 turn.voice = self.say("draft_changed", state, &vars);
                 turn.calls.push(confirm_chips());
@@ -497,6 +520,7 @@ impl Coach {
             tags: state.tags.clone(),
             text: state.text(),
             relation: state.relation.clone().unwrap_or_else(|| "了解".to_string()),
+            recommend: state.recommend,
         }
     }
 

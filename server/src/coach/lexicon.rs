@@ -22,6 +22,9 @@ pub struct CoachLexicon {
     pub topic_edit: Vec<String>,
     pub topic_visible: Vec<String>,
     pub relations: Vec<(String, Vec<String>)>,
+    /// 是否推荐报考: words of no, words of yes.
+    pub recommend_no: Vec<String>,
+    pub recommend_yes: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     pub tags: Vec<(String, Vec<String>)>,
 }
@@ -44,6 +47,8 @@ impl CoachLexicon {
                 "strong" => lex.strong = terms,
                 "topic.edit" => lex.topic_edit = terms,
                 "topic.visible" => lex.topic_visible = terms,
+                "recommend.no" => lex.recommend_no = terms,
+                "recommend.yes" => lex.recommend_yes = terms,
                 k => {
                     if let Some(r) = k.strip_prefix("relation.") {
                         lex.relations.push((r.to_string(), terms));

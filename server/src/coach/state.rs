@@ -145,6 +145,9 @@ pub struct CoachState {
     /// Dimensions already asked about (each at most once).
     pub asked: Vec<Dimension>,
     pub relation: Option<String>,
+    /// 是否推荐报考, when the student said (optional on the review).
+    #[serde(default)]
+    pub recommend: Option<bool>,
     pub tags: Vec<String>,
     /// Set when the editor summarised; the student may change it.
     pub scores: Option<Scores>,

@@ -59,6 +59,7 @@ pub async fn seed_at_scale(
         let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
         insert(&mut tx, &data).await?;
         crate::store::rebuild_aggregates(&mut tx).await?;
+        crate::store::search::index_missing(&mut tx).await?;
         tx.commit().await
     }
     .await;

@@ -1,6 +1,7 @@
 //! The read API: `GET /api/v1/schools`, `/majors?school=`,
 //! `/advisors?school=&major=&sort=&page=`, `/advisors/{id}`,
-//! `/advisors/{id}/reviews?page=`, `/compare?ids=`. Parameters are parsed by
+//! `/advisors/{id}/reviews?page=&sort=&relation=&tag=`, `/compare?ids=`,
+//! `/search?q=`. Parameters are parsed by
 //! hand so that every mistake gets a Chinese message and a 4xx, never a 5xx
 //! or a plain-text body.
 
@@ -17,7 +18,8 @@ use serde_json::{json, Value};
 
 use app::error::ApiError;
 use app::model::{
-    AdvisorDetail, Comparison, RankingPage, RankingStats, RankingView, ReviewPage, SortKey,
+    AdvisorDetail, Comparison, RankingPage, RankingStats, RankingView, ReviewPage, ReviewQuery,
+    ReviewSort, SearchResults, SortKey,
 };
 
 use super::client::ClientId;
@@ -39,6 +41,7 @@ pub fn router(site: Arc<Site>) -> Router {
             get(reviews).post(post_review.layer(limit(REVIEW_BODY))),
         )
         .route("/compare", get(compare))
+        .route("/search", get(search))
         .fallback(unknown_endpoint)
         .with_state(site)
 }
@@ -186,17 +189,63 @@ async fn advisor(
         .ok_or_else(unknown_advisor)
 }
 
+/// `?page=&sort=newest|helpful&relation=在读|已毕业|了解&tag=…`.
 async fn reviews(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
+    client: ClientId,
     q: Params,
 ) -> ApiResult<ReviewPage> {
     let id = advisor_id(&id)?;
-    let page = page_param(&params(q)?)?;
-    site.reviews(&id, page)
+    let q = params(q)?;
+    let page = page_param(&q)?;
+    let sort_value = q.get("sort").map(String::as_str).unwrap_or_default();
+    let sort = ReviewSort::from_param(sort_value).ok_or_else(|| {
+        JsonError(
+            ApiError::bad_request(
+                "invalid_sort",
+                "sort 只能是 newest（最新）或 helpful（最有用）。",
+            )
+            .with_field("sort"),
+        )
+    })?;
+    let query = ReviewQuery {
+        page,
+        sort,
+        relation: q.get("relation").cloned(),
+        tag: q.get("tag").cloned(),
+    };
+    site.reviews(&id, &query, Some(&client.key))
         .await?
         .map(Json)
         .ok_or_else(unknown_advisor)
+}
+
+/// `?q=`: advisors by name, pinyin or initials; schools and majors by name
+/// or alias. `limit` (1–20) caps the advisors (suggestions ask for a few).
+async fn search(State(site): State<Arc<Site>>, q: Params) -> ApiResult<SearchResults> {
+    let q = params(q)?;
+    let limit = match q.get("limit").map(|s| s.trim()) {
+        None | Some("") => crate::search::MAX_ADVISORS,
+        Some(l) => l
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=crate::search::MAX_ADVISORS).contains(n))
+            .ok_or_else(|| {
+                JsonError(
+                    ApiError::bad_request(
+                        "invalid_limit",
+                        format!(
+                            "limit 必须是 1 到 {} 之间的整数。",
+                            crate::search::MAX_ADVISORS
+                        ),
+                    )
+                    .with_field("limit"),
+                )
+            })?,
+    };
+    let text = q.get("q").map(String::as_str).unwrap_or_default();
+    Ok(Json(site.search(text, limit).await?))
 }
 
 /// `POST /advisors/{id}/reviews` (protocol "Reviews API"): 201 with the stored

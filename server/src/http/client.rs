@@ -173,6 +173,9 @@ pub async fn identify(
                 .map(|c| c.0)
         });
     let id = proxies.identify(peer, req.headers());
+    // The pages' server functions see the client as the app's type.
+    req.extensions_mut()
+        .insert(app::api::Viewer(id.key.clone()));
     req.extensions_mut().insert(id);
     next.run(req).await
 }

@@ -1,5 +1,5 @@
 //! HTTP surface besides the pages: the JSON API under `/api/v1` (reads,
-//! reviews and the agent), the 举报 form target and `/admin`; the guards
+//! reviews, 有用 votes and the agent), the 举报 and 有用 form targets and `/admin`; the guards
 //! every request passes ([`security`], [`client`], [`limits`]).
 
 pub mod api_v1;
@@ -9,5 +9,6 @@ mod error;
 pub mod limits;
 pub mod moderation;
 pub mod security;
+pub mod votes;
 
 pub use error::{json_body, JsonError};

@@ -621,17 +621,7 @@ fn audit_rows(log: &[AuditEntry]) -> String {
     out
 }
 
-/// A query-string value: everything but unreserved ASCII percent-encoded.
-fn url_escape(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
+use app::text::url_encode as url_escape;
 
 /// `/admin`: flagged and recent reviews with 隐藏 / 恢复. A `?token=` is
 /// answered with an HttpOnly cookie and a redirect to the plain `/admin`, so

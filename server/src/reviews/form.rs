@@ -160,6 +160,12 @@ pub fn from_fields(fields: &[(String, String)]) -> NewReview {
             .collect(),
         text: get("text"),
         relation: get("relation"),
+        // 是否推荐报考: "yes" / "no"; anything else (or nothing) is no answer.
+        recommend: match get("recommend").trim() {
+            "yes" => Some(true),
+            "no" => Some(false),
+            _ => None,
+        },
     }
 }
 

@@ -43,12 +43,13 @@ struct StoredRow {
     relation: String,
     edit_token_hash: Option<String>,
     editable: i64,
+    recommend: Option<i64>,
 }
 
 pub(super) async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Stored, ApiError> {
     let row: Option<StoredRow> = sqlx::query_as(
         "SELECT advisor_id, status, academic, funding, relationship, prospects, overall, text, \
-                relation, edit_token_hash, \
+                relation, edit_token_hash, recommend, \
                 created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?) AS editable \
          FROM reviews WHERE id = ?",
     )
@@ -69,6 +70,7 @@ pub(super) async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Store
         relation,
         edit_token_hash: hash,
         editable,
+        recommend,
     }) = row
     else {
         return Err(ApiError::not_found("unknown_review", "没有找到这条评价。"));
@@ -93,6 +95,7 @@ pub(super) async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Store
             tags,
             text,
             relation,
+            recommend: recommend.map(|v| v != 0),
         },
         token_hash: hash,
         editable: editable != 0,
@@ -181,7 +184,8 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
     let r = &review.ratings;
     sqlx::query(
         "UPDATE reviews SET academic = ?, funding = ?, relationship = ?, prospects = ?, overall = ?, \
-             text = ?, relation = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+             text = ?, relation = ?, recommend = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') \
+         WHERE id = ?",
     )
     .bind(r.academic as i64)
     .bind(r.funding as i64)
@@ -190,6 +194,7 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
     .bind(r.overall as i64)
     .bind(review.text.trim())
     .bind(review.relation.trim())
+    .bind(review.recommend.map(i64::from))
     .bind(id)
     .execute(&mut *tx)
     .await

@@ -226,8 +226,8 @@ pub async fn submit(
     let r = &review.ratings;
     let (id, created_at): (i64, String) = sqlx::query_as(
         "INSERT INTO reviews (advisor_id, academic, funding, relationship, prospects, overall, text, \
-             relation, created_at, status, client_key, edit_token_hash) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'published', ?, ?) \
+             relation, created_at, status, client_key, edit_token_hash, recommend) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'published', ?, ?, ?) \
          RETURNING id, created_at",
     )
     .bind(row.id)
@@ -240,6 +240,7 @@ pub async fn submit(
     .bind(review.relation.trim())
     .bind(client_key)
     .bind(token_hash(&token))
+    .bind(review.recommend.map(i64::from))
     .fetch_one(&mut *tx)
     .await
     .map_err(unavailable)?;
@@ -267,6 +268,9 @@ pub async fn submit(
             text,
             relation: review.relation.trim().to_string(),
             created_at,
+            recommend: review.recommend,
+            helpful: 0,
+            voted: false,
         },
         edit_token: token,
     })
@@ -330,10 +334,13 @@ pub async fn add_to_aggregates(
         "UPDATE advisors SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
              sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
              sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6, \
-             {hist} = {hist} + ?1 WHERE id = ?7"
+             {hist} = {hist} + ?1, recommend_yes = recommend_yes + ?1 * ?8, \
+             recommend_answered = recommend_answered + ?1 * ?9 WHERE id = ?7"
     );
     scored(sqlx::query(&advisors_update), sign, r)
         .bind(advisor_id)
+        .bind(i64::from(review.recommend == Some(true)))
+        .bind(i64::from(review.recommend.is_some()))
         .execute(&mut *conn)
         .await?;
     // The site's sums: the same additions, ?7 matching the single row.
@@ -386,6 +393,7 @@ mod tests {
             tags: vec!["温和".into(), "负责".into()],
             text: "导师学术水平很高，每周组会都会认真指导，经费一般但够用。".into(),
             relation: "在读".into(),
+            recommend: None,
         }
     }
 

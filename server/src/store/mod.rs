@@ -10,18 +10,22 @@
 //! - [`drafts`], [`limits`]: the short-lived state every instance must see
 //!   alike (refused review forms, per-client counters).
 //! - [`sessions`]: chat sessions, their messages and the coach's checkpoints.
+//! - [`search`]: advisors by name, pinyin or initials, one index range.
+//! - [`votes`]: 有用 on reviews, one per client, and the count it moves.
 
 pub mod drafts;
 pub mod limits;
 pub mod rankings;
 pub mod scores;
+pub mod search;
 pub mod sessions;
+pub mod votes;
 
 use std::collections::HashMap;
 
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 
-use app::model::{Review, TagCount};
+use app::model::{Review, ReviewQuery, ReviewSort, TagCount};
 
 /// An advisor row with its aggregates.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
@@ -253,6 +257,20 @@ async fn collect_tags(
     Ok(out)
 }
 
+/// The answers to 是否推荐报考 over an advisor's published reviews.
+pub async fn recommend_share(
+    pool: &SqlitePool,
+    advisor_id: i64,
+) -> Result<app::model::RecommendShare, sqlx::Error> {
+    let (yes, answered): (i64, i64) =
+        sqlx::query_as("SELECT recommend_yes, recommend_answered FROM advisors WHERE id = ?")
+            .bind(advisor_id)
+            .fetch_optional(pool)
+            .await?
+            .unwrap_or((0, 0));
+    Ok(app::model::RecommendShare { yes, answered })
+}
+
 #[derive(sqlx::FromRow)]
 struct ReviewRow {
     id: i64,
@@ -266,35 +284,63 @@ struct ReviewRow {
     relation: String,
     created_at: String,
     tags: Option<String>,
+    recommend: Option<i64>,
+    helpful_count: i64,
+    voted: i64,
 }
 
-/// Published reviews of an advisor, newest first: (total, one page).
+/// Pushes the WHERE clause of an advisor's published reviews under `query`'s
+/// filter (relation, tag).
+fn push_review_filter<'a>(
+    qb: &mut QueryBuilder<'a, Sqlite>,
+    advisor_id: i64,
+    query: &'a ReviewQuery,
+) {
+    qb.push(" WHERE r.advisor_id = ")
+        .push_bind(advisor_id)
+        .push(" AND r.status = 'published'");
+    if let Some(relation) = &query.relation {
+        qb.push(" AND r.relation = ").push_bind(relation.as_str());
+    }
+    if let Some(tag) = &query.tag {
+        qb.push(" AND EXISTS (SELECT 1 FROM review_tags t WHERE t.review_id = r.id AND t.tag = ")
+            .push_bind(tag.as_str())
+            .push(")");
+    }
+}
+
+/// Published reviews of an advisor as `query` asks (最新 or 最有用 first,
+/// filtered by relation and tag): (how many match, one page). `viewer` is the
+/// reading client's key: each review says whether it voted 有用.
 pub async fn reviews_of(
     pool: &SqlitePool,
     advisor_id: i64,
+    query: &ReviewQuery,
     limit: u32,
     offset: u64,
+    viewer: Option<&str>,
 ) -> Result<(u64, Vec<Review>), sqlx::Error> {
-    let total: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM reviews WHERE advisor_id = ? AND status = 'published'",
-    )
-    .bind(advisor_id)
-    .fetch_one(pool)
-    .await?;
-    let rows: Vec<ReviewRow> = sqlx::query_as(
+    let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM reviews r");
+    push_review_filter(&mut count, advisor_id, query);
+    let total: i64 = count.build_query_scalar().fetch_one(pool).await?;
+    let mut qb = QueryBuilder::<Sqlite>::new(
         "SELECT r.id, r.advisor_id, r.academic, r.funding, r.relationship, r.prospects, r.overall, \
-                r.text, r.relation, r.created_at, \
-                (SELECT group_concat(tag, ',') FROM review_tags t WHERE t.review_id = r.id) AS tags \
-         FROM reviews r \
-         WHERE r.advisor_id = ? AND r.status = 'published' \
-         ORDER BY r.created_at DESC, r.id DESC \
-         LIMIT ? OFFSET ?",
-    )
-    .bind(advisor_id)
-    .bind(limit as i64)
-    .bind(offset as i64)
-    .fetch_all(pool)
-    .await?;
+                r.text, r.relation, r.created_at, r.recommend, r.helpful_count, \
+                (SELECT group_concat(tag, ',') FROM review_tags t WHERE t.review_id = r.id) AS tags, \
+                EXISTS (SELECT 1 FROM review_votes v WHERE v.review_id = r.id AND v.client_key = ",
+    );
+    qb.push_bind(viewer.unwrap_or(""))
+        .push(") AS voted FROM reviews r");
+    push_review_filter(&mut qb, advisor_id, query);
+    qb.push(match query.sort {
+        ReviewSort::Newest => " ORDER BY r.created_at DESC, r.id DESC",
+        ReviewSort::Helpful => " ORDER BY r.helpful_count DESC, r.created_at DESC, r.id DESC",
+    });
+    qb.push(" LIMIT ")
+        .push_bind(i64::from(limit))
+        .push(" OFFSET ")
+        .push_bind(i64::try_from(offset).unwrap_or(i64::MAX));
+    let rows: Vec<ReviewRow> = qb.build_query_as().fetch_all(pool).await?;
     let score = |v: i64| v.clamp(1, 5) as u8;
     let reviews = rows
         .into_iter()
@@ -318,13 +364,16 @@ pub async fn reviews_of(
             text: r.text,
             relation: r.relation,
             created_at: r.created_at,
+            recommend: r.recommend.map(|v| v != 0),
+            helpful: r.helpful_count.max(0),
+            voted: viewer.is_some() && r.voted != 0,
         })
         .collect();
     Ok((total.max(0) as u64, reviews))
 }
 
-/// Every aggregate as comparable lines: advisors' counts, sums and
-/// histograms, their non-zero tag counts, the site's sums, the pairs' sums. Equal before and
+/// Every aggregate as comparable lines: advisors' counts, sums,
+/// histograms and 推荐 answers, reviews' 有用 counts, their non-zero tag counts, the site's sums, the pairs' sums. Equal before and
 /// after [`rebuild_aggregates`] means the incremental writes were right
 /// (tests, and the crash check after `kill -9`).
 pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<String>, sqlx::Error> {
@@ -332,6 +381,7 @@ pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<Strin
     let advisors: Vec<AdvisorLine> = sqlx::query_as(
         "SELECT id, review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
              hist_1 || ',' || hist_2 || ',' || hist_3 || ',' || hist_4 || ',' || hist_5 \
+             || ' recommend ' || recommend_yes || '/' || recommend_answered \
          FROM advisors ORDER BY id",
     )
     .fetch_all(&mut *conn)
@@ -354,9 +404,15 @@ pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<Strin
     )
     .fetch_all(&mut *conn)
     .await?;
+    let helpful: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT id, helpful_count FROM reviews WHERE helpful_count <> 0 ORDER BY id",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
     Ok(advisors
         .into_iter()
         .map(|a| format!("advisor {a:?}"))
+        .chain(helpful.into_iter().map(|h| format!("helpful {h:?}")))
         .chain(tags.into_iter().map(|t| format!("tag {t:?}")))
         .chain(site.into_iter().map(|s| format!("site {s:?}")))
         .chain(pairs.into_iter().map(|p| format!("pair {p:?}")))
@@ -397,20 +453,33 @@ pub async fn aggregate_drift(
 pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE advisors SET review_count = 0, sum_overall = 0, sum_academic = 0, sum_funding = 0, \
-         sum_relationship = 0, sum_prospects = 0, hist_1 = 0, hist_2 = 0, hist_3 = 0, hist_4 = 0, hist_5 = 0",
+         sum_relationship = 0, sum_prospects = 0, hist_1 = 0, hist_2 = 0, hist_3 = 0, hist_4 = 0, hist_5 = 0, \
+         recommend_yes = 0, recommend_answered = 0",
     )
     .execute(&mut *conn)
     .await?;
     sqlx::query(
         "UPDATE advisors AS a SET review_count = s.n, sum_overall = s.so, sum_academic = s.sa, \
              sum_funding = s.sf, sum_relationship = s.sr, sum_prospects = s.sp, \
-             hist_1 = s.h1, hist_2 = s.h2, hist_3 = s.h3, hist_4 = s.h4, hist_5 = s.h5 \
+             hist_1 = s.h1, hist_2 = s.h2, hist_3 = s.h3, hist_4 = s.h4, hist_5 = s.h5, \
+             recommend_yes = s.ry, recommend_answered = s.ra \
          FROM (SELECT advisor_id, COUNT(*) AS n, SUM(overall) AS so, SUM(academic) AS sa, \
                       SUM(funding) AS sf, SUM(relationship) AS sr, SUM(prospects) AS sp, \
                       SUM(overall = 1) AS h1, SUM(overall = 2) AS h2, SUM(overall = 3) AS h3, \
-                      SUM(overall = 4) AS h4, SUM(overall = 5) AS h5 \
+                      SUM(overall = 4) AS h4, SUM(overall = 5) AS h5, \
+                      SUM(recommend IS 1) AS ry, COUNT(recommend) AS ra \
                FROM reviews WHERE status = 'published' GROUP BY advisor_id) AS s \
          WHERE a.id = s.advisor_id",
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("UPDATE reviews SET helpful_count = 0 WHERE helpful_count <> 0")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "UPDATE reviews SET helpful_count = v.n \
+         FROM (SELECT review_id, COUNT(*) AS n FROM review_votes GROUP BY review_id) AS v \
+         WHERE reviews.id = v.review_id",
     )
     .execute(&mut *conn)
     .await?;

@@ -10,9 +10,12 @@
 //! - [`lexfile`]: the `key: term | term` format of `server/lexicons/`.
 //! - [`templates`]: reply templates with variants and `{name}` placeholders.
 //! - [`jsonl`]: JSON Lines, the format of the evaluation sets.
+//! - [`names`]: the terms a name is searched by (its parts, pinyin,
+//!   initials) and the key a typed query is looked up by.
 
 pub mod fold;
 pub mod jsonl;
 pub mod lexfile;
+pub mod names;
 pub mod templates;
 pub mod words;

@@ -569,6 +569,23 @@ impl Planner for EmbeddedPlanner {
 
         // Questions about an advisor on (or off) the page; a bare reference
         // ("第二位呢") asks about that advisor like the turn before did.
+        // "帮我找一下叫王小明的老师": finding a person the search knows is
+        // opening their page, not choosing advisors.
+        let finding_named = a.references.is_empty()
+            && fields.is_empty()
+            && matches!(a.act, Act::Recommend | Act::ListAdvisors)
+            && matches!(input.resolved.subject, Some(Reference::Name(_)))
+            && input.resolved.subject_advisor().is_some();
+        let opened;
+        let a = if finding_named {
+            opened = Analysis {
+                act: Act::OpenDetail,
+                ..a.clone()
+            };
+            &opened
+        } else {
+            a
+        };
         let about_advisor =
             matches!(
                 a.act,
