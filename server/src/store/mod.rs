@@ -10,10 +10,13 @@
 //! - [`drafts`], [`limits`]: the short-lived state every instance must see
 //!   alike (refused review forms, per-client counters).
 //! - [`sessions`]: chat sessions, their messages and the coach's checkpoints.
+//! - [`roster`]: advisors added and edited by `server import`, and the
+//!   roster version that tells running instances to reload their caches.
 
 pub mod drafts;
 pub mod limits;
 pub mod rankings;
+pub mod roster;
 pub mod scores;
 pub mod sessions;
 
