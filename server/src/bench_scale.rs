@@ -137,9 +137,12 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
 
     let dir = std::env::temp_dir().join(format!("advisor-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let (demo_pool, _) = crate::db::open(&format!("sqlite://{}/demo.db", dir.display()))
-        .await
-        .map_err(|e| e.to_string())?;
+    let (demo_pool, _) = crate::db::open_with(
+        &format!("sqlite://{}/demo.db", dir.display()),
+        crate::db::Seeding::Demo,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     let demo = measure(demo_pool.clone(), config.samples).await;
     demo_pool.close().await;
     let _ = std::fs::remove_dir_all(&dir);

@@ -4,6 +4,7 @@
 //! says so when a name is ambiguous ("交大") instead of guessing.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{RwLock, RwLockReadGuard};
 
 use sqlx::SqlitePool;
 
@@ -183,8 +184,11 @@ pub struct Catalog {
     majors: Vec<MajorEntry>,
     school_index: NameIndex,
     major_index: NameIndex,
-    /// (school id, major id) → number of advisors.
-    offered: HashMap<(i64, i64), i64>,
+    /// (school id, major id) → number of advisors. A school offers a major
+    /// exactly when it has advisors there (there is no table of pairs);
+    /// the names never change while the site runs, this does (an import
+    /// adds advisors): [`Catalog::set_offered`].
+    offered: RwLock<HashMap<(i64, i64), i64>>,
 }
 
 impl Catalog {
@@ -216,8 +220,30 @@ impl Catalog {
             majors,
             school_index,
             major_index,
-            offered,
+            offered: RwLock::new(offered),
         }
+    }
+
+    fn offered(&self) -> RwLockReadGuard<'_, HashMap<(i64, i64), i64>> {
+        // A panic elsewhere while writing leaves a whole map behind.
+        self.offered.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Replaces the advisor counts of the pairs (after advisors were added).
+    pub fn set_offered(&self, offered: HashMap<(i64, i64), i64>) {
+        *self.offered.write().unwrap_or_else(|e| e.into_inner()) = offered;
+    }
+
+    /// The advisor count of every pair that has advisors, from the database.
+    pub async fn load_offered(pool: &SqlitePool) -> Result<HashMap<(i64, i64), i64>, sqlx::Error> {
+        Ok(sqlx::query_as::<_, (i64, i64, i64)>(
+            "SELECT school_id, major_id, COUNT(*) FROM advisors GROUP BY school_id, major_id",
+        )
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|(s, m, n)| ((s, m), n))
+        .collect())
     }
 
     /// Loads the whole catalog from the database.
@@ -270,15 +296,7 @@ impl Catalog {
             })
             .collect();
 
-        let offered = sqlx::query_as::<_, (i64, i64, i64)>(
-            "SELECT school_id, major_id, COUNT(*) FROM advisors GROUP BY school_id, major_id",
-        )
-        .fetch_all(pool)
-        .await?
-        .into_iter()
-        .map(|(s, m, n)| ((s, m), n))
-        .collect();
-
+        let offered = Catalog::load_offered(pool).await?;
         Ok(Catalog::new(schools, majors, offered))
     }
 
@@ -301,7 +319,7 @@ impl Catalog {
 
     /// Number of advisors of a school (all majors).
     pub fn school_advisor_count(&self, school_id: i64) -> i64 {
-        self.offered
+        self.offered()
             .iter()
             .filter(|((s, _), _)| *s == school_id)
             .map(|(_, n)| *n)
@@ -310,7 +328,7 @@ impl Catalog {
 
     /// Number of advisors of a (school, major) pair; 0 when not offered.
     pub fn advisor_count(&self, school_id: i64, major_id: i64) -> i64 {
-        self.offered
+        self.offered()
             .get(&(school_id, major_id))
             .copied()
             .unwrap_or(0)
@@ -318,9 +336,10 @@ impl Catalog {
 
     /// The majors a school offers, in catalog order.
     pub fn majors_of(&self, school_id: i64) -> Vec<&MajorEntry> {
+        let offered = self.offered();
         self.majors
             .iter()
-            .filter(|m| self.offered.contains_key(&(school_id, m.id)))
+            .filter(|m| offered.contains_key(&(school_id, m.id)))
             .collect()
     }
 
@@ -340,10 +359,11 @@ impl Catalog {
     pub fn resolve_major_at(&self, school_id: i64, input: &str) -> Resolution<&MajorEntry> {
         match self.resolve_major(input) {
             Resolution::Ambiguous(list) => {
+                let offered = self.offered();
                 let here: Vec<_> = list
                     .iter()
                     .copied()
-                    .filter(|m| self.offered.contains_key(&(school_id, m.id)))
+                    .filter(|m| offered.contains_key(&(school_id, m.id)))
                     .collect();
                 match here.len() {
                     0 => Resolution::Ambiguous(list),

@@ -1,5 +1,6 @@
 //! Opening the database: the file is created on first run, the embedded
-//! migrations are applied, and an empty database gets the demo data. SQLite by
+//! migrations are applied, and an empty database gets the demo data (or,
+//! with `DEMO_DATA=off`, the school/major catalog alone). SQLite by
 //! default (one file, nothing to install); every query lives in `store`, so a
 //! PostgreSQL deployment changes this module and that one only.
 
@@ -8,6 +9,8 @@ use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
+
+pub use crate::demo::Seeding;
 
 /// Where the database lives when `DATABASE_URL` is not set (git-ignored).
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/advisor.db";
@@ -27,6 +30,8 @@ pub enum SetupError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("写入演示数据失败: {0}")]
     Seed(#[from] sqlx::Error),
+    #[error("{0}")]
+    Config(String),
 }
 
 /// Connects (creating the file and its folder if needed) with the settings a
@@ -99,8 +104,16 @@ pub async fn migrate(pool: &SqlitePool) -> Result<(), SetupError> {
     Ok(())
 }
 
-/// Connects, migrates, and seeds the demo data into an empty database.
-/// Returns the pool and whether demo data was written.
+/// Connects, migrates, and seeds an empty database as `DEMO_DATA` says
+/// ([`Seeding::from_env`]: the demo, or with `off` the catalog only).
+/// Returns the pool and whether anything was seeded. See [`open_with`].
+pub async fn open(url: &str) -> Result<(SqlitePool, bool), SetupError> {
+    let seeding = Seeding::from_env().map_err(SetupError::Config)?;
+    open_with(url, seeding).await
+}
+
+/// Connects, migrates, and seeds an empty database with `seeding`.
+/// Returns the pool and whether anything was seeded.
 ///
 /// Several instances may start at once on one database file: migrating
 /// and seeding happen under an exclusive lock on a file beside the
@@ -108,11 +121,11 @@ pub async fn migrate(pool: &SqlitePool) -> Result<(), SetupError> {
 /// seeds while the others wait, then find nothing left to do. (SQLite's own
 /// locks cannot do this: each migration is its own transaction, and two
 /// instances that both read "0019 not applied" would both apply it.)
-pub async fn open(url: &str) -> Result<(SqlitePool, bool), SetupError> {
+pub async fn open_with(url: &str, seeding: Seeding) -> Result<(SqlitePool, bool), SetupError> {
     let pool = connect(url).await?;
     let lock = setup_lock(&pool).await?;
     migrate(&pool).await?;
-    let seeded = crate::demo::seed_if_empty(&pool).await?;
+    let seeded = crate::demo::seed_if_empty(&pool, seeding).await?;
     // Advisors written by any path (demo, `server seed`, `server import`, an
     // older version) become findable by name.
     let indexed = crate::store::search::index_missing_in(&pool).await?;

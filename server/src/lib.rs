@@ -2,7 +2,8 @@
 //! server-side rendering of the `app` pages, assembled into one axum router.
 //!
 //! Module map:
-//! - [`db`]: open SQLite, apply migrations, seed the demo data.
+//! - [`db`]: open SQLite, apply migrations, seed the demo data (or, with
+//!   `DEMO_DATA=off`, the catalog only).
 //! - [`demo`]: the deterministic demo dataset, and the same grown to 100,000
 //!   advisors (`demo::scale`, `server seed`).
 //! - [`catalog`]: school and major names, aliases and their resolution.
@@ -24,6 +25,8 @@
 //! - [`bench_scale`]: `server bench-scale`, the site's reads at 100,000
 //!   advisors next to the demo (`make bench-scale`).
 //! - [`latency`], [`cli`]: percentiles and flags for both.
+//! - [`import`]: `server import`, advisors from a CSV file (parsed and
+//!   checked against the catalog apart from the writing, `store::roster`).
 
 pub mod agent;
 pub mod bench_scale;
@@ -33,6 +36,7 @@ pub mod coach;
 pub mod db;
 pub mod demo;
 pub mod http;
+pub mod import;
 pub mod latency;
 pub mod llm;
 pub mod load;

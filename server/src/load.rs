@@ -223,7 +223,10 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     let dir = std::env::temp_dir().join(format!("advisor-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let url = format!("sqlite://{}/load.db", dir.display());
-    let (pool, _) = crate::db::open(&url).await.map_err(|e| e.to_string())?;
+    // Its own temporary database, always with the demo (whatever DEMO_DATA says).
+    let (pool, _) = crate::db::open_with(&url, crate::db::Seeding::Demo)
+        .await
+        .map_err(|e| e.to_string())?;
     let site = Arc::new(
         crate::site::Site::load(pool.clone())
             .await

@@ -1,9 +1,15 @@
 //! `server`: serves the site, and two tools that share its code.
 //!
 //! - `server` — the site. `DATABASE_URL` (default `sqlite://data/advisor.db`),
-//!   cargo-leptos's `LEPTOS_SITE_ADDR` / `LEPTOS_SITE_ROOT` (default
-//!   127.0.0.1:3000, target/site), and `LLM_*` for a language model (none set:
-//!   the embedded planner; see the README).
+//!   `DEMO_DATA=off` (an empty database gets the school/major catalog and no
+//!   demo advisors or reviews), cargo-leptos's `LEPTOS_SITE_ADDR` /
+//!   `LEPTOS_SITE_ROOT` (default 127.0.0.1:3000, target/site), and `LLM_*`
+//!   for a language model (none set: the embedded planner; see the README).
+//! - `server import <advisors.csv> [--dry-run] [--skip-bad] [--db URL]` —
+//!   advisors from a CSV file into the database (`import`): added or
+//!   updated, all or nothing unless `--skip-bad`; exits 1 when bad lines
+//!   stopped it, 2 on a wrong command line. A running site shows them
+//!   within `site::ROSTER_POLL`.
 //! - `server eval <suite.jsonl> [--strict]` — replays a dialogue suite against
 //!   the configured planner on a fresh copy of the demo data and prints
 //!   per-turn verdicts and the scores.
@@ -50,14 +56,19 @@ const USAGE: &str = "用法：
   server seed [--db URL] [--advisors 100000] [--reviews 1000000]
                                            在一个空数据库里写入放大到该规模的演示数据（默认 sqlite://data/scale.db）
   server bench-scale [--db URL] [--samples 200]
-                                           在演示数据和规模数据上测主要请求的 p50/p95（规模数据库为空时先写入）";
+                                           在演示数据和规模数据上测主要请求的 p50/p95（规模数据库为空时先写入）
+  server import <advisors.csv> [--dry-run] [--skip-bad] [--db URL]
+                                           从 CSV 文件导入导师（表头 name,title,school,major,directions,bio）：
+                                           已有的按 学校+专业+姓名 更新；有坏行时不导入（--skip-bad 跳过坏行，
+                                           --dry-run 只显示将会发生什么）
+环境变量 DEMO_DATA=off：空数据库只写入学校和专业目录，不写入演示导师和评价";
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let default_filter = match args.first().map(String::as_str) {
         // The evaluation prints its own report; only warnings go to the log.
-        Some("eval" | "load" | "bench-scale" | "seed") => "warn,sqlx=warn",
+        Some("eval" | "load" | "bench-scale" | "seed" | "import") => "warn,sqlx=warn",
         _ => "info,sqlx=warn",
     };
     tracing_subscriber::fmt()
@@ -76,6 +87,7 @@ async fn main() -> ExitCode {
         Some("load") => load(&args[1..]).await,
         Some("seed") => seed(&args[1..]).await,
         Some("bench-scale") => bench_scale(&args[1..]).await,
+        Some("import") => import(&args[1..]).await,
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -98,14 +110,33 @@ async fn serve() -> Result<ExitCode, Failure> {
     let url =
         std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string());
     let started = std::time::Instant::now();
-    let (pool, seeded) = db::open(&url).await?;
+    let seeding = db::Seeding::from_env()?;
+    let (pool, seeded) = db::open_with(&url, seeding).await?;
     if seeded {
         tracing::info!(
             elapsed_ms = started.elapsed().as_millis() as u64,
-            "demo data written to {url}"
+            "{} written to {url}",
+            match seeding {
+                db::Seeding::Demo => "demo data",
+                db::Seeding::CatalogOnly => "the school/major catalog (DEMO_DATA=off)",
+            }
         );
     }
     let site = Arc::new(Site::load(pool).await?);
+    // Advisors imported while the site runs (`server import`, from another
+    // process): the caches of the roster follow within ROSTER_POLL.
+    let watched = site.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(server::site::ROSTER_POLL);
+        loop {
+            every.tick().await;
+            match watched.refresh_if_changed().await {
+                Ok(true) => tracing::info!("advisors changed in the database; caches reloaded"),
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "could not check the advisors for changes"),
+            }
+        }
+    });
     let agent = Arc::new(Agent::from_env(site.clone())?);
     let proxies = server::http::client::TrustedProxies::from_env()?;
     server::http::limits::Limits::from_env()?;
@@ -167,7 +198,9 @@ async fn evaluate(args: &[String]) -> Result<ExitCode, Failure> {
     let dialogues = parse_suite(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
     let temp =
         TempDatabase(std::env::temp_dir().join(format!("advisor-eval-{}.db", std::process::id())));
-    let (pool, _) = db::open(&format!("sqlite://{}", temp.0.display())).await?;
+    // The suites are written against the demo, whatever DEMO_DATA says.
+    let (pool, _) =
+        db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
     let site = Arc::new(Site::load(pool.clone()).await?);
     let agent = Agent::from_env(site.clone())?;
     let mut reports = Vec::new();
@@ -196,7 +229,8 @@ async fn analyze(args: &[String]) -> Result<ExitCode, Failure> {
     };
     let temp =
         TempDatabase(std::env::temp_dir().join(format!("advisor-nlu-{}.db", std::process::id())));
-    let (pool, _) = db::open(&format!("sqlite://{}", temp.0.display())).await?;
+    let (pool, _) =
+        db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
     let site = Arc::new(Site::load(pool.clone()).await?);
     let agent = Agent::new(site);
     let analysis = server::agent::nlu::analyze(text, &agent.lexicons(), &args[1..]);
@@ -256,6 +290,48 @@ async fn seed(args: &[String]) -> Result<ExitCode, Failure> {
     );
     pool.close().await;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `server import`: advisors from a CSV file (`server::import`).
+async fn import(args: &[String]) -> Result<ExitCode, Failure> {
+    use server::import::{self, ImportArgs};
+    const USAGE_ERROR: u8 = 2;
+    let parsed = match ImportArgs::parse(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return Ok(ExitCode::from(USAGE_ERROR));
+        }
+    };
+    let bytes = match std::fs::read(&parsed.file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("无法读取 {}：{e}", parsed.file);
+            return Ok(ExitCode::from(USAGE_ERROR));
+        }
+    };
+    let url = parsed.db.clone().unwrap_or_else(|| {
+        std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string())
+    });
+    let seeding = db::Seeding::from_env()?;
+    let (pool, seeded) = db::open_with(&url, seeding).await?;
+    if seeded {
+        eprintln!(
+            "{url} 是空数据库，已先写入{}。",
+            match seeding {
+                db::Seeding::Demo =>
+                    "演示数据（导师和评价都是虚构的；只要学校和专业目录的空网站，\
+                                       请删除这个数据库后用 DEMO_DATA=off 重新运行）",
+                db::Seeding::CatalogOnly => "学校和专业目录",
+            }
+        );
+    }
+    let catalog = server::catalog::Catalog::load(&pool).await?;
+    let plan = import::plan_bytes(&bytes, &catalog);
+    let report = import::apply(&pool, &plan, parsed.options).await?;
+    pool.close().await;
+    print!("{}", report.render());
+    Ok(ExitCode::from(report.exit_code()))
 }
 
 async fn bench_scale(args: &[String]) -> Result<ExitCode, Failure> {

@@ -25,6 +25,9 @@ pub const REVIEW_PAGE_SIZE: u32 = 10;
 pub const MAX_PAGE: u32 = 10_000;
 /// Tags shown on a ranking card.
 const CARD_TAGS: usize = 3;
+/// How often a running server looks for a changed roster
+/// ([`Site::refresh_if_changed`]): an import shows within this time.
+pub const ROSTER_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The priors of the five scores, from the site-wide sums.
 #[derive(Clone, Copy, Debug)]
@@ -147,10 +150,22 @@ impl Directory {
     }
 }
 
+/// The cached directories, and a generation that moves on each time they
+/// are forgotten: a directory read from the database before that is not
+/// kept after it.
+#[derive(Default)]
+struct Directories {
+    generation: u64,
+    by_pair: std::collections::HashMap<(i64, i64), Arc<Directory>>,
+}
+
 pub struct Site {
     pool: SqlitePool,
     catalog: Arc<Catalog>,
-    directories: std::sync::RwLock<std::collections::HashMap<(i64, i64), Arc<Directory>>>,
+    directories: std::sync::RwLock<Directories>,
+    /// The roster version ([`store::roster`]) the caches were loaded at;
+    /// held while they are reloaded, so reloads take turns.
+    roster_seen: tokio::sync::Mutex<i64>,
     /// Refused review-form submissions, shown once on the form again.
     drafts: crate::reviews::form::Drafts,
 }
@@ -158,13 +173,35 @@ pub struct Site {
 impl Site {
     /// Loads the catalog; the pool must already be migrated.
     pub async fn load(pool: SqlitePool) -> Result<Site, sqlx::Error> {
+        // The version first: an import that lands while the catalog loads
+        // is then seen as a change by the next refresh.
+        let roster = store::roster::version(&pool).await?;
         let catalog = Arc::new(Catalog::load(&pool).await?);
         Ok(Site {
             drafts: crate::reviews::form::Drafts::new(pool.clone()),
             pool,
             catalog,
             directories: Default::default(),
+            roster_seen: tokio::sync::Mutex::new(roster),
         })
+    }
+
+    /// Reloads what the site caches about the roster — which pairs have
+    /// advisors and how many, each pair's names and directions — when the
+    /// roster version in the database has moved (an import, by this
+    /// process or another). Returns whether it did. The server calls this
+    /// every [`ROSTER_POLL`]; it costs one read of a header field.
+    pub async fn refresh_if_changed(&self) -> Result<bool, sqlx::Error> {
+        let mut seen = self.roster_seen.lock().await;
+        let now = store::roster::version(&self.pool).await?;
+        if now == *seen {
+            return Ok(false);
+        }
+        self.catalog
+            .set_offered(Catalog::load_offered(&self.pool).await?);
+        self.invalidate_directories();
+        *seen = now;
+        Ok(true)
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -352,14 +389,13 @@ impl Site {
         major_id: i64,
     ) -> Result<Arc<Directory>, ApiError> {
         let key = (school_id, major_id);
-        if let Some(d) = self
-            .directories
-            .read()
-            .ok()
-            .and_then(|m| m.get(&key).cloned())
-        {
-            return Ok(d);
-        }
+        let generation = {
+            let m = self.directories.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(d) = m.by_pair.get(&key) {
+                return Ok(d.clone());
+            }
+            m.generation
+        };
         let rows = store::advisors_in(&self.pool, school_id, major_id)
             .await
             .map_err(db_error)?;
@@ -371,17 +407,19 @@ impl Site {
             rows.into_iter().map(|r| (r.id, r.name)).collect(),
             directions,
         ));
-        if let Ok(mut m) = self.directories.write() {
-            m.insert(key, directory.clone());
+        let mut m = self.directories.write().unwrap_or_else(|e| e.into_inner());
+        // Forgotten while it was read: it may predate the change.
+        if m.generation == generation {
+            m.by_pair.insert(key, directory.clone());
         }
         Ok(directory)
     }
 
     /// Forgets cached directories (after advisors are added or edited).
     pub fn invalidate_directories(&self) {
-        if let Ok(mut m) = self.directories.write() {
-            m.clear();
-        }
+        let mut m = self.directories.write().unwrap_or_else(|e| e.into_inner());
+        m.by_pair.clear();
+        m.generation = m.generation.wrapping_add(1);
     }
 
     /// One advisor's row, if the id names one.

@@ -102,8 +102,10 @@ const FIXED_MAJOR: &str = "计算机科学与技术";
 const STAR_ADVISORS: usize = 6;
 const PERFECT_FEW_ADVISORS: usize = 10;
 
-/// Generates the whole demo dataset from `seed`. Same seed, same data.
-pub fn generate(seed: u64) -> DemoData {
+/// The catalog alone: every school and major with their aliases (and which
+/// majors a school's demo advisors are drawn from), no advisors, no reviews.
+/// What `DEMO_DATA=off` seeds, and the first part of [`generate`].
+pub fn catalog() -> DemoData {
     let majors: Vec<MajorSeed> = data::MAJORS
         .iter()
         .map(|m| MajorSeed {
@@ -129,7 +131,19 @@ pub fn generate(seed: u64) -> DemoData {
             }
         })
         .collect();
+    DemoData {
+        schools,
+        majors,
+        advisors: Vec::new(),
+        reviews: Vec::new(),
+    }
+}
 
+/// Generates the whole demo dataset from `seed`. Same seed, same data.
+pub fn generate(seed: u64) -> DemoData {
+    let DemoData {
+        schools, majors, ..
+    } = catalog();
     let mut rng = Rng::stream(seed, 1);
     let (advisors, mut traits) = make_advisors(&mut rng, &schools, &majors);
     let plans = make_plans(&mut rng, &schools, &advisors, &mut traits);

@@ -1,6 +1,11 @@
 //! Demo data: a realistic, fictional dataset (real universities and majors,
 //! made-up advisors and reviews) generated from a fixed seed and written into an
 //! empty database on first start, so the site is useful the moment it runs.
+//!
+//! Two parts, seeded apart: the catalog (schools, majors and the names
+//! students use for them — what the site needs to work at all) and the
+//! demo advisors with their reviews. `DEMO_DATA=off` ([`Seeding`]) seeds the
+//! catalog only, for a site whose advisors come from `server import`.
 
 pub mod catalog_data;
 pub mod generate;
@@ -16,15 +21,58 @@ pub const DEMO_SEED: u64 = 20_260_112;
 /// Rows per multi-row INSERT: well under SQLite's bound-parameter limit.
 const CHUNK: usize = 400;
 
-/// Writes the demo data if the database has no schools yet. Returns whether it did.
-pub async fn seed_if_empty(pool: &SqlitePool) -> Result<bool, sqlx::Error> {
+/// What an empty database is seeded with: the `DEMO_DATA` variable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seeding {
+    /// The catalog, the demo advisors and their reviews (`DEMO_DATA` unset,
+    /// empty or `on`).
+    #[default]
+    Demo,
+    /// The catalog only — schools, majors and their aliases; the review
+    /// tags come with the schema — and no advisor (`DEMO_DATA=off`).
+    CatalogOnly,
+}
+
+impl Seeding {
+    /// The variable that chooses.
+    pub const VARIABLE: &'static str = "DEMO_DATA";
+
+    /// `DEMO_DATA` from the environment.
+    pub fn from_env() -> Result<Seeding, String> {
+        Seeding::parse(std::env::var(Self::VARIABLE).ok().as_deref())
+    }
+
+    /// A value of `DEMO_DATA`: unset, empty or `on` is the demo, `off` the
+    /// catalog only (either case). Anything else is refused rather than
+    /// guessed at: a typo must not put fictional advisors into a
+    /// production database, where they would be hard to take out again.
+    pub fn parse(value: Option<&str>) -> Result<Seeding, String> {
+        match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("" | "on") => Ok(Seeding::Demo),
+            Some("off") => Ok(Seeding::CatalogOnly),
+            Some(_) => Err(format!(
+                "{} 只能是 off（空数据库只写入学校和专业目录）或 on（写入演示数据，默认），现在是「{}」",
+                Self::VARIABLE,
+                value.unwrap_or_default().trim()
+            )),
+        }
+    }
+}
+
+/// Seeds the database if it has no schools yet (as `seeding` says).
+/// Returns whether it did. A database that has schools is left alone, so
+/// `DEMO_DATA` matters only on the first start.
+pub async fn seed_if_empty(pool: &SqlitePool, seeding: Seeding) -> Result<bool, sqlx::Error> {
     let schools: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM schools")
         .fetch_one(pool)
         .await?;
     if schools > 0 {
         return Ok(false);
     }
-    let data = generate::generate(DEMO_SEED);
+    let data = match seeding {
+        Seeding::Demo => generate::generate(DEMO_SEED),
+        Seeding::CatalogOnly => generate::catalog(),
+    };
     let mut tx = crate::db::begin_write(pool).await?;
     insert(&mut tx, &data).await?;
     crate::store::rebuild_aggregates(&mut tx).await?;
@@ -81,8 +129,20 @@ pub enum SeedError {
 /// Inserts a generated dataset; ids are positions + 1, so references between
 /// the generated rows (indices) carry over unchanged.
 pub async fn insert(conn: &mut SqliteConnection, data: &DemoData) -> Result<(), sqlx::Error> {
-    let id = |i: usize| i as i64 + 1;
+    insert_catalog(&mut *conn, data).await?;
+    insert_advisors_and_reviews(conn, data).await
+}
 
+/// Row `i` of a generated table is id `i + 1`.
+fn id(i: usize) -> i64 {
+    i as i64 + 1
+}
+
+/// The schools and majors of a dataset with their aliases.
+pub async fn insert_catalog(
+    conn: &mut SqliteConnection,
+    data: &DemoData,
+) -> Result<(), sqlx::Error> {
     for (i, chunk) in data.schools.chunks(CHUNK).enumerate() {
         let mut qb =
             QueryBuilder::<Sqlite>::new("INSERT INTO schools (id, name, city, tier, popularity) ");
@@ -133,7 +193,16 @@ pub async fn insert(conn: &mut SqliteConnection, data: &DemoData) -> Result<(), 
         });
         qb.build().execute(&mut *conn).await?;
     }
+    Ok(())
+}
 
+/// The advisors of a dataset, their directions, reviews and review tags
+/// (the catalog must be in already; aggregates are left to
+/// [`crate::store::rebuild_aggregates`]).
+pub async fn insert_advisors_and_reviews(
+    conn: &mut SqliteConnection,
+    data: &DemoData,
+) -> Result<(), sqlx::Error> {
     for (i, chunk) in data.advisors.chunks(CHUNK).enumerate() {
         let mut qb = QueryBuilder::<Sqlite>::new(
             "INSERT INTO advisors (id, name, title, school_id, major_id, bio) ",

@@ -12,10 +12,13 @@
 //! - [`sessions`]: chat sessions, their messages and the coach's checkpoints.
 //! - [`search`]: advisors by name, pinyin or initials, one index range.
 //! - [`votes`]: 有用 on reviews, one per client, and the count it moves.
+//! - [`roster`]: advisors added and edited by `server import`, and the
+//!   roster version that tells running instances to reload their caches.
 
 pub mod drafts;
 pub mod limits;
 pub mod rankings;
+pub mod roster;
 pub mod scores;
 pub mod search;
 pub mod sessions;

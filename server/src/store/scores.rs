@@ -116,13 +116,23 @@ pub async fn refresh(conn: &mut SqliteConnection, advisor_id: i64) -> Result<boo
         recompute_all(&mut *conn, &live).await?;
         return Ok(true);
     }
+    rescore(conn, advisor_id).await?;
+    Ok(false)
+}
+
+/// One advisor's scores under the stored prior, the prior left as it is:
+/// for an advisor added without reviews (`store::roster`), whose sums
+/// moved nothing site-wide. The default 0 of the score columns would put
+/// a new advisor last and off the formula; this makes it the prior mean,
+/// computed exactly as every other score.
+pub async fn rescore(conn: &mut SqliteConnection, advisor_id: i64) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
         "UPDATE advisors SET {SCORES_SET} FROM score_prior AS p WHERE p.id = 1 AND advisors.id = ?"
     ))
     .bind(advisor_id)
     .execute(&mut *conn)
     .await?;
-    Ok(false)
+    Ok(())
 }
 
 /// Stores `prior` and recomputes every advisor's scores with it.

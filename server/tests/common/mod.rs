@@ -53,7 +53,9 @@ fn template() -> &'static PathBuf {
         std::thread::spawn(move || {
             let rt = tokio::runtime::Runtime::new().unwrap();
             rt.block_on(async {
-                let (pool, seeded) = server::db::open(&url).await.expect("seed template");
+                let (pool, seeded) = server::db::open_with(&url, server::db::Seeding::Demo)
+                    .await
+                    .expect("seed template");
                 assert!(seeded);
                 pool.close().await;
             });
@@ -75,6 +77,30 @@ pub async fn site() -> Arc<Site> {
         .expect("open copy");
     assert!(!seeded, "a copy of the template is already seeded");
     Arc::new(Site::load(pool).await.expect("load site"))
+}
+
+/// A fresh database as `DEMO_DATA=off` starts it: the school/major
+/// catalog, no advisors, no reviews.
+pub async fn catalog_only_site() -> Arc<Site> {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let path = scratch_dir().join(format!("empty-{}.db", N.fetch_add(1, Ordering::SeqCst)));
+    let (pool, seeded) = server::db::open_with(
+        &format!("sqlite://{}", path.display()),
+        server::db::Seeding::CatalogOnly,
+    )
+    .await
+    .expect("open an empty database");
+    assert!(seeded, "the catalog is written into an empty database");
+    Arc::new(Site::load(pool).await.expect("load site"))
+}
+
+/// The router of the whole site over `site` (pages and API).
+pub fn router(site: &Arc<Site>) -> Router {
+    let options = leptos::config::LeptosOptions::builder()
+        .output_name("advisor-review")
+        .build();
+    let agent = Arc::new(server::agent::Agent::new(site.clone()));
+    behind_proxy(site.clone(), agent, options)
 }
 
 /// Two instances of the site (each its own pool, catalog, agent and router,
