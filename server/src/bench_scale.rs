@@ -69,7 +69,7 @@ enum Target {
     None,
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 10] = [
     Case {
         label: "GET /api/v1/advisors（最大的学校+专业，第 1 页，综合）",
         target: Target::P95(10.0),
@@ -98,6 +98,18 @@ const CASES: [Case; 7] = [
         label: "对话一轮，推荐「……想做机器学习，导师温和一点」",
         target: Target::None,
     },
+    Case {
+        label: "GET /api/v1/search，一个姓（如「张」）",
+        target: Target::P95(10.0),
+    },
+    Case {
+        label: "同上，拼音首字母（如「zs」）",
+        target: Target::P95(10.0),
+    },
+    Case {
+        label: "同上，全名的拼音（如「zhangsan」）",
+        target: Target::P95(10.0),
+    },
 ];
 
 /// p50 and p95 of each case, in [`CASES`]' order.
@@ -110,6 +122,10 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
         .await
         .map_err(|e| e.to_string())?;
     crate::db::migrate(&pool).await.map_err(|e| e.to_string())?;
+    // A database seeded before the name search had its terms.
+    crate::store::search::index_missing_in(&pool)
+        .await
+        .map_err(|e| e.to_string())?;
     if crate::store::advisor_total(&pool)
         .await
         .map_err(|e| e.to_string())?
@@ -215,13 +231,28 @@ async fn measure(pool: sqlx::SqlitePool, samples: usize) -> Result<Timings, Stri
             .map(|m| m.name.clone())
             .unwrap_or_default(),
     );
-    let detail_ids: Vec<i64> =
+    let big_page =
         crate::store::rankings::page(&pool, big.0, big.1, app::model::SortKey::Overall, 50, 0)
             .await
-            .map_err(|e| e.to_string())?
-            .iter()
-            .map(|a| a.id)
-            .collect();
+            .map_err(|e| e.to_string())?;
+    let detail_ids: Vec<i64> = big_page.iter().map(|a| a.id).collect();
+    // Search keys as students type them: a surname, the initials, the
+    // whole name in pinyin (each advisor's first spelling).
+    let spelled = |name: &str, initials: bool| {
+        let n = name.chars().count();
+        crate::text::names::terms(name)
+            .into_iter()
+            .filter(|t| t.pos == 0 && t.text.is_ascii())
+            .find(|t| (t.text.len() == n) == initials)
+            .map(|t| t.text)
+            .unwrap_or_default()
+    };
+    let surnames: Vec<String> = big_page
+        .iter()
+        .filter_map(|a| a.name.chars().next().map(String::from))
+        .collect();
+    let initials: Vec<String> = big_page.iter().map(|a| spelled(&a.name, true)).collect();
+    let pinyin: Vec<String> = big_page.iter().map(|a| spelled(&a.name, false)).collect();
     if detail_ids.is_empty() {
         return Err("最大的学校+专业没有导师".into());
     }
@@ -288,6 +319,11 @@ async fn measure(pool: sqlx::SqlitePool, samples: usize) -> Result<Timings, Stri
                 5 => http
                     .post(format!("{base}/api/v1/chat"))
                     .json(&serde_json::json!({"message": "我想考北京大学计算机系"})),
+                7..=9 => {
+                    let keys = [&surnames, &initials, &pinyin][i - 7];
+                    http.get(format!("{base}/api/v1/search"))
+                        .query(&[("q", keys[n % keys.len()].as_str())])
+                }
                 _ => http
                     .post(format!("{base}/api/v1/chat"))
                     .json(&serde_json::json!({
