@@ -41,20 +41,6 @@ pub fn title(s: impl Into<String>) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markup_and_quotes_are_escaped() {
-        assert_eq!(
-            escape_html("</textarea><script>alert('x')</script>&\""),
-            "&lt;/textarea&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;"
-        );
-        assert_eq!(escape_html("张三 很好"), "张三 很好");
-    }
-}
-
 /// Percent-encodes a query value (everything but unreserved ASCII), so
 /// Chinese names survive in URLs.
 pub fn url_encode(s: &str) -> String {
@@ -68,4 +54,18 @@ pub fn url_encode(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_and_quotes_are_escaped() {
+        assert_eq!(
+            escape_html("</textarea><script>alert('x')</script>&\""),
+            "&lt;/textarea&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;"
+        );
+        assert_eq!(escape_html("张三 很好"), "张三 很好");
+    }
 }

@@ -14,7 +14,7 @@ test.describe('without JavaScript', () => {
     // The plain GET form works without any script.
     await page.fill('#search-school', '北大');
     await page.fill('#search-major', '计算机');
-    await page.click('button[type=submit]');
+    await page.click('.search-form button[type=submit]');
     await expect(page).toHaveURL(/\/ranking\?school=/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('北京大学 · 计算机科学与技术');
     await expect(page.locator('.advisor-row')).not.toHaveCount(0);

@@ -134,7 +134,7 @@ impl Site {
                     .map(|s| (catalog.advisor_count(s.id, m.id), s.name.as_str()))
                     .filter(|(n, _)| *n > 0)
                     .collect();
-                offering.sort_by(|a, b| b.0.cmp(&a.0));
+                offering.sort_by_key(|o| std::cmp::Reverse(o.0));
                 let total = offering.iter().map(|(n, _)| n).sum();
                 Some((
                     quality,

@@ -178,3 +178,32 @@ fn the_labelled_set_is_routed_and_checked_well() {
     }
     assert!(rules.len() >= 6, "every rule is in the set: {rules:?}");
 }
+
+#[tokio::test]
+async fn the_coach_hears_whether_the_student_recommends_applying() {
+    let (app, site) = app().await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    s.say("我是他组里的在读学生，学术水平很高，每周组会都认真指导论文，经费充足，补助每月三千")
+        .await;
+    let r = s
+        .say("老师脾气很好，很关心学生，毕业的师兄大多去了大厂，强烈推荐报考")
+        .await;
+    let r = if r.voice_response.starts_with("整理好了") {
+        r
+    } else {
+        s.say("就这些").await
+    };
+    assert!(r.voice_response.starts_with("整理好了"), "{}", r.voice_response);
+    assert!(r.voice_response.contains("推荐报考"), "{}", r.voice_response);
+    assert!(!r.voice_response.contains("不推荐"), "{}", r.voice_response);
+
+    // Changed before publishing: "不推荐" is read before the 推荐 it holds.
+    let r = s.say("还是改成不推荐报考吧，压力太大").await;
+    assert!(r.voice_response.contains("不推荐报考"), "{}", r.voice_response);
+    let r = s.click("general", &["确认发布"]).await;
+    let posted = call(&r, "submit_review");
+    let review = &posted.result.as_ref().expect("the stored review")["review"];
+    assert_eq!(review["recommend"], json!(false), "{review}");
+    common::assert_aggregates_match_recomputation(&site).await;
+}

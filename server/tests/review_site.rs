@@ -3,6 +3,7 @@
 //! reviews sorted by 最新 / 最有用 and filtered by relation and tag; the
 //! optional 是否推荐报考 and its share — over the JSON API and the pages
 //! without JavaScript.
+#![allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 
 mod common;
 

@@ -337,6 +337,8 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
                     </div>
                 </li>
             }
+            // One erased type per review: the page's view type stays shallow.
+            .into_any()
         })
         .collect_view();
     let query = use_query_map();

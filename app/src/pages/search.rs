@@ -18,19 +18,21 @@ pub fn SearchPage() -> impl IntoView {
     let query = use_query_map();
     let q = move || query.with(|q| q.get("q").unwrap_or_default());
     let results = Resource::new(q, search);
+    // Keep the page context true: the advisors found are the list on screen.
+    Effect::new(move |_| match results.get() {
+        Some(Ok(r)) => store.show_search(&r),
+        Some(Err(_)) => store.show_search(&SearchResults::default()),
+        None => {}
+    });
 
     view! {
         <Suspense fallback=|| view! { <p class="loading">"正在搜索…"</p> }>
             {move || Suspend::new(async move {
                 let text = q();
                 match results.await {
-                    Ok(r) => {
-                        store.show_search(&r);
-                        view! { <Results text results=r/> }.into_any()
-                    }
+                    Ok(r) => view! { <Results text results=r/> }.into_any(),
                     Err(e) => {
                         crate::set_http_status(503);
-                        store.show_search(&SearchResults::default());
                         view! { <p class="error">{format!("搜索失败，请稍后再试（{e}）")}</p> }.into_any()
                     }
                 }

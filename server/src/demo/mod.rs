@@ -118,6 +118,20 @@ pub async fn seed_at_scale(
     Ok((data.advisors.len(), data.reviews.len()))
 }
 
+/// 是否推荐报考 of a demo review: about three in five writers answer, and
+/// their answer follows what they rated (4–5 yes, 1–2 no; a 3 leans on
+/// 师生关系, what students weigh most).
+fn demo_recommend(index: usize, r: &generate::ReviewSeed) -> Option<bool> {
+    if index % 5 >= 3 {
+        return None;
+    }
+    Some(match r.overall {
+        4..=5 => true,
+        1..=2 => false,
+        _ => r.relationship >= 4,
+    })
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum SeedError {
     #[error("数据库里已经有数据了：请换一个新的数据库文件（--db），已有数据不会被改动")]
@@ -241,7 +255,7 @@ pub async fn insert_advisors_and_reviews(
     for (i, chunk) in data.reviews.chunks(CHUNK).enumerate() {
         let mut qb = QueryBuilder::<Sqlite>::new(
             "INSERT INTO reviews (id, advisor_id, academic, funding, relationship, prospects, overall, \
-             text, relation, created_at) ",
+             text, relation, created_at, recommend) ",
         );
         qb.push_values(chunk.iter().enumerate(), |mut b, (j, r)| {
             b.push_bind(id(i * CHUNK + j))
@@ -253,7 +267,8 @@ pub async fn insert_advisors_and_reviews(
                 .push_bind(r.overall as i64)
                 .push_bind(&r.text)
                 .push_bind(r.relation)
-                .push_bind(&r.created_at);
+                .push_bind(&r.created_at)
+                .push_bind(demo_recommend(i * CHUNK + j, r).map(i64::from));
         });
         qb.build().execute(&mut *conn).await?;
     }

@@ -41,7 +41,7 @@ pub fn fold_name(s: &str) -> Vec<char> {
             _ => c,
         })
         .filter(|c| c.is_alphanumeric())
-        .map(|c| simplified(c))
+        .map(simplified)
         .flat_map(char::to_lowercase)
         .collect()
 }
