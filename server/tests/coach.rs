@@ -194,13 +194,25 @@ async fn the_coach_hears_whether_the_student_recommends_applying() {
     } else {
         s.say("就这些").await
     };
-    assert!(r.voice_response.starts_with("整理好了"), "{}", r.voice_response);
-    assert!(r.voice_response.contains("推荐报考"), "{}", r.voice_response);
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    assert!(
+        r.voice_response.contains("推荐报考"),
+        "{}",
+        r.voice_response
+    );
     assert!(!r.voice_response.contains("不推荐"), "{}", r.voice_response);
 
     // Changed before publishing: "不推荐" is read before the 推荐 it holds.
     let r = s.say("还是改成不推荐报考吧，压力太大").await;
-    assert!(r.voice_response.contains("不推荐报考"), "{}", r.voice_response);
+    assert!(
+        r.voice_response.contains("不推荐报考"),
+        "{}",
+        r.voice_response
+    );
     let r = s.click("general", &["确认发布"]).await;
     let posted = call(&r, "submit_review");
     let review = &posted.result.as_ref().expect("the stored review")["review"];

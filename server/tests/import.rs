@@ -164,10 +164,7 @@ async fn imported_advisors_show_in_a_running_site_with_consistent_aggregates() {
     // Findable by name and pinyin at once (indexed in the import's transaction).
     for q in ["林知远", "linzhiyuan", "lzy", "知远", "阿依古丽"] {
         let found = site.search(q, 5).await.unwrap();
-        assert!(
-            !found.advisors.is_empty(),
-            "{q} not found after the import"
-        );
+        assert!(!found.advisors.is_empty(), "{q} not found after the import");
     }
     let RankingView::Ranking(page) = site
         .ranking("浙大", "软件工程", SortKey::Overall, 1)

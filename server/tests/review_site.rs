@@ -559,3 +559,29 @@ async fn the_agent_finds_a_named_advisor_anywhere_through_the_search() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_surname_is_read_from_one_index_in_result_order() {
+    let (app, site) = app().await;
+    let plan = server::store::search::head_plan(site.pool()).await.unwrap();
+    assert!(
+        plan.iter().any(|p| p.contains("advisors_head"))
+            && !plan.iter().any(|p| p.contains("TEMP B-TREE")),
+        "{plan:?}"
+    );
+    let v = search(&app, "张").await;
+    let hits = v["advisors"].as_array().unwrap();
+    assert!(!hits.is_empty());
+    assert!(hits
+        .iter()
+        .all(|a| a["name"].as_str().unwrap().starts_with('张')));
+    // One Latin letter names nobody; two already do.
+    assert!(search(&app, "z").await["advisors"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(!search(&app, "zs").await["advisors"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}

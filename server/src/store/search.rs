@@ -1,6 +1,9 @@
 //! The name search's SQL: the terms of every advisor's name
 //! (`advisor_name_terms`, written from [`crate::text::names::terms`]) and a
-//! lookup that is one range of that table's primary key.
+//! lookup that is one range of that table's primary key. A one-character
+//! query (a surname) reads `advisors_head` instead: an index in the order
+//! results are shown, so the site's thousands of 张 are not gathered and
+//! sorted.
 //!
 //! Why not FTS5's trigram tokenizer: it matches only queries of three
 //! characters or more, and most Chinese names are two or three characters —
@@ -54,6 +57,23 @@ pub async fn index_missing_in(pool: &SqlitePool) -> Result<u64, sqlx::Error> {
     Ok(n)
 }
 
+/// Advisors whose name starts with ?1, most reviewed first (`advisors_head`).
+const BY_HEAD: &str = "SELECT id, name, title, school_id, major_id, review_count, score_overall, \
+         CASE WHEN name = ?1 THEN 0 ELSE 1 END AS quality \
+     FROM advisors WHERE substr(name, 1, 1) = ?1 \
+     ORDER BY review_count DESC, id LIMIT ?2";
+
+/// SQLite's plan of a one-character lookup (tests: one index, no sort).
+pub async fn head_plan(pool: &SqlitePool) -> Result<Vec<String>, sqlx::Error> {
+    let rows: Vec<(i64, i64, i64, String)> =
+        sqlx::query_as(&format!("EXPLAIN QUERY PLAN {BY_HEAD}"))
+            .bind("张")
+            .bind(20i64)
+            .fetch_all(pool)
+            .await?;
+    Ok(rows.into_iter().map(|r| r.3).collect())
+}
+
 /// How well a name matched: the whole name, its start, or inside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Quality {
@@ -88,8 +108,8 @@ impl NameHit {
 /// Advisors whose name has a term starting with `key` (a
 /// [`crate::text::names::query_key`]), best match first, then most
 /// reviewed: at most `limit`. A one-character key matches only a name's
-/// start (a surname, an initial): inside names it would match most of the
-/// site and say little.
+/// start (a surname): inside names it would match most of the site and say
+/// little; a single Latin letter matches nobody.
 pub async fn advisors_matching(
     pool: &SqlitePool,
     key: &str,
@@ -98,26 +118,33 @@ pub async fn advisors_matching(
     if key.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
-    let max_pos = if key.chars().count() == 1 {
-        0
-    } else {
-        i64::MAX
-    };
+    let mut chars = key.chars();
+    if let (Some(head), None) = (chars.next(), chars.next()) {
+        // One Latin letter names nobody (every 张, 赵 and 周 is a "z").
+        if head.is_ascii() {
+            return Ok(Vec::new());
+        }
+        // A surname: one range of `advisors_head`, already in order.
+        return sqlx::query_as(BY_HEAD)
+            .bind(key)
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await;
+    }
     sqlx::query_as(
         "SELECT a.id, a.name, a.title, a.school_id, a.major_id, a.review_count, a.score_overall, \
                 m.quality \
          FROM (SELECT advisor_id, \
                       MIN(CASE WHEN pos = 0 AND term = ?1 THEN 0 WHEN pos = 0 THEN 1 ELSE 2 END) AS quality \
                FROM advisor_name_terms \
-               WHERE term >= ?1 AND term < ?2 AND pos <= ?3 \
+               WHERE term >= ?1 AND term < ?2 \
                GROUP BY advisor_id) AS m \
          JOIN advisors a ON a.id = m.advisor_id \
          ORDER BY m.quality, a.review_count DESC, a.id \
-         LIMIT ?4",
+         LIMIT ?3",
     )
     .bind(key)
     .bind(prefix_end(key))
-    .bind(max_pos)
     .bind(i64::from(limit))
     .fetch_all(pool)
     .await
