@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-e2e bench bench-scale load model eval-model fmt lint clean
+.PHONY: run test setup build test-rust test-e2e bench bench-scale size load model eval-model fmt lint clean
 
 run: setup
 	cargo leptos serve --release
@@ -42,6 +42,12 @@ bench:
 # targets. The first run writes data/scale.db (`server seed`, under a minute).
 bench-scale:
 	cargo run --release -p server -- bench-scale
+
+# What the home and ranking pages download before they are interactive
+# (the WASM and its JS glue of the last `make build`), gzip and brotli,
+# against the 350 KB budget of issue 13.
+size:
+	node scripts/wasm-size.mjs
 
 # 200 conversations × 20 turns, 50 at a time, against the release server code
 # on a loopback port: 0 errors, every turn stored; prints turns/s and p50/p95.

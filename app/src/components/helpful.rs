@@ -68,9 +68,7 @@ pub fn HelpfulButton(
                 disabled=move || busy.get()
                 data-testid="helpful-button"
             >
-                <svg class="icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-                    <path d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6C6.2 8 6 8.5 6 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z" fill="currentColor"/>
-                </svg>
+                {crate::components::icons::thumbs_up()}
                 <span>{move || if voted.get() { "已觉得有用" } else { "有用" }}</span>
                 <span class="helpful-count" data-testid="helpful-count">{move || count.get()}</span>
             </button>

@@ -3,6 +3,7 @@
 mod agent_panel;
 mod charts;
 mod helpful;
+pub mod icons;
 mod my_review;
 mod name_search;
 mod pager;

@@ -138,10 +138,7 @@ pub fn NameSearch() -> impl IntoView {
                 on:keydown=on_keydown
             />
             <button type="submit" class="name-search-button" aria-label="搜索">
-                <svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-                    <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" stroke-width="2"/>
-                    <path d="M15.5 15.5L21 21" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>
-                </svg>
+                {crate::components::icons::search()}
             </button>
             <ul
                 id="name-search-list"

@@ -41,15 +41,30 @@ pub fn AgentPanel() -> impl IntoView {
         conversation.restore();
     });
 
+    // Escape anywhere in the open panel folds it to its button, and the
+    // keyboard lands on that button (to open it again with Enter).
+    let toggle = NodeRef::<leptos::html::Button>::new();
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" && !collapsed.get_untracked() {
+            ev.prevent_default();
+            collapsed.set(true);
+            if let Some(button) = toggle.get_untracked() {
+                let _ = button.focus();
+            }
+        }
+    };
+
     view! {
         <aside
             class="agent-panel"
             class:is-collapsed=move || collapsed.get()
             data-testid="agent-panel"
             aria-labelledby="agent-title"
+            on:keydown=on_keydown
         >
             <button
                 type="button"
+                node_ref=toggle
                 class="agent-toggle"
                 data-testid="agent-toggle"
                 aria-controls="agent-body"

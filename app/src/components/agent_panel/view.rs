@@ -91,7 +91,7 @@ pub fn PanelHeader(conversation: Conversation, hydrated: RwSignal<bool>) -> impl
                     disabled=move || !hydrated.get()
                     on:click=move |_| conversation.set_muted(!muted.get_untracked())
                 >
-                    {move || if muted.get() { "🔇" } else { "🔊" }}
+                    {move || if muted.get() { crate::components::icons::speaker_off() } else { crate::components::icons::speaker() }}
                 </button>
                 <button
                     type="button"
@@ -393,7 +393,7 @@ fn MicButton(conversation: Conversation, draft: RwSignal<String>) -> impl IntoVi
             disabled=move || conversation.busy.get()
             on:click=toggle
         >
-            "🎤"
+            {crate::components::icons::microphone()}
         </button>
     }
 }
