@@ -186,3 +186,12 @@ test('time until the panel can be used, on the home and the ranking page', async
     await context.close();
   }
 });
+
+test('the WASM is sent precompressed to browsers that accept brotli or gzip', async ({ request }) => {
+  for (const [accept, encoding] of [['br', 'br'], ['gzip', 'gzip']]) {
+    const r = await request.get('/pkg/advisor-review.wasm', { headers: { 'accept-encoding': accept } });
+    expect(r.status()).toBe(200);
+    expect(r.headers()['content-encoding']).toBe(encoding);
+    expect(r.headers()['content-type']).toContain('application/wasm');
+  }
+});
