@@ -306,6 +306,13 @@ async fn a_reload_restores_the_conversation() {
     assert_eq!(h["messages"][1]["role"], "assistant");
     assert_eq!(h["form"]["school"], "北京大学");
     assert_eq!(h["options"]["params"]["target_field"], "major");
+    // Seed 000 §5.2: the session's start time and the page it last saw.
+    let start = h["start_time"].as_str().unwrap();
+    assert!(
+        start.len() == 20 && start.ends_with('Z') && start.contains('T'),
+        "{start}"
+    );
+    assert_eq!(h["page_context"]["current_page"], "home", "{h}");
     assert_eq!(
         get(&app, "/api/v1/chat/0123456789abcdef0123456789abcdef")
             .await

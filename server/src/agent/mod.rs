@@ -543,12 +543,20 @@ impl Agent {
             .messages(&session.id)
             .await
             .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?;
+        let start_time = self
+            .sessions
+            .started_at(&session.id)
+            .await
+            .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
+            .unwrap_or_default();
         Ok(Some(ChatHistory {
             session_id: session.id,
             agent: session.persona,
             messages,
             form: session.form,
             options: session.memory.pending,
+            start_time,
+            page_context: session.page_context,
         }))
     }
 }

@@ -149,6 +149,11 @@ impl SessionStore {
     }
 
     /// Every message of a session, for the panel after a reload.
+    /// When the session was opened (ISO 8601 UTC).
+    pub async fn started_at(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
+        store::started_at(&self.pool, id).await
+    }
+
     pub async fn messages(&self, id: &str) -> Result<Vec<ChatMessage>, sqlx::Error> {
         let rows = store::messages(&self.pool, id).await?;
         Ok(rows

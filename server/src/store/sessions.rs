@@ -52,6 +52,14 @@ pub async fn session(
         .await
 }
 
+/// When a session was opened (ISO 8601 UTC), `None` for no such session.
+pub async fn started_at(pool: &SqlitePool, id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT created_at FROM chat_sessions WHERE id = ?")
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+}
+
 /// The last `limit` messages of a session, oldest first: (role, content,
 /// tool calls as JSON).
 pub async fn recent_messages(
