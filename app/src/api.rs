@@ -174,13 +174,18 @@ pub async fn get_reviews(
 }
 
 /// The name search of `/search?q=` and the header's box. An empty query is
-/// no results, not an error (the page shows the box).
+/// no results, not an error (the page shows the box); a query the student
+/// got wrong (too long) is an answer with its 4xx message, as
+/// [`get_comparison`]'s; only an unavailable database fails the call.
 #[server]
-pub async fn search(q: String) -> Result<SearchResults, ServerFnError> {
+pub async fn search(q: String) -> Result<Result<SearchResults, ApiError>, ServerFnError> {
     if q.trim().is_empty() {
-        return Ok(SearchResults::default());
+        return Ok(Ok(SearchResults::default()));
     }
-    site_data()?.search(&q).await.map_err(to_server_error)
+    match site_data()?.search(&q).await {
+        Err(e) if e.status >= 500 => Err(to_server_error(e)),
+        answer => Ok(answer),
+    }
 }
 
 /// The advisors of `/compare?ids=…`. A request the student got wrong (too

@@ -585,3 +585,14 @@ async fn a_surname_is_read_from_one_index_in_result_order() {
         .unwrap()
         .is_empty());
 }
+
+#[tokio::test]
+async fn an_overlong_search_on_the_page_is_a_400_that_says_why() {
+    let _guard = common::render_serially();
+    let (app, _) = app().await;
+    let long = "张".repeat(60);
+    let r = get(&app, &encode_uri(&format!("/search?q={long}"))).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.body.contains("搜索内容太长了"), "no reason given");
+    assert!(!r.body.contains("没有找到"));
+}

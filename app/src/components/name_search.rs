@@ -69,8 +69,8 @@ pub fn NameSearch() -> impl IntoView {
                 }
                 spawn_local(async move {
                     let list = match search(q).await {
-                        Ok(r) => suggestions(&r),
-                        Err(_) => Vec::new(),
+                        Ok(Ok(r)) => suggestions(&r),
+                        _ => Vec::new(),
                     };
                     if generation.get_value() == mine {
                         active.set(None);

@@ -20,8 +20,8 @@ pub fn SearchPage() -> impl IntoView {
     let results = Resource::new(q, search);
     // Keep the page context true: the advisors found are the list on screen.
     Effect::new(move |_| match results.get() {
-        Some(Ok(r)) => store.show_search(&r),
-        Some(Err(_)) => store.show_search(&SearchResults::default()),
+        Some(Ok(Ok(r))) => store.show_search(&r),
+        Some(_) => store.show_search(&SearchResults::default()),
         None => {}
     });
 
@@ -30,7 +30,16 @@ pub fn SearchPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let text = q();
                 match results.await {
-                    Ok(r) => view! { <Results text results=r/> }.into_any(),
+                    Ok(Ok(r)) => view! { <Results text results=r/> }.into_any(),
+                    Ok(Err(e)) => {
+                        crate::set_http_status(e.status);
+                        let results = SearchResults { query: text.clone(), ..SearchResults::default() };
+                        view! {
+                            <p class="error" role="alert" data-testid="search-error">{e.info.message.clone()}</p>
+                            <Results text results refused=true/>
+                        }
+                        .into_any()
+                    }
                     Err(e) => {
                         crate::set_http_status(503);
                         view! { <p class="error">{format!("搜索失败，请稍后再试（{e}）")}</p> }.into_any()
@@ -41,8 +50,10 @@ pub fn SearchPage() -> impl IntoView {
     }
 }
 
+/// The results and the box to search again; `refused`: the query itself was
+/// refused (its message is shown above), so "nothing found" is not said.
 #[component]
-fn Results(text: String, results: SearchResults) -> impl IntoView {
+fn Results(text: String, results: SearchResults, #[prop(optional)] refused: bool) -> impl IntoView {
     let title = if text.trim().is_empty() {
         "搜索导师".to_string()
     } else {
@@ -50,7 +61,7 @@ fn Results(text: String, results: SearchResults) -> impl IntoView {
     };
     let heading = title.clone();
     let empty = text.trim().is_empty();
-    let nothing = !empty && results.is_empty();
+    let nothing = !empty && !refused && results.is_empty();
     let advisors = results.advisors.clone();
     let full = advisors.len() >= 20;
     view! {
