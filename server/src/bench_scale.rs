@@ -257,23 +257,7 @@ async fn measure(pool: sqlx::SqlitePool, samples: usize) -> Result<Timings, Stri
         return Err("最大的学校+专业没有导师".into());
     }
 
-    let agent = Arc::new(crate::agent::Agent::new(site.clone()));
-    let options = leptos::config::LeptosOptions::builder()
-        .output_name("advisor-review")
-        .build();
-    let proxies = crate::http::client::TrustedProxies::parse("127.0.0.1")?;
-    let app = crate::app_router_with(site, agent, options, proxies);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|e| e.to_string())?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let server = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .await
-    });
+    let (addr, server) = crate::serve_on_loopback(site).await?;
     let base = format!("http://{addr}");
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))

@@ -78,6 +78,39 @@ pub fn app_router(site: Arc<Site>, agent: Arc<Agent>, leptos_options: LeptosOpti
     app_router_with(site, agent, leptos_options, proxies)
 }
 
+/// The whole site with the embedded agent on a free loopback port, as the
+/// tool subcommands measure it (`server load`, `server bench-scale`):
+/// its address and the serving task (abort it when done). Requests come
+/// from 127.0.0.1, which is trusted, so `X-Forwarded-For` names a client.
+pub async fn serve_on_loopback(
+    site: Arc<Site>,
+) -> Result<
+    (
+        std::net::SocketAddr,
+        tokio::task::JoinHandle<std::io::Result<()>>,
+    ),
+    String,
+> {
+    let agent = Arc::new(Agent::new(site.clone()));
+    let options = LeptosOptions::builder()
+        .output_name("advisor-review")
+        .build();
+    let proxies = TrustedProxies::parse("127.0.0.1")?;
+    let app = app_router_with(site, agent, options, proxies);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let server = tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
+    });
+    Ok((addr, server))
+}
+
 /// [`app_router`] with the trusted proxies given (tests, embedding).
 pub fn app_router_with(
     site: Arc<Site>,

@@ -232,23 +232,7 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, String> {
             .await
             .map_err(|e| e.to_string())?,
     );
-    let agent = Arc::new(crate::agent::Agent::new(site.clone()));
-    let options = leptos::config::LeptosOptions::builder()
-        .output_name("advisor-review")
-        .build();
-    let proxies = crate::http::client::TrustedProxies::parse("127.0.0.1")?;
-    let app = crate::app_router_with(site, agent, options, proxies);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|e| e.to_string())?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let server = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .await
-    });
+    let (addr, server) = crate::serve_on_loopback(site).await?;
     println!(
         "site on http://{addr}: {} conversations × {} turns, {} at a time",
         config.sessions, config.turns, config.concurrency
