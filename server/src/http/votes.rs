@@ -18,7 +18,7 @@ use super::client::ClientId;
 use super::JsonError;
 use crate::reviews::moderation::review_id;
 use crate::site::Site;
-use crate::store::votes;
+use crate::store::votes::{self, Vote};
 
 /// Routes under `/api/v1`.
 pub fn api(site: Arc<Site>) -> Router {
@@ -51,9 +51,9 @@ fn unknown_review() -> JsonError {
     JsonError(ApiError::not_found("unknown_review", "没有找到这条评价。"))
 }
 
-async fn set(site: &Site, id: &str, client: &ClientId, want: bool) -> Result<Voted, JsonError> {
+async fn set(site: &Site, id: &str, client: &ClientId, vote: Vote) -> Result<Voted, JsonError> {
     let id = review_id(id)?;
-    let state = votes::set_vote(site.pool(), id, &client.key, want)
+    let state = votes::vote(site.pool(), id, &client.key, vote)
         .await
         .map_err(unavailable)?
         .ok_or_else(unknown_review)?;
@@ -69,7 +69,7 @@ async fn vote(
     Path(id): Path<String>,
     client: ClientId,
 ) -> Result<Json<Voted>, JsonError> {
-    Ok(Json(set(&site, &id, &client, true).await?))
+    Ok(Json(set(&site, &id, &client, Vote::Set).await?))
 }
 
 async fn unvote(
@@ -77,7 +77,7 @@ async fn unvote(
     Path(id): Path<String>,
     client: ClientId,
 ) -> Result<Json<Voted>, JsonError> {
-    Ok(Json(set(&site, &id, &client, false).await?))
+    Ok(Json(set(&site, &id, &client, Vote::Unset).await?))
 }
 
 #[derive(Deserialize, Default)]
@@ -97,15 +97,7 @@ async fn toggle_form(
     client: ClientId,
     Form(form): Form<ToggleForm>,
 ) -> Response {
-    let result = async {
-        let n = review_id(&id)?;
-        let voted = votes::has_voted(site.pool(), n, &client.key)
-            .await
-            .map_err(unavailable)?;
-        set(&site, &id, &client, !voted).await
-    }
-    .await;
-    match result {
+    match set(&site, &id, &client, Vote::Toggle).await {
         Ok(v) => {
             // Redirects carry digits and the page's own query only.
             let advisor: String = form

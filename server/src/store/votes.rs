@@ -12,14 +12,25 @@ pub struct VoteState {
     pub count: i64,
 }
 
-/// Sets (`want` = true) or takes back (false) the client's vote on a
-/// published review. Idempotent: voting twice counts once. `None` when no
-/// published review has that id.
-pub async fn set_vote(
+/// What a client asks of its vote on a review.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vote {
+    /// 有用 (idempotent: voting twice counts once).
+    Set,
+    /// Taken back (idempotent too).
+    Unset,
+    /// The button without JavaScript: the other of what stands.
+    Toggle,
+}
+
+/// Changes the client's vote on a published review as asked, in one write
+/// transaction with the review's count. `None` when no published review
+/// has that id.
+pub async fn vote(
     pool: &SqlitePool,
     review_id: i64,
     client_key: &str,
-    want: bool,
+    vote: Vote,
 ) -> Result<Option<VoteState>, sqlx::Error> {
     let mut tx = crate::db::begin_write(pool).await?;
     let exists: Option<i64> =
@@ -30,6 +41,20 @@ pub async fn set_vote(
     if exists.is_none() {
         return Ok(None);
     }
+    let want = match vote {
+        Vote::Set => true,
+        Vote::Unset => false,
+        Vote::Toggle => {
+            let voted: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM review_votes WHERE review_id = ? AND client_key = ?",
+            )
+            .bind(review_id)
+            .bind(client_key)
+            .fetch_one(&mut *tx)
+            .await?;
+            voted == 0
+        }
+    };
     let changed = if want {
         sqlx::query(
             "INSERT INTO review_votes (review_id, client_key, created_at) \
@@ -48,30 +73,18 @@ pub async fn set_vote(
             .await?
             .rows_affected()
     };
-    let delta: i64 = if want { 1 } else { -1 };
+    let delta: i64 = match (changed > 0, want) {
+        (false, _) => 0,
+        (true, true) => 1,
+        (true, false) => -1,
+    };
     let count: i64 = sqlx::query_scalar(
         "UPDATE reviews SET helpful_count = helpful_count + ? WHERE id = ? RETURNING helpful_count",
     )
-    .bind(if changed > 0 { delta } else { 0 })
+    .bind(delta)
     .bind(review_id)
     .fetch_one(&mut *tx)
     .await?;
     tx.commit().await?;
     Ok(Some(VoteState { voted: want, count }))
-}
-
-/// Whether the client has voted on the review.
-pub async fn has_voted(
-    pool: &SqlitePool,
-    review_id: i64,
-    client_key: &str,
-) -> Result<bool, sqlx::Error> {
-    let n: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM review_votes WHERE review_id = ? AND client_key = ?",
-    )
-    .bind(review_id)
-    .bind(client_key)
-    .fetch_one(pool)
-    .await?;
-    Ok(n > 0)
 }
