@@ -631,9 +631,10 @@ impl Site {
             rank_total: rank_total.max(0) as u64,
             histogram: a.histogram(),
             tags: tags.get(&a.id).cloned().unwrap_or_default(),
-            recommend: store::recommend_share(&self.pool, a.id)
-                .await
-                .map_err(db_error)?,
+            recommend: app::model::RecommendShare {
+                yes: a.recommend_yes,
+                answered: a.recommend_answered,
+            },
         }))
     }
 
@@ -993,6 +994,8 @@ mod tests {
             hist_4: n,
             hist_5: 0,
             score_overall: 0.0,
+            recommend_yes: 0,
+            recommend_answered: 0,
         }
     }
 

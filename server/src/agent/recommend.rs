@@ -414,6 +414,8 @@ mod tests {
             hist_4: 0,
             hist_5: n,
             score_overall: 0.0,
+            recommend_yes: 0,
+            recommend_answered: 0,
         }
     }
 

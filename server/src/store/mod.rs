@@ -52,6 +52,9 @@ pub struct AdvisorRow {
     pub hist_5: i64,
     /// The stored Bayesian overall score ([`scores`]): what rankings sort by.
     pub score_overall: f64,
+    /// 是否推荐报考 over its published reviews: yes answers, answers.
+    pub recommend_yes: i64,
+    pub recommend_answered: i64,
 }
 
 impl AdvisorRow {
@@ -79,7 +82,7 @@ pub struct SiteStats {
 
 const ADVISOR_COLUMNS: &str = "id, name, title, school_id, major_id, bio, review_count, \
      sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
-     hist_1, hist_2, hist_3, hist_4, hist_5, score_overall";
+     hist_1, hist_2, hist_3, hist_4, hist_5, score_overall, recommend_yes, recommend_answered";
 
 pub async fn site_stats<'e>(db: impl sqlx::SqliteExecutor<'e>) -> Result<SiteStats, sqlx::Error> {
     sqlx::query_as(
@@ -258,20 +261,6 @@ async fn collect_tags(
         out.entry(id).or_default().push(TagCount { tag, count });
     }
     Ok(out)
-}
-
-/// The answers to 是否推荐报考 over an advisor's published reviews.
-pub async fn recommend_share(
-    pool: &SqlitePool,
-    advisor_id: i64,
-) -> Result<app::model::RecommendShare, sqlx::Error> {
-    let (yes, answered): (i64, i64) =
-        sqlx::query_as("SELECT recommend_yes, recommend_answered FROM advisors WHERE id = ?")
-            .bind(advisor_id)
-            .fetch_optional(pool)
-            .await?
-            .unwrap_or((0, 0));
-    Ok(app::model::RecommendShare { yes, answered })
 }
 
 #[derive(sqlx::FromRow)]
