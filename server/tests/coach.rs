@@ -219,3 +219,30 @@ async fn the_coach_hears_whether_the_student_recommends_applying() {
     assert_eq!(review["recommend"], json!(false), "{review}");
     common::assert_aggregates_match_recomputation(&site).await;
 }
+
+#[tokio::test]
+async fn somebody_elses_advice_is_not_the_students_recommendation() {
+    let (app, _) = app().await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    s.say("我是他组里的在读学生，学术水平很高，每周组会都认真指导论文，经费充足，补助每月三千")
+        .await;
+    let r = s
+        .say("老师脾气很好，很关心学生，毕业的师兄大多去了大厂，师兄说不推荐报考")
+        .await;
+    let r = if r.voice_response.starts_with("整理好了") {
+        r
+    } else {
+        s.say("就这些").await
+    };
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    assert!(
+        !r.voice_response.contains("推荐报考"),
+        "{}",
+        r.voice_response
+    );
+}

@@ -331,7 +331,7 @@ impl Coach {
                 }
             }
         }
-        self.absorb(state, message, text, &evaluation);
+        self.absorb(state, message, text, reading, &evaluation);
         turn.reasoning = evaluation.reason.clone();
         let next = evaluation.next_agent;
         state.evaluation = Some(evaluation);
@@ -353,8 +353,16 @@ impl Coach {
 
     /// What the message adds to the draft: coverage and leaning per
     /// dimension, the text (unless it breaks a rule: then it is left out),
-    /// the relation and the tags it suggests.
-    fn absorb(&self, state: &mut CoachState, message: &str, text: &str, e: &Evaluation) {
+    /// the relation and the tags it suggests, and 是否推荐报考 from the
+    /// student's own words only (not "师兄说别报").
+    fn absorb(
+        &self,
+        state: &mut CoachState,
+        message: &str,
+        text: &str,
+        reading: &Reading,
+        e: &Evaluation,
+    ) {
         if !e.violations.is_empty() || e.question {
             return;
         }
@@ -370,7 +378,8 @@ impl Coach {
                 state.relation = Some(relation.clone());
             }
         }
-        if let Some(r) = recommendation(&self.lex, text) {
+        let own = crate::catalog::normalize(&reading.own_text());
+        if let Some(r) = recommendation(&self.lex, &own) {
             state.recommend = Some(r);
         }
         for (tag, words) in &self.lex.tags {
