@@ -13,6 +13,8 @@
 //! - [`reviews`]: writing reviews: posting rules, validation, the write path.
 //! - [`text`]: folding (half-width, simplified, numerals) and one-pass word lists.
 //! - [`site`]: the read service (pages, API and agent tools read through it).
+//! - [`places`]: the figures of a school or a major as a whole (the agent's
+//!   answer to "中山大学怎么样").
 //! - [`search`]: the name search — advisors by name, pinyin or initials,
 //!   schools and majors by name or alias (`/search`, the agent's lookup).
 //! - [`agent`]: the voice agent's turn pipeline.
@@ -40,6 +42,7 @@ pub mod import;
 pub mod latency;
 pub mod llm;
 pub mod load;
+pub mod places;
 pub mod ranking;
 pub mod reviews;
 pub mod search;

@@ -64,7 +64,7 @@ impl Priors {
     }
 }
 
-fn db_error(e: sqlx::Error) -> ApiError {
+pub(crate) fn db_error(e: sqlx::Error) -> ApiError {
     tracing::error!(error = %e, "database error");
     ApiError::unavailable("数据加载失败了，请稍后再试。")
 }

@@ -326,7 +326,14 @@ async fn an_endpoint_without_function_calling_switches_to_json_output() {
     assert!(r.error.is_none());
     let r = s.say("那你平时都怎么帮学生").await;
     assert!(r.error.is_none());
-    let sent = server.received();
+    // The planner's requests (code understood nothing of the second
+    // message, so seed 001's intent classification asked first; it never
+    // sends tools).
+    let sent: Vec<_> = server
+        .received()
+        .into_iter()
+        .filter(|r| !r.prompt_text().contains("你是意图识别助手"))
+        .collect();
     assert_eq!(sent.len(), 3, "one retry in JSON mode, then JSON mode only");
     assert!(sent[0].body.get("tools").is_some());
     assert!(sent[1].body.get("tools").is_none());
@@ -530,7 +537,7 @@ async fn a_tool_call_split_into_one_character_chunks_is_assembled() {
     .await;
     let app = site_with(&server, &[]).await;
     let mut s = Student::new(&app);
-    let (voices, r) = s.say_streamed("清华的计算机怎么样").await;
+    let (voices, r) = s.say_streamed("我想考清华的计算机").await;
     assert!(r.error.is_none(), "{r:?}");
     assert_eq!(r.form.school.as_deref(), Some("清华大学"));
     assert_eq!(tools(&r)[..2], ["update_form", "update_ranking"]);

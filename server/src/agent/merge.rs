@@ -25,8 +25,8 @@ use app::protocol::{ToolCall, UserForm};
 use super::planner::Plan;
 use super::steer;
 use super::tools::{
-    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, PRESENT_OPTIONS,
-    RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
+    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
+    PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
 
 /// Tools whose results are facts about advisors or a ranking.
@@ -37,6 +37,7 @@ const DATA_TOOLS: &[&str] = &[
     GET_ADVISOR_REVIEWS,
     COMPARE_ADVISORS,
     GET_STATISTICS,
+    GET_PLACE_FACTS,
 ];
 
 fn is_data(call: &ToolCall) -> bool {
@@ -136,6 +137,7 @@ pub fn merge(code: Plan, model: Plan, form: &UserForm) -> Merged {
             about_form: code.about_form || model.about_form,
             open: code.open.or(model.open),
             open_ended: code.open_ended && model.tool_calls.is_empty(),
+            offer: code.offer,
             model_calls: model.model_calls,
             tokens: model.tokens,
         },

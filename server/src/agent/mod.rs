@@ -23,6 +23,8 @@
 //! - [`stream`]: the reply's sentences to the browser while the turn runs;
 //!   [`eval`]: dialogue suites replayed against either planner.
 
+pub mod about_place;
+pub mod classify;
 pub mod client;
 pub mod eval;
 pub mod facts;
@@ -33,6 +35,7 @@ pub mod nlu;
 pub mod option;
 pub mod persona;
 pub mod planner;
+pub mod readback;
 pub mod recommend;
 pub mod replies;
 pub mod request;
@@ -105,6 +108,10 @@ pub struct Agent {
     surnames: facts::Surnames,
     /// The tools' names, which are never spoken.
     tool_names: Vec<String>,
+    /// Reading the form back (seed 001 "我是哪个学校的").
+    readback: readback::ReadBack,
+    /// The offer under a place answer ("看看导师排名").
+    place_words: about_place::PlaceWords,
 }
 
 /// A request that passed the checks: its session and what the student did.
@@ -203,6 +210,8 @@ impl Agent {
             acts,
             surnames: facts::Surnames::load(),
             tool_names,
+            readback: readback::ReadBack::load(),
+            place_words: about_place::PlaceWords::load(),
         }
     }
 
@@ -228,6 +237,7 @@ impl Agent {
             templates: &self.templates,
             names: &self.names,
             catalog: self.site.catalog(),
+            place_words: &self.place_words,
         }
     }
 

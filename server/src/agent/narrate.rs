@@ -13,8 +13,8 @@ use app::model::{
 use app::protocol::{ToolCall, UserForm};
 
 use super::tools::{
-    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, PRESENT_OPTIONS,
-    RECOMMEND_ADVISORS, UPDATE_RANKING,
+    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
+    PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_RANKING,
 };
 use crate::catalog::Catalog;
 use crate::text::templates::Templates;
@@ -89,6 +89,7 @@ pub struct Narrator<'a> {
     pub templates: &'a Templates,
     pub names: &'a SpokenNames,
     pub catalog: &'a Catalog,
+    pub place_words: &'a super::about_place::PlaceWords,
 }
 
 impl Narrator<'_> {
@@ -101,6 +102,17 @@ impl Narrator<'_> {
         // What the student asked for comes before the ranking it may bring along.
         if let Some(c) = result::<Comparison>(calls, COMPARE_ADVISORS) {
             return self.comparison(&c, turn);
+        }
+        if let Some(place) = result::<super::about_place::PlaceResult>(calls, GET_PLACE_FACTS) {
+            return super::about_place::speak(
+                &place,
+                calls,
+                self.place_words,
+                self.names,
+                self.catalog,
+                self.templates,
+                turn,
+            );
         }
         if let Some(stats) = result::<RankingStats>(calls, GET_STATISTICS) {
             let call = calls.iter().find(|c| c.tool == GET_STATISTICS);

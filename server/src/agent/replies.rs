@@ -50,6 +50,14 @@ mod tests {
             ("most", "欧阳明远"),
             ("next", "你希望导师是什么风格呢？"),
             ("list", "北京航空航天大学、中国科学技术大学"),
+            ("held", "北京航空航天大学，计算机科学与技术，机器学习方向"),
+            ("fields", "经费和科研风格"),
+            ("city", "北京"),
+            ("tier", "双一流"),
+            ("prospects", "4.2"),
+            ("schools", "12"),
+            ("best", "北航的欧阳明远和清华的司马相如"),
+            ("place", "北航计算机系"),
         ];
         for key in t.keys() {
             for (i, _) in t.variants(key).iter().enumerate() {

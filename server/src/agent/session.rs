@@ -38,6 +38,11 @@ pub struct Memory {
     /// keywords no longer switch it, only strong triggers do.
     #[serde(default)]
     pub persona_manual: bool,
+    /// The school or major a place answer offered to search ("看看导师
+    /// 排名？"): a yes next turn fills the form with it; any other turn
+    /// forgets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offer: Option<super::about_place::PlaceOffer>,
 }
 
 impl Memory {

@@ -12,8 +12,8 @@ use app::protocol::{PageContext, PageKind, RankingFilters, ToolCall, UserForm};
 
 use super::session::Memory;
 use super::tools::{
-    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, PRESENT_OPTIONS,
-    RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
+    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
+    PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
 use super::validate::form_param;
 use app::vocabulary::{DEGREES, FORM_FIELDS, PERSONALITIES};
@@ -246,7 +246,8 @@ pub fn steer(
     let busy_elsewhere = has(&calls, GET_ADVISOR_DETAIL)
         || has(&calls, GET_ADVISOR_REVIEWS)
         || has(&calls, COMPARE_ADVISORS)
-        || has(&calls, GET_STATISTICS);
+        || has(&calls, GET_STATISTICS)
+        || has(&calls, GET_PLACE_FACTS);
     let chips_call = match planner_chips {
         Some(c) => Some(c),
         None if facts.about_form && !busy_elsewhere => phase_chips(&form, &mut memory, chips),

@@ -34,6 +34,7 @@ pub const GET_ADVISOR_REVIEWS: &str = "get_advisor_reviews";
 pub const PRESENT_OPTIONS: &str = "present_options";
 pub const COMPARE_ADVISORS: &str = "compare_advisors";
 pub const GET_STATISTICS: &str = "get_statistics";
+pub const GET_PLACE_FACTS: &str = "get_place_facts";
 pub const RESET_FORM: &str = "reset_form";
 
 /// One registered tool.
@@ -240,6 +241,27 @@ impl Executor<'_> {
                 result["major"] = json!(major.name);
                 Ok(Some(result))
             }
+            GET_PLACE_FACTS => {
+                let catalog = self.site.catalog();
+                let school = param(call, "school").and_then(|s| catalog.resolve_school(s).found());
+                let major = param(call, "major").and_then(|m| match school {
+                    Some(s) => catalog.resolve_major_at(s.id, m).found(),
+                    None => catalog.resolve_major(m).found(),
+                });
+                if school.is_none() && major.is_none() {
+                    return Err(ApiError::bad_request("invalid_tool_call", "缺少学校或专业"));
+                }
+                let facts = self.site.place_facts(school, major).await?;
+                let result = super::about_place::PlaceResult {
+                    school: school.map(|s| s.name.clone()),
+                    city: school.map(|s| s.city.clone()),
+                    tier: school.map(|s| s.tier.clone()),
+                    major: major.map(|m| m.name.clone()),
+                    topic: param(call, "topic").unwrap_or("general").to_string(),
+                    facts,
+                };
+                to_value(serde_json::to_value(result))
+            }
             // The form was emptied by code's own reset, on the verdict that
             // authorised this call: nothing is left to do.
             RESET_FORM => Ok(None),
@@ -279,6 +301,7 @@ mod tests {
             PRESENT_OPTIONS,
             COMPARE_ADVISORS,
             GET_STATISTICS,
+            GET_PLACE_FACTS,
         ] {
             let spec = registry
                 .get(name)

@@ -12,8 +12,9 @@ use serde_json::{json, Map, Value};
 use app::protocol::{PageContext, ToolCall, UserForm};
 
 use super::tools::{
-    param, ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
-    PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
+    param, ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS,
+    GET_PLACE_FACTS, GET_STATISTICS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM,
+    UPDATE_RANKING,
 };
 use crate::agent::nlu::enrollment::current_year;
 use crate::catalog::{Catalog, Resolution};
@@ -157,6 +158,30 @@ impl Validator<'_> {
                     kept.push(ToolCall {
                         tool: call.tool,
                         params: Value::Object(params),
+                        result: None,
+                    });
+                }
+                // A school or a major in general: canonical names, at least
+                // one; nothing of the form is read or written.
+                GET_PLACE_FACTS => {
+                    let catalog = self.catalog();
+                    let school = param(&call, "school")
+                        .and_then(|s| catalog.resolve_school(s).found())
+                        .map(|s| s.name.clone());
+                    let major = param(&call, "major")
+                        .and_then(|m| catalog.resolve_major(m).found())
+                        .map(|m| m.name.clone());
+                    if school.is_none() && major.is_none() {
+                        fix(&call.tool, "学校和专业都无法确定，已忽略".into());
+                        continue;
+                    }
+                    let topic = match param(&call, "topic") {
+                        Some("jobs") => "jobs",
+                        _ => "general",
+                    };
+                    kept.push(ToolCall {
+                        tool: call.tool,
+                        params: json!({"school": school, "major": major, "topic": topic}),
                         result: None,
                     });
                 }

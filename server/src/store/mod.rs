@@ -10,6 +10,7 @@
 //! - [`drafts`], [`limits`]: the short-lived state every instance must see
 //!   alike (refused review forms, per-client counters).
 //! - [`sessions`]: chat sessions, their messages and the coach's checkpoints.
+//! - [`places`]: the sums of a school or a major, for general questions.
 //! - [`search`]: advisors by name, pinyin or initials, one index range.
 //! - [`votes`]: 有用 on reviews, one per client, and the count it moves.
 //! - [`roster`]: advisors added and edited by `server import`, and the
@@ -17,6 +18,7 @@
 
 pub mod drafts;
 pub mod limits;
+pub mod places;
 pub mod rankings;
 pub mod roster;
 pub mod scores;

@@ -2,6 +2,9 @@
 //! negated. Precedence, highest first (the first that applies wins):
 //!
 //! 1. `Faq`         a FAQ entry matched and no advisor is referred to
+//!    — then `ReadBack`: "我刚才说的是哪个学校", a read-back cue, no advisor
+//!    referred to, and a question or no value of its own ("我的要求是温和"
+//!    states one)
 //! 2. `Compare`     比较/对比/pk; or 哪个好/区别 with two or more references
 //!    ("这两个"/"他俩" count as two)
 //! 3. `Statistics` 统计/平均分/分布/整体情况 about the school + major (no
@@ -9,6 +12,11 @@
 //! 4. `Recommend`, then `ListAdvisors`, when no advisor is referred to: the
 //!    cues of 5–7 then only describe how to choose ("评价最好的导师",
 //!    "口碑好的导师有哪些" ask for a choice, not about one advisor)
+//!    — then `AboutPlace`: a school or major named, no advisor referred to,
+//!    a place-question cue ("好就业吗", "在哪") or an ask-about cue
+//!    ("怎么样"), and nothing wished for: no direction or preference, no
+//!    想考/报/考研, no open/reviews/list cue ("哈工大的机械工程怎么样，我想考"
+//!    is a wish)
 //! 5. `OpenDetail`  详情/主页/打开; or 看看/点开 with a reference
 //! 6. `AskReviews`  评价/口碑/风评 …
 //! 7. `AskAbout`    怎么样/如何/介绍一下 …
@@ -40,6 +48,13 @@ pub(crate) struct Context<'a> {
     pub has_slot: bool,
     /// A preference was named.
     pub has_pref: bool,
+    /// A known school or major was named.
+    pub place: bool,
+    /// A research direction was named.
+    pub direction: bool,
+    /// A question with a jobs word of `place_jobs` ("好就业吗"): about a
+    /// place, its preference reading set aside.
+    pub jobs_question: bool,
 }
 
 #[derive(Debug, Default)]
@@ -54,6 +69,10 @@ struct Seen {
     help: bool,
     want_exam: bool,
     skip: bool,
+    read_back: bool,
+    place: bool,
+    /// 考/读/报 before a name: the student wants it.
+    wish: bool,
     thanks: bool,
     goodbye: bool,
     greet: bool,
@@ -147,6 +166,9 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
                 Cue::Help => s.help = true,
                 Cue::WantExam => s.want_exam = true,
                 Cue::Skip => s.skip = true,
+                Cue::ReadBack => s.read_back = true,
+                Cue::PlaceQuestion => s.place = true,
+                Cue::IntroMajor => s.wish = true,
                 Cue::Thanks => s.thanks = true,
                 Cue::Goodbye => s.goodbye = true,
                 Cue::Greet => s.greet = true,
@@ -156,8 +178,16 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
     }
     let social = || only_social(text, lex, cx.neg) && cx.references == 0;
     let choosing = cx.references == 0 && (s.recommend || s.list);
+    let about_place = refs == 0
+        && cx.place
+        && (s.place || s.about || cx.jobs_question)
+        && (cx.question || s.about)
+        && !((cx.has_pref && !cx.jobs_question) || cx.direction || s.wish || s.want_exam)
+        && !(s.open || s.reviews || s.recommend || s.list || s.help);
     if cx.faq && refs == 0 {
         Act::Faq
+    } else if s.read_back && refs == 0 && (cx.question || !(cx.has_slot || cx.has_pref)) {
+        Act::ReadBack
     } else if s.compare {
         Act::Compare
     } else if s.stats && refs == 0 {
@@ -166,6 +196,8 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
         Act::Recommend
     } else if choosing {
         Act::ListAdvisors
+    } else if about_place {
+        Act::AboutPlace
     } else if s.open {
         Act::OpenDetail
     } else if s.reviews {

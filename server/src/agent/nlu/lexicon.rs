@@ -42,6 +42,8 @@ pub(crate) enum Cue {
     WantExam,
     Help,
     Skip,
+    ReadBack,
+    PlaceQuestion,
     Negator,
     NegatorAfter,
     Replace,
@@ -79,6 +81,8 @@ const CUE_KEYS: &[(&str, Cue)] = &[
     ("act.want_exam", Cue::WantExam),
     ("act.help", Cue::Help),
     ("act.skip", Cue::Skip),
+    ("act.read_back", Cue::ReadBack),
+    ("act.place_question", Cue::PlaceQuestion),
     ("negator", Cue::Negator),
     ("negator.replace", Cue::Replace),
     ("negator.after", Cue::NegatorAfter),
@@ -115,6 +119,8 @@ impl Cue {
                 | Cue::Stats
                 | Cue::Help
                 | Cue::WantExam
+                | Cue::ReadBack
+                | Cue::PlaceQuestion
         )
     }
 }
@@ -250,6 +256,7 @@ pub(crate) struct Lists {
     pub postpone: WordList,
     pub postpone_school: WordList,
     pub postpone_major: WordList,
+    pub place_jobs: WordList,
 }
 
 impl Lists {
@@ -282,6 +289,7 @@ impl Lists {
             "range_prefix" => &mut self.range_prefix,
             "number_suffix" => &mut self.number_suffix,
             "date_word" => &mut self.date_word,
+            "place_jobs" => &mut self.place_jobs,
             _ => return None,
         })
     }

@@ -147,6 +147,10 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
             question: faq::is_question(&t.chars, norm.question_mark, &lex.lists.question),
             has_slot,
             has_pref,
+            place: matches!(slots.school, Some(Slot::One(_)))
+                || matches!(slots.major, Some(Slot::One(_))),
+            direction: slots.direction.is_some(),
+            jobs_question: is_question && lex.lists.place_jobs.occurs_in(&t.chars),
         },
     );
 
@@ -188,7 +192,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         follow_up: norm.follow_up,
         postponed: postponed(&t, lex),
     };
-    if act == Act::Faq {
+    if matches!(act, Act::Faq | Act::AboutPlace | Act::ReadBack) {
         // A question about a concept ("横向项目是什么") states no wish.
         a.research_direction = None;
         a.personality = None;

@@ -68,6 +68,11 @@ pub enum Act {
     WantExam,
     Help,
     Faq,
+    /// "我刚才说的是哪个学校": what the agent holds, read back from the form.
+    ReadBack,
+    /// "中山大学怎么样", "计算机专业好就业吗": the school or major itself,
+    /// answered from the site's data; nothing goes into the form unasked.
+    AboutPlace,
     Skip,
     /// 你好 / 在吗 with nothing else.
     Greet,

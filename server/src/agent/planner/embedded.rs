@@ -12,8 +12,10 @@ use app::model::Comparison;
 use app::protocol::{SelectedAdvisor, ToolCall};
 
 use super::{Plan, PlanError, PlanInput, Planner};
+use crate::agent::about_place::{self, PlaceWords};
 use crate::agent::narrate::SpokenNames;
 use crate::agent::nlu::{Act, Analysis, Lexicons, Reference, Slot};
+use crate::agent::readback::ReadBack;
 use crate::agent::resolve::{resolve_on_page, Target};
 use crate::agent::steer::Phase;
 use crate::agent::tools::{
@@ -29,6 +31,8 @@ pub struct EmbeddedPlanner {
     lexicons: Arc<Lexicons>,
     templates: Arc<Templates>,
     names: Arc<SpokenNames>,
+    readback: ReadBack,
+    place_words: PlaceWords,
 }
 
 impl EmbeddedPlanner {
@@ -43,6 +47,8 @@ impl EmbeddedPlanner {
             lexicons,
             templates,
             names,
+            readback: ReadBack::load(),
+            place_words: PlaceWords::load(),
         }
     }
 
@@ -514,6 +520,29 @@ impl Planner for EmbeddedPlanner {
     async fn plan(&self, input: &PlanInput<'_>) -> Result<Plan, PlanError> {
         let a = input.analysis;
         let turn = input.turn;
+
+        // What the agent holds, read back from the form (seed 001).
+        if a.act == Act::ReadBack {
+            return Ok(Plan {
+                voice_response: self.readback.answer(
+                    input.form,
+                    &crate::catalog::normalize(input.message),
+                    &self.templates,
+                    turn,
+                ),
+                ..Plan::default()
+            });
+        }
+        // A school or major in general: the site's figures, then an offer
+        // to search; the form stays as it is.
+        if a.act == Act::AboutPlace {
+            let (tool_calls, offer) = about_place::plan(&self.place_words, a, input.form);
+            return Ok(Plan {
+                tool_calls,
+                offer,
+                ..Plan::default()
+            });
+        }
 
         // General knowledge is answered without tools (seed 001).
         if a.act == Act::Faq {

@@ -57,6 +57,9 @@ pub struct Plan {
     /// Code understood nothing specific: its reply is the generic fallback
     /// ("我可以帮你按学校和专业找导师…"), which a model may say better.
     pub open_ended: bool,
+    /// A place answer's offer to search (`agent::about_place`), remembered
+    /// for the next turn.
+    pub offer: Option<super::about_place::PlaceOffer>,
     /// Language-model calls and tokens this plan cost (0 for the embedded planner).
     pub model_calls: u32,
     pub tokens: u32,

@@ -264,6 +264,7 @@ impl Planner for ModelPlanner {
             about_form,
             open: None,
             open_ended: false,
+            offer: None,
             model_calls,
             tokens,
         })

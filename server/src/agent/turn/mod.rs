@@ -9,6 +9,9 @@
 //!                       ├─ draft open ───▶ coach ─────────────────────────────┼──▶ save ─▶ end
 //!                       └─▶ intent ─┬─ greeting / meaningless / reset ────────┤
 //!                                   └─▶ understand ─┬─ "第二个" to the chips ─▶ chip
+//!                                                   ├─ "先不用" to an offer ──────────┤
+//!                                                   ├─ nothing understood, model ─▶ classify ─┬─ greeting / read_back ─┤
+//!                                                   │                                         └─▶ resolve
 //!                                                   └─▶ resolve ─┬─ "我想评价" ─▶ review ─┤
 //!                                                              └─▶ persona ─┬─ casual ─▶ casual ─┤
 //!                                                                           └─▶ plan ─┐         │
@@ -28,7 +31,10 @@
 //!   meaningless input and reset (on a direct instruction only).
 //! - [`understand`]: code's NLU on the student's own clauses, always — with
 //!   or without a model; negated values leave the form; an answer in words
-//!   to the chips on screen becomes their click.
+//!   to the chips on screen becomes their click; a yes to a place answer's
+//!   offer ("看看导师排名？") names that place, a no ends the turn.
+//! - [`classify`]: seed 001's model classification, only for a message code
+//!   understood nothing of; acted on above a confidence threshold.
 //! - [`resolve`]: "第一个", "他", names → advisors, once for every later step.
 //! - [`persona`]: who answers (seed 002), and the casual persona's reply.
 //! - [`plan`]: code's plan from the analysis; `model` asks the model only
@@ -41,6 +47,7 @@
 //! - [`save`]: the reply, stored in one transaction with the session.
 
 mod chip;
+mod classify;
 mod coach;
 mod execute;
 mod intent;
@@ -68,7 +75,7 @@ use super::{Action, Agent, Prepared, TurnStats};
 use crate::coach::state::CoachState;
 use crate::speech_act::{self as speech, Reading};
 
-/// The most steps one turn may take (the longest path is 13).
+/// The most steps one turn may take (the longest path is 14).
 const MAX_STEPS: usize = 20;
 
 /// The steps of a turn.
@@ -79,6 +86,7 @@ pub(super) enum Step {
     Coach,
     Intent,
     Understand,
+    Classify,
     Resolve,
     Review,
     Persona,
@@ -108,7 +116,11 @@ fn next(step: Step, t: &Turn<'_>) -> Step {
         Intent if t.answered => Save,
         Intent => Understand,
         Understand if t.chip.is_some() => Chip,
+        Understand if t.answered => Save,
+        Understand if t.classify => Classify,
         Understand => Resolve,
+        Classify if t.answered => Save,
+        Classify => Resolve,
         Resolve if t.wants_review => Review,
         Resolve => Persona,
         Persona if t.persona == super::CASUAL => Casual,
@@ -177,6 +189,11 @@ pub(super) struct Turn<'v> {
     pub foreign: Vec<String>,
     pub resolved: Resolved,
     pub wants_review: bool,
+    /// The offer of last turn's place answer (taken from the memory: it
+    /// lives one turn).
+    pub offered: Option<crate::agent::about_place::PlaceOffer>,
+    /// Code understood nothing and a model is configured (`classify`).
+    pub classify: bool,
     pub persona: &'static str,
     /// Code's plan (`plan`), and whether the model is asked too.
     pub code: Option<Result<Plan, PlanError>>,
@@ -208,9 +225,13 @@ impl<'v> Turn<'v> {
             Action::Text(text) => (text.clone(), text, None),
             Action::Chip { chip, shown } => (shown, String::new(), Some(chip)),
         };
+        let mut memory = session.memory.clone();
+        let offered = memory.offer.take();
         Turn {
             form: session.form.clone(),
-            memory: session.memory.clone(),
+            memory,
+            offered,
+            classify: false,
             persona: super::persona::parse(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
             session,
             page,
@@ -297,6 +318,7 @@ impl Agent {
                 Step::Coach => self.coach(&mut t).await,
                 Step::Intent => self.intent(&mut t),
                 Step::Understand => self.understand(&mut t).await,
+                Step::Classify => self.classify(&mut t).await,
                 Step::Resolve => self.resolve(&mut t).await,
                 Step::Review => self.review(&mut t),
                 Step::Persona => self.persona(&mut t),
@@ -351,6 +373,7 @@ mod tests {
             Step::Coach,
             Step::Intent,
             Step::Understand,
+            Step::Classify,
             Step::Resolve,
             Step::Review,
             Step::Persona,
@@ -365,7 +388,7 @@ mod tests {
             Step::Narrate,
             Step::Save,
         ];
-        for flags in 0u32..64 {
+        for flags in 0u32..128 {
             let mut t = Turn::new(
                 Prepared {
                     session: crate::agent::session::SessionStore::open(super::super::ANALYSIS),
@@ -391,6 +414,7 @@ mod tests {
                     field: "personality".into(),
                 });
             }
+            t.classify = flags & 64 != 0;
             for start in steps {
                 let mut step = start;
                 let mut n = 0;

@@ -67,13 +67,13 @@ impl Agent {
         };
         match model.chat_casual(&input).await {
             Ok(plan) => {
-                t.model_calls = plan.model_calls;
-                t.tokens = plan.tokens;
+                t.model_calls += plan.model_calls;
+                t.tokens += plan.tokens;
                 t.say(voice::clean(&plan.voice_response, &self.tool_names));
             }
             Err(e) => {
                 tracing::warn!(error = %e, "casual persona failed");
-                t.model_calls = 1;
+                t.model_calls += 1;
                 t.error = Some(ErrorInfo {
                     code: e.code,
                     message: e.message,

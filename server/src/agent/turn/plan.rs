@@ -8,7 +8,7 @@
 //! unparseable or invalid degrades to code's plan, flagged `degraded` in the
 //! reply's events; the apology is for a turn neither can answer.
 
-use app::protocol::{ErrorInfo, PageContext};
+use app::protocol::{ErrorInfo, IntentResult, PageContext};
 
 use super::{Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
@@ -30,7 +30,12 @@ impl Agent {
             voice: t.sink,
         };
         let code = self.embedded.plan(&input).await;
-        t.ask_model = self.model.is_some() && !restates_page(&t.analysis, &t.page);
+        if let Some(intent) = answered_from_data(t.analysis.act) {
+            t.intent = intent;
+        }
+        t.ask_model = self.model.is_some()
+            && !restates_page(&t.analysis, &t.page)
+            && answered_from_data(t.analysis.act).is_none();
         if !t.ask_model {
             match code {
                 Ok(plan) => t.plan = plan,
@@ -117,7 +122,7 @@ impl Agent {
             return;
         };
         tracing::warn!(error = %e, "planner failed");
-        t.model_calls = u32::from(e.code.starts_with("upstream_"));
+        t.model_calls += u32::from(e.code.starts_with("upstream_"));
         let key = if t.model_calls > 0 {
             "model_error"
         } else {
@@ -149,6 +154,25 @@ fn code_answers(e: &PlanError, code: &Plan) -> bool {
             .tool_calls
             .iter()
             .any(|c| c.tool != tools::PRESENT_OPTIONS)
+}
+
+/// The acts code answers wholly from its own data — the form read back, a
+/// school or major's figures — with the reply's intent: no model is asked,
+/// so no word of the answer can be anything but data.
+fn answered_from_data(act: Act) -> Option<IntentResult> {
+    let (intent, reasoning) = match act {
+        Act::ReadBack => ("read_back", "学生问已记下的信息，按表单复述"),
+        Act::AboutPlace => (
+            "general_question",
+            "学校或专业的一般问题，用站内数据回答，不填表",
+        ),
+        _ => return None,
+    };
+    Some(IntentResult {
+        intent: intent.into(),
+        confidence: 0.9,
+        reasoning: reasoning.into(),
+    })
 }
 
 /// The message only names the school and major whose ranking the page

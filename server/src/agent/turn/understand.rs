@@ -5,12 +5,13 @@
 //! references and the act from the whole message. A value the student
 //! negates ("我不想做机器学习") leaves the form.
 
-use app::protocol::UserForm;
+use app::protocol::{IntentResult, UserForm};
 
 use super::Turn;
-use crate::agent::nlu::{self, Analysis, Slot};
+use crate::agent::about_place::PlaceOffer;
+use crate::agent::nlu::{self, Act, Analysis, Slot};
 use crate::agent::{option, spoken, Agent};
-use crate::speech_act::Reading;
+use crate::speech_act::{Answer, Reading};
 
 impl Agent {
     pub(super) async fn understand(&self, t: &mut Turn<'_>) {
@@ -37,6 +38,13 @@ impl Agent {
         } else {
             whole
         };
+        // "好的" / "看看导师排名" to last turn's offer: its place, as if named.
+        if let Some(offer) = t.offered.take() {
+            self.answer_offer(t, offer);
+            if t.answered {
+                return;
+            }
+        }
         // "第二个", "西安那个": the chips under the last question, answered in
         // words — the same as clicking one.
         if let Some(click) = spoken::answer(
@@ -60,6 +68,48 @@ impl Agent {
         // the student asks it, not when a friend wants to ("我同学想评价他").
         let own_words = crate::catalog::normalize(&t.reading.own_text());
         t.wants_review = self.coach.wants_to_start(&own_words);
+        // Seed 001: what code understood nothing of, a model classifies.
+        t.classify = self.model.is_some()
+            && t.session.persona != crate::agent::CASUAL
+            && !t.wants_review
+            && understood_nothing(&t.analysis);
+    }
+
+    /// The student's answer to a place answer's offer to search: a yes
+    /// ("好的", the chip "看看导师排名", "看看排名") puts the offered school and
+    /// major into the analysis, as if said now; a no ("先不用") is answered
+    /// and the turn ends; anything else, or a place or an advisor named
+    /// now, leaves the offer behind.
+    fn answer_offer(&self, t: &mut Turn<'_>, offer: PlaceOffer) {
+        let a = &t.analysis;
+        let moved_on = a.school.is_some()
+            || a.major.is_some()
+            || a.unknown_school.is_some()
+            || a.unknown_major.is_some()
+            || !a.references.is_empty();
+        if moved_on {
+            return;
+        }
+        let text = crate::catalog::normalize(&t.text);
+        let chip = crate::catalog::normalize(self.place_words.accept_option());
+        let accepted = text.contains(&chip)
+            || matches!(a.act, Act::ListAdvisors | Act::Recommend)
+            || self.acts.answer(&t.reading) == Answer::Yes;
+        if accepted {
+            t.analysis.school = offer.school.map(Slot::One);
+            t.analysis.major = offer.major.map(Slot::One);
+            if !matches!(t.analysis.act, Act::ListAdvisors | Act::Recommend) {
+                t.analysis.act = Act::None;
+            }
+        } else if self.acts.answer(&t.reading) == Answer::No {
+            let turn = t.session.memory.turns;
+            t.intent = IntentResult {
+                intent: "unknown".into(),
+                confidence: 0.9,
+                reasoning: "学生不需要查看排名，表单不变".into(),
+            };
+            t.say(self.templates.render("place_offer_declined", turn, &[]));
+        }
     }
 
     /// Form values only someone else's clauses name: no planner may put
@@ -88,6 +138,23 @@ impl Agent {
         .filter(|v| !own_values.iter().flatten().any(|o| o == v))
         .collect()
     }
+}
+
+/// Code's understanding found nothing: no act, no value, no advisor, no
+/// FAQ entry — the case seed 001 hands to the model's classification.
+fn understood_nothing(a: &Analysis) -> bool {
+    a.act == Act::None
+        && a.school.is_none()
+        && a.major.is_none()
+        && a.unknown_school.is_none()
+        && a.unknown_major.is_none()
+        && !a.names_wishes()
+        && a.references.is_empty()
+        && !a.pair
+        && a.rejected.is_empty()
+        && a.faq.is_none()
+        && a.postponed.is_empty()
+        && !a.correction
 }
 
 /// The form without the values the student negated.

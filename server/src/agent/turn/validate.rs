@@ -16,8 +16,11 @@ impl Agent {
         if let Some(focus) = t.plan.focus.clone() {
             t.memory.last_advisor = Some(focus);
         }
-        t.model_calls = t.plan.model_calls;
-        t.tokens = t.plan.tokens;
+        // A model's classification (`classify`) may have cost a call already.
+        t.model_calls += t.plan.model_calls;
+        t.tokens += t.plan.tokens;
+        // A place answer's offer lives until the next turn.
+        t.memory.offer = t.plan.offer.take();
         let proposed = own_values_only(std::mem::take(&mut t.plan.tool_calls), &t.foreign);
         let validator = Validator {
             site: &self.site,

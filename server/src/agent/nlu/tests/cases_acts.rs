@@ -165,3 +165,83 @@ fn requests() {
         ("嗯嗯好的", &[]),
     ]);
 }
+
+/// Seed 001 "我是哪个学校的": a question about what the agent holds is read
+/// back, never taken as a new value; stating a value is not a question.
+#[test]
+fn read_back_questions() {
+    run(&[
+        ("我刚才说的是哪个学校？", &[Act(ReadBack)]),
+        ("你记下了我哪些要求", &[Act(ReadBack)]),
+        ("我选的专业是什么", &[Act(ReadBack)]),
+        ("我的条件是啥来着", &[Act(ReadBack)]),
+        ("复述一下我的筛选条件", &[Act(ReadBack)]),
+        ("我之前说想做什么方向来着", &[Act(ReadBack)]),
+        ("我刚才说的是北大吗", &[School("北京大学"), Act(ReadBack)]),
+        // Statements of a value: the value, not a read-back.
+        ("我的要求是导师温和", &[Pers("温和")]),
+        (
+            "我选的是北大计算机",
+            &[School("北京大学"), Major("计算机科学与技术")],
+        ),
+        // An advisor referred to: about him.
+        (
+            "我刚才说的第一个导师怎么样",
+            &[Refs(&[Ord(0)]), Act(AskAbout)],
+        ),
+    ]);
+}
+
+/// Seed 001 "中山大学怎么样": a school or major in general is a question
+/// about it, not a wish to search it; a wish, a preference or an advisor
+/// makes it something else.
+#[test]
+fn questions_about_a_school_or_major() {
+    run(&[
+        ("北京大学怎么样", &[School("北京大学"), Act(AboutPlace)]),
+        ("清华在哪个城市", &[School("清华大学"), Act(AboutPlace)]),
+        (
+            "计算机专业好就业吗",
+            &[Major("计算机科学与技术"), Act(AboutPlace)],
+        ),
+        (
+            "北大计算机难考吗",
+            &[
+                School("北京大学"),
+                Major("计算机科学与技术"),
+                Act(AboutPlace),
+            ],
+        ),
+        ("介绍一下浙江大学", &[School("浙江大学"), Act(AboutPlace)]),
+        (
+            "北京大学计算机系就业前景如何",
+            &[
+                School("北京大学"),
+                Major("计算机科学与技术"),
+                Act(AboutPlace),
+            ],
+        ),
+        // A wish: the form.
+        (
+            "哈工大的机械工程怎么样，我想考",
+            &[School("哈尔滨工业大学"), Major("机械工程"), Act(AskAbout)],
+        ),
+        ("我想考北京大学", &[School("北京大学")]),
+        // A preference or a direction: what the student wants.
+        (
+            "北京大学有没有温和的导师",
+            &[School("北京大学"), Pers("温和"), Act(Recommend)],
+        ),
+        // The list of a place.
+        (
+            "北京大学计算机的导师有哪些",
+            &[
+                School("北京大学"),
+                Major("计算机科学与技术"),
+                Act(ListAdvisors),
+            ],
+        ),
+        // A jobs word with no place is a preference as before.
+        ("想找个好就业的导师", &[Style("产业型"), Act(Recommend)]),
+    ]);
+}

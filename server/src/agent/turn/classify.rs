@@ -1,0 +1,58 @@
+//! `classify`: seed 001's model classification, for a message code
+//! understood nothing of (`agent::classify`). A greeting or a read-back
+//! question the model is confident of is answered here, by code's own
+//! template and code's own reading of the form; anything else goes on to
+//! `resolve` as code would have taken it, with code's `unknown` intent. A
+//! provider that is down ends the turn in the apology at once (the
+//! planner's call would only meet it again).
+
+use super::Turn;
+use crate::agent::classify::{self, ModelIntent, Unclassified};
+use crate::agent::planner::PlanError;
+use crate::agent::Agent;
+
+impl Agent {
+    pub(super) async fn classify(&self, t: &mut Turn<'_>) {
+        let Some(model) = &self.model else {
+            return;
+        };
+        match classify::classify(model.client(), &t.text).await {
+            Ok((c, tokens)) => {
+                t.model_calls += 1;
+                t.tokens += tokens;
+                tracing::debug!(
+                    intent = c.intent.name(),
+                    confidence = c.confidence,
+                    "model intent"
+                );
+                if !c.acted_on() {
+                    return;
+                }
+                let turn = t.session.memory.turns;
+                t.intent = c.result();
+                match c.intent {
+                    ModelIntent::Greeting => t.say(self.templates.render("greeting", turn, &[])),
+                    ModelIntent::ReadBack => {
+                        let normalized = crate::catalog::normalize(&t.text);
+                        t.say(
+                            self.readback
+                                .answer(&t.form, &normalized, &self.templates, turn),
+                        )
+                    }
+                    ModelIntent::Unknown => {}
+                }
+            }
+            Err(Unclassified::Unavailable(e)) => {
+                tracing::warn!(error = %e, "the model is unavailable; the turn ends in the apology");
+                t.failure = Some(PlanError {
+                    code: e.code().to_string(),
+                    message: e.message(),
+                });
+            }
+            Err(Unclassified::Unusable(why)) => {
+                t.model_calls += 1;
+                tracing::warn!(error = %why, "the model's intent classification is unusable; code's fallback");
+            }
+        }
+    }
+}

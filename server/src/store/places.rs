@@ -1,0 +1,42 @@
+//! The figures of a school or a major as a whole, for a student's general
+//! question about it ("中山大学怎么样", "计算机专业好就业吗"): sums over its
+//! advisors' stored aggregates. A school reads one range of the advisors'
+//! (school, major, …) index; a major alone reads its advisors across every
+//! school — rare questions, bounded by the major's size, never by reviews.
+
+use sqlx::SqlitePool;
+
+/// Sums over the advisors of a school, a major, or one pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct PlaceSums {
+    pub advisors: i64,
+    pub reviews: i64,
+    pub sum_overall: i64,
+    pub sum_prospects: i64,
+}
+
+/// The sums of the advisors of `school_id`, of `major_id`, or of both
+/// (at least one is given; neither gives zeros).
+pub async fn sums(
+    pool: &SqlitePool,
+    school_id: Option<i64>,
+    major_id: Option<i64>,
+) -> Result<PlaceSums, sqlx::Error> {
+    let filter = match (school_id, major_id) {
+        (Some(_), Some(_)) => "school_id = ? AND major_id = ?",
+        (Some(_), None) => "school_id = ?",
+        (None, Some(_)) => "major_id = ?",
+        (None, None) => return Ok(PlaceSums::default()),
+    };
+    let sql = format!(
+        "SELECT COUNT(*) AS advisors, COALESCE(SUM(review_count), 0) AS reviews, \
+         COALESCE(SUM(sum_overall), 0) AS sum_overall, \
+         COALESCE(SUM(sum_prospects), 0) AS sum_prospects \
+         FROM advisors WHERE {filter}"
+    );
+    let mut query = sqlx::query_as(&sql);
+    for id in [school_id, major_id].into_iter().flatten() {
+        query = query.bind(id);
+    }
+    query.fetch_one(pool).await
+}
