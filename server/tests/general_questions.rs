@@ -165,7 +165,7 @@ async fn the_model_classifies_what_code_understood_nothing_of() {
     let server = scripted(json!([
         {"when_system": CLASSIFY, "when": "有人值班",
          "reply": {"content": "{\"intent\": \"greeting\", \"confidence\": 0.93, \"reasoning\": \"打招呼\"}"}},
-        {"when_system": CLASSIFY, "when": "我的底细",
+        {"when_system": CLASSIFY, "when": "掌握了我哪些情况",
          "reply": {"content": "{\"intent\": \"read_back\", \"confidence\": 0.88, \"reasoning\": \"问已记下的信息\"}"}},
         {"when_system": CLASSIFY, "when": "随口一说",
          "reply": {"content": "{\"intent\": \"greeting\", \"confidence\": 0.3, \"reasoning\": \"不确定\"}"}},
@@ -197,7 +197,7 @@ async fn the_model_classifies_what_code_understood_nothing_of() {
     );
 
     s.say("我想考北京大学计算机系").await;
-    let r = s.say("你掌握了我的底细没").await;
+    let r = s.say("你掌握了我哪些情况").await;
     assert_eq!(r.intent.intent, "read_back", "{:?}", r.intent);
     assert!(
         r.voice_response.contains("北京大学"),
@@ -246,4 +246,26 @@ async fn a_broken_classification_changes_nothing() {
     );
     assert!(r.error.is_none(), "{:?}", r.error);
     assert_ne!(r.intent.intent, "reset");
+}
+
+/// A small model labels freely; code takes a label only where the message
+/// bears it out (`server/lexicons/model_intents.txt`).
+#[tokio::test]
+async fn a_confident_label_the_message_does_not_bear_out_is_not_taken() {
+    let server = scripted(json!([
+        {"when_system": CLASSIFY,
+         "reply": {"content": "{\"intent\": \"read_back\", \"confidence\": 0.95, \"reasoning\": \"问记下的信息\"}"}},
+        {"reply": {"content": "{\"voice_response\": \"导师作息各不相同，可以看看学生评价。\", \"tool_calls\": []}"}}
+    ]))
+    .await;
+    let app = site_with(&server).await;
+    let mut s = Student::new(&app);
+    s.say("我想考北京大学计算机系").await;
+    let r = s.say("导师一般几点上班").await;
+    assert_ne!(r.intent.intent, "read_back", "{:?}", r.intent);
+    assert!(
+        !r.voice_response.contains("我记下的是"),
+        "{}",
+        r.voice_response
+    );
 }

@@ -3,7 +3,11 @@
 //! message (no code intent, no act, no value, no advisor), the model is asked
 //! which of the few special intents it is — structured output: an intent of
 //! a fixed enum, a confidence and a reason (`prompts/model/classify_intent.txt`).
-//! Code acts on it only at or above [`THRESHOLD`]; below it, on a fault, or
+//! Code acts on it only at or above [`THRESHOLD`] and only where the
+//! message bears the label out ([`Evidence`], `server/lexicons/
+//! model_intents.txt`: a greeting is short and asks nothing; a read-back is a
+//! question about what the student said) — a 0.5B model labels "导师一般几点
+//! 上班" read_back with 0.9. Below it, without the evidence, on a fault, or
 //! for `unknown`, the turn goes on as code would have taken it. The model
 //! never overrides an intent code recognised: it is not asked then.
 
@@ -16,6 +20,55 @@ use crate::llm::wire::WireMessage;
 use crate::llm::{CompletionRequest, LlmClient, LlmError};
 
 const PROMPT: &str = include_str!("../../../prompts/model/classify_intent.txt");
+const EVIDENCE: &str = include_str!("../../lexicons/model_intents.txt");
+
+/// What a model's intent must agree with in the message itself.
+#[derive(Debug)]
+pub struct Evidence {
+    greeting_max_chars: usize,
+    self_words: Vec<String>,
+    memory_words: Vec<String>,
+}
+
+impl Evidence {
+    pub fn load() -> Evidence {
+        let entries = crate::text::lexfile::parse("model_intents.txt", EVIDENCE);
+        let terms = |key: &str| -> Vec<String> {
+            entries
+                .iter()
+                .find(|e| e.key == key)
+                .map(|e| {
+                    e.terms
+                        .iter()
+                        .map(|t| crate::catalog::normalize(t))
+                        .collect()
+                })
+                .unwrap_or_else(|| panic!("model_intents.txt: no {key}"))
+        };
+        Evidence {
+            greeting_max_chars: terms("greeting.max_chars")[0]
+                .parse()
+                .expect("model_intents.txt: greeting.max_chars is a number"),
+            self_words: terms("read_back.self"),
+            memory_words: terms("read_back.memory"),
+        }
+    }
+
+    /// Whether `message` (normalised; `question`: code reads it as a
+    /// question) bears out the model's `intent`.
+    pub fn supports(&self, intent: ModelIntent, normalized: &str, question: bool) -> bool {
+        let has = |words: &[String]| words.iter().any(|w| normalized.contains(w.as_str()));
+        match intent {
+            ModelIntent::Greeting => {
+                !question
+                    && normalized.chars().filter(|c| c.is_alphanumeric()).count()
+                        <= self.greeting_max_chars
+            }
+            ModelIntent::ReadBack => question && has(&self.self_words) && has(&self.memory_words),
+            ModelIntent::Unknown => true,
+        }
+    }
+}
 
 /// The confidence below which the model's intent is not acted on.
 pub const THRESHOLD: f64 = 0.7;
@@ -172,6 +225,24 @@ mod tests {
         assert!(!unknown.acted_on());
         let pct = parse(r#"{"intent": "greeting", "confidence": "85%"}"#).unwrap();
         assert!((pct.confidence - 0.85).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_label_the_message_does_not_bear_out_is_not_taken() {
+        let e = Evidence::load();
+        let n = crate::catalog::normalize;
+        assert!(e.supports(ModelIntent::Greeting, &n("哟，各位晚上好呀"), false));
+        assert!(!e.supports(ModelIntent::Greeting, &n("你掌握了我什么情况"), true));
+        assert!(!e.supports(
+            ModelIntent::Greeting,
+            &n("我想了解一下整个考研的流程安排"),
+            false
+        ));
+        assert!(e.supports(ModelIntent::ReadBack, &n("你掌握了我什么情况"), true));
+        assert!(e.supports(ModelIntent::ReadBack, &n("我之前跟你讲过我的目标吗"), true));
+        assert!(!e.supports(ModelIntent::ReadBack, &n("导师一般几点上班"), true));
+        assert!(!e.supports(ModelIntent::ReadBack, &n("我该怎么准备复试"), true));
+        assert!(!e.supports(ModelIntent::ReadBack, &n("我说过了"), false));
     }
 
     #[test]

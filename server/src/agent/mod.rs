@@ -112,6 +112,8 @@ pub struct Agent {
     readback: readback::ReadBack,
     /// The offer under a place answer ("看看导师排名").
     place_words: about_place::PlaceWords,
+    /// What a model's intent must agree with (seed 001 classification).
+    intent_evidence: classify::Evidence,
 }
 
 /// A request that passed the checks: its session and what the student did.
@@ -212,6 +214,7 @@ impl Agent {
             tool_names,
             readback: readback::ReadBack::load(),
             place_words: about_place::PlaceWords::load(),
+            intent_evidence: classify::Evidence::load(),
         }
     }
 

@@ -100,6 +100,18 @@ pub fn matchable_chars(text: &str, lex: &Lexicons) -> std::collections::HashSet<
     normalize::normalize(text, lex).text.chars().collect()
 }
 
+/// Whether `text` is a question (a question mark, a final 呢, a question
+/// word of cues.txt, an A-not-A form), after normalisation.
+pub fn is_question(text: &str, lex: &Lexicons) -> bool {
+    let norm = normalize::normalize(text, lex);
+    let chars: Vec<char> = norm.text.chars().collect();
+    faq::is_question(
+        &chars,
+        norm.question_mark || norm.follow_up,
+        &lex.lists.question,
+    )
+}
+
 /// One utterance → Analysis. `known_names` are advisor names the caller can
 /// resolve (those on the page plus the current ranking), used for Name references.
 pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {

@@ -25,7 +25,18 @@ impl Agent {
                     confidence = c.confidence,
                     "model intent"
                 );
-                if !c.acted_on() {
+                let normalized = crate::catalog::normalize(&t.text);
+                let question = crate::agent::nlu::is_question(&t.text, &self.lexicons);
+                if !c.acted_on()
+                    || !self
+                        .intent_evidence
+                        .supports(c.intent, &normalized, question)
+                {
+                    tracing::info!(
+                        intent = c.intent.name(),
+                        confidence = c.confidence,
+                        "the model's intent is not taken (below the threshold or not borne out)"
+                    );
                     return;
                 }
                 let turn = t.session.memory.turns;
@@ -33,7 +44,6 @@ impl Agent {
                 match c.intent {
                     ModelIntent::Greeting => t.say(self.templates.render("greeting", turn, &[])),
                     ModelIntent::ReadBack => {
-                        let normalized = crate::catalog::normalize(&t.text);
                         t.say(
                             self.readback
                                 .answer(&t.form, &normalized, &self.templates, turn),
