@@ -271,3 +271,42 @@ async fn degree_type_and_enrollment_year_are_understood_when_said() {
     let r = s.say("算了，还是读专硕吧").await;
     assert_eq!(r.form.degree_type.as_deref(), Some("专硕"));
 }
+
+/// Seed 002 §2.2 step 4: the student hears about the switch before the new
+/// persona speaks — on the stream, `event: switch` (`{agent_type, message}`)
+/// comes before the first `voice` event, and the reply still carries the
+/// `agent_switched` event the protocol names.
+#[tokio::test]
+async fn the_stream_announces_a_switch_before_the_new_persona_speaks() {
+    let (app, _) = common::app().await;
+    let mut s = Student::new(&app);
+    s.say("我想考北京大学计算机系").await;
+    let (events, r) = s.say_stream_events("想聊聊").await;
+    assert_eq!(
+        r.agent, "casual",
+        "the plainest wish to chat: {}",
+        r.voice_response
+    );
+    let (name, data) = &events[0];
+    assert_eq!(name, "switch", "{events:?}");
+    assert_eq!(data["agent_type"], "casual");
+    assert_eq!(data["message"], "[系统] 已从分析模式切换到闲聊模式");
+    let voices: Vec<&Value> = events
+        .iter()
+        .filter(|(n, _)| n == "voice")
+        .map(|(_, d)| d)
+        .collect();
+    assert!(!voices.is_empty());
+    assert!(voices.iter().all(|v| v["agent"] == "casual"));
+    assert!(switched(&r).is_some(), "the reply keeps agent_switched");
+
+    // No switch: no switch event.
+    let (events, _) = s.say_stream_events("好累啊").await;
+    assert!(events.iter().all(|(n, _)| n != "switch"), "{events:?}");
+
+    // Back to the data side on a school.
+    let (events, r) = s.say_stream_events("清华计算机怎么样，我想考").await;
+    assert_eq!(r.agent, "analysis");
+    assert_eq!(events[0].0, "switch");
+    assert_eq!(events[0].1["agent_type"], "analysis");
+}

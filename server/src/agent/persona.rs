@@ -88,8 +88,10 @@ impl PersonaLexicon {
         lex
     }
 
+    /// The first term of `list` in `text`, as a word: a Latin term only
+    /// where no Latin letter or digit touches it ("K线", not inside a name).
     fn find<'a>(list: &'a [String], text: &str) -> Option<&'a String> {
-        list.iter().find(|t| text.contains(t.as_str()))
+        list.iter().find(|t| contains_word(text, t))
     }
 
     /// The persona that answers `text` (already normalised), and why it
@@ -101,7 +103,9 @@ impl PersonaLexicon {
         current: &str,
         manual: bool,
     ) -> Option<(&'static str, Reason)> {
-        let wanted = if Self::find(&self.to_casual, text).is_some() {
+        // A request to chat yields to a message that needs data ("想聊聊这个
+        // 导师" is about an advisor).
+        let wanted = if Self::find(&self.to_casual, text).is_some() && !needs_data(analysis) {
             Some((CASUAL, Reason::Asked))
         } else if Self::find(&self.to_analysis, text).is_some() || needs_data(analysis) {
             let why = if Self::find(&self.to_analysis, text).is_some() {
@@ -139,6 +143,20 @@ impl PersonaLexicon {
     }
 }
 
+/// Whether `term` occurs in `text` as a word (see [`PersonaLexicon::find`]).
+fn contains_word(text: &str, term: &str) -> bool {
+    let latin = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    text.match_indices(term).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + term.len()..].chars().next();
+        let first = term.chars().next();
+        let last = term.chars().next_back();
+        let joined_before = latin(first) && latin(before);
+        let joined_after = latin(last) && latin(after);
+        !(joined_before || joined_after)
+    })
+}
+
 /// The message asks for what only the data side can give.
 pub fn needs_data(a: &Analysis) -> bool {
     a.school.is_some()
@@ -146,14 +164,17 @@ pub fn needs_data(a: &Analysis) -> bool {
         || a.unknown_school.is_some()
         || a.names_wishes()
         || !a.references.is_empty()
+        // "想聊聊" asks about nobody: a wish to talk, not a question.
+        || (a.act == Act::AskAbout && !a.references.is_empty())
         || matches!(
             a.act,
-            Act::AskAbout
-                | Act::AskReviews
+            Act::AskReviews
                 | Act::OpenDetail
                 | Act::ListAdvisors
                 | Act::Compare
                 | Act::Statistics
+                | Act::ReadBack
+                | Act::AboutPlace
         )
 }
 
@@ -228,6 +249,74 @@ mod tests {
             .unwrap();
         assert_eq!(why, Reason::DataNeeded);
         assert!(why.strong());
+    }
+
+    /// Every keyword of seed 002 §2, both directions, as written there.
+    const SEED_TO_ANALYSIS: &[&str] = &[
+        "分析",
+        "数据",
+        "股票",
+        "代码",
+        "图表",
+        "统计",
+        "趋势",
+        "预测",
+        "计算",
+        "比较",
+        "评估",
+        "模型",
+        "算法",
+        "查询",
+        "报表",
+        "K线",
+        "市盈率",
+        "财报",
+        "投资",
+        "收益",
+        "风险",
+        "涨跌幅",
+        "成交量",
+    ];
+    const SEED_TO_CASUAL: &[&str] = &[
+        "你好", "谢谢", "再见", "天气", "心情", "感觉", "喜欢", "讨厌", "故事", "笑话", "聊天",
+        "闲聊", "日常", "生活", "情感", "兴趣", "爱好", "电影", "音乐", "美食", "旅游", "周末",
+        "假期", "放松",
+    ];
+
+    #[test]
+    fn every_switch_word_of_seed_002_switches() {
+        let none = Analysis::default();
+        for word in SEED_TO_ANALYSIS {
+            assert_eq!(decide(word, &none, CASUAL, false), Some(ANALYSIS), "{word}");
+        }
+        for word in SEED_TO_CASUAL {
+            assert_eq!(decide(word, &none, ANALYSIS, false), Some(CASUAL), "{word}");
+            // The guard: next to an analysis word the data side keeps it.
+            let both = format!("{word}，帮我看看排名");
+            assert_eq!(decide(&both, &none, ANALYSIS, false), None, "{both}");
+        }
+        // As words: a Latin term not inside a longer one.
+        assert_eq!(decide("bk线", &none, CASUAL, false), None);
+    }
+
+    #[test]
+    fn a_plain_wish_to_chat_switches_and_one_about_an_advisor_does_not() {
+        let none = Analysis::default();
+        for text in ["想聊聊", "我想聊聊", "能陪我说说话吗", "想跟你聊聊"] {
+            assert_eq!(decide(text, &none, ANALYSIS, false), Some(CASUAL), "{text}");
+        }
+        let about = Analysis {
+            act: Act::AskAbout,
+            references: vec![Reference::Pronoun],
+            ..Analysis::default()
+        };
+        assert_eq!(decide("想聊聊这个导师", &about, ANALYSIS, false), None);
+        // "聊聊" alone asks about nobody: not a need for data.
+        let talk = Analysis {
+            act: Act::AskAbout,
+            ..Analysis::default()
+        };
+        assert!(!needs_data(&talk));
     }
 
     #[test]

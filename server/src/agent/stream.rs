@@ -15,11 +15,22 @@ use app::protocol::ChatResponse;
 
 use super::voice;
 
-/// What the stream endpoint sends, in order: `Voice`s, then one `Reply`.
+/// What the stream endpoint sends, in order: a `Switch` when the persona
+/// changes this turn (before the new persona's first sentence, seed 002
+/// §2.2 step 4), `Voice`s, then one `Reply`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamEvent {
+    Switch(SwitchNotice),
     Voice(VoicePiece),
     Reply(Box<ChatResponse>),
+}
+
+/// The data of a `switch` event: who answers from now on, and the notice
+/// the panel says first ("已切换到闲聊模式").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SwitchNotice {
+    pub agent_type: String,
+    pub message: String,
 }
 
 /// The data of a `voice` event.
@@ -121,6 +132,16 @@ impl VoiceSink {
             sentences: Mutex::new(Sentences::default()),
             agent: Mutex::new(super::DEFAULT_PERSONA.to_string()),
         }
+    }
+
+    /// The persona changes this turn: the notice goes out now, before
+    /// anything the new persona says.
+    pub fn switch(&self, agent_type: &str, message: &str) {
+        self.set_agent(agent_type);
+        let _ = self.tx.send(StreamEvent::Switch(SwitchNotice {
+            agent_type: agent_type.to_string(),
+            message: message.to_string(),
+        }));
     }
 
     /// Who speaks from now on (decided before the planner runs).

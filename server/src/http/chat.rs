@@ -76,6 +76,9 @@ async fn chat_stream(
     });
     let events = UnboundedReceiverStream::new(rx).map(|event| {
         Ok::<Event, Infallible>(match event {
+            StreamEvent::Switch(notice) => Event::default()
+                .event("switch")
+                .data(serde_json::to_string(&notice).unwrap_or_default()),
             StreamEvent::Voice(piece) => Event::default()
                 .event("voice")
                 .data(serde_json::to_string(&piece).unwrap_or_default()),

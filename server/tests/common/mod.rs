@@ -308,6 +308,22 @@ impl Student {
     /// Says `text` through `POST /api/v1/chat/stream`: the `voice` events
     /// (as JSON) in order, and the final reply, applied to the page.
     pub async fn say_streamed(&mut self, text: &str) -> (Vec<Value>, app::protocol::ChatResponse) {
+        let (events, reply) = self.say_stream_events(text).await;
+        let voices = events
+            .into_iter()
+            .filter(|(name, _)| name == "voice")
+            .map(|(_, data)| data)
+            .collect();
+        (voices, reply)
+    }
+
+    /// Says `text` through the stream: every event before the reply as
+    /// (name, JSON data), in order — a `switch` only before any `voice` —
+    /// and the final reply, applied to the page.
+    pub async fn say_stream_events(
+        &mut self,
+        text: &str,
+    ) -> (Vec<(String, Value)>, app::protocol::ChatResponse) {
         let body = serde_json::json!({
             "session_id": self.session_id,
             "message": text,
@@ -334,9 +350,22 @@ impl Student {
                 }
             }
             match name {
+                "switch" => {
+                    assert!(
+                        voices.iter().all(|(n, _): &(String, Value)| n != "voice"),
+                        "a switch after the new persona spoke"
+                    );
+                    voices.push((
+                        name.to_string(),
+                        serde_json::from_str::<Value>(&data).unwrap(),
+                    ));
+                }
                 "voice" => {
                     assert!(reply.is_none(), "a voice event after the reply");
-                    voices.push(serde_json::from_str::<Value>(&data).unwrap());
+                    voices.push((
+                        name.to_string(),
+                        serde_json::from_str::<Value>(&data).unwrap(),
+                    ));
                 }
                 "reply" => {
                     assert!(reply.is_none(), "two replies");

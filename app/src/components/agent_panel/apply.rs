@@ -153,6 +153,18 @@ pub fn plan(calls: &[ToolCall], here: &Here) -> Plan {
     out
 }
 
+/// A notice as it is spoken: without its leading "[系统]" mark.
+pub fn spoken_notice(message: &str) -> String {
+    let trimmed = message.trim();
+    match trimmed
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once(']'))
+    {
+        Some((_, after)) => after.trim().to_string(),
+        None => trimmed.to_string(),
+    }
+}
+
 /// The system lines a reply's events add to the conversation (a persona
 /// switch, say): each event's `message`, in order.
 pub fn event_messages(events: &[AgentEvent]) -> Vec<String> {
@@ -433,6 +445,15 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_notice_is_spoken_without_its_mark() {
+        assert_eq!(
+            spoken_notice("[系统] 已从分析模式切换到闲聊模式"),
+            "已从分析模式切换到闲聊模式"
+        );
+        assert_eq!(spoken_notice("已切换"), "已切换");
+    }
 
     fn call(tool: &str, params: Value, result: Option<Value>) -> ToolCall {
         ToolCall {

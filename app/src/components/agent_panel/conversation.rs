@@ -14,7 +14,7 @@ use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 
 use super::apply::{self, ChipSet, Here};
-use super::stream::{self, VoicePiece};
+use super::stream::{self, SwitchNotice, VoicePiece};
 use super::{speech, storage};
 use crate::agent_state::AgentOverlay;
 use crate::api::load_chat_history;
@@ -307,19 +307,30 @@ impl Conversation {
             }));
             // The assistant message this turn's sentences go into, once shown.
             let mut shown: Option<u64> = None;
-            let outcome = stream::chat_stream(&request, |piece| {
-                if self.epoch.get_value() != epoch {
-                    return;
-                }
-                shown = self.hear(shown, piece);
-                if shown.is_some() {
-                    // Dropping the timer cancels it if the words beat it.
-                    if let Some(timer) = typing.take() {
-                        drop(timer);
-                        self.typing.set(false);
+            // The persona's switch notice, shown and spoken before its words.
+            let mut switched = false;
+            let outcome = stream::chat_stream(
+                &request,
+                |notice| {
+                    if self.epoch.get_value() == epoch {
+                        switched = true;
+                        self.hear_switch(notice);
                     }
-                }
-            })
+                },
+                |piece| {
+                    if self.epoch.get_value() != epoch {
+                        return;
+                    }
+                    shown = self.hear(shown, piece);
+                    if shown.is_some() {
+                        // Dropping the timer cancels it if the words beat it.
+                        if let Some(timer) = typing.take() {
+                            drop(timer);
+                            self.typing.set(false);
+                        }
+                    }
+                },
+            )
             .await;
             drop(typing);
             if self.epoch.get_value() != epoch {
@@ -328,7 +339,7 @@ impl Conversation {
             self.typing.set(false);
             self.busy.set(false);
             match outcome {
-                Ok(reply) => self.receive(reply, shown),
+                Ok(reply) => self.receive(reply, shown, switched),
                 Err(e) => {
                     warn!("对话请求失败：{e:?}");
                     // The server no longer knows this session (expired, or a
@@ -348,6 +359,19 @@ impl Conversation {
     /// message, later ones grow it (queued behind what is being spoken), a
     /// restart replaces it (cutting off what is being spoken). Returns the id
     /// of the message the turn's text is in, if any yet.
+    /// `event: switch`: the new persona from now on, its notice shown as the
+    /// conversation stores it and said first (without the "[系统]" mark).
+    fn hear_switch(self, notice: SwitchNotice) {
+        self.persona.set(notice.agent_type.clone());
+        self.push(Role::System, notice.message.clone());
+        if !self.muted.get_untracked() {
+            speech::enqueue(
+                &apply::spoken_notice(&notice.message),
+                speech::voice_of(&notice.agent_type),
+            );
+        }
+    }
+
     fn hear(self, shown: Option<u64>, piece: VoicePiece) -> Option<u64> {
         if let Some(agent) = &piece.agent {
             if self.persona.with_untracked(|p| p != agent) {
@@ -390,11 +414,18 @@ impl Conversation {
     /// its voice_response is still the message's final text, in case the
     /// pieces did not add up to it. The event lines go before the message, the
     /// order they have in the stored conversation.
-    fn receive(self, reply: ChatResponse, shown: Option<u64>) {
+    fn receive(self, reply: ChatResponse, shown: Option<u64>, switched: bool) {
         storage::save_session(&reply.session_id);
         self.session.set_value(Some(reply.session_id.clone()));
         self.persona.set(reply.agent.clone());
-        let lines: Vec<Message> = apply::event_messages(&reply.events)
+        // A switch heard from the stream is on screen already.
+        let events: Vec<_> = reply
+            .events
+            .iter()
+            .filter(|e| !(switched && e.kind == "agent_switched"))
+            .cloned()
+            .collect();
+        let lines: Vec<Message> = apply::event_messages(&events)
             .into_iter()
             .map(|line| self.message(Role::System, line))
             .collect();

@@ -149,20 +149,30 @@ pub struct VoicePiece {
     pub agent: Option<String>,
 }
 
+/// `event: switch`: the persona changes this turn; the notice comes before
+/// anything the new persona says (seed 002 §2.2 step 4).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct SwitchNotice {
+    pub agent_type: String,
+    pub message: String,
+}
+
 /// What one turn's stream says, event by event.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TurnEvent {
+    Switch(SwitchNotice),
     Voice(VoicePiece),
     /// The whole turn, last. Boxed: it is far larger than a voice piece.
     Reply(Box<ChatResponse>),
 }
 
 impl TurnEvent {
-    /// Reads a `voice` or `reply` event; `None` for any other name, so the
+    /// Reads a `switch`, `voice` or `reply` event; `None` for any other name, so the
     /// server may add events (progress, keep-alives) without breaking old
     /// pages.
     pub fn from_sse(event: &SseEvent) -> Option<Result<TurnEvent, serde_json::Error>> {
         match event.name.as_str() {
+            "switch" => Some(serde_json::from_str(&event.data).map(TurnEvent::Switch)),
             "voice" => Some(serde_json::from_str(&event.data).map(TurnEvent::Voice)),
             "reply" => Some(
                 serde_json::from_str(&event.data).map(|reply| TurnEvent::Reply(Box::new(reply))),
@@ -206,10 +216,12 @@ impl StreamError {
     }
 }
 
-/// Sends one turn and reads its stream: `on_voice` gets every `voice` event as
-/// it arrives; the result is the final `reply`. Only call it in the browser.
+/// Sends one turn and reads its stream: `on_switch` gets a `switch` event and
+/// `on_voice` every `voice` event as they arrive; the result is the final
+/// `reply`. Only call it in the browser.
 pub async fn chat_stream(
     request: &ChatRequest,
+    mut on_switch: impl FnMut(SwitchNotice),
     mut on_voice: impl FnMut(VoicePiece),
 ) -> Result<ChatResponse, StreamError> {
     let response = post(request).await?;
@@ -234,12 +246,15 @@ pub async fn chat_stream(
         let bytes = Uint8Array::new(&read.get_value()).to_vec();
         for event in parser.feed(&decoder.decode(&bytes)) {
             match TurnEvent::from_sse(&event) {
+                Some(Ok(TurnEvent::Switch(notice))) => on_switch(notice),
                 Some(Ok(TurnEvent::Voice(piece))) => on_voice(piece),
                 // The server ends the stream after `reply`; nothing is left to read.
                 Some(Ok(TurnEvent::Reply(reply))) => return Ok(*reply),
                 // A garbled sentence is only lost from the voice: the reply
                 // still carries the whole text.
-                Some(Err(e)) if event.name == "voice" => warn!("无法解析语音片段：{e}"),
+                Some(Err(e)) if event.name == "voice" || event.name == "switch" => {
+                    warn!("无法解析语音片段：{e}")
+                }
                 Some(Err(e)) => return Err(StreamError::Unreadable(format!("无法解析回复：{e}"))),
                 None => {}
             }
@@ -490,5 +505,26 @@ mod tests {
             StreamError::Rejected(info("unknown_session", "会话不存在或已过期。"))
                 .is_unknown_session()
         );
+    }
+
+    #[test]
+    fn a_switch_event_is_read_before_the_voice_it_announces() {
+        let events = parse(&[
+            "event: switch\ndata: {\"agent_type\": \"casual\", \"message\": \"[系统] 已从分析模式切换到闲聊模式\"}\n\n",
+            "event: voice\ndata: {\"text\": \"好呀。\", \"agent\": \"casual\"}\n\n",
+        ]);
+        let read: Vec<TurnEvent> = events
+            .iter()
+            .filter_map(TurnEvent::from_sse)
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            read[0],
+            TurnEvent::Switch(SwitchNotice {
+                agent_type: "casual".into(),
+                message: "[系统] 已从分析模式切换到闲聊模式".into(),
+            })
+        );
+        assert!(matches!(read[1], TurnEvent::Voice(_)));
     }
 }

@@ -30,6 +30,12 @@ impl Agent {
             reasoning: "点击选项，直接更新表单".into(),
         };
         if t.session.persona == CASUAL {
+            if let Some(sink) = t.sink {
+                sink.switch(
+                    ANALYSIS,
+                    &crate::agent::persona::switch_message(CASUAL, ANALYSIS),
+                );
+            }
             t.persona_out = Some(ANALYSIS);
             t.events
                 .push(switch_event(CASUAL, ANALYSIS, &Reason::DataNeeded));

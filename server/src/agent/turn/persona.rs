@@ -26,6 +26,9 @@ impl Agent {
                 if why.strong() {
                     t.memory.persona_manual = false;
                 }
+                if let Some(sink) = t.sink {
+                    sink.switch(to, &persona::switch_message(&t.session.persona, to));
+                }
                 t.events.push(switch_event(&t.session.persona, to, &why));
                 to
             }
