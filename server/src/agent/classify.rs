@@ -184,6 +184,8 @@ pub async fn classify(
         ],
         tools: None,
         tool_choice: None,
+        // A label, not prose: as deterministic as the provider allows.
+        temperature: super::planner::prompt::temperature("classify"),
     };
     let completion = client
         .complete(&request, &mut |_| {})

@@ -264,17 +264,20 @@ pub fn steer(
     }
 }
 
+/// A phase's chips (seed 004): at most four options — the sources list the
+/// most likely first — and a question of 5–10 characters.
 fn chips(
     question: &str,
-    options: Vec<String>,
+    mut options: Vec<String>,
     field: &str,
     allow_skip: bool,
     multi: bool,
 ) -> Option<ToolCall> {
-    (options.len() >= 2).then(|| ToolCall {
+    options.truncate(super::validate::MAX_CHIPS);
+    (options.len() >= super::validate::MIN_CHIPS).then(|| ToolCall {
         tool: PRESENT_OPTIONS.into(),
         params: json!({
-            "question": question,
+            "question": super::validate::fitted_question(question, field),
             "options": options,
             "target_field": field,
             "allow_skip": allow_skip,

@@ -444,8 +444,42 @@ pub fn chip_call(question: &str, options: Vec<String>, target_field: &str) -> To
     }
 }
 
-/// Well-formed chip parameters: 2–6 distinct non-empty options of at most 20
-/// characters, a known target field, a short question.
+/// Seed 004's `present_options` schema: 2–4 options, a question of 5–10
+/// characters — few enough to be read aloud and taken in at a glance.
+pub const MIN_CHIPS: usize = 2;
+pub const MAX_CHIPS: usize = 4;
+pub const QUESTION_CHARS: std::ops::RangeInclusive<usize> = 5..=10;
+
+/// The question of chips for `field` when a proposed one does not fit
+/// [`QUESTION_CHARS`] (each is 5–10 characters; the tests hold them to it).
+pub fn chip_question(field: &str) -> &'static str {
+    match field {
+        "school" => "想考哪所学校？",
+        "major" => "想考哪个专业？",
+        "research_direction" => "感兴趣的方向？",
+        "personality" => "希望导师怎样？",
+        "research_style" => "偏好哪种风格？",
+        "funding" => "经费要求如何？",
+        "degree_type" => "想读哪种学位？",
+        "enrollment_year" => "打算哪年入学？",
+        _ => "你想选哪个？",
+    }
+}
+
+/// `question` if it fits seed 004's 5–10 characters, else `field`'s own.
+pub fn fitted_question(question: &str, field: &str) -> String {
+    let question = question.trim();
+    if QUESTION_CHARS.contains(&question.chars().count()) {
+        question.to_string()
+    } else {
+        chip_question(field).to_string()
+    }
+}
+
+/// Well-formed chip parameters (seed 004): 2–4 distinct non-empty options of
+/// at most 20 characters — where more are proposed, the first four, which a
+/// proposer lists most likely first (a typed answer is still understood) —
+/// a known target field, a question of 5–10 characters.
 fn present_options(raw: &Value) -> Option<Value> {
     let mut options: Vec<String> = Vec::new();
     for o in raw.get("options")?.as_array()? {
@@ -454,8 +488,8 @@ fn present_options(raw: &Value) -> Option<Value> {
             options.push(o);
         }
     }
-    options.truncate(6);
-    if options.len() < 2 {
+    options.truncate(MAX_CHIPS);
+    if options.len() < MIN_CHIPS {
         return None;
     }
     let target = raw
@@ -467,15 +501,12 @@ fn present_options(raw: &Value) -> Option<Value> {
     } else {
         "general"
     };
-    let question: String = raw
-        .get("question")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|q| !q.is_empty())
-        .unwrap_or("请选择")
-        .chars()
-        .take(20)
-        .collect();
+    let question = fitted_question(
+        raw.get("question")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+        target,
+    );
     Some(json!({
         "question": question,
         "options": options,
@@ -508,8 +539,12 @@ mod tests {
             "target_field": "school"
         }))
         .unwrap();
-        assert_eq!(ok["options"].as_array().unwrap().len(), 6);
+        assert_eq!(ok["options"].as_array().unwrap().len(), MAX_CHIPS);
         assert_eq!(ok["options"][1], "清华");
+        assert_eq!(
+            ok["question"], "想考哪所学校？",
+            "3 characters: the field's own"
+        );
         assert_eq!(ok["allow_skip"], false);
         assert!(present_options(
             &json!({"question": "x", "options": ["只有一个"], "target_field": "school"})
@@ -518,7 +553,26 @@ mod tests {
         let general =
             present_options(&json!({"options": ["a", "b"], "target_field": "password"})).unwrap();
         assert_eq!(general["target_field"], "general");
-        assert_eq!(general["question"], "请选择");
+        assert_eq!(general["question"], "你想选哪个？");
+        let long = present_options(&json!({
+            "question": "请问你比较希望导师是哪一种性格呢？", "options": ["温和", "严格"],
+            "target_field": "personality"
+        }))
+        .unwrap();
+        assert_eq!(long["question"], "希望导师怎样？");
+        let fits = present_options(&json!({
+            "question": "喜欢哪类导师？", "options": ["温和", "严格"], "target_field": "personality"
+        }))
+        .unwrap();
+        assert_eq!(fits["question"], "喜欢哪类导师？");
+    }
+
+    #[test]
+    fn every_fallback_question_fits_seed_004() {
+        for field in FORM_FIELDS.iter().copied().chain(["general"]) {
+            let n = chip_question(field).chars().count();
+            assert!(QUESTION_CHARS.contains(&n), "{field}: {n}");
+        }
     }
 
     #[test]

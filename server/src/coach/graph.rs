@@ -560,6 +560,7 @@ impl Coach {
             ],
             tools: None,
             tool_choice: None,
+            temperature: None,
         };
         let completion = client
             .complete(&request, &mut |_| {})

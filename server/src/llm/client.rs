@@ -23,6 +23,9 @@ pub struct CompletionRequest {
     /// Function definitions, or `None` (JSON-output mode, or no tools wanted).
     pub tools: Option<Value>,
     pub tool_choice: Option<Value>,
+    /// This call's sampling temperature (a phase's, seed 004 §4.1); `None`
+    /// is the configured `LLM_TEMPERATURE`.
+    pub temperature: Option<f32>,
 }
 
 /// A tool call as the model sent it: arguments still unparsed text.
@@ -122,7 +125,7 @@ impl LlmClient {
             messages: &request.messages,
             tools: request.tools.as_ref(),
             tool_choice: request.tool_choice.as_ref(),
-            temperature: self.config.temperature,
+            temperature: request.temperature.unwrap_or(self.config.temperature),
             max_tokens: self.config.max_tokens,
             stream,
             stream_options: stream.then(|| json!({"include_usage": true})),

@@ -13,9 +13,10 @@ use super::output::{self, VoiceExtractor};
 use super::prompt::{self, ToolChoice};
 use super::{Plan, PlanError, PlanInput, Planner};
 use crate::agent::nlu::{Act, Analysis, Slot};
+use crate::agent::steer::{self, Phase};
 use crate::agent::tools::{
     ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
-    UPDATE_FORM,
+    RECOMMEND_ADVISORS, UPDATE_FORM,
 };
 use crate::llm::{Completion, CompletionRequest, LlmClient, LlmError, ToolMode};
 
@@ -65,16 +66,21 @@ impl ModelPlanner {
             &self.tools,
             self.client.config().history_tokens,
         );
+        // The phase's temperature (seed 004 §4.1, `prompts/model/flow.conf`).
+        let temperature =
+            prompt::temperature(prompt::phase_key(steer::phase(input.form, input.memory)));
         match mode {
             ToolMode::Functions => CompletionRequest {
                 messages,
                 tools: Some(self.tools.clone()),
                 tool_choice: Some(choice.wire()),
+                temperature,
             },
             ToolMode::Json => CompletionRequest {
                 messages,
                 tools: None,
                 tool_choice: None,
+                temperature,
             },
         }
     }
@@ -108,6 +114,7 @@ impl ModelPlanner {
             messages: prompt::casual_messages(input, self.client.config().history_tokens),
             tools: None,
             tool_choice: None,
+            temperature: prompt::temperature("casual"),
         };
         let mut extractor = VoiceExtractor::default();
         let sink = input.voice;
@@ -197,6 +204,18 @@ pub fn choose(input: &PlanInput<'_>) -> ToolChoice {
             Act::AskReviews => return ToolChoice::Force(GET_ADVISOR_REVIEWS),
             _ => {}
         }
+    }
+    // Seed 004's last phase: the data is complete and every optional field
+    // was offered — a message that adds to the form or answers the last
+    // question gets the final tool, forced, in one step (code still runs it
+    // should the model not).
+    let last_phase = steer::phase(input.form, input.memory) == Phase::Done;
+    if last_phase
+        && a.references.is_empty()
+        && (names_form_values(a) || matches!(a.act, Act::Recommend | Act::Skip))
+        && matches!(a.act, Act::None | Act::Recommend | Act::Skip)
+    {
+        return ToolChoice::Force(RECOMMEND_ADVISORS);
     }
     if complete && names_form_values(a) && matches!(a.act, Act::None | Act::Recommend) {
         return ToolChoice::Force(UPDATE_FORM);

@@ -56,6 +56,31 @@ impl ToolChoice {
     }
 }
 
+const FLOW: &str = include_str!("../../../../prompts/model/flow.conf");
+
+/// The name of a phase in `prompts/model/flow.conf` (and of its task file).
+pub fn phase_key(phase: Phase) -> &'static str {
+    match phase {
+        Phase::AskSchool => "ask_school",
+        Phase::AskMajor => "ask_major",
+        Phase::OfferDirection => "offer_direction",
+        Phase::OfferPersonality => "offer_personality",
+        Phase::OfferDegree => "offer_degree",
+        Phase::OfferYear => "offer_year",
+        Phase::Done => "done",
+    }
+}
+
+/// The temperature `prompts/model/flow.conf` gives `key` (a phase's key or
+/// `casual`); `None` when it gives none.
+pub fn temperature(key: &str) -> Option<f32> {
+    crate::text::lexfile::parse("flow.conf", FLOW)
+        .into_iter()
+        .find(|e| e.key == key)
+        .and_then(|e| e.terms.first().and_then(|t| t.parse::<f32>().ok()))
+        .filter(|t| (0.0..=2.0).contains(t))
+}
+
 /// The phase's task, with the form's values filled in.
 pub fn phase_task(form: &UserForm, phase: Phase) -> String {
     let template = match phase {
@@ -244,6 +269,32 @@ fn history(input: &PlanInput<'_>, budget: usize) -> Vec<WireMessage> {
     }
     kept.reverse();
     kept
+}
+
+#[cfg(test)]
+mod flow_tests {
+    use super::*;
+
+    #[test]
+    fn every_phase_has_a_temperature_and_the_last_is_the_lowest() {
+        let phases = [
+            Phase::AskSchool,
+            Phase::AskMajor,
+            Phase::OfferDirection,
+            Phase::OfferPersonality,
+            Phase::OfferDegree,
+            Phase::OfferYear,
+            Phase::Done,
+        ];
+        let temps: Vec<f32> = phases
+            .iter()
+            .map(|p| temperature(phase_key(*p)).unwrap_or_else(|| panic!("{p:?}")))
+            .collect();
+        let done = temperature("done").unwrap();
+        assert!(temps.iter().all(|t| *t >= done));
+        assert!(temperature("casual").is_some());
+        assert_ne!(temperature("ask_school"), temperature("offer_direction"));
+    }
 }
 
 #[cfg(test)]
