@@ -138,6 +138,7 @@ async fn with_a_model_the_router_uses_its_structured_evaluation() {
         "complete": false, "question": false, "reason": "谈了学术，还缺其他维度", "next_agent": "follow_up"});
     let script: Script = serde_json::from_value(json!({"rules": [
         {"when_system": "路由", "reply": {"content": evaluation.to_string()}},
+        {"when_system": "追问", "reply": {"content": "那经费方面呢？补助和设备够用吗？"}},
         {"reply": {"content": "好的。", "tool_calls": [
             {"name": "update_form", "arguments": {"school": "北京大学", "major": "计算机科学与技术"}}]}}
     ]}))
@@ -243,6 +244,142 @@ async fn somebody_elses_advice_is_not_the_students_recommendation() {
     assert!(
         !r.voice_response.contains("推荐报考"),
         "{}",
+        r.voice_response
+    );
+}
+
+/// The coach's router evaluation, as a scripted model gives it.
+fn routed(dimensions: &[&str], question: bool, complete: bool) -> String {
+    json!({"dimensions": dimensions, "specific": true, "violations": [], "complete": complete,
+        "question": question, "reason": "模型评估", "next_agent": if question || complete { "editor" } else { "follow_up" },
+        "action": null})
+    .to_string()
+}
+
+/// Seed 003 with a model, end to end: the follow-up asks in the model's words
+/// about a missing dimension, the editor answers a question through the
+/// lookup tool and the tool node, 就这些 and 确认发布 post a valid review.
+#[tokio::test]
+async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
+    let script: Script = serde_json::from_value(json!({"rules": [
+        {"when_system": "路由", "when": "修改吗", "reply": {"content": routed(&[], true, false)}},
+        {"when_system": "路由", "when": "学术", "reply": {"content": routed(&["academic"], false, false)}},
+        {"when_system": "路由", "when": "就这些", "reply": {"content": routed(&[], false, true)}},
+        {"when_system": "路由", "reply": {"content": routed(&["funding", "relationship", "prospects"], false, false)}},
+        {"when_system": "追问", "reply": {"content": "那科研经费怎么样？补助和设备够用吗？"}},
+        {"when_system": "本站资料：", "reply": {"content": "可以的，发布后凭修改链接随时能改或删除。"}},
+        {"when_system": "老师助手", "reply": {"content": "", "tool_calls": [
+            {"name": "lookup_knowledge", "arguments": {"query": "评价发布后还能修改吗"}}]}},
+        {"reply": {"content": "好的。"}}
+    ]}))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    let base = server.base_url();
+    let (app, site) = app_with_model(&[("LLM_BASE_URL", &base), ("LLM_TIMEOUT_SECS", "3")]).await;
+    let mut s = on_zhang_page(&app).await;
+    let advisor = s.page.selected_advisor.clone().unwrap();
+    s.say("我想评价他").await;
+
+    let r = s
+        .say("我是他组里的在读学生，学术水平很高，每周组会都认真指导论文")
+        .await;
+    assert_eq!(
+        r.voice_response, "那科研经费怎么样？补助和设备够用吗？",
+        "the model's follow-up"
+    );
+    let follow_up = server
+        .received()
+        .into_iter()
+        .find(|q| q.prompt_text().contains("追问"))
+        .expect("a follow-up call");
+    let prompt = follow_up.prompt_text();
+    assert!(
+        prompt.contains("还缺的维度：科研经费、师生关系、学生前途"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("每周组会"), "the draft: {prompt}");
+
+    let r = s.say("评价发布后还能修改吗").await;
+    assert_eq!(r.voice_response, "可以的，发布后凭修改链接随时能改或删除。");
+    let answered = server
+        .received()
+        .into_iter()
+        .find(|q| q.prompt_text().contains("本站资料："))
+        .expect("the editor answered from the lookup");
+    assert!(
+        answered.prompt_text().contains("修改链接"),
+        "the passage found"
+    );
+    assert!(
+        answered.body.get("tools").is_none(),
+        "the tool is not offered twice"
+    );
+    assert!(tools(&r).is_empty(), "nothing published: {:?}", tools(&r));
+
+    s.say("经费充足，每个月补助三千，设备也够用，老师脾气很好很关心学生，毕业的师兄都去了大厂")
+        .await;
+    let r = s.say("就这些").await;
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    let r = s.say("确认发布").await;
+    let posted = call(&r, "submit_review");
+    assert!(posted.result.is_some());
+    let page = get(&app, &format!("/api/v1/advisors/{}/reviews", advisor.id)).await;
+    assert!(page.body.contains("每周组会"), "the review is published");
+    common::assert_aggregates_match_recomputation(&site).await;
+}
+
+/// A model line the checks refuse is never said; the template is. A router
+/// whose model fails hands the turn to the editor, not to an apology.
+#[tokio::test]
+async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak() {
+    let script: Script = serde_json::from_value(json!({"rules": [
+        {"when_system": "路由", "when": "学术", "status": 500},
+        {"when_system": "路由", "reply": {"content": routed(&["funding"], false, false)}},
+        {"when_system": "追问", "reply": {"content": "已发布！有问题打13812345678吗？"}},
+        {"reply": {"content": "好的。"}}
+    ]}))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    let base = server.base_url();
+    let (app, _) = app_with_model(&[
+        ("LLM_BASE_URL", &base),
+        ("LLM_TIMEOUT_SECS", "3"),
+        ("LLM_MAX_RETRIES", "0"),
+    ])
+    .await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    let r = s.say("学术水平很高，每周组会都认真指导论文").await;
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert!(
+        !r.voice_response.contains("抱歉"),
+        "no apology: {}",
+        r.voice_response
+    );
+    assert!(
+        server
+            .received()
+            .iter()
+            .all(|q| !q.prompt_text().contains("追问")),
+        "the editor, not the follow-up, took the turn"
+    );
+    let r = s.say("经费充足，每个月补助三千").await;
+    assert!(!r.voice_response.contains("已发布"), "{}", r.voice_response);
+    assert!(!r.voice_response.contains("138"), "{}", r.voice_response);
+    assert!(
+        server
+            .received()
+            .iter()
+            .any(|q| q.prompt_text().contains("追问")),
+        "the follow-up was asked"
+    );
+    assert!(
+        r.voice_response.contains("？"),
+        "the template's question: {}",
         r.voice_response
     );
 }

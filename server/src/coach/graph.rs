@@ -4,12 +4,23 @@
 //!
 //! ```text
 //!  message ─▶ router ─┬─▶ follow_up ─▶ end          (ask about a gap)
+//!     model fails ────┤
 //!                     └─▶ editor ─┬─▶ end           (rule broken, question,
 //!                          ▲      │                  draft changed)
 //!                          │      └─▶ tool ─┐       (rule check of the
-//!                          └────────────────┘        draft, submission)
+//!                          └────────────────┘        draft, submission, a
+//!                                                    knowledge lookup)
 //!  any node that fails ─▶ fallback ─▶ end           (apologise, log)
 //! ```
+//!
+//! With a model configured, the follow-up and the editor are model calls
+//! with their own prompts filled with the router's evaluation (`speak.rs`);
+//! the editor answering a question may call `lookup_knowledge`, which the
+//! tool node runs (`knowledge.rs`, at most `MAX_LOOKUPS` a turn) before the
+//! editor answers from what it found. Every model line passes code's checks
+//! (`Coach::accept`) or the template speaks. A router whose model call
+//! fails hands the turn to the editor, which works from the rules'
+//! evaluation (seed 003 §4.3), not to an apology.
 //!
 //! The router's evaluation comes from rules (`router.rs`) or, when a model
 //! is configured, from the model's structured output — checked by the same
@@ -29,8 +40,10 @@ use serde_json::json;
 use app::model::{NewReview, PostedReview, Ratings};
 use app::protocol::ToolCall;
 
+use super::knowledge::{Passage, MAX_LOOKUPS};
 use super::lexicon::CoachLexicon;
 use super::router::{self, MIN_TEXT};
+use super::speak::EditorReply;
 use super::state::{CoachState, Dimension, Evaluation, NextAgent, Scores, Waiting};
 use super::Coach;
 use crate::llm::json::json_object;
@@ -46,6 +59,8 @@ const MAX_STEPS: usize = 8;
 #[derive(Clone, Debug, PartialEq)]
 enum Task {
     FromEvaluation,
+    /// Answer the student's question (a model, with the lookup tool).
+    Answer(String),
     Publish,
     Adjust(Vec<(Dimension, u8)>),
 }
@@ -55,6 +70,8 @@ enum Task {
 enum Job {
     CheckDraft,
     Submit,
+    /// The editor's knowledge lookup.
+    Lookup(String),
 }
 
 /// What the tool node found, handed back to the editor.
@@ -64,6 +81,7 @@ enum Found {
     DraftBroken(String),
     Posted(Box<PostedReview>),
     Refused(String),
+    Passages(Vec<Passage>),
 }
 
 #[derive(Clone, Debug)]
@@ -89,6 +107,12 @@ pub struct CoachTurn {
     pub reasoning: String,
     /// A node failed (logged; the reply is the fallback's apology).
     pub failed: bool,
+    /// Model calls this turn made (router, follow-up, editor).
+    pub model_calls: u32,
+    /// Knowledge lookups this turn made (capped at `MAX_LOOKUPS`).
+    pub lookups: usize,
+    /// Model lines the checks refused (the template spoke instead).
+    pub refused_lines: u32,
 }
 
 /// What the student's reply to "发布吗？" asks for.
@@ -206,8 +230,10 @@ impl Coach {
                     self.router(state, message, &text, reading, model, &mut turn)
                         .await
                 }
-                Node::FollowUp => self.follow_up(state, &text, &mut turn),
-                Node::Editor(task, found) => self.editor(state, task, found, &mut turn),
+                Node::FollowUp => self.follow_up(state, &text, model, &mut turn).await,
+                Node::Editor(task, found) => {
+                    self.editor(state, task, found, model, &mut turn).await
+                }
                 Node::Tool(task, job) => self.tool(state, task, job, client_key).await,
                 Node::Fallback(error) => {
                     tracing::error!(error = %error, advisor = %state.advisor_id, "review coach node failed");
@@ -311,7 +337,9 @@ impl Coach {
         let mut violations: Vec<String> = found.into_iter().map(|(c, _)| c).collect();
         violations.dedup();
         let mut evaluation = router::evaluate(&self.lex, state, text, violations.clone());
+        let mut router_failed = false;
         if let Some(client) = model {
+            turn.model_calls += 1;
             match self.model_evaluation(client, state, message).await {
                 Ok(proposed) => {
                     if let Some(action) = &proposed.action {
@@ -326,8 +354,9 @@ impl Coach {
                     evaluation = router::reroute(&self.lex, state, text, proposed, violations)
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "the model's evaluation failed; the rules decide");
+                    tracing::warn!(error = %e, "the router's model failed; the editor takes the rules' evaluation");
                     state.log = e;
+                    router_failed = true;
                 }
             }
         }
@@ -337,14 +366,23 @@ impl Coach {
         state.evaluation = Some(evaluation);
         match next {
             // With "发布吗？" pending, what the student adds goes into the
-            // draft and the summary is shown again.
-            Some(NextAgent::FollowUp) if !pending => Node::FollowUp,
+            // draft and the summary is shown again; a router whose model
+            // failed hands the turn to the editor (seed 003 §4.3).
+            Some(NextAgent::FollowUp) if !pending && !router_failed => Node::FollowUp,
+            _ if model.is_some()
+                && state
+                    .evaluation
+                    .as_ref()
+                    .is_some_and(|e| e.question && e.violations.is_empty()) =>
+            {
+                Node::Editor(Task::Answer(message.trim().to_string()), None)
+            }
             _ => Node::Editor(Task::FromEvaluation, None),
         }
     }
 
     /// The posting rules `message` breaks: (code, what and where).
-    fn rule_check(&self, message: &str, state: &CoachState) -> Vec<(String, String)> {
+    pub(super) fn rule_check(&self, message: &str, state: &CoachState) -> Vec<(String, String)> {
         crate::reviews::rules::check(message, &self.rule_context(state))
             .into_iter()
             .map(|v| (v.code.to_string(), v.message))
@@ -394,8 +432,15 @@ impl Coach {
         }
     }
 
-    /// Seed 003's student agent: one question about a gap.
-    fn follow_up(&self, state: &mut CoachState, text: &str, turn: &mut CoachTurn) -> Node {
+    /// Seed 003's student agent: one question about a gap — the template's,
+    /// or with a model its own words about the same gap, if they pass.
+    async fn follow_up(
+        &self,
+        state: &mut CoachState,
+        text: &str,
+        model: Option<&LlmClient>,
+        turn: &mut CoachTurn,
+    ) -> Node {
         let e = state.evaluation.clone().unwrap_or_default();
         if let Some(d) = e.dimensions.first().filter(|_| !e.specific) {
             if !state.asked.contains(d) {
@@ -415,18 +460,69 @@ impl Coach {
             }
             None => self.say("ask_more", state, &[]),
         };
+        if let (Some(client), Some(d)) = (model, gap) {
+            turn.model_calls += 1;
+            match self.follow_up_line(client, state, &e, d, text).await {
+                Ok(line) => turn.voice = line,
+                Err(why) => {
+                    turn.refused_lines += 1;
+                    tracing::info!(why = %why, "the follow-up's model line is not said; the template is");
+                }
+            }
+        }
         Node::End
     }
 
     /// Seed 003's teacher agent.
-    fn editor(
+    async fn editor(
         &self,
         state: &mut CoachState,
         task: Task,
         found: Option<Found>,
+        model: Option<&LlmClient>,
         turn: &mut CoachTurn,
     ) -> Node {
         match (task, found) {
+            // A question, with a model: its answer, looked up first if it
+            // asks; the template when no line passes.
+            (Task::Answer(question), found) => {
+                let passages = match &found {
+                    Some(Found::Passages(p)) => Some(p.as_slice()),
+                    _ => None,
+                };
+                let fallback = self.say("answer_question", state, &[]);
+                let Some(client) = model else {
+                    turn.voice = fallback;
+                    return Node::End;
+                };
+                let e = state.evaluation.clone().unwrap_or_default();
+                turn.model_calls += 1;
+                match self
+                    .editor_reply(client, state, &e, &question, passages)
+                    .await
+                {
+                    Ok(EditorReply::Lookup(query))
+                        if passages.is_none() && turn.lookups < MAX_LOOKUPS =>
+                    {
+                        turn.lookups += 1;
+                        Node::Tool(Task::Answer(question), Job::Lookup(query))
+                    }
+                    Ok(EditorReply::Line(line)) => {
+                        turn.voice = line;
+                        Node::End
+                    }
+                    Ok(EditorReply::Lookup(_)) => {
+                        turn.voice = fallback;
+                        Node::End
+                    }
+                    Err(why) => {
+                        turn.refused_lines += 1;
+                        tracing::info!(why = %why, "the editor's model line is not said; the template is");
+                        turn.voice = fallback;
+                        Node::End
+                    }
+                }
+            }
             (Task::FromEvaluation, None) => {
                 let e = state.evaluation.clone().unwrap_or_default();
                 if !e.violations.is_empty() {
@@ -503,6 +599,9 @@ impl Coach {
                 problems if problems.is_empty() => Found::DraftOk,
                 problems => Found::DraftBroken(problems[0].message.clone()),
             },
+            Job::Lookup(query) => {
+                Found::Passages(self.knowledge.lookup(&query).into_iter().cloned().collect())
+            }
             Job::Submit => {
                 match crate::reviews::submit(&self.site, &state.advisor_id, review, client_key)
                     .await

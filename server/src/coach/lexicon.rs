@@ -25,6 +25,8 @@ pub struct CoachLexicon {
     /// 是否推荐报考: words of no, words of yes.
     pub recommend_no: Vec<String>,
     pub recommend_yes: Vec<String>,
+    /// Actions a model's line must not claim (only code performs them).
+    pub claims: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     pub tags: Vec<(String, Vec<String>)>,
 }
@@ -49,6 +51,7 @@ impl CoachLexicon {
                 "topic.visible" => lex.topic_visible = terms,
                 "recommend.no" => lex.recommend_no = terms,
                 "recommend.yes" => lex.recommend_yes = terms,
+                "claims" => lex.claims = terms,
                 k => {
                     if let Some(r) = k.strip_prefix("relation.") {
                         lex.relations.push((r.to_string(), terms));

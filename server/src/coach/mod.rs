@@ -8,14 +8,19 @@
 //! - [`router`]: the router node's structured evaluation and route
 //! - [`graph`]: the nodes (router, follow-up, editor, tool, fallback) and
 //!   their edges
+//! - [`speak`]: the follow-up's and the editor's words through a model, and
+//!   the checks every model line passes
+//! - [`knowledge`]: the editor's lookup tool over the site's own knowledge
 //! - [`checkpoint`]: the state in SQLite, so a reload resumes the draft
 //! - [`eval`]: the labelled set → routing accuracy, rule precision / recall
 
 pub mod checkpoint;
 pub mod eval;
 pub mod graph;
+pub mod knowledge;
 pub mod lexicon;
 pub mod router;
+pub mod speak;
 pub mod state;
 
 use std::sync::Arc;
@@ -36,6 +41,7 @@ pub struct Coach {
     replies: Templates,
     site: Arc<Site>,
     acts: Arc<SpeechActs>,
+    knowledge: knowledge::Knowledge,
 }
 
 impl Coach {
@@ -45,6 +51,7 @@ impl Coach {
             replies: Templates::parse(REPLIES),
             site,
             acts,
+            knowledge: knowledge::Knowledge::load(),
         }
     }
 

@@ -35,6 +35,16 @@ fn norm(w: &str) -> Vec<char> {
     normalize::basic(w).chars().collect()
 }
 
+impl FaqEntry {
+    /// Every trigger word of the entry, normalised (for lookups by overlap).
+    pub(crate) fn words(&self) -> Vec<String> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.words.iter().map(|w| w.iter().collect::<String>()))
+            .collect()
+    }
+}
+
 /// Parses the FAQ file; a malformed entry is a programming error and panics.
 pub(crate) fn parse(src: &str) -> Vec<FaqEntry> {
     let mut out = Vec::new();

@@ -18,7 +18,7 @@ const OPPOSITES: &str = include_str!("../../../lexicons/opposites.txt");
 const CUES: &str = include_str!("../../../lexicons/cues.txt");
 const REFERENCES: &str = include_str!("../../../lexicons/references.txt");
 const FILLERS: &str = include_str!("../../../lexicons/fillers.txt");
-const FAQ: &str = include_str!("../../../../prompts/embedded/faq.txt");
+pub(crate) const FAQ: &str = include_str!("../../../../prompts/embedded/faq.txt");
 
 /// Cue classes of `cues.txt` that take part in the longest-match pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -100,6 +100,18 @@ pub fn matchable_chars(text: &str, lex: &Lexicons) -> std::collections::HashSet<
     normalize::normalize(text, lex).text.chars().collect()
 }
 
+/// The FAQ as passages (id, trigger words, answer), for lookups outside the
+/// agent's own matching (the review coach's knowledge tool).
+pub fn faq_passages() -> Vec<(String, Vec<String>, String)> {
+    faq::parse(lexicon::FAQ)
+        .into_iter()
+        .map(|e| {
+            let words = e.words();
+            (e.id, words, e.answer)
+        })
+        .collect()
+}
+
 /// Whether `text` is a question (a question mark, a final 呢, a question
 /// word of cues.txt, an A-not-A form), after normalisation.
 pub fn is_question(text: &str, lex: &Lexicons) -> bool {

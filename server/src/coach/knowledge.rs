@@ -1,0 +1,143 @@
+//! The editor's lookup tool (seed 003: the teacher binds a knowledge tool
+//! and loops through the tool node): the site's own knowledge — how posting,
+//! editing, scores and rankings work (`prompts/coach/knowledge.txt`) and the
+//! FAQ (`prompts/embedded/faq.txt`) — searched by the words and characters
+//! a query shares with each passage. Pure and deterministic; the graph's
+//! tool node runs it, at most [`MAX_LOOKUPS`] times a turn.
+
+const KNOWLEDGE: &str = include_str!("../../../prompts/coach/knowledge.txt");
+
+/// Lookups one coached turn may make.
+pub const MAX_LOOKUPS: usize = 2;
+/// Passages one lookup returns.
+const TOP: usize = 2;
+
+/// One passage of site knowledge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Passage {
+    pub id: String,
+    words: Vec<String>,
+    pub text: String,
+}
+
+/// All the passages, loaded once.
+#[derive(Debug)]
+pub struct Knowledge(Vec<Passage>);
+
+impl Knowledge {
+    pub fn load() -> Knowledge {
+        let mut passages = Vec::new();
+        let mut current: Option<Passage> = None;
+        for (no, raw) in KNOWLEDGE.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (key, value) = line
+                .split_once(':')
+                .unwrap_or_else(|| panic!("knowledge.txt:{}: expected `key: value`", no + 1));
+            let value = value.trim();
+            match key.trim() {
+                "id" => {
+                    passages.extend(current.take());
+                    current = Some(Passage {
+                        id: value.to_string(),
+                        words: Vec::new(),
+                        text: String::new(),
+                    });
+                }
+                "words" => {
+                    if let Some(p) = current.as_mut() {
+                        p.words = value
+                            .split('|')
+                            .map(|w| crate::catalog::normalize(w.trim()))
+                            .filter(|w| !w.is_empty())
+                            .collect();
+                    }
+                }
+                "text" => {
+                    if let Some(p) = current.as_mut() {
+                        p.text = value.to_string();
+                    }
+                }
+                other => panic!("knowledge.txt:{}: unknown key {other}", no + 1),
+            }
+        }
+        passages.extend(current);
+        for (id, words, answer) in crate::agent::nlu::faq_passages() {
+            passages.push(Passage {
+                id: format!("faq:{id}"),
+                words,
+                text: answer,
+            });
+        }
+        // A word counts once however many trigger groups repeat it.
+        for p in &mut passages {
+            p.words.sort();
+            p.words.dedup();
+        }
+        Knowledge(passages)
+    }
+
+    /// The passages that best answer `query`, best first: a shared word
+    /// counts its length twelve times over the number of passages that list
+    /// it (导师 says less than 匿名), each shared character once.
+    pub fn lookup(&self, query: &str) -> Vec<&Passage> {
+        let q = crate::catalog::normalize(query);
+        let df = |w: &str| {
+            self.0
+                .iter()
+                .filter(|p| p.words.iter().any(|x| x == w))
+                .count()
+                .max(1)
+        };
+        let chars: Vec<char> = q.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut scored: Vec<(usize, usize, &Passage)> = self
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let words: usize = p
+                    .words
+                    .iter()
+                    .filter(|w| q.contains(w.as_str()))
+                    .map(|w| w.chars().count() * 12 / df(w))
+                    .sum();
+                let shared = chars
+                    .iter()
+                    .filter(|c| c.is_alphanumeric())
+                    .filter(|c| p.text.contains(**c))
+                    .count();
+                (words + shared, i, p)
+            })
+            .filter(|(score, ..)| *score > 6)
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().take(TOP).map(|(.., p)| p).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_find_the_passage_that_answers_them() {
+        let k = Knowledge::load();
+        for (q, ids) in [
+            ("评价发布后还能修改吗", &["edit_after"][..]),
+            ("导师会知道是我写的吗", &["anonymity"]),
+            ("分数是怎么算的", &["scores", "faq:rating_formula"]),
+            (
+                "排名怎么排的，评价少的老师吃亏吗",
+                &["ranking", "faq:rating_formula"],
+            ),
+            ("能写他的手机号吗", &["posting_rules"]),
+        ] {
+            let found = k.lookup(q);
+            let first = found.first().map(|p| p.id.as_str()).unwrap_or_default();
+            assert!(ids.contains(&first), "{q}: {found:?}");
+        }
+        assert!(k.lookup("嗯").is_empty());
+    }
+}
