@@ -80,7 +80,7 @@ async fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         None => serve().await,
         Some("eval") => evaluate(&args[1..]).await,
-        Some("eval-coach") => evaluate_coach(&args[1..]),
+        Some("eval-coach") => evaluate_coach(&args[1..]).await,
         Some("eval-rules") => evaluate_rules(&args[1..]),
         Some("analyze") => analyze(&args[1..]).await,
         Some("mock-llm") => mock_llm(&args[1..]).await,
@@ -240,7 +240,7 @@ async fn analyze(args: &[String]) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
+async fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
     let Some(path) = args.first() else {
         return Err(format!("缺少标注集文件\n{USAGE}").into());
     };
@@ -248,6 +248,23 @@ fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
     let set = server::coach::eval::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
     let verdicts = server::coach::eval::run(&set);
     print!("{}", server::coach::eval::render(&verdicts));
+    // With LLM_* set: the same set through the model's router and follow-up.
+    if let Some(config) = server::llm::LlmConfig::from_env()? {
+        let model = config.model.clone();
+        let client = server::llm::LlmClient::new(config)?;
+        let temp = TempDatabase(
+            std::env::temp_dir().join(format!("advisor-eval-coach-{}.db", std::process::id())),
+        );
+        let (pool, _) =
+            db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
+        let site = Arc::new(Site::load(pool.clone()).await?);
+        let coach =
+            server::coach::Coach::new(site, Arc::new(server::speech_act::SpeechActs::load()));
+        let score = server::coach::eval::run_model(&coach, &client, &set).await;
+        print!("\n{}", score.render(&model));
+        pool.close().await;
+        drop(temp);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

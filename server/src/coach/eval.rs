@@ -72,28 +72,40 @@ fn ratio(n: usize, d: usize) -> f64 {
     }
 }
 
-/// Runs the router on every labelled message.
-pub fn run(set: &[Labelled]) -> Vec<Verdict> {
-    let lex = CoachLexicon::load();
+/// The draft a labelled message arrives at: its `covered` dimensions said.
+fn state_of(l: &Labelled) -> CoachState {
+    let mut state = CoachState::new("1".into(), "张三".into());
+    for d in &l.covered {
+        let c = state.coverage_mut(*d);
+        c.mentioned = true;
+        c.specific = true;
+        // Enough earlier text for the covered dimensions to count.
+        state.fragments.push("之前说过的一段具体经历。".into());
+    }
+    state
+}
+
+/// The posting rules a labelled message breaks, by code, in order.
+fn rules_of(l: &Labelled) -> Vec<String> {
     let ctx = RuleContext {
         advisor_name: "张三".into(),
     };
+    let mut got_rules: Vec<String> = Vec::new();
+    for v in rules::check(&l.say, &ctx) {
+        if !got_rules.iter().any(|c| c == v.code) {
+            got_rules.push(v.code.to_string());
+        }
+    }
+    got_rules
+}
+
+/// Runs the router on every labelled message.
+pub fn run(set: &[Labelled]) -> Vec<Verdict> {
+    let lex = CoachLexicon::load();
     set.iter()
         .map(|l| {
-            let mut state = CoachState::new("1".into(), "张三".into());
-            for d in &l.covered {
-                let c = state.coverage_mut(*d);
-                c.mentioned = true;
-                c.specific = true;
-                // Enough earlier text for the covered dimensions to count.
-                state.fragments.push("之前说过的一段具体经历。".into());
-            }
-            let mut got_rules: Vec<String> = Vec::new();
-            for v in rules::check(&l.say, &ctx) {
-                if !got_rules.iter().any(|c| c == v.code) {
-                    got_rules.push(v.code.to_string());
-                }
-            }
+            let state = state_of(l);
+            let got_rules = rules_of(l);
             let text = crate::catalog::normalize(&l.say);
             let e = router::evaluate(&lex, &state, &text, got_rules.clone());
             Verdict {
@@ -106,6 +118,114 @@ pub fn run(set: &[Labelled]) -> Vec<Verdict> {
             }
         })
         .collect()
+}
+
+/// How the coach does with a model (seed 003 §5.1): the router's accuracy
+/// with the model's evaluation (code's rules still check it), and how often
+/// the follow-up's own words ask about a dimension the draft actually lacks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelScore {
+    pub messages: usize,
+    pub routed_right: usize,
+    /// The router's model call failed (the rules decided).
+    pub router_faults: usize,
+    /// Follow-ups asked of the model.
+    pub follow_ups: usize,
+    /// Of those, lines said (they passed the checks) …
+    pub said: usize,
+    /// … and of those, lines that name a missing dimension and no covered one.
+    pub asked_missing: usize,
+}
+
+impl ModelScore {
+    pub fn render(&self, model: &str) -> String {
+        let pct = |n: usize, d: usize| {
+            if d == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / d as f64
+            }
+        };
+        format!(
+            "coach with {model}\n\
+             routing accuracy        {}/{} ({:.1}%)\n\
+             router model faults     {}\n\
+             follow-ups asked        {}\n\
+             model lines said        {}/{} ({:.1}%; the rest: the template)\n\
+             asked a missing dim     {}/{} ({:.1}% of lines said)\n",
+            self.routed_right,
+            self.messages,
+            pct(self.routed_right, self.messages),
+            self.router_faults,
+            self.follow_ups,
+            self.said,
+            self.follow_ups,
+            pct(self.said, self.follow_ups),
+            self.asked_missing,
+            self.said,
+            pct(self.asked_missing, self.said),
+        )
+    }
+}
+
+/// Runs `coach`'s router with `client`'s model on every labelled message,
+/// and its follow-up on those the router sends there.
+pub async fn run_model(
+    coach: &super::Coach,
+    client: &crate::llm::LlmClient,
+    set: &[Labelled],
+) -> ModelScore {
+    let lex = CoachLexicon::load();
+    let mut score = ModelScore::default();
+    for l in set {
+        score.messages += 1;
+        let state = state_of(l);
+        let violations = rules_of(l);
+        let text = crate::catalog::normalize(&l.say);
+        let e = match coach.model_evaluation(client, &state, &l.say).await {
+            Ok(proposed) => router::reroute(&lex, &state, &text, proposed, violations),
+            Err(_) => {
+                score.router_faults += 1;
+                router::evaluate(&lex, &state, &text, violations)
+            }
+        };
+        let got = e.next_agent.unwrap_or(NextAgent::FollowUp);
+        if got == l.next_agent {
+            score.routed_right += 1;
+        }
+        if got != NextAgent::FollowUp {
+            continue;
+        }
+        let Some(gap) = Dimension::ALL
+            .into_iter()
+            .find(|d| !state.coverage(*d).mentioned && !e.dimensions.contains(d))
+        else {
+            continue;
+        };
+        score.follow_ups += 1;
+        if let Ok(line) = coach.follow_up_line(client, &state, &e, gap, &l.say).await {
+            score.said += 1;
+            let line = crate::catalog::normalize(&line);
+            let names = |d: Dimension| {
+                lex.dimensions
+                    .iter()
+                    .filter(|(x, _)| *x == d)
+                    .any(|(_, words)| CoachLexicon::any(words, &line))
+            };
+            let missing = Dimension::ALL
+                .into_iter()
+                .filter(|d| !state.coverage(*d).mentioned && !e.dimensions.contains(d))
+                .any(names);
+            let covered = Dimension::ALL
+                .into_iter()
+                .filter(|d| state.coverage(*d).mentioned || e.dimensions.contains(d))
+                .any(names);
+            if missing && !covered {
+                score.asked_missing += 1;
+            }
+        }
+    }
+    score
 }
 
 /// Routing accuracy, and the per-rule scores (rules in the order first seen).

@@ -633,7 +633,7 @@ impl Coach {
     }
 
     /// The model's evaluation (seed 003: structured output), as JSON.
-    async fn model_evaluation(
+    pub(super) async fn model_evaluation(
         &self,
         client: &LlmClient,
         state: &CoachState,

@@ -114,7 +114,7 @@ fn has_token(line: &str) -> bool {
 
 impl Coach {
     /// The follow-up's question about `target`, from the model.
-    pub(super) async fn follow_up_line(
+    pub async fn follow_up_line(
         &self,
         client: &LlmClient,
         state: &CoachState,
