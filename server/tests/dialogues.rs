@@ -12,6 +12,8 @@ use server::agent::Agent;
 const SUITE: &str = include_str!("../evals/dialogues.jsonl");
 /// Phrasings of the categories the NLU used to fail (issue 11).
 const GENERALISATION: &str = include_str!("../evals/generalisation.jsonl");
+/// Seed 003's coached conversation, the one `make eval-model` runs on a model.
+const COACH_DIALOGUE: &str = include_str!("../evals/coach-dialogue.jsonl");
 
 /// Every turn of `suite` on the embedded planner: the turns taken, and a
 /// line for each that failed.
@@ -119,4 +121,16 @@ fn a_missing_suite_is_a_clear_error() {
         .expect("the server binary runs");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("无法读取"));
+}
+
+#[tokio::test]
+async fn the_coach_dialogue_passes_on_the_embedded_planner() {
+    let (turns, failures) = replay(COACH_DIALOGUE).await;
+    assert!(
+        failures.is_empty(),
+        "{} of {turns} turns failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(turns >= 6);
 }

@@ -7,26 +7,11 @@ mod common;
 
 use serde_json::{json, Value};
 
-use common::{app, app_with_model, tools, Student};
-use server::llm::scripted::{Received, Script, ScriptedServer};
+use common::{app, scripted, site_with, tools, Student};
+use server::llm::scripted::{Received, ScriptedServer};
 
-async fn scripted(rules: Value) -> ScriptedServer {
-    let script: Script = serde_json::from_value(json!({ "rules": rules })).expect("a valid script");
-    ScriptedServer::start(script)
-        .await
-        .expect("scripted server")
-}
-
-async fn site_with(server: &ScriptedServer) -> axum::Router {
-    let base = server.base_url();
-    app_with_model(&[
-        ("LLM_BASE_URL", base.as_str()),
-        ("LLM_MODEL", "scripted"),
-        ("LLM_TIMEOUT_SECS", "3"),
-        ("LLM_STREAM", "false"),
-    ])
-    .await
-    .0
+async fn site(server: &ScriptedServer) -> axum::Router {
+    site_with(server, &[("LLM_STREAM", "false")]).await
 }
 
 /// The planner's requests (not seed 001's classification).
@@ -48,7 +33,7 @@ async fn each_phase_has_its_temperature_and_the_last_forces_the_final_tool() {
         {"reply": {"content": "{\"voice_response\": \"好的。\", \"tool_calls\": []}"}}
     ]))
     .await;
-    let app = site_with(&server).await;
+    let app = site(&server).await;
     let mut s = Student::new(&app);
 
     // Asking for the school: its phase's temperature.
@@ -93,7 +78,7 @@ async fn chips_are_two_to_four_under_a_five_to_ten_character_question() {
             "target_field": "school"}}]}}
     ]))
     .await;
-    let app = site_with(&server).await;
+    let app = site(&server).await;
     let mut s = Student::new(&app);
     let r = s.say("帮我挑个学校吧，我也不知道").await;
     for chips in r.tool_calls.iter().filter(|c| c.tool == "present_options") {

@@ -8,27 +8,7 @@ mod common;
 
 use serde_json::{json, Value};
 
-use common::{app, app_with_model, tools, Student};
-use server::llm::scripted::{Script, ScriptedServer};
-
-async fn scripted(rules: Value) -> ScriptedServer {
-    let script: Script = serde_json::from_value(json!({ "rules": rules })).expect("a valid script");
-    ScriptedServer::start(script)
-        .await
-        .expect("scripted server")
-}
-
-async fn site_with(server: &ScriptedServer) -> axum::Router {
-    let base = server.base_url();
-    app_with_model(&[
-        ("LLM_BASE_URL", base.as_str()),
-        ("LLM_API_KEY", "sk-test"),
-        ("LLM_MODEL", "scripted"),
-        ("LLM_TIMEOUT_SECS", "3"),
-    ])
-    .await
-    .0
-}
+use common::{app, scripted, site_with, tools, Student};
 
 /// The classification prompt's own words, so a rule answers only it.
 const CLASSIFY: &str = "你是意图识别助手";
@@ -174,7 +154,7 @@ async fn the_model_classifies_what_code_understood_nothing_of() {
         {"reply": {"content": "{\"voice_response\": \"我可以帮你找导师。你想考哪个学校？\", \"tool_calls\": []}"}}
     ]))
     .await;
-    let app = site_with(&server).await;
+    let app = site_with(&server, &[]).await;
     let mut s = Student::new(&app);
 
     // Code recognised the greeting: the model is not asked.
@@ -235,7 +215,7 @@ async fn a_broken_classification_changes_nothing() {
         {"reply": {"content": "{\"voice_response\": \"我可以帮你找导师。你想考哪个学校？\", \"tool_calls\": []}"}}
     ]))
     .await;
-    let app = site_with(&server).await;
+    let app = site_with(&server, &[]).await;
     let mut s = Student::new(&app);
     s.say("我想考北京大学计算机系").await;
     let r = s.say("嗯那个啥呢其实吧").await;
@@ -258,7 +238,7 @@ async fn a_confident_label_the_message_does_not_bear_out_is_not_taken() {
         {"reply": {"content": "{\"voice_response\": \"导师作息各不相同，可以看看学生评价。\", \"tool_calls\": []}"}}
     ]))
     .await;
-    let app = site_with(&server).await;
+    let app = site_with(&server, &[]).await;
     let mut s = Student::new(&app);
     s.say("我想考北京大学计算机系").await;
     let r = s.say("导师一般几点上班").await;

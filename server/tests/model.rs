@@ -22,25 +22,7 @@ use server::agent::Agent;
 use server::llm::scripted::{Script, ScriptedServer};
 use server::llm::LlmConfig;
 
-async fn scripted(rules: Value) -> ScriptedServer {
-    let script: Script = serde_json::from_value(json!({ "rules": rules })).expect("a valid script");
-    ScriptedServer::start(script)
-        .await
-        .expect("scripted server")
-}
-
-/// The site with the scripted model behind the agent (short timeout, fast retries).
-async fn site_with(server: &ScriptedServer, extra: &[(&str, &str)]) -> axum::Router {
-    let base = server.base_url();
-    let mut vars = vec![
-        ("LLM_BASE_URL", base.as_str()),
-        ("LLM_API_KEY", "sk-test"),
-        ("LLM_MODEL", "scripted"),
-        ("LLM_TIMEOUT_SECS", "3"),
-    ];
-    vars.extend_from_slice(extra);
-    app_with_model(&vars).await.0
-}
+use common::{scripted, site_with};
 
 /// The model settings of the scripted server, all else default.
 fn config_for(server: &ScriptedServer) -> LlmConfig {

@@ -169,6 +169,33 @@ pub async fn app_with_model(vars: &[(&str, &str)]) -> (Router, Arc<Site>) {
     (behind_proxy(site.clone(), agent, options), site)
 }
 
+/// A scripted OpenAI-compatible model answering by `rules` (see
+/// `server::llm::scripted`).
+pub async fn scripted(rules: Value) -> server::llm::scripted::ScriptedServer {
+    let script: server::llm::scripted::Script =
+        serde_json::from_value(serde_json::json!({ "rules": rules })).expect("a valid script");
+    server::llm::scripted::ScriptedServer::start(script)
+        .await
+        .expect("scripted server")
+}
+
+/// The site with the scripted model behind the agent (short timeout, fast
+/// retries), `extra` settings added.
+pub async fn site_with(
+    server: &server::llm::scripted::ScriptedServer,
+    extra: &[(&str, &str)],
+) -> Router {
+    let base = server.base_url();
+    let mut vars = vec![
+        ("LLM_BASE_URL", base.as_str()),
+        ("LLM_API_KEY", "sk-test"),
+        ("LLM_MODEL", "scripted"),
+        ("LLM_TIMEOUT_SECS", "3"),
+    ];
+    vars.extend_from_slice(extra);
+    app_with_model(&vars).await.0
+}
+
 /// Server-side rendering uses Leptos's process-wide task executor; tests
 /// that render pages from several tokio runtimes at once can strand a task on
 /// another test's runtime (a real server has one runtime). Rendering tests
