@@ -6,7 +6,7 @@
 
 mod common;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use common::{app, scripted, site_with, tools, Student};
 

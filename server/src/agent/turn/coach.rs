@@ -35,6 +35,7 @@ impl Agent {
             reasoning: turn.reasoning.clone(),
         };
         t.calls = turn.calls;
+        t.model_calls += turn.model_calls;
         t.error = turn.failed.then(|| ErrorInfo {
             code: "coach_failed".into(),
             message: "评价助手出错，草稿已保留。".into(),
