@@ -61,6 +61,9 @@ enum Task {
     FromEvaluation,
     /// Answer the student's question (a model, with the lookup tool).
     Answer(String),
+    /// The router's model failed and the rules send the turn to a gap: the
+    /// editor asks about it in the template's words (seed 003 §4.3).
+    AskGap(String),
     Publish,
     Adjust(Vec<(Dimension, u8)>),
 }
@@ -369,6 +372,9 @@ impl Coach {
             // draft and the summary is shown again; a router whose model
             // failed hands the turn to the editor (seed 003 §4.3).
             Some(NextAgent::FollowUp) if !pending && !router_failed => Node::FollowUp,
+            Some(NextAgent::FollowUp) if !pending => {
+                Node::Editor(Task::AskGap(text.to_string()), None)
+            }
             _ if model.is_some()
                 && state
                     .evaluation
@@ -483,6 +489,9 @@ impl Coach {
         turn: &mut CoachTurn,
     ) -> Node {
         match (task, found) {
+            // The router failed: the rules' evaluation says a gap is left,
+            // so the draft is not summarised; the template asks about it.
+            (Task::AskGap(text), _) => self.follow_up(state, &text, None, turn).await,
             // A question, with a model: its answer, looked up first if it
             // asks; the template when no line passes.
             (Task::Answer(question), found) => {
