@@ -383,3 +383,30 @@ async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak(
         r.voice_response
     );
 }
+
+/// An editor's answer about the site that was not looked up is not said:
+/// code runs the lookup itself and the editor answers from the passage.
+#[tokio::test]
+async fn an_answer_not_looked_up_is_looked_up_by_code_first() {
+    let script: Script = serde_json::from_value(json!({"rules": [
+        {"when_system": "路由", "reply": {"content": routed(&[], true, false)}},
+        {"when_system": "本站资料：", "reply": {"content": "能，发布后凭修改链接可以修改或删除。"}},
+        {"when_system": "老师助手", "reply": {"content": "否"}},
+        {"reply": {"content": "好的。"}}
+    ]}))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    let base = server.base_url();
+    let (app, _) = app_with_model(&[("LLM_BASE_URL", &base), ("LLM_TIMEOUT_SECS", "3")]).await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    let r = s.say("评价发布后还能修改吗").await;
+    assert_eq!(r.voice_response, "能，发布后凭修改链接可以修改或删除。");
+    assert!(
+        server
+            .received()
+            .iter()
+            .any(|q| q.prompt_text().contains("修改链接")),
+        "the passage code looked up"
+    );
+}

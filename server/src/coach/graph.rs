@@ -516,6 +516,16 @@ impl Coach {
                         turn.lookups += 1;
                         Node::Tool(Task::Answer(question), Job::Lookup(query))
                     }
+                    // An answer about the site not looked up is not
+                    // taken (measured: the 0.5B model answered "否" to
+                    // "评价发布后还能修改吗"): code runs the lookup itself
+                    // and the editor answers from what it found.
+                    Ok(EditorReply::Line(_))
+                        if passages.is_none() && turn.lookups < MAX_LOOKUPS =>
+                    {
+                        turn.lookups += 1;
+                        Node::Tool(Task::Answer(question.clone()), Job::Lookup(question))
+                    }
                     Ok(EditorReply::Line(line)) => {
                         turn.voice = line;
                         Node::End
@@ -523,6 +533,12 @@ impl Coach {
                     Ok(EditorReply::Lookup(_)) => {
                         turn.voice = fallback;
                         Node::End
+                    }
+                    Err(why) if passages.is_none() && turn.lookups < MAX_LOOKUPS => {
+                        turn.refused_lines += 1;
+                        tracing::info!(why = %why, "the editor's line is not said; code looks the question up");
+                        turn.lookups += 1;
+                        Node::Tool(Task::Answer(question.clone()), Job::Lookup(question))
                     }
                     Err(why) => {
                         turn.refused_lines += 1;

@@ -88,7 +88,8 @@ pub fn evaluate(
 ) -> Evaluation {
     let (dims, specific) = read(lex, text);
     let question = CoachLexicon::any(&lex.question, text)
-        || (dims.is_empty() && (text.ends_with('？') || text.ends_with('?') || text.ends_with('吗')));
+        || (dims.is_empty()
+            && (text.ends_with('？') || text.ends_with('?') || text.ends_with('吗')));
     let done = CoachLexicon::any(&lex.done, text);
     // Coverage as it will be once this message counts.
     let mentioned = |d: Dimension| state.coverage(d).mentioned || dims.iter().any(|(x, _)| *x == d);

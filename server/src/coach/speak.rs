@@ -202,8 +202,12 @@ impl Coach {
             .iter()
             .map(|p| p.text.as_str())
             .collect();
-        self.accept(&completion.content, state, &grounding)
-            .map(EditorReply::Line)
+        let line = self.accept(&completion.content, state, &grounding)?;
+        // "否", "可以": too short to be an answer the student can use.
+        if crate::agent::voice::len(&line) < 6 {
+            return Err(format!("too short to answer: {line}"));
+        }
+        Ok(EditorReply::Line(line))
     }
 
     /// A model's line as the student may hear it, or why not: cleaned of
