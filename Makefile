@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-e2e bench bench-scale size load model eval-model fmt lint clean
+.PHONY: run test setup build test-rust test-postgres test-e2e bench bench-scale size load model eval-model fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -14,8 +14,9 @@ run: setup
 	cargo leptos serve --release -P
 
 test: setup
-	.ci/setup browser
+	.ci/setup browser postgres
 	$(MAKE) test-rust
+	$(MAKE) test-postgres
 	$(MAKE) build
 	$(MAKE) test-e2e
 
@@ -36,6 +37,12 @@ build:
 
 test-rust:
 	cargo test --workspace --exclude frontend
+
+# The suites that touch the database again on PostgreSQL: each test process
+# starts a throwaway cluster (initdb/pg_ctl on a temporary directory and a
+# free port) and gives every test its own database.
+test-postgres:
+	TEST_DATABASE=postgres cargo test -p server --test '*'
 
 test-e2e:
 	cd end2end && npx playwright test

@@ -203,7 +203,7 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
 }
 
 /// Serves the site over `pool` on a loopback port and times every case.
-async fn measure(pool: sqlx::SqlitePool, samples: usize) -> Result<Timings, String> {
+async fn measure(pool: crate::db::Pool, samples: usize) -> Result<Timings, String> {
     let site = Arc::new(
         crate::site::Site::load(pool.clone())
             .await

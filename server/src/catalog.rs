@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{RwLock, RwLockReadGuard};
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchoolEntry {
@@ -235,7 +235,7 @@ impl Catalog {
     }
 
     /// The advisor count of every pair that has advisors, from the database.
-    pub async fn load_offered(pool: &SqlitePool) -> Result<HashMap<(i64, i64), i64>, sqlx::Error> {
+    pub async fn load_offered(pool: &Pool) -> Result<HashMap<(i64, i64), i64>, sqlx::Error> {
         Ok(sqlx::query_as::<_, (i64, i64, i64)>(
             "SELECT school_id, major_id, COUNT(*) FROM advisors GROUP BY school_id, major_id",
         )
@@ -247,11 +247,13 @@ impl Catalog {
     }
 
     /// Loads the whole catalog from the database.
-    pub async fn load(pool: &SqlitePool) -> Result<Catalog, sqlx::Error> {
+    pub async fn load(pool: &Pool) -> Result<Catalog, sqlx::Error> {
         let school_rows: Vec<(i64, String, String, String, i64)> =
-            sqlx::query_as("SELECT id, name, city, tier, popularity FROM schools")
+            sqlx::query_as("SELECT id, name, city, tier, popularity FROM schools ORDER BY id")
                 .fetch_all(pool)
                 .await?;
+        // Aliases in the order they were written (`rowid`: SQLite's own,
+        // an identity column of the alias tables in PostgreSQL).
         let mut school_aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
         for (alias, id) in sqlx::query_as::<_, (String, i64)>(
             "SELECT alias, school_id FROM school_aliases ORDER BY rowid",

@@ -1,19 +1,70 @@
-//! Opening the database: the file is created on first run, the embedded
-//! migrations are applied, and an empty database gets the demo data (or,
-//! with `DEMO_DATA=off`, the school/major catalog alone). SQLite by
-//! default (one file, nothing to install); every query lives in `store`, so a
-//! PostgreSQL deployment changes this module and that one only.
-
+//! Opening the database: SQLite (the zero-setup default: one file, created
+//! on first run) or PostgreSQL (`DATABASE_URL=postgres://…`, for instances on
+//! several machines), chosen by the URL's scheme. The embedded migrations of
+//! that backend (`migrations/sqlite`, `migrations/postgres`: the same versions,
+//! the same tables) are applied, and an empty database gets the demo data (or,
+//! with `DEMO_DATA=off`, the school/major catalog alone).
+//!
+//! Both go through sqlx's `Any` driver, so every query in `store` is written
+//! once: `$1`-numbered parameters (both read them), values of the storage
+//! classes both have (64-bit integers, doubles, text), and the few SQLite
+//! functions the queries use defined in PostgreSQL by its first migration
+//! (`strftime`, `group_concat`). What differs is here: connection settings,
+//! how a write transaction takes the writers' lock, and the setup lock.
 use std::str::FromStr;
+use std::sync::Once;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::any::AnyPoolOptions;
+use sqlx::pool::PoolConnection;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::Executor;
 
 pub use crate::demo::Seeding;
 
+/// The pool every module queries through (SQLite or PostgreSQL).
+pub type Pool = sqlx::AnyPool;
+/// The database type of [`Pool`], for transactions and executors.
+pub type Db = sqlx::Any;
+/// One connection of the pool (inside a transaction or not).
+pub type Conn = sqlx::AnyConnection;
+/// A transaction begun by [`begin_write`].
+pub type Tx = sqlx::Transaction<'static, Db>;
+
 /// Where the database lives when `DATABASE_URL` is not set (git-ignored).
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/advisor.db";
+
+/// Connections per instance unless `DATABASE_MAX_CONNECTIONS` says otherwise.
+pub const DEFAULT_MAX_CONNECTIONS: u32 = 8;
+
+/// Which database a URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend of `url` by its scheme (`sqlite:` or `postgres:`/`postgresql:`).
+    pub fn of_url(url: &str) -> Result<Backend, SetupError> {
+        let scheme = url.split(':').next().unwrap_or_default();
+        match scheme {
+            "sqlite" => Ok(Backend::Sqlite),
+            "postgres" | "postgresql" => Ok(Backend::Postgres),
+            _ => Err(SetupError::Config(format!(
+                "DATABASE_URL 应以 sqlite:// 或 postgres:// 开头，收到的是 {scheme}:"
+            ))),
+        }
+    }
+
+    /// The backend a pool was opened on.
+    pub fn of(pool: &Pool) -> Backend {
+        match pool.connect_options().database_url.scheme() {
+            "postgres" | "postgresql" => Backend::Postgres,
+            _ => Backend::Sqlite,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -34,80 +85,173 @@ pub enum SetupError {
     Config(String),
 }
 
-/// Connects (creating the file and its folder if needed) with the settings a
-/// web server wants from SQLite: WAL for concurrent readers, foreign keys on,
-/// and a busy timeout instead of immediate "database is locked" errors.
-pub async fn connect(url: &str) -> Result<SqlitePool, SetupError> {
-    let connect_err = |source| SetupError::Connect {
-        url: url.to_string(),
-        source,
-    };
-    let options = SqliteConnectOptions::from_str(url)
-        .map_err(connect_err)?
-        .create_if_missing(true)
-        .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5))
-        // 16 MB of page cache per connection (SQLite's default is 2 MB): at
-        // a hundred thousand advisors the indexes a page reads stay cached.
-        .pragma("cache_size", "-16384");
-    let in_memory = url.contains(":memory:") || url.contains("mode=memory");
-    let options = if in_memory {
-        options
-    } else {
-        let path = options.get_filename();
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| SetupError::Directory {
-                dir: dir.display().to_string(),
-                source,
-            })?;
-        }
-        options
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-    };
-    // An in-memory database exists once per connection: keep exactly one.
-    let max = if in_memory { 1 } else { 8 };
-    SqlitePoolOptions::new()
-        .max_connections(max)
-        .min_connections(if in_memory { 1 } else { 0 })
-        .idle_timeout(if in_memory {
-            None
-        } else {
-            Some(Duration::from_secs(600))
-        })
-        .max_lifetime(if in_memory {
-            None
-        } else {
-            Some(Duration::from_secs(3600))
-        })
-        .connect_with(options)
-        .await
-        .map_err(connect_err)
+/// The lock PostgreSQL writers take (`pg_advisory_xact_lock`), and the one
+/// instances take while they migrate and seed (`pg_advisory_lock`).
+const WRITERS_LOCK: i64 = 0x4144_5649_5352_0001;
+const SETUP_LOCK: i64 = 0x4144_5649_5352_0002;
+
+fn install_drivers() {
+    static DRIVERS: Once = Once::new();
+    DRIVERS.call_once(sqlx::any::install_default_drivers);
 }
 
-/// A write transaction that holds SQLite's write lock from its first
-/// statement (`BEGIN IMMEDIATE`). A deferred transaction reads first and
+/// Connections per instance: `DATABASE_MAX_CONNECTIONS`, else 8.
+fn max_connections() -> Result<u32, SetupError> {
+    match std::env::var("DATABASE_MAX_CONNECTIONS") {
+        Err(_) => Ok(DEFAULT_MAX_CONNECTIONS),
+        Ok(v) => v
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+            .ok_or_else(|| {
+                SetupError::Config(format!(
+                    "DATABASE_MAX_CONNECTIONS 应为 1 到 1000 之间的整数，收到的是 {v:?}"
+                ))
+            }),
+    }
+}
+
+/// Connects with the settings a web server wants. SQLite: the file and its
+/// folder are created if needed, WAL for concurrent readers, foreign keys
+/// on, a 5 s busy timeout instead of immediate "database is locked" errors,
+/// and 16 MB of page cache per connection (SQLite's default is 2 MB: at a
+/// hundred thousand advisors the indexes a page reads stay cached).
+/// PostgreSQL: the URL as given (host, database, user, `sslmode`…).
+pub async fn connect(url: &str) -> Result<Pool, SetupError> {
+    install_drivers();
+    let connect_err = |source| SetupError::Connect {
+        url: redacted(url),
+        source,
+    };
+    let max = max_connections()?;
+    match Backend::of_url(url)? {
+        Backend::Postgres => AnyPoolOptions::new()
+            .max_connections(max)
+            .idle_timeout(Some(Duration::from_secs(600)))
+            .max_lifetime(Some(Duration::from_secs(3600)))
+            .connect(url)
+            .await
+            .map_err(connect_err),
+        Backend::Sqlite => {
+            let options = SqliteConnectOptions::from_str(url).map_err(connect_err)?;
+            let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+            if !in_memory {
+                let path = options.get_filename();
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|source| SetupError::Directory {
+                        dir: dir.display().to_string(),
+                        source,
+                    })?;
+                }
+            }
+            // The Any driver reads SQLite's options from the URL alone:
+            // `mode=rwc` creates the file; the rest is set on each connection.
+            let url = if url.contains("mode=") {
+                url.to_string()
+            } else if url.contains('?') {
+                format!("{url}&mode=rwc")
+            } else {
+                format!("{url}?mode=rwc")
+            };
+            let pragmas = if in_memory {
+                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384;"
+            } else {
+                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384; \
+                 PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+            };
+            // An in-memory database exists once per connection: keep exactly one.
+            AnyPoolOptions::new()
+                .max_connections(if in_memory { 1 } else { max })
+                .min_connections(if in_memory { 1 } else { 0 })
+                .idle_timeout((!in_memory).then_some(Duration::from_secs(600)))
+                .max_lifetime((!in_memory).then_some(Duration::from_secs(3600)))
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        conn.execute(sqlx::raw_sql(pragmas)).await?;
+                        Ok(())
+                    })
+                })
+                .connect(&url)
+                .await
+                .map_err(connect_err)
+        }
+    }
+}
+
+/// `url` without its password, for error messages and logs.
+pub fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// A write transaction that holds the writers' lock from its first
+/// statement, so that writers queue instead of failing or interleaving.
+///
+/// SQLite: `BEGIN IMMEDIATE`. A deferred transaction reads first and
 /// upgrades to a write lock later, and an upgrade that meets another writer
 /// fails at once with "database is locked" — the busy timeout cannot help it
 /// — so under concurrent writers most of them would be refused. Taking the
 /// lock at the start makes writers queue for at most the busy timeout.
+///
+/// PostgreSQL: `BEGIN` and a transaction-scoped advisory lock. The write
+/// paths read aggregates, the stored prior and duplicates before they write
+/// (a rate limit, a repeated review, a drifted prior); one writer at a time,
+/// as on SQLite, keeps those reads true until commit on every instance.
+/// Readers never wait for it.
 /// Every transaction that writes begins here.
-pub async fn begin_write(
-    pool: &SqlitePool,
-) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
-    pool.begin_with("BEGIN IMMEDIATE").await
+pub async fn begin_write(pool: &Pool) -> Result<Tx, sqlx::Error> {
+    match Backend::of(pool) {
+        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+        Backend::Postgres => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(WRITERS_LOCK)
+                .execute(&mut *tx)
+                .await?;
+            Ok(tx)
+        }
+    }
 }
 
-/// Applies the migrations embedded in the binary (`server/migrations`).
-pub async fn migrate(pool: &SqlitePool) -> Result<(), SetupError> {
-    sqlx::migrate!("./migrations").run(pool).await?;
+/// Applies the migrations of the pool's backend embedded in the binary
+/// (`server/migrations/sqlite` or `server/migrations/postgres`).
+pub async fn migrate(pool: &Pool) -> Result<(), SetupError> {
+    match Backend::of(pool) {
+        Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(pool).await?,
+        Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(pool).await?,
+    }
+    Ok(())
+}
+
+/// After rows were written with their ids (the demo, `server seed`),
+/// PostgreSQL's identity sequences are moved past the largest id so that the
+/// next row without one does not collide. SQLite needs nothing: its next
+/// rowid is always past the largest.
+pub async fn resync_ids(conn: &mut Conn, backend: Backend) -> Result<(), sqlx::Error> {
+    if backend == Backend::Sqlite {
+        return Ok(());
+    }
+    for table in ["schools", "majors", "advisors", "reviews"] {
+        sqlx::query(&format!(
+            "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
+             COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+        ))
+        .execute(&mut *conn)
+        .await?;
+    }
     Ok(())
 }
 
 /// Connects, migrates, and seeds an empty database as `DEMO_DATA` says
 /// ([`Seeding::from_env`]: the demo, or with `off` the catalog only).
 /// Returns the pool and whether anything was seeded. See [`open_with`].
-pub async fn open(url: &str) -> Result<(SqlitePool, bool), SetupError> {
+pub async fn open(url: &str) -> Result<(Pool, bool), SetupError> {
     let seeding = Seeding::from_env().map_err(SetupError::Config)?;
     open_with(url, seeding).await
 }
@@ -115,50 +259,98 @@ pub async fn open(url: &str) -> Result<(SqlitePool, bool), SetupError> {
 /// Connects, migrates, and seeds an empty database with `seeding`.
 /// Returns the pool and whether anything was seeded.
 ///
-/// Several instances may start at once on one database file: migrating
-/// and seeding happen under an exclusive lock on a file beside the
-/// database (`<file>.setup-lock`), so the first instance migrates and
-/// seeds while the others wait, then find nothing left to do. (SQLite's own
+/// Several instances may start at once on one database: migrating and
+/// seeding happen under an exclusive lock, so the first instance migrates
+/// and seeds while the others wait, then find nothing left to do. SQLite: a
+/// lock on a file beside the database (`<file>.setup-lock`; SQLite's own
 /// locks cannot do this: each migration is its own transaction, and two
-/// instances that both read "0019 not applied" would both apply it.)
-pub async fn open_with(url: &str, seeding: Seeding) -> Result<(SqlitePool, bool), SetupError> {
+/// instances that both read "0019 not applied" would both apply it).
+/// PostgreSQL: a session advisory lock held on one connection meanwhile.
+pub async fn open_with(url: &str, seeding: Seeding) -> Result<(Pool, bool), SetupError> {
     let pool = connect(url).await?;
-    let lock = setup_lock(&pool).await?;
-    migrate(&pool).await?;
-    let seeded = crate::demo::seed_if_empty(&pool, seeding).await?;
-    // Advisors written by any path (demo, `server seed`, `server import`, an
-    // older version) become findable by name.
-    let indexed = crate::store::search::index_missing_in(&pool).await?;
-    if indexed > 0 {
-        tracing::info!(advisors = indexed, "name search indexed");
+    let lock = SetupLock::take(&pool).await?;
+    let done = async {
+        migrate(&pool).await?;
+        let seeded = crate::demo::seed_if_empty(&pool, seeding).await?;
+        // Advisors written by any path (demo, `server seed`, `server import`,
+        // an older version) become findable by name.
+        let indexed = crate::store::search::index_missing_in(&pool).await?;
+        if indexed > 0 {
+            tracing::info!(advisors = indexed, "name search indexed");
+        }
+        Ok::<_, SetupError>(seeded)
     }
-    drop(lock);
-    Ok((pool, seeded))
+    .await;
+    lock.release().await;
+    Ok((pool, done?))
 }
 
-/// The exclusive setup lock of a database file (none for an in-memory
-/// database, which no other process can open). Released when dropped.
-async fn setup_lock(pool: &SqlitePool) -> Result<Option<std::fs::File>, SetupError> {
-    let path = pool.connect_options().get_filename().to_path_buf();
-    if path.as_os_str().is_empty() || path.to_string_lossy().contains(":memory:") {
-        return Ok(None);
+/// The setup lock an instance holds while it migrates and seeds.
+enum SetupLock {
+    /// An in-memory SQLite database, which no other process can open.
+    None,
+    File(std::fs::File),
+    Postgres(PoolConnection<Db>),
+}
+
+impl SetupLock {
+    /// Waits until no other instance holds it.
+    async fn take(pool: &Pool) -> Result<SetupLock, SetupError> {
+        if Backend::of(pool) == Backend::Postgres {
+            let mut conn = pool.acquire().await?;
+            sqlx::query("SELECT pg_advisory_lock($1)")
+                .bind(SETUP_LOCK)
+                .execute(&mut *conn)
+                .await?;
+            return Ok(SetupLock::Postgres(conn));
+        }
+        let url = pool.connect_options().database_url.to_string();
+        let options = SqliteConnectOptions::from_str(&url)?;
+        let path = options.get_filename().to_path_buf();
+        if path.as_os_str().is_empty()
+            || path.to_string_lossy().contains(":memory:")
+            || url.contains("mode=memory")
+        {
+            return Ok(SetupLock::None);
+        }
+        let mut lock_path = path.into_os_string();
+        lock_path.push(".setup-lock");
+        let lock_err = |source: std::io::Error| SetupError::Lock {
+            path: std::path::PathBuf::from(&lock_path).display().to_string(),
+            source,
+        };
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(lock_err)?;
+        // Blocking until the instance that holds it has migrated and seeded.
+        let file = tokio::task::spawn_blocking(move || file.lock().map(|()| file))
+            .await
+            .map_err(|e| lock_err(std::io::Error::other(e)))?
+            .map_err(lock_err)?;
+        Ok(SetupLock::File(file))
     }
-    let mut lock_path = path.into_os_string();
-    lock_path.push(".setup-lock");
-    let lock_err = |source: std::io::Error| SetupError::Lock {
-        path: std::path::PathBuf::from(&lock_path).display().to_string(),
-        source,
-    };
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(lock_err)?;
-    // Blocking until the instance that holds it has migrated and seeded.
-    let file = tokio::task::spawn_blocking(move || file.lock().map(|()| file))
-        .await
-        .map_err(|e| lock_err(std::io::Error::other(e)))?
-        .map_err(lock_err)?;
-    Ok(Some(file))
+
+    async fn release(self) {
+        match self {
+            SetupLock::None => {}
+            SetupLock::File(file) => drop(file),
+            SetupLock::Postgres(conn) => Self::unlock(conn).await,
+        }
+    }
+
+    async fn unlock(mut conn: PoolConnection<Db>) {
+        {
+            let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+                .bind(SETUP_LOCK)
+                .execute(&mut *conn)
+                .await;
+            if unlocked.is_err() {
+                // A session lock lives as long as its connection: close it.
+                let _ = sqlx::Connection::close(conn.detach()).await;
+            }
+        }
+    }
 }

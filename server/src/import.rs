@@ -44,7 +44,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use crate::catalog::{Catalog, Resolution};
 use crate::store::roster;
@@ -706,7 +706,7 @@ impl Report {
 /// ones updated, nothing written when bad lines stop it (no `skip_bad`)
 /// or in a dry run. Moves the roster version on when anything changed.
 pub async fn apply(
-    pool: &SqlitePool,
+    pool: &Pool,
     plan: &ImportPlan,
     options: Options,
 ) -> Result<Report, sqlx::Error> {

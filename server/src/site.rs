@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use app::error::ApiError;
 use app::model::{
@@ -160,7 +160,7 @@ struct Directories {
 }
 
 pub struct Site {
-    pool: SqlitePool,
+    pool: Pool,
     catalog: Arc<Catalog>,
     directories: std::sync::RwLock<Directories>,
     /// The roster version ([`store::roster`]) the caches were loaded at;
@@ -172,7 +172,7 @@ pub struct Site {
 
 impl Site {
     /// Loads the catalog; the pool must already be migrated.
-    pub async fn load(pool: SqlitePool) -> Result<Site, sqlx::Error> {
+    pub async fn load(pool: Pool) -> Result<Site, sqlx::Error> {
         // The version first: an import that lands while the catalog loads
         // is then seen as a change by the next refresh.
         let roster = store::roster::version(&pool).await?;
@@ -204,7 +204,7 @@ impl Site {
         Ok(true)
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    pub fn pool(&self) -> &Pool {
         &self.pool
     }
 

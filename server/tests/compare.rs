@@ -322,7 +322,7 @@ fn recomputed(sums: &[Sums], ids: &[i64]) -> RankingStats {
 }
 
 async fn advisor_ids(site: &Site, school_id: i64, major_id: i64) -> Vec<i64> {
-    sqlx::query_scalar("SELECT id FROM advisors WHERE school_id = ? AND major_id = ?")
+    sqlx::query_scalar("SELECT id FROM advisors WHERE school_id = $1 AND major_id = $2")
         .bind(school_id)
         .bind(major_id)
         .fetch_all(site.pool())
@@ -436,7 +436,7 @@ async fn best_per_dimension_waits_for_three_reviews() {
     // A new advisor with two perfect reviews: 5.0 everywhere, yet not best.
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO advisors (name, title, school_id, major_id, bio) \
-         VALUES ('满分新人', '讲师', ?, ?, '') RETURNING id",
+         VALUES ('满分新人', '讲师', $1, $2, '') RETURNING id",
     )
     .bind(school.id)
     .bind(major.id)
@@ -447,7 +447,7 @@ async fn best_per_dimension_waits_for_three_reviews() {
         sqlx::query(
             "INSERT INTO reviews (advisor_id, academic, funding, relationship, prospects, overall, \
                                   text, relation, created_at) \
-             VALUES (?, 5, 5, 5, 5, 5, '非常好', '在读', '2025-01-01')",
+             VALUES ($1, 5, 5, 5, 5, 5, '非常好', '在读', '2025-01-01')",
         )
         .bind(id)
         .execute(site.pool())

@@ -3,6 +3,10 @@
 //! without warning, then started again on the same file. Every review that
 //! was acknowledged (201) must be there, and every aggregate must equal a
 //! recomputation from the reviews — a write is all there or not at all.
+//! On PostgreSQL (`TEST_DATABASE=postgres`) the same, with the server on a
+//! database of the test's cluster.
+
+mod common;
 
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -29,10 +33,10 @@ fn free_port() -> u16 {
         .port()
 }
 
-async fn start(db: &std::path::Path, dir: &std::path::Path) -> Server {
+async fn start(db: &str, dir: &std::path::Path) -> Server {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_server"))
-        .env("DATABASE_URL", format!("sqlite://{}", db.display()))
+        .env("DATABASE_URL", db)
         .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
         .env("LEPTOS_SITE_ROOT", dir)
         .env("LEPTOS_OUTPUT_NAME", "advisor-review")
@@ -68,7 +72,7 @@ async fn every_acknowledged_review_survives_kill_9() {
     let dir = std::env::temp_dir().join(format!("advisor-crash-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("crash.db");
+    let db = common::database::empty_database(&dir, "crash");
 
     let mut server = start(&db, &dir).await;
     let client = reqwest::Client::new();
@@ -158,12 +162,10 @@ async fn every_acknowledged_review_survives_kill_9() {
     let again = start(&db, &dir).await;
     drop(again);
 
-    let pool = server::db::connect(&format!("sqlite://{}", db.display()))
-        .await
-        .unwrap();
+    let pool = server::db::connect(&db).await.unwrap();
     let mut conn = pool.acquire().await.unwrap();
     for id in &acked {
-        let found: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews WHERE id = ?")
+        let found: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews WHERE id = $1")
             .bind(id)
             .fetch_one(&mut *conn)
             .await

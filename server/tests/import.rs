@@ -29,10 +29,7 @@ async fn plan_of(site: &Site, text: &str) -> ImportPlan {
 /// Plans and applies `text` through a pool of its own, as `server import`
 /// does from another process.
 async fn run(site: &Site, text: &str, options: Options) -> Report {
-    let url = format!(
-        "sqlite://{}",
-        site.pool().connect_options().get_filename().display()
-    );
+    let url = common::url_of(site);
     let (pool, seeded) = server::db::open_with(&url, Seeding::CatalogOnly)
         .await
         .unwrap();
@@ -477,7 +474,7 @@ async fn imports_into_a_site_with_reviews_keep_scores_and_aggregates_consistent(
     // not ours to guess.
     sqlx::query(
         "INSERT INTO advisors (name, title, school_id, major_id, bio) \
-         SELECT name, title, school_id, major_id, bio FROM advisors WHERE id = ?",
+         SELECT name, title, school_id, major_id, bio FROM advisors WHERE id = $1",
     )
     .bind(new.id)
     .execute(site.pool())
@@ -515,7 +512,7 @@ fn server_import(args: &[&str], demo_data: &str) -> (i32, String, String) {
 fn the_subcommand_imports_end_to_end_with_its_exit_codes() {
     let dir = std::env::temp_dir().join(format!("advisor-import-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let db = format!("sqlite://{}", dir.join("site.db").display());
+    let db = common::database::empty_database(&dir, "import_cli");
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, bad_file()).unwrap();
     let bad = bad.display().to_string();

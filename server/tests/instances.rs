@@ -179,7 +179,7 @@ async fn the_chat_limit_counts_a_client_once_across_instances() {
 async fn instances_starting_at_once_migrate_and_seed_once() {
     let dir = std::env::temp_dir().join(format!("advisor-start-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let url = format!("sqlite://{}/site.db", dir.display());
+    let url = common::database::empty_database(&dir, "starting_at_once");
     let starts: Vec<_> = (0..3)
         .map(|_| {
             let url = url.clone();

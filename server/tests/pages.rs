@@ -111,7 +111,7 @@ async fn the_compare_page_draws_a_radar_with_one_polygon_per_advisor() {
     // An advisor nobody has reviewed yet is drawn at 0 and says so.
     let fresh: i64 = sqlx::query_scalar(
         "INSERT INTO advisors (name, title, school_id, major_id, bio) \
-         SELECT '新来的', '讲师', school_id, major_id, '' FROM advisors WHERE id = ? RETURNING id",
+         SELECT '新来的', '讲师', school_id, major_id, '' FROM advisors WHERE id = $1 RETURNING id",
     )
     .bind(ids[0])
     .fetch_one(site.pool())

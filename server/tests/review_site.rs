@@ -303,7 +303,7 @@ async fn the_helpful_button_toggles_without_javascript_and_comes_back() {
         format!("/advisor/{advisor}?sort=helpful&voted={rid}#review-{rid}")
     );
     let count = || async {
-        sqlx::query_scalar::<_, i64>("SELECT helpful_count FROM reviews WHERE id = ?")
+        sqlx::query_scalar::<_, i64>("SELECT helpful_count FROM reviews WHERE id = $1")
             .bind(rid.parse::<i64>().unwrap())
             .fetch_one(site.pool())
             .await
@@ -412,7 +412,7 @@ async fn the_detail_page_links_sorting_and_filters_and_shows_the_recommend_share
     let (app, site) = app().await;
     let (advisor, _) = an_advisor(&site).await;
     let before: (i64, i64) =
-        sqlx::query_as("SELECT recommend_yes, recommend_answered FROM advisors WHERE id = ?")
+        sqlx::query_as("SELECT recommend_yes, recommend_answered FROM advisors WHERE id = $1")
             .bind(advisor)
             .fetch_one(site.pool())
             .await
@@ -567,11 +567,7 @@ async fn the_agent_finds_a_named_advisor_anywhere_through_the_search() {
 async fn a_surname_is_read_from_one_index_in_result_order() {
     let (app, site) = app().await;
     let plan = server::store::search::head_plan(site.pool()).await.unwrap();
-    assert!(
-        plan.iter().any(|p| p.contains("advisors_head"))
-            && !plan.iter().any(|p| p.contains("TEMP B-TREE")),
-        "{plan:?}"
-    );
+    assert!(plan.uses("advisors_head") && !plan.sorts(), "{plan:?}");
     let v = search(&app, "张").await;
     let hits = v["advisors"].as_array().unwrap();
     assert!(!hits.is_empty());

@@ -186,7 +186,7 @@ async fn the_same_text_again_is_a_duplicate_and_bursts_are_rate_limited() {
 }
 
 async fn aggregates(site: &server::site::Site, advisor: &str) -> (i64, i64) {
-    sqlx::query_as("SELECT review_count, sum_overall FROM advisors WHERE id = ?")
+    sqlx::query_as("SELECT review_count, sum_overall FROM advisors WHERE id = $1")
         .bind(advisor.parse::<i64>().unwrap())
         .fetch_one(site.pool())
         .await

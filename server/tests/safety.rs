@@ -148,7 +148,7 @@ async fn hostile_text_is_inert_on_every_page_it_reaches() {
     assert_inert(&page.body, "edit form");
 
     // A hostile advisor name (as an import could bring) in titles and lists.
-    sqlx::query("UPDATE advisors SET name = '<script>alert(1)</script>张' WHERE id = ?")
+    sqlx::query("UPDATE advisors SET name = '<script>alert(1)</script>张' WHERE id = $1")
         .bind(id.parse::<i64>().unwrap())
         .execute(site.pool())
         .await
@@ -593,8 +593,8 @@ async fn a_published_reviews_token_is_never_stored_in_the_conversation() {
         .to_string();
     assert!(!token.is_empty(), "the live reply carries the token");
     let leaks: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM chat_messages WHERE instr(COALESCE(tool_calls, ''), ?) > 0 \
-         OR instr(content, ?) > 0",
+        "SELECT COUNT(*) FROM chat_messages WHERE instr(COALESCE(tool_calls, ''), $1) > 0 \
+         OR instr(content, $2) > 0",
     )
     .bind(&token)
     .bind(&token)

@@ -3,8 +3,8 @@
 //! them. A turn is saved in one transaction, so a turn is either all there or
 //! not at all; a rejected request never reaches this module.
 
+use crate::db::Pool;
 use serde::{Deserialize, Serialize};
-use sqlx::SqlitePool;
 
 use crate::store::sessions as store;
 
@@ -95,11 +95,11 @@ pub fn is_valid_id(id: &str) -> bool {
 
 #[derive(Clone)]
 pub struct SessionStore {
-    pool: SqlitePool,
+    pool: Pool,
 }
 
 impl SessionStore {
-    pub fn new(pool: SqlitePool) -> Self {
+    pub fn new(pool: Pool) -> Self {
         SessionStore { pool }
     }
 

@@ -3,17 +3,17 @@
 //! transaction as nothing else — a failed write is logged and the draft
 //! stays as it was before the turn.
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use super::state::CoachState;
 
 #[derive(Clone)]
 pub struct Checkpoints {
-    pool: SqlitePool,
+    pool: Pool,
 }
 
 impl Checkpoints {
-    pub fn new(pool: SqlitePool) -> Checkpoints {
+    pub fn new(pool: Pool) -> Checkpoints {
         Checkpoints { pool }
     }
 

@@ -11,7 +11,8 @@ pub mod catalog_data;
 pub mod generate;
 pub mod scale;
 
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+use crate::db::{Conn, Pool};
+use crate::store::sql::Sql;
 
 use generate::DemoData;
 
@@ -62,7 +63,7 @@ impl Seeding {
 /// Seeds the database if it has no schools yet (as `seeding` says).
 /// Returns whether it did. A database that has schools is left alone, so
 /// `DEMO_DATA` matters only on the first start.
-pub async fn seed_if_empty(pool: &SqlitePool, seeding: Seeding) -> Result<bool, sqlx::Error> {
+pub async fn seed_if_empty(pool: &Pool, seeding: Seeding) -> Result<bool, sqlx::Error> {
     let schools: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM schools")
         .fetch_one(pool)
         .await?;
@@ -84,7 +85,7 @@ pub async fn seed_if_empty(pool: &SqlitePool, seeding: Seeding) -> Result<bool, 
 /// ([`scale`]) into an empty database, in one transaction, aggregates and
 /// stored scores rebuilt from the reviews. Refuses a database that has data.
 pub async fn seed_at_scale(
-    pool: &SqlitePool,
+    pool: &Pool,
     advisors: usize,
     reviews: usize,
 ) -> Result<(usize, usize), SeedError> {
@@ -142,7 +143,7 @@ pub enum SeedError {
 
 /// Inserts a generated dataset; ids are positions + 1, so references between
 /// the generated rows (indices) carry over unchanged.
-pub async fn insert(conn: &mut SqliteConnection, data: &DemoData) -> Result<(), sqlx::Error> {
+pub async fn insert(conn: &mut Conn, data: &DemoData) -> Result<(), sqlx::Error> {
     insert_catalog(&mut *conn, data).await?;
     insert_advisors_and_reviews(conn, data).await
 }
@@ -153,14 +154,10 @@ fn id(i: usize) -> i64 {
 }
 
 /// The schools and majors of a dataset with their aliases.
-pub async fn insert_catalog(
-    conn: &mut SqliteConnection,
-    data: &DemoData,
-) -> Result<(), sqlx::Error> {
+pub async fn insert_catalog(conn: &mut Conn, data: &DemoData) -> Result<(), sqlx::Error> {
     for (i, chunk) in data.schools.chunks(CHUNK).enumerate() {
-        let mut qb =
-            QueryBuilder::<Sqlite>::new("INSERT INTO schools (id, name, city, tier, popularity) ");
-        qb.push_values(chunk.iter().enumerate(), |mut b, (j, s)| {
+        let mut qb = Sql::new("INSERT INTO schools (id, name, city, tier, popularity) ");
+        qb.push_values(chunk.iter().enumerate(), |b, (j, s)| {
             b.push_bind(id(i * CHUNK + j))
                 .push_bind(s.name)
                 .push_bind(s.city)
@@ -176,17 +173,17 @@ pub async fn insert_catalog(
         .flat_map(|(i, s)| s.aliases.iter().map(move |a| (id(i), *a)))
         .collect();
     for chunk in school_aliases.chunks(CHUNK) {
-        let mut qb =
-            QueryBuilder::<Sqlite>::new("INSERT OR IGNORE INTO school_aliases (school_id, alias) ");
-        qb.push_values(chunk, |mut b, (s, a)| {
+        let mut qb = Sql::new("INSERT INTO school_aliases (school_id, alias) ");
+        qb.push_values(chunk, |b, (s, a)| {
             b.push_bind(*s).push_bind(*a);
         });
+        qb.push(" ON CONFLICT DO NOTHING");
         qb.build().execute(&mut *conn).await?;
     }
 
     for (i, chunk) in data.majors.chunks(CHUNK).enumerate() {
-        let mut qb = QueryBuilder::<Sqlite>::new("INSERT INTO majors (id, name, category) ");
-        qb.push_values(chunk.iter().enumerate(), |mut b, (j, m)| {
+        let mut qb = Sql::new("INSERT INTO majors (id, name, category) ");
+        qb.push_values(chunk.iter().enumerate(), |b, (j, m)| {
             b.push_bind(id(i * CHUNK + j))
                 .push_bind(m.name)
                 .push_bind(m.category);
@@ -200,11 +197,11 @@ pub async fn insert_catalog(
         .flat_map(|(i, m)| m.aliases.iter().map(move |a| (id(i), *a)))
         .collect();
     for chunk in major_aliases.chunks(CHUNK) {
-        let mut qb =
-            QueryBuilder::<Sqlite>::new("INSERT OR IGNORE INTO major_aliases (major_id, alias) ");
-        qb.push_values(chunk, |mut b, (m, a)| {
+        let mut qb = Sql::new("INSERT INTO major_aliases (major_id, alias) ");
+        qb.push_values(chunk, |b, (m, a)| {
             b.push_bind(*m).push_bind(*a);
         });
+        qb.push(" ON CONFLICT DO NOTHING");
         qb.build().execute(&mut *conn).await?;
     }
     Ok(())
@@ -214,14 +211,12 @@ pub async fn insert_catalog(
 /// (the catalog must be in already; aggregates are left to
 /// [`crate::store::rebuild_aggregates`]).
 pub async fn insert_advisors_and_reviews(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     data: &DemoData,
 ) -> Result<(), sqlx::Error> {
     for (i, chunk) in data.advisors.chunks(CHUNK).enumerate() {
-        let mut qb = QueryBuilder::<Sqlite>::new(
-            "INSERT INTO advisors (id, name, title, school_id, major_id, bio) ",
-        );
-        qb.push_values(chunk.iter().enumerate(), |mut b, (j, a)| {
+        let mut qb = Sql::new("INSERT INTO advisors (id, name, title, school_id, major_id, bio) ");
+        qb.push_values(chunk.iter().enumerate(), |b, (j, a)| {
             b.push_bind(id(i * CHUNK + j))
                 .push_bind(&a.name)
                 .push_bind(a.title)
@@ -243,21 +238,19 @@ pub async fn insert_advisors_and_reviews(
         })
         .collect();
     for chunk in directions.chunks(CHUNK) {
-        let mut qb = QueryBuilder::<Sqlite>::new(
-            "INSERT INTO advisor_directions (advisor_id, position, direction) ",
-        );
-        qb.push_values(chunk, |mut b, (a, p, d)| {
+        let mut qb = Sql::new("INSERT INTO advisor_directions (advisor_id, position, direction) ");
+        qb.push_values(chunk, |b, (a, p, d)| {
             b.push_bind(*a).push_bind(*p).push_bind(*d);
         });
         qb.build().execute(&mut *conn).await?;
     }
 
     for (i, chunk) in data.reviews.chunks(CHUNK).enumerate() {
-        let mut qb = QueryBuilder::<Sqlite>::new(
+        let mut qb = Sql::new(
             "INSERT INTO reviews (id, advisor_id, academic, funding, relationship, prospects, overall, \
              text, relation, created_at, recommend) ",
         );
-        qb.push_values(chunk.iter().enumerate(), |mut b, (j, r)| {
+        qb.push_values(chunk.iter().enumerate(), |b, (j, r)| {
             b.push_bind(id(i * CHUNK + j))
                 .push_bind(id(r.advisor))
                 .push_bind(r.academic as i64)
@@ -279,11 +272,11 @@ pub async fn insert_advisors_and_reviews(
         .flat_map(|(i, r)| r.tags.iter().map(move |t| (id(i), *t)))
         .collect();
     for chunk in tags.chunks(CHUNK) {
-        let mut qb =
-            QueryBuilder::<Sqlite>::new("INSERT OR IGNORE INTO review_tags (review_id, tag) ");
-        qb.push_values(chunk, |mut b, (r, t)| {
+        let mut qb = Sql::new("INSERT INTO review_tags (review_id, tag) ");
+        qb.push_values(chunk, |b, (r, t)| {
             b.push_bind(*r).push_bind(*t);
         });
+        qb.push(" ON CONFLICT DO NOTHING");
         qb.build().execute(&mut *conn).await?;
     }
     Ok(())

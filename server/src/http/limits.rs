@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 /// The most clients one in-memory limiter remembers.
 pub const MAX_KEYS: usize = 50_000;
@@ -29,7 +29,7 @@ enum Counters {
     Memory(Mutex<HashMap<String, (Instant, u32)>>),
     /// Rows of `rate_windows` under `scope`.
     Shared {
-        pool: SqlitePool,
+        pool: Pool,
         scope: &'static str,
         hits: AtomicU64,
     },
@@ -53,12 +53,7 @@ impl RateLimiter {
     }
 
     /// A limiter whose counters are the database's, under `scope`.
-    pub fn shared(
-        limit: u32,
-        window: Duration,
-        pool: SqlitePool,
-        scope: &'static str,
-    ) -> RateLimiter {
+    pub fn shared(limit: u32, window: Duration, pool: Pool, scope: &'static str) -> RateLimiter {
         RateLimiter {
             limit,
             window,
@@ -200,7 +195,7 @@ impl Default for Limits {
 impl Limits {
     /// The same limits with their counters in the database, shared by every
     /// instance on it (what the site runs with).
-    pub fn in_database(self, pool: SqlitePool) -> Limits {
+    pub fn in_database(self, pool: Pool) -> Limits {
         Limits {
             chat: RateLimiter::shared(self.chat.limit, self.chat.window, pool.clone(), "chat"),
             admin_failures: RateLimiter::shared(

@@ -612,7 +612,7 @@ fn audit_rows(log: &[AuditEntry]) -> String {
             escape(&e.at),
             escape(&e.actor),
             if e.action == "hide" { "隐藏" } else { "恢复" },
-            if e.changed { "" } else { "（原本如此）" },
+            if e.changed.0 { "" } else { "（原本如此）" },
             e.review_id,
             escape(&e.reason),
         ));

@@ -11,8 +11,8 @@
 //! - an audit log of every admin action (who, what, when, why), written in
 //!   the transaction of the action, shown on the admin page.
 
+use crate::db::Conn;
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
 
 use app::error::ApiError;
 
@@ -89,7 +89,7 @@ pub async fn reported(
     let rows: Vec<AdminReview> = match after {
         None => sqlx::query_as(&format!(
             "{SELECT} WHERE r.report_count > 0 \
-             ORDER BY r.report_count DESC, r.last_reported_at DESC, r.id DESC LIMIT ?"
+             ORDER BY r.report_count DESC, r.last_reported_at DESC, r.id DESC LIMIT $1"
         ))
         .bind(limit + 1)
         .fetch_all(site.pool())
@@ -97,8 +97,8 @@ pub async fn reported(
         .map_err(unavailable)?,
         Some(c) => sqlx::query_as(&format!(
             "{SELECT} WHERE r.report_count > 0 \
-               AND (r.report_count, r.last_reported_at, r.id) < (?, ?, ?) \
-             ORDER BY r.report_count DESC, r.last_reported_at DESC, r.id DESC LIMIT ?"
+               AND (r.report_count, r.last_reported_at, r.id) < ($1, $2, $3) \
+             ORDER BY r.report_count DESC, r.last_reported_at DESC, r.id DESC LIMIT $4"
         ))
         .bind(c.reports)
         .bind(&c.last_reported_at)
@@ -127,7 +127,7 @@ fn page(mut rows: Vec<AdminReview>, limit: i64) -> (Vec<AdminReview>, Option<Cur
 /// The most recent reviews written on the site.
 pub async fn recent(site: &Site, limit: i64) -> Result<Vec<AdminReview>, ApiError> {
     sqlx::query_as(&format!(
-        "{SELECT} WHERE r.client_key IS NOT NULL ORDER BY r.id DESC LIMIT ?"
+        "{SELECT} WHERE r.client_key IS NOT NULL ORDER BY r.id DESC LIMIT $1"
     ))
     .bind(limit.clamp(1, 200))
     .fetch_all(site.pool())
@@ -143,7 +143,8 @@ pub struct AuditEntry {
     pub actor: String,
     pub action: String,
     pub review_id: i64,
-    pub changed: bool,
+    /// Whether the action changed the review (a hide of a hidden one did not).
+    pub changed: crate::store::sql::Flag,
     pub reason: String,
 }
 
@@ -151,7 +152,7 @@ pub struct AuditEntry {
 pub async fn audit_log(site: &Site, limit: i64) -> Result<Vec<AuditEntry>, ApiError> {
     sqlx::query_as(
         "SELECT id, at, actor, action, review_id, changed, reason FROM admin_audit \
-         ORDER BY id DESC LIMIT ?",
+         ORDER BY id DESC LIMIT $1",
     )
     .bind(limit.clamp(1, 500))
     .fetch_all(site.pool())
@@ -199,12 +200,7 @@ pub async fn set_hidden(
     Ok(changed)
 }
 
-async fn hide_one(
-    conn: &mut SqliteConnection,
-    id: i64,
-    hidden: bool,
-    act: &Act,
-) -> Result<bool, ApiError> {
+async fn hide_one(conn: &mut Conn, id: i64, hidden: bool, act: &Act) -> Result<bool, ApiError> {
     let s = stored(conn, id).await?;
     let want = if hidden { "hidden" } else { "published" };
     let change = s.status != want;
@@ -212,7 +208,7 @@ async fn hide_one(
         add_to_aggregates(conn, s.advisor_id, &s.review, if hidden { -1 } else { 1 })
             .await
             .map_err(unavailable)?;
-        sqlx::query("UPDATE reviews SET status = ? WHERE id = ?")
+        sqlx::query("UPDATE reviews SET status = $1 WHERE id = $2")
             .bind(want)
             .bind(id)
             .execute(&mut *conn)
@@ -220,12 +216,12 @@ async fn hide_one(
             .map_err(unavailable)?;
     }
     sqlx::query(
-        "INSERT INTO admin_audit (actor, action, review_id, changed, reason) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO admin_audit (actor, action, review_id, changed, reason) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(&act.actor)
     .bind(if hidden { "hide" } else { "restore" })
     .bind(id)
-    .bind(change)
+    .bind(i64::from(change))
     .bind(act.reason.trim().chars().take(500).collect::<String>())
     .execute(&mut *conn)
     .await

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use app::error::ApiError;
 use app::model::{NewReview, Ratings, ReviewForm};
@@ -29,7 +29,7 @@ type FieldErrors = Vec<(String, String)>;
 
 /// Refused submissions waiting to be shown again.
 pub struct Drafts {
-    pool: SqlitePool,
+    pool: Pool,
 }
 
 fn now_secs() -> i64 {
@@ -40,7 +40,7 @@ fn now_secs() -> i64 {
 }
 
 impl Drafts {
-    pub fn new(pool: SqlitePool) -> Drafts {
+    pub fn new(pool: Pool) -> Drafts {
         Drafts { pool }
     }
 

@@ -4,7 +4,7 @@
 //! review in or out of "published" moves the aggregates in the same
 //! transaction.
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use app::error::ApiError;
 use app::model::{NewReview, Ratings};
@@ -46,12 +46,13 @@ struct StoredRow {
     recommend: Option<i64>,
 }
 
-pub(super) async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Stored, ApiError> {
+pub(super) async fn stored(conn: &mut Conn, id: i64) -> Result<Stored, ApiError> {
     let row: Option<StoredRow> = sqlx::query_as(
         "SELECT advisor_id, status, academic, funding, relationship, prospects, overall, text, \
                 relation, edit_token_hash, recommend, \
-                created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?) AS editable \
-         FROM reviews WHERE id = ?",
+                CASE WHEN created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $1) THEN 1 ELSE 0 END \
+                    AS editable \
+         FROM reviews WHERE id = $2",
     )
     .bind(EDIT_WINDOW)
     .bind(id)
@@ -75,7 +76,7 @@ pub(super) async fn stored(conn: &mut SqliteConnection, id: i64) -> Result<Store
     else {
         return Err(ApiError::not_found("unknown_review", "没有找到这条评价。"));
     };
-    let tags: Vec<String> = sqlx::query_scalar("SELECT tag FROM review_tags WHERE review_id = ?")
+    let tags: Vec<String> = sqlx::query_scalar("SELECT tag FROM review_tags WHERE review_id = $1")
         .bind(id)
         .fetch_all(&mut *conn)
         .await
@@ -164,7 +165,7 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
         .map_err(unavailable)?;
     let s = stored(&mut tx, id).await?;
     check_token(&s, token)?;
-    let name: String = sqlx::query_scalar("SELECT name FROM advisors WHERE id = ?")
+    let name: String = sqlx::query_scalar("SELECT name FROM advisors WHERE id = $1")
         .bind(s.advisor_id)
         .fetch_one(&mut *tx)
         .await
@@ -183,9 +184,9 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
     }
     let r = &review.ratings;
     sqlx::query(
-        "UPDATE reviews SET academic = ?, funding = ?, relationship = ?, prospects = ?, overall = ?, \
-             text = ?, relation = ?, recommend = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') \
-         WHERE id = ?",
+        "UPDATE reviews SET academic = $1, funding = $2, relationship = $3, prospects = $4, overall = $5, \
+             text = $6, relation = $7, recommend = $8, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') \
+         WHERE id = $9",
     )
     .bind(r.academic as i64)
     .bind(r.funding as i64)
@@ -199,7 +200,7 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
     .execute(&mut *tx)
     .await
     .map_err(unavailable)?;
-    sqlx::query("DELETE FROM review_tags WHERE review_id = ?")
+    sqlx::query("DELETE FROM review_tags WHERE review_id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await
@@ -231,7 +232,7 @@ pub async fn delete(site: &Site, id: &str, token: &str) -> Result<(), ApiError> 
             .await
             .map_err(unavailable)?;
     }
-    sqlx::query("DELETE FROM reviews WHERE id = ?")
+    sqlx::query("DELETE FROM reviews WHERE id = $1")
         .bind(id)
         .execute(&mut *tx)
         .await
@@ -255,7 +256,7 @@ pub async fn report(
         .take(200)
         .collect();
     let done = sqlx::query(
-        "INSERT OR IGNORE INTO review_reports (review_id, client_key, reason) VALUES (?, ?, ?)",
+        "INSERT INTO review_reports (review_id, client_key, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
     )
     .bind(id)
     .bind(client_key)

@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::submit::{jaccard, DUPLICATE_SIMILARITY};
 use crate::text::fold::Folded;
@@ -73,13 +73,13 @@ pub fn signature(text: &str) -> Vec<i64> {
 /// the caller's transaction (the write of the review). Returns the ids of
 /// the earlier reviews it repeats.
 pub async fn record_and_flag(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: i64,
     advisor_id: i64,
     text: &str,
 ) -> Result<Vec<i64>, sqlx::Error> {
     let bands = signature(text);
-    sqlx::query("DELETE FROM review_signatures WHERE review_id = ?")
+    sqlx::query("DELETE FROM review_signatures WHERE review_id = $1")
         .bind(id)
         .execute(&mut *conn)
         .await?;
@@ -87,14 +87,14 @@ pub async fn record_and_flag(
     for band in &bands {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT s.review_id FROM review_signatures s JOIN reviews r ON r.id = s.review_id \
-             WHERE s.band = ? AND r.advisor_id != ? LIMIT 50",
+             WHERE s.band = $1 AND r.advisor_id != $2 LIMIT 50",
         )
         .bind(band)
         .bind(advisor_id)
         .fetch_all(&mut *conn)
         .await?;
         candidates.extend(ids);
-        sqlx::query("INSERT OR IGNORE INTO review_signatures (review_id, band) VALUES (?, ?)")
+        sqlx::query("INSERT INTO review_signatures (review_id, band) VALUES ($1, $2) ON CONFLICT DO NOTHING")
             .bind(id)
             .bind(band)
             .execute(&mut *conn)
@@ -105,7 +105,7 @@ pub async fn record_and_flag(
     let mut repeats: Vec<(i64, i64)> = Vec::new();
     for other in candidates.into_iter().take(100) {
         let row: Option<(i64, String)> =
-            sqlx::query_as("SELECT advisor_id, text FROM reviews WHERE id = ?")
+            sqlx::query_as("SELECT advisor_id, text FROM reviews WHERE id = $1")
                 .bind(other)
                 .fetch_optional(&mut *conn)
                 .await?;
@@ -127,7 +127,7 @@ pub async fn record_and_flag(
     );
     let flag = |review: i64, reason: String| {
         sqlx::query(
-            "INSERT OR IGNORE INTO review_reports (review_id, client_key, reason) VALUES (?, ?, ?)",
+            "INSERT INTO review_reports (review_id, client_key, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
         )
         .bind(review)
         .bind(REPORTER)

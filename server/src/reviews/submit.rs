@@ -4,8 +4,8 @@
 //! its tags and every aggregate it moves, in one transaction. A refused
 //! review stores nothing.
 
+use crate::db::Conn;
 use sha2::{Digest, Sha256};
-use sqlx::SqliteConnection;
 
 use app::error::ApiError;
 use app::model::{NewReview, PostedReview, Review};
@@ -187,8 +187,8 @@ pub async fn submit(
         .map_err(unavailable)?;
     for (limit, window) in [BURST, DAILY] {
         let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM reviews WHERE client_key = ? \
-             AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)",
+            "SELECT COUNT(*) FROM reviews WHERE client_key = $1 \
+             AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $2)",
         )
         .bind(client_key)
         .bind(window)
@@ -202,8 +202,8 @@ pub async fn submit(
         }
     }
     let earlier: Vec<String> = sqlx::query_scalar(
-        "SELECT text FROM reviews WHERE client_key = ? AND advisor_id = ? \
-         AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)",
+        "SELECT text FROM reviews WHERE client_key = $1 AND advisor_id = $2 \
+         AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $3)",
     )
     .bind(client_key)
     .bind(row.id)
@@ -227,7 +227,7 @@ pub async fn submit(
     let (id, created_at): (i64, String) = sqlx::query_as(
         "INSERT INTO reviews (advisor_id, academic, funding, relationship, prospects, overall, text, \
              relation, created_at, status, client_key, edit_token_hash, recommend) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'published', ?, ?, ?) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'published', $9, $10, $11) \
          RETURNING id, created_at",
     )
     .bind(row.id)
@@ -288,16 +288,18 @@ pub fn jaccard(a: &str, b: &str) -> f64 {
 
 /// The review's tags (each once).
 pub async fn write_tags(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     review_id: i64,
     tags: &[String],
 ) -> Result<(), sqlx::Error> {
     for t in tags {
-        sqlx::query("INSERT OR IGNORE INTO review_tags (review_id, tag) VALUES (?, ?)")
-            .bind(review_id)
-            .bind(t)
-            .execute(&mut *conn)
-            .await?;
+        sqlx::query(
+            "INSERT INTO review_tags (review_id, tag) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        )
+        .bind(review_id)
+        .bind(t)
+        .execute(&mut *conn)
+        .await?;
     }
     Ok(())
 }
@@ -305,10 +307,10 @@ pub async fn write_tags(
 /// Binds ?1 = `sign` and ?2–?6 = overall, academic, funding, relationship,
 /// prospects: the parameters every aggregate update shares.
 fn scored<'q>(
-    query: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>>,
+    query: sqlx::query::Query<'q, crate::db::Db, sqlx::any::AnyArguments<'q>>,
     sign: i64,
     r: &app::model::Ratings,
-) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+) -> sqlx::query::Query<'q, crate::db::Db, sqlx::any::AnyArguments<'q>> {
     query
         .bind(sign)
         .bind(r.overall as i64)
@@ -323,7 +325,7 @@ fn scored<'q>(
 /// computes from scratch — and refreshes the stored scores
 /// (`store::scores::refresh`).
 pub async fn add_to_aggregates(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     advisor_id: i64,
     review: &NewReview,
     sign: i64,
@@ -331,11 +333,11 @@ pub async fn add_to_aggregates(
     let r = &review.ratings;
     let hist = format!("hist_{}", r.overall.clamp(1, 5));
     let advisors_update = format!(
-        "UPDATE advisors SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
-             sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
-             sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6, \
-             {hist} = {hist} + ?1, recommend_yes = recommend_yes + ?1 * ?8, \
-             recommend_answered = recommend_answered + ?1 * ?9 WHERE id = ?7"
+        "UPDATE advisors SET review_count = review_count + $1, sum_overall = sum_overall + $1 * $2, \
+             sum_academic = sum_academic + $1 * $3, sum_funding = sum_funding + $1 * $4, \
+             sum_relationship = sum_relationship + $1 * $5, sum_prospects = sum_prospects + $1 * $6, \
+             {hist} = {hist} + $1, recommend_yes = recommend_yes + $1 * $8, \
+             recommend_answered = recommend_answered + $1 * $9 WHERE id = $7"
     );
     scored(sqlx::query(&advisors_update), sign, r)
         .bind(advisor_id)
@@ -346,10 +348,10 @@ pub async fn add_to_aggregates(
     // The site's sums: the same additions, ?7 matching the single row.
     scored(
         sqlx::query(
-            "UPDATE site_stats SET review_count = review_count + ?1, sum_overall = sum_overall + ?1 * ?2, \
-                 sum_academic = sum_academic + ?1 * ?3, sum_funding = sum_funding + ?1 * ?4, \
-                 sum_relationship = sum_relationship + ?1 * ?5, sum_prospects = sum_prospects + ?1 * ?6 \
-             WHERE id = ?7",
+            "UPDATE site_stats SET review_count = review_count + $1, sum_overall = sum_overall + $1 * $2, \
+                 sum_academic = sum_academic + $1 * $3, sum_funding = sum_funding + $1 * $4, \
+                 sum_relationship = sum_relationship + $1 * $5, sum_prospects = sum_prospects + $1 * $6 \
+             WHERE id = $7",
         ),
         sign,
         r,
@@ -359,8 +361,8 @@ pub async fn add_to_aggregates(
     .await?;
     for t in &review.tags {
         sqlx::query(
-            "INSERT INTO advisor_tags (advisor_id, tag, count) VALUES (?1, ?2, ?3) \
-             ON CONFLICT (advisor_id, tag) DO UPDATE SET count = count + ?3",
+            "INSERT INTO advisor_tags (advisor_id, tag, count) VALUES ($1, $2, $3) \
+             ON CONFLICT (advisor_id, tag) DO UPDATE SET count = count + $3",
         )
         .bind(advisor_id)
         .bind(t)
@@ -368,7 +370,7 @@ pub async fn add_to_aggregates(
         .execute(&mut *conn)
         .await?;
     }
-    sqlx::query("DELETE FROM advisor_tags WHERE advisor_id = ? AND count <= 0")
+    sqlx::query("DELETE FROM advisor_tags WHERE advisor_id = $1 AND count <= 0")
         .bind(advisor_id)
         .execute(&mut *conn)
         .await?;

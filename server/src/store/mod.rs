@@ -19,16 +19,19 @@
 pub mod drafts;
 pub mod limits;
 pub mod places;
+pub mod plan;
 pub mod rankings;
 pub mod roster;
 pub mod scores;
 pub mod search;
 pub mod sessions;
+pub mod sql;
 pub mod votes;
 
 use std::collections::HashMap;
 
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+use crate::db::{Conn, Pool};
+use sql::Sql;
 
 use app::model::{Review, ReviewQuery, ReviewSort, TagCount};
 
@@ -86,7 +89,9 @@ const ADVISOR_COLUMNS: &str = "id, name, title, school_id, major_id, bio, review
      sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
      hist_1, hist_2, hist_3, hist_4, hist_5, score_overall, recommend_yes, recommend_answered";
 
-pub async fn site_stats<'e>(db: impl sqlx::SqliteExecutor<'e>) -> Result<SiteStats, sqlx::Error> {
+pub async fn site_stats<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+) -> Result<SiteStats, sqlx::Error> {
     sqlx::query_as(
         "SELECT review_count, sum_overall, sum_academic, sum_funding, sum_relationship, \
          sum_prospects FROM site_stats WHERE id = 1",
@@ -97,7 +102,7 @@ pub async fn site_stats<'e>(db: impl sqlx::SqliteExecutor<'e>) -> Result<SiteSta
 }
 
 /// Number of advisors on the site.
-pub async fn advisor_total(pool: &SqlitePool) -> Result<i64, sqlx::Error> {
+pub async fn advisor_total(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM advisors")
         .fetch_one(pool)
         .await
@@ -105,12 +110,12 @@ pub async fn advisor_total(pool: &SqlitePool) -> Result<i64, sqlx::Error> {
 
 /// All advisors of one (school, major), by id: one range of an index.
 pub async fn advisors_in(
-    pool: &SqlitePool,
+    pool: &Pool,
     school_id: i64,
     major_id: i64,
 ) -> Result<Vec<AdvisorRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ? ORDER BY id"
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = $1 AND major_id = $2 ORDER BY id"
     ))
     .bind(school_id)
     .bind(major_id)
@@ -118,9 +123,9 @@ pub async fn advisors_in(
     .await
 }
 
-pub async fn advisor(pool: &SqlitePool, id: i64) -> Result<Option<AdvisorRow>, sqlx::Error> {
+pub async fn advisor(pool: &Pool, id: i64) -> Result<Option<AdvisorRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE id = ?"
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE id = $1"
     ))
     .bind(id)
     .fetch_optional(pool)
@@ -128,14 +133,11 @@ pub async fn advisor(pool: &SqlitePool, id: i64) -> Result<Option<AdvisorRow>, s
 }
 
 /// The advisors among `ids` that exist (any order).
-pub async fn advisors_by_ids(
-    pool: &SqlitePool,
-    ids: &[i64],
-) -> Result<Vec<AdvisorRow>, sqlx::Error> {
+pub async fn advisors_by_ids(pool: &Pool, ids: &[i64]) -> Result<Vec<AdvisorRow>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut qb = QueryBuilder::<Sqlite>::new(format!(
+    let mut qb = Sql::new(format!(
         "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE id IN ("
     ));
     push_id_list(&mut qb, ids);
@@ -144,13 +146,13 @@ pub async fn advisors_by_ids(
 
 /// The names and titles of the advisors among `ids` that exist.
 pub async fn advisor_names(
-    pool: &SqlitePool,
+    pool: &Pool,
     ids: &[i64],
 ) -> Result<HashMap<i64, (String, String)>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let mut qb = QueryBuilder::<Sqlite>::new("SELECT id, name, title FROM advisors WHERE id IN (");
+    let mut qb = Sql::new("SELECT id, name, title FROM advisors WHERE id IN (");
     let mut list = qb.separated(", ");
     for id in ids {
         list.push_bind(*id);
@@ -162,12 +164,12 @@ pub async fn advisor_names(
 
 /// Advisors with exactly this name, optionally within a school and major.
 pub async fn advisors_named(
-    pool: &SqlitePool,
+    pool: &Pool,
     name: &str,
     school_id: Option<i64>,
     major_id: Option<i64>,
 ) -> Result<Vec<AdvisorRow>, sqlx::Error> {
-    let mut qb = QueryBuilder::<Sqlite>::new(format!(
+    let mut qb = Sql::new(format!(
         "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE name = "
     ));
     qb.push_bind(name.to_string());
@@ -181,7 +183,7 @@ pub async fn advisors_named(
     qb.build_query_as().fetch_all(pool).await
 }
 
-fn push_id_list(qb: &mut QueryBuilder<'_, Sqlite>, ids: &[i64]) {
+fn push_id_list(qb: &mut Sql<'_>, ids: &[i64]) {
     let mut list = qb.separated(", ");
     for id in ids {
         list.push_bind(*id);
@@ -191,16 +193,15 @@ fn push_id_list(qb: &mut QueryBuilder<'_, Sqlite>, ids: &[i64]) {
 
 /// Research directions of several advisors, each in the advisor's own order.
 pub async fn directions_of(
-    pool: &SqlitePool,
+    pool: &Pool,
     ids: &[i64],
 ) -> Result<HashMap<i64, Vec<String>>, sqlx::Error> {
     let mut out: HashMap<i64, Vec<String>> = HashMap::new();
     if ids.is_empty() {
         return Ok(out);
     }
-    let mut qb = QueryBuilder::<Sqlite>::new(
-        "SELECT advisor_id, direction FROM advisor_directions WHERE advisor_id IN (",
-    );
+    let mut qb =
+        Sql::new("SELECT advisor_id, direction FROM advisor_directions WHERE advisor_id IN (");
     push_id_list(&mut qb, ids);
     qb.push(" ORDER BY advisor_id, position");
     for (id, direction) in qb.build_query_as::<(i64, String)>().fetch_all(pool).await? {
@@ -210,16 +211,11 @@ pub async fn directions_of(
 }
 
 /// Tag counts of several advisors, most frequent first.
-pub async fn tags_of(
-    pool: &SqlitePool,
-    ids: &[i64],
-) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
+pub async fn tags_of(pool: &Pool, ids: &[i64]) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let mut qb = QueryBuilder::<Sqlite>::new(
-        "SELECT advisor_id, tag, count FROM advisor_tags WHERE advisor_id IN (",
-    );
+    let mut qb = Sql::new("SELECT advisor_id, tag, count FROM advisor_tags WHERE advisor_id IN (");
     push_id_list(&mut qb, ids);
     qb.push(" ORDER BY advisor_id, count DESC, tag");
     collect_tags(qb, pool).await
@@ -229,14 +225,14 @@ pub async fn tags_of(
 /// three): a page of twenty reads sixty rows, not every tag of every
 /// advisor on it.
 pub async fn top_tags_of(
-    pool: &SqlitePool,
+    pool: &Pool,
     ids: &[i64],
     per: usize,
 ) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
     if ids.is_empty() || per == 0 {
         return Ok(HashMap::new());
     }
-    let mut qb = QueryBuilder::<Sqlite>::new(
+    let mut qb = Sql::new(
         "SELECT advisor_id, tag, count FROM ( \
              SELECT advisor_id, tag, count, \
                     row_number() OVER (PARTITION BY advisor_id ORDER BY count DESC, tag) AS k \
@@ -251,8 +247,8 @@ pub async fn top_tags_of(
 
 /// (advisor, tag, count) rows, in order, grouped by advisor.
 async fn collect_tags(
-    mut qb: QueryBuilder<'_, Sqlite>,
-    pool: &SqlitePool,
+    mut qb: Sql<'_>,
+    pool: &Pool,
 ) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
     let mut out: HashMap<i64, Vec<TagCount>> = HashMap::new();
     for (id, tag, count) in qb
@@ -285,11 +281,7 @@ struct ReviewRow {
 
 /// Pushes the WHERE clause of an advisor's published reviews under `query`'s
 /// filter (relation, tag).
-fn push_review_filter<'a>(
-    qb: &mut QueryBuilder<'a, Sqlite>,
-    advisor_id: i64,
-    query: &'a ReviewQuery,
-) {
+fn push_review_filter<'a>(qb: &mut Sql<'a>, advisor_id: i64, query: &'a ReviewQuery) {
     qb.push(" WHERE r.advisor_id = ")
         .push_bind(advisor_id)
         .push(" AND r.status = 'published'");
@@ -307,24 +299,25 @@ fn push_review_filter<'a>(
 /// filtered by relation and tag): (how many match, one page). `viewer` is the
 /// reading client's key: each review says whether it voted 有用.
 pub async fn reviews_of(
-    pool: &SqlitePool,
+    pool: &Pool,
     advisor_id: i64,
     query: &ReviewQuery,
     limit: u32,
     offset: u64,
     viewer: Option<&str>,
 ) -> Result<(u64, Vec<Review>), sqlx::Error> {
-    let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM reviews r");
+    let mut count = Sql::new("SELECT COUNT(*) FROM reviews r");
     push_review_filter(&mut count, advisor_id, query);
     let total: i64 = count.build_query_scalar().fetch_one(pool).await?;
-    let mut qb = QueryBuilder::<Sqlite>::new(
+    let mut qb = Sql::new(
         "SELECT r.id, r.advisor_id, r.academic, r.funding, r.relationship, r.prospects, r.overall, \
                 r.text, r.relation, r.created_at, r.recommend, r.helpful_count, \
                 (SELECT group_concat(tag, ',') FROM review_tags t WHERE t.review_id = r.id) AS tags, \
-                EXISTS (SELECT 1 FROM review_votes v WHERE v.review_id = r.id AND v.client_key = ",
+                CASE WHEN EXISTS (SELECT 1 FROM review_votes v \
+                    WHERE v.review_id = r.id AND v.client_key = ",
     );
     qb.push_bind(viewer.unwrap_or(""))
-        .push(") AS voted FROM reviews r");
+        .push(") THEN 1 ELSE 0 END AS voted FROM reviews r");
     push_review_filter(&mut qb, advisor_id, query);
     qb.push(match query.sort {
         ReviewSort::Newest => " ORDER BY r.created_at DESC, r.id DESC",
@@ -370,7 +363,7 @@ pub async fn reviews_of(
 /// histograms and 推荐 answers, reviews' 有用 counts, their non-zero tag counts, the site's sums, the pairs' sums. Equal before and
 /// after [`rebuild_aggregates`] means the incremental writes were right
 /// (tests, and the crash check after `kill -9`).
-pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<String>, sqlx::Error> {
+pub async fn aggregate_snapshot(conn: &mut Conn) -> Result<Vec<String>, sqlx::Error> {
     type AdvisorLine = (i64, i64, i64, i64, i64, i64, i64, String);
     let advisors: Vec<AdvisorLine> = sqlx::query_as(
         "SELECT id, review_count, sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
@@ -416,10 +409,7 @@ pub async fn aggregate_snapshot(conn: &mut SqliteConnection) -> Result<Vec<Strin
 /// The aggregates that differ from a recomputation (at most `max` of them,
 /// "stored / recomputed"); empty when every incremental write was right.
 /// Recomputes in place: the database keeps the recomputed values.
-pub async fn aggregate_drift(
-    conn: &mut SqliteConnection,
-    max: usize,
-) -> Result<Vec<String>, sqlx::Error> {
+pub async fn aggregate_drift(conn: &mut Conn, max: usize) -> Result<Vec<String>, sqlx::Error> {
     // The stored scores are checked against the stored prior first: a
     // rebuild stores the live prior, after which they are right by
     // construction.
@@ -444,7 +434,7 @@ pub async fn aggregate_drift(
 /// histograms, per-advisor tag counts, the site-wide sums, and the stored
 /// scores under the live prior. Used after a bulk load and as a repair tool;
 /// ordinary writes update aggregates in place.
-pub async fn rebuild_aggregates(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+pub async fn rebuild_aggregates(conn: &mut Conn) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE advisors SET review_count = 0, sum_overall = 0, sum_academic = 0, sum_funding = 0, \
          sum_relationship = 0, sum_prospects = 0, hist_1 = 0, hist_2 = 0, hist_3 = 0, hist_4 = 0, hist_5 = 0, \

@@ -4,7 +4,7 @@
 //! (school, major, …) index; a major alone reads its advisors across every
 //! school — rare questions, bounded by the major's size, never by reviews.
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 /// Sums over the advisors of a school, a major, or one pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, sqlx::FromRow)]
@@ -18,14 +18,14 @@ pub struct PlaceSums {
 /// The sums of the advisors of `school_id`, of `major_id`, or of both
 /// (at least one is given; neither gives zeros).
 pub async fn sums(
-    pool: &SqlitePool,
+    pool: &Pool,
     school_id: Option<i64>,
     major_id: Option<i64>,
 ) -> Result<PlaceSums, sqlx::Error> {
     let filter = match (school_id, major_id) {
-        (Some(_), Some(_)) => "school_id = ? AND major_id = ?",
-        (Some(_), None) => "school_id = ?",
-        (None, Some(_)) => "major_id = ?",
+        (Some(_), Some(_)) => "school_id = $1 AND major_id = $2",
+        (Some(_), None) => "school_id = $1",
+        (None, Some(_)) => "major_id = $1",
         (None, None) => return Ok(PlaceSums::default()),
     };
     let sql = format!(

@@ -4,7 +4,7 @@
 //! the part of that index above it, and a pair's statistics are its stored
 //! sums (`pair_stats`) and one index seek per advisor they name.
 
-use sqlx::SqlitePool;
+use crate::db::{Backend, Pool};
 
 use app::model::{RankingStats, SortKey};
 
@@ -25,7 +25,7 @@ fn order_by(sort: SortKey) -> &'static str {
 
 /// One page of a pair's ranking under `sort`.
 pub async fn page(
-    pool: &SqlitePool,
+    pool: &Pool,
     school_id: i64,
     major_id: i64,
     sort: SortKey,
@@ -33,8 +33,8 @@ pub async fn page(
     offset: u64,
 ) -> Result<Vec<AdvisorRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ? \
-         ORDER BY {} LIMIT ? OFFSET ?",
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = $1 AND major_id = $2 \
+         ORDER BY {} LIMIT $3 OFFSET $4",
         order_by(sort)
     ))
     .bind(school_id)
@@ -45,28 +45,26 @@ pub async fn page(
     .await
 }
 
-/// How SQLite reads a page under `sort` (`EXPLAIN QUERY PLAN`): the tests
-/// hold every sort to one index range and no sorting step.
-pub async fn page_plan(pool: &SqlitePool, sort: SortKey) -> Result<Vec<String>, sqlx::Error> {
-    let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(&format!(
-        "EXPLAIN QUERY PLAN SELECT {ADVISOR_COLUMNS} FROM advisors \
+/// How the database reads a page under `sort` ([`super::plan`]): the
+/// tests hold every sort to one index range and no sorting step.
+pub async fn page_plan(pool: &Pool, sort: SortKey) -> Result<super::plan::QueryPlan, sqlx::Error> {
+    let sql = format!(
+        "SELECT {ADVISOR_COLUMNS} FROM advisors \
          WHERE school_id = 1 AND major_id = 1 ORDER BY {} LIMIT 20 OFFSET 0",
         order_by(sort)
-    ))
-    .fetch_all(pool)
-    .await?;
-    Ok(rows.into_iter().map(|r| r.3).collect())
+    );
+    super::plan::explain(pool, &sql).await
 }
 
 /// Every advisor of a pair in the overall ranking's order (the recommender
 /// weighs them all).
 pub async fn all(
-    pool: &SqlitePool,
+    pool: &Pool,
     school_id: i64,
     major_id: i64,
 ) -> Result<Vec<AdvisorRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = ? AND major_id = ? ORDER BY {}",
+        "SELECT {ADVISOR_COLUMNS} FROM advisors WHERE school_id = $1 AND major_id = $2 ORDER BY {}",
         order_by(SortKey::Overall)
     ))
     .bind(school_id)
@@ -76,16 +74,16 @@ pub async fn all(
 }
 
 /// How many advisors a pair has (`pair_stats`).
-pub async fn size(pool: &SqlitePool, school_id: i64, major_id: i64) -> Result<i64, sqlx::Error> {
+pub async fn size(pool: &Pool, school_id: i64, major_id: i64) -> Result<i64, sqlx::Error> {
     Ok(sums(pool, school_id, major_id).await?.advisors)
 }
 
 /// The (school, major) whose number of advisors is closest to `n` (the
 /// benchmark's "ordinary pair").
-pub async fn pair_near_size(pool: &SqlitePool, n: i64) -> Result<Option<(i64, i64)>, sqlx::Error> {
+pub async fn pair_near_size(pool: &Pool, n: i64) -> Result<Option<(i64, i64)>, sqlx::Error> {
     sqlx::query_as(
         "SELECT school_id, major_id FROM advisors GROUP BY school_id, major_id \
-         ORDER BY abs(COUNT(*) - ?), school_id, major_id LIMIT 1",
+         ORDER BY abs(COUNT(*) - $1), school_id, major_id LIMIT 1",
     )
     .bind(n)
     .fetch_optional(pool)
@@ -95,15 +93,15 @@ pub async fn pair_near_size(pool: &SqlitePool, n: i64) -> Result<Option<(i64, i6
 /// An advisor's place in the overall ranking of its pair (1 = first): the
 /// advisors before it in the index, counted in three ranges of it (a higher
 /// score; the same score and more reviews; the same of both and a lower id).
-pub async fn rank_of(pool: &SqlitePool, a: &AdvisorRow) -> Result<i64, sqlx::Error> {
+pub async fn rank_of(pool: &Pool, a: &AdvisorRow) -> Result<i64, sqlx::Error> {
     let before: i64 = sqlx::query_scalar(
         "SELECT (SELECT COUNT(*) FROM advisors \
-                 WHERE school_id = ?1 AND major_id = ?2 AND score_overall > ?3) \
+                 WHERE school_id = $1 AND major_id = $2 AND score_overall > $3) \
               + (SELECT COUNT(*) FROM advisors \
-                 WHERE school_id = ?1 AND major_id = ?2 AND score_overall = ?3 AND review_count > ?4) \
+                 WHERE school_id = $1 AND major_id = $2 AND score_overall = $3 AND review_count > $4) \
               + (SELECT COUNT(*) FROM advisors \
-                 WHERE school_id = ?1 AND major_id = ?2 AND score_overall = ?3 AND review_count = ?4 \
-                   AND id < ?5)",
+                 WHERE school_id = $1 AND major_id = $2 AND score_overall = $3 AND review_count = $4 \
+                   AND id < $5)",
     )
     .bind(a.school_id)
     .bind(a.major_id)
@@ -130,14 +128,10 @@ pub struct PairSums {
 
 /// The stored sums of a pair (`pair_stats`, kept by triggers on the
 /// advisors' aggregate columns); zeros for a pair without advisors.
-pub async fn sums(
-    pool: &SqlitePool,
-    school_id: i64,
-    major_id: i64,
-) -> Result<PairSums, sqlx::Error> {
+pub async fn sums(pool: &Pool, school_id: i64, major_id: i64) -> Result<PairSums, sqlx::Error> {
     sqlx::query_as(
         "SELECT advisors, reviews, sum_overall, hist_1, hist_2, hist_3, hist_4, hist_5 \
-         FROM pair_stats WHERE school_id = ? AND major_id = ?",
+         FROM pair_stats WHERE school_id = $1 AND major_id = $2",
     )
     .bind(school_id)
     .bind(major_id)
@@ -149,12 +143,13 @@ pub async fn sums(
 /// The advisor of a pair with the most reviews (at least one); equal counts
 /// go to the name first by code point, then the lower id.
 pub async fn most_reviewed(
-    pool: &SqlitePool,
+    pool: &Pool,
     school_id: i64,
     major_id: i64,
 ) -> Result<Option<AdvisorRow>, sqlx::Error> {
+    let index = indexed_by(pool, "advisors_most_reviewed");
     sqlx::query_as(&format!(
-        "SELECT {ADVISOR_COLUMNS} FROM advisors INDEXED BY advisors_most_reviewed {MOST_REVIEWED_ORDER}"
+        "SELECT {ADVISOR_COLUMNS} FROM advisors {index} {MOST_REVIEWED_ORDER}"
     ))
     .bind(school_id)
     .bind(major_id)
@@ -171,12 +166,12 @@ pub async fn most_reviewed(
 /// below a million are never the same double, so dividing compares them
 /// exactly.
 pub async fn best_on(
-    pool: &SqlitePool,
+    pool: &Pool,
     school_id: i64,
     major_id: i64,
     sum_column: SumColumn,
 ) -> Result<Option<AdvisorRow>, sqlx::Error> {
-    sqlx::query_as(&best_sql(sum_column, ADVISOR_COLUMNS))
+    sqlx::query_as(&best_sql(Backend::of(pool), sum_column, ADVISOR_COLUMNS))
         .bind(school_id)
         .bind(major_id)
         .fetch_optional(pool)
@@ -220,38 +215,52 @@ impl SumColumn {
     }
 }
 
-/// Named with `INDEXED BY`: without statistics SQLite's planner prefers a
-/// range of `review_count` and sorts the pair, 5 ms instead of 0.05 at 5,000
-/// advisors; naming the index makes the seek certain (and a missing index an
-/// error, not a slow page).
-fn best_sql(sum: SumColumn, columns: &str) -> String {
-    let (column, min, index) = (sum.name(), RankingStats::MIN_REVIEWS, sum.index());
+/// Named with `INDEXED BY` on SQLite: without statistics its planner
+/// prefers a range of `review_count` and sorts the pair, 5 ms instead of
+/// 0.05 at 5,000 advisors; naming the index makes the seek certain (and a
+/// missing index an error, not a slow page). PostgreSQL has no such clause
+/// and keeps statistics of its own (autovacuum's `ANALYZE`).
+fn best_sql(backend: Backend, sum: SumColumn, columns: &str) -> String {
+    let (column, min) = (sum.name(), RankingStats::MIN_REVIEWS);
+    let index = index_hint(backend, sum.index());
     format!(
-        "SELECT {columns} FROM advisors INDEXED BY {index} \
-         WHERE school_id = ? AND major_id = ? AND review_count >= {min} \
+        "SELECT {columns} FROM advisors {index} \
+         WHERE school_id = $1 AND major_id = $2 AND review_count >= {min} \
          ORDER BY {column} * 1.0 / review_count DESC, review_count DESC, name, id LIMIT 1"
     )
 }
 
-const MOST_REVIEWED_ORDER: &str =
-    "WHERE school_id = ? AND major_id = ? AND review_count > 0 ORDER BY review_count DESC, name, id LIMIT 1";
+/// `INDEXED BY index` on SQLite, nothing on PostgreSQL.
+fn index_hint(backend: Backend, index: &str) -> String {
+    match backend {
+        Backend::Sqlite => format!("INDEXED BY {index}"),
+        Backend::Postgres => String::new(),
+    }
+}
 
-/// How SQLite reads the overview's advisors (`EXPLAIN QUERY PLAN`): one
+fn indexed_by(pool: &Pool, index: &str) -> String {
+    index_hint(Backend::of(pool), index)
+}
+
+const MOST_REVIEWED_ORDER: &str = "WHERE school_id = $1 AND major_id = $2 AND review_count > 0 \
+     ORDER BY review_count DESC, name, id LIMIT 1";
+
+/// How the database reads the overview's advisors ([`super::plan`]): one
 /// index seek each, held so by the tests.
-pub async fn overview_plans(pool: &SqlitePool) -> Result<Vec<Vec<String>>, sqlx::Error> {
-    let mut sqls: Vec<String> = SumColumn::ALL.iter().map(|c| best_sql(*c, "id")).collect();
+pub async fn overview_plans(pool: &Pool) -> Result<Vec<super::plan::QueryPlan>, sqlx::Error> {
+    let backend = Backend::of(pool);
+    let mut sqls: Vec<String> = SumColumn::ALL
+        .iter()
+        .map(|c| best_sql(backend, *c, "id"))
+        .collect();
+    let index = index_hint(backend, "advisors_most_reviewed");
     sqls.push(format!(
-        "SELECT id FROM advisors INDEXED BY advisors_most_reviewed {MOST_REVIEWED_ORDER}"
+        "SELECT id FROM advisors {index} {MOST_REVIEWED_ORDER}"
     ));
     let mut out = Vec::new();
     for sql in sqls {
-        let rows: Vec<(i64, i64, i64, String)> =
-            sqlx::query_as(&format!("EXPLAIN QUERY PLAN {sql}"))
-                .bind(1i64)
-                .bind(1i64)
-                .fetch_all(pool)
-                .await?;
-        out.push(rows.into_iter().map(|r| r.3).collect());
+        let sql = sql.replace("$1", "1").replace("$2", "1");
+        out.push(super::plan::explain(pool, &sql).await?);
     }
     Ok(out)
 }

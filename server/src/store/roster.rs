@@ -13,13 +13,12 @@
 //!
 //! The roster version: the site caches what changes only with the roster
 //! (which pairs have advisors, each pair's names and directions). A write
-//! here bumps a number in the database — SQLite's `user_version` header
-//! field, which nothing else uses (sqlx keeps its migrations in a table) and
-//! which commits and rolls back with the transaction — and every running
+//! here bumps a number in the database (the row of `roster_version`, which
+//! commits and rolls back with the writer's transaction), and every running
 //! instance that sees it change reloads those caches
 //! ([`crate::site::Site::refresh_if_changed`]).
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::scores;
 
@@ -46,14 +45,14 @@ pub struct Entry<'a> {
 /// The advisors called `name` in one (school, major), by id: an import's
 /// identity of an advisor (normally none or one).
 pub async fn find(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     school_id: i64,
     major_id: i64,
     name: &str,
 ) -> Result<Vec<Stored>, sqlx::Error> {
     let rows: Vec<(i64, String, String)> = sqlx::query_as(
         "SELECT id, title, bio FROM advisors \
-         WHERE school_id = ? AND major_id = ? AND name = ? ORDER BY id",
+         WHERE school_id = $1 AND major_id = $2 AND name = $3 ORDER BY id",
     )
     .bind(school_id)
     .bind(major_id)
@@ -63,7 +62,7 @@ pub async fn find(
     let mut out = Vec::with_capacity(rows.len());
     for (id, title, bio) in rows {
         let directions = sqlx::query_scalar(
-            "SELECT direction FROM advisor_directions WHERE advisor_id = ? ORDER BY position",
+            "SELECT direction FROM advisor_directions WHERE advisor_id = $1 ORDER BY position",
         )
         .bind(id)
         .fetch_all(&mut *conn)
@@ -80,23 +79,24 @@ pub async fn find(
 
 /// Whether a (school, major) has any advisor yet.
 pub async fn pair_has_advisors(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     school_id: i64,
     major_id: i64,
 ) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM advisors WHERE school_id = ? AND major_id = ?)",
+    let found: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM (SELECT 1 FROM advisors WHERE school_id = $1 AND major_id = $2 LIMIT 1) AS one",
     )
     .bind(school_id)
     .bind(major_id)
     .fetch_one(&mut *conn)
-    .await
+    .await?;
+    Ok(found > 0)
 }
 
 /// Adds an advisor without reviews; returns its id.
-pub async fn insert(conn: &mut SqliteConnection, entry: &Entry<'_>) -> Result<i64, sqlx::Error> {
+pub async fn insert(conn: &mut Conn, entry: &Entry<'_>) -> Result<i64, sqlx::Error> {
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO advisors (name, title, school_id, major_id, bio) VALUES (?, ?, ?, ?, ?) \
+        "INSERT INTO advisors (name, title, school_id, major_id, bio) VALUES ($1, $2, $3, $4, $5) \
          RETURNING id",
     )
     .bind(entry.name)
@@ -113,20 +113,20 @@ pub async fn insert(conn: &mut SqliteConnection, entry: &Entry<'_>) -> Result<i6
 
 /// Sets an advisor's title and bio, and its directions when given.
 pub async fn update(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: i64,
     title: &str,
     bio: &str,
     directions: Option<&[String]>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE advisors SET title = ?, bio = ? WHERE id = ?")
+    sqlx::query("UPDATE advisors SET title = $1, bio = $2 WHERE id = $3")
         .bind(title)
         .bind(bio)
         .bind(id)
         .execute(&mut *conn)
         .await?;
     if let Some(directions) = directions {
-        sqlx::query("DELETE FROM advisor_directions WHERE advisor_id = ?")
+        sqlx::query("DELETE FROM advisor_directions WHERE advisor_id = $1")
             .bind(id)
             .execute(&mut *conn)
             .await?;
@@ -136,13 +136,13 @@ pub async fn update(
 }
 
 async fn write_directions(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: i64,
     directions: &[String],
 ) -> Result<(), sqlx::Error> {
     for (position, direction) in directions.iter().enumerate() {
         sqlx::query(
-            "INSERT INTO advisor_directions (advisor_id, position, direction) VALUES (?, ?, ?)",
+            "INSERT INTO advisor_directions (advisor_id, position, direction) VALUES ($1, $2, $3)",
         )
         .bind(id)
         .bind(position as i64)
@@ -154,18 +154,21 @@ async fn write_directions(
 }
 
 /// The roster version (0 until the first import).
-pub async fn version<'e>(db: impl sqlx::SqliteExecutor<'e>) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("PRAGMA user_version")
+pub async fn version<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT version FROM roster_version WHERE id = 1")
         .fetch_one(db)
         .await
 }
 
 /// Moves the roster version on, in the writer's transaction.
-pub async fn bump_version(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let next = version(&mut *conn).await?.wrapping_add(1) & i64::from(i32::MAX);
-    // A pragma takes no bound parameters; `next` is a number we made.
-    sqlx::query(&format!("PRAGMA user_version = {next}"))
-        .execute(&mut *conn)
-        .await?;
+pub async fn bump_version(conn: &mut Conn) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE roster_version SET version = CASE WHEN version >= 2147483647 THEN 1 \
+         ELSE version + 1 END WHERE id = 1",
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }

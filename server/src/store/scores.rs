@@ -16,7 +16,7 @@
 //! second at 100,000 advisors) happens after thousands of one-sided reviews,
 //! not on ordinary writes.
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use crate::ranking::{self, Prior};
 use crate::site::Priors;
@@ -96,7 +96,7 @@ const SCORES_SET: &str = "score_overall = (p.weight * p.mean_overall + sum_overa
      score_prospects = (p.weight * p.mean_prospects + sum_prospects) / (p.weight + review_count)";
 
 pub async fn stored_prior<'e>(
-    db: impl sqlx::SqliteExecutor<'e>,
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
 ) -> Result<StoredPrior, sqlx::Error> {
     sqlx::query_as(
         "SELECT weight, mean_overall, mean_academic, mean_funding, mean_relationship, mean_prospects \
@@ -109,7 +109,7 @@ pub async fn stored_prior<'e>(
 /// After an advisor's sums changed: that advisor's scores, and every
 /// advisor's when the prior has drifted beyond [`PRIOR_DRIFT`]. Returns
 /// whether everything was recomputed.
-pub async fn refresh(conn: &mut SqliteConnection, advisor_id: i64) -> Result<bool, sqlx::Error> {
+pub async fn refresh(conn: &mut Conn, advisor_id: i64) -> Result<bool, sqlx::Error> {
     let stored = stored_prior(&mut *conn).await?;
     let live = StoredPrior::live(&crate::store::site_stats(&mut *conn).await?);
     if stored.distance(&live) > PRIOR_DRIFT {
@@ -125,9 +125,9 @@ pub async fn refresh(conn: &mut SqliteConnection, advisor_id: i64) -> Result<boo
 /// moved nothing site-wide. The default 0 of the score columns would put
 /// a new advisor last and off the formula; this makes it the prior mean,
 /// computed exactly as every other score.
-pub async fn rescore(conn: &mut SqliteConnection, advisor_id: i64) -> Result<(), sqlx::Error> {
+pub async fn rescore(conn: &mut Conn, advisor_id: i64) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
-        "UPDATE advisors SET {SCORES_SET} FROM score_prior AS p WHERE p.id = 1 AND advisors.id = ?"
+        "UPDATE advisors SET {SCORES_SET} FROM score_prior AS p WHERE p.id = 1 AND advisors.id = $1"
     ))
     .bind(advisor_id)
     .execute(&mut *conn)
@@ -136,13 +136,10 @@ pub async fn rescore(conn: &mut SqliteConnection, advisor_id: i64) -> Result<(),
 }
 
 /// Stores `prior` and recomputes every advisor's scores with it.
-pub async fn recompute_all(
-    conn: &mut SqliteConnection,
-    prior: &StoredPrior,
-) -> Result<(), sqlx::Error> {
+pub async fn recompute_all(conn: &mut Conn, prior: &StoredPrior) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE score_prior SET weight = ?, mean_overall = ?, mean_academic = ?, mean_funding = ?, \
-         mean_relationship = ?, mean_prospects = ? WHERE id = 1",
+        "UPDATE score_prior SET weight = $1, mean_overall = $2, mean_academic = $3, mean_funding = $4, \
+         mean_relationship = $5, mean_prospects = $6 WHERE id = 1",
     )
     .bind(prior.weight)
     .bind(prior.mean_overall)
@@ -163,10 +160,7 @@ pub async fn recompute_all(
 /// What is wrong with the stored scores, as lines (empty when right): the
 /// stored prior further than [`PRIOR_DRIFT`] from the live one, and advisors
 /// whose stored scores are not the formula under the stored prior.
-pub async fn score_drift(
-    conn: &mut SqliteConnection,
-    max: usize,
-) -> Result<Vec<String>, sqlx::Error> {
+pub async fn score_drift(conn: &mut Conn, max: usize) -> Result<Vec<String>, sqlx::Error> {
     let mut out = Vec::new();
     let stored = stored_prior(&mut *conn).await?;
     let live = StoredPrior::live(&crate::store::site_stats(&mut *conn).await?);
@@ -182,7 +176,7 @@ pub async fn score_drift(
          OR a.score_funding != (p.weight * p.mean_funding + a.sum_funding) / (p.weight + a.review_count) \
          OR a.score_relationship != (p.weight * p.mean_relationship + a.sum_relationship) / (p.weight + a.review_count) \
          OR a.score_prospects != (p.weight * p.mean_prospects + a.sum_prospects) / (p.weight + a.review_count)) \
-         ORDER BY a.id LIMIT ?",
+         ORDER BY a.id LIMIT $1",
     )
     .bind(max as i64)
     .fetch_all(&mut *conn)

@@ -11,7 +11,7 @@
 //! answers queries of any length from the index, and the same table holds
 //! the pinyin spellings. Measured at 100,000 advisors by `make bench-scale`.
 
-use sqlx::{SqliteConnection, SqlitePool};
+use crate::db::{Conn, Pool};
 
 use crate::text::names::{prefix_end, terms};
 
@@ -23,7 +23,7 @@ const BATCH: usize = 200;
 /// advisor's name does not change, so terms, once written, stay right; they
 /// go with their advisor (ON DELETE CASCADE). Returns how many advisors it
 /// indexed.
-pub async fn index_missing(conn: &mut SqliteConnection) -> Result<u64, sqlx::Error> {
+pub async fn index_missing(conn: &mut Conn) -> Result<u64, sqlx::Error> {
     let missing: Vec<(i64, String)> = sqlx::query_as(
         "SELECT a.id, a.name FROM advisors a \
          WHERE NOT EXISTS (SELECT 1 FROM advisor_name_terms t WHERE t.advisor_id = a.id)",
@@ -38,40 +38,35 @@ pub async fn index_missing(conn: &mut SqliteConnection) -> Result<u64, sqlx::Err
         if rows.is_empty() {
             continue;
         }
-        let mut qb = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-            "INSERT OR IGNORE INTO advisor_name_terms (term, advisor_id, pos) ",
-        );
-        qb.push_values(rows, |mut b, (term, id, pos)| {
+        let mut qb =
+            crate::store::sql::Sql::new("INSERT INTO advisor_name_terms (term, advisor_id, pos) ");
+        qb.push_values(rows, |b, (term, id, pos)| {
             b.push_bind(term).push_bind(id).push_bind(pos);
         });
+        qb.push(" ON CONFLICT DO NOTHING");
         qb.build().execute(&mut *conn).await?;
     }
     Ok(missing.len() as u64)
 }
 
 /// [`index_missing`] in its own write transaction.
-pub async fn index_missing_in(pool: &SqlitePool) -> Result<u64, sqlx::Error> {
+pub async fn index_missing_in(pool: &Pool) -> Result<u64, sqlx::Error> {
     let mut tx = crate::db::begin_write(pool).await?;
     let n = index_missing(&mut tx).await?;
     tx.commit().await?;
     Ok(n)
 }
 
-/// Advisors whose name starts with ?1, most reviewed first (`advisors_head`).
+/// Advisors whose name starts with $1, most reviewed first (`advisors_head`).
 const BY_HEAD: &str = "SELECT id, name, title, school_id, major_id, review_count, score_overall, \
-         CASE WHEN name = ?1 THEN 0 ELSE 1 END AS quality \
-     FROM advisors WHERE substr(name, 1, 1) = ?1 \
-     ORDER BY review_count DESC, id LIMIT ?2";
+         CASE WHEN name = $1 THEN 0 ELSE 1 END AS quality \
+     FROM advisors WHERE substr(name, 1, 1) = $1 \
+     ORDER BY review_count DESC, id LIMIT $2";
 
-/// SQLite's plan of a one-character lookup (tests: one index, no sort).
-pub async fn head_plan(pool: &SqlitePool) -> Result<Vec<String>, sqlx::Error> {
-    let rows: Vec<(i64, i64, i64, String)> =
-        sqlx::query_as(&format!("EXPLAIN QUERY PLAN {BY_HEAD}"))
-            .bind("张")
-            .bind(20i64)
-            .fetch_all(pool)
-            .await?;
-    Ok(rows.into_iter().map(|r| r.3).collect())
+/// The plan of a one-character lookup (tests: one index, no sort).
+pub async fn head_plan(pool: &Pool) -> Result<super::plan::QueryPlan, sqlx::Error> {
+    let sql = BY_HEAD.replace("$1", "'张'").replace("$2", "20");
+    super::plan::explain(pool, &sql).await
 }
 
 /// How well a name matched: the whole name, its start, or inside it.
@@ -111,7 +106,7 @@ impl NameHit {
 /// start (a surname): inside names it would match most of the site and say
 /// little; a single Latin letter matches nobody.
 pub async fn advisors_matching(
-    pool: &SqlitePool,
+    pool: &Pool,
     key: &str,
     limit: u32,
 ) -> Result<Vec<NameHit>, sqlx::Error> {
@@ -135,13 +130,13 @@ pub async fn advisors_matching(
         "SELECT a.id, a.name, a.title, a.school_id, a.major_id, a.review_count, a.score_overall, \
                 m.quality \
          FROM (SELECT advisor_id, \
-                      MIN(CASE WHEN pos = 0 AND term = ?1 THEN 0 WHEN pos = 0 THEN 1 ELSE 2 END) AS quality \
+                      MIN(CASE WHEN pos = 0 AND term = $1 THEN 0 WHEN pos = 0 THEN 1 ELSE 2 END) AS quality \
                FROM advisor_name_terms \
-               WHERE term >= ?1 AND term < ?2 \
+               WHERE term >= $1 AND term < $2 \
                GROUP BY advisor_id) AS m \
          JOIN advisors a ON a.id = m.advisor_id \
          ORDER BY m.quality, a.review_count DESC, a.id \
-         LIMIT ?3",
+         LIMIT $3",
     )
     .bind(key)
     .bind(prefix_end(key))

@@ -3,7 +3,7 @@
 //! its shapes and turn them into JSON and back). Every instance reads and
 //! writes the same rows, so a student's turns may go to any of them.
 
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use crate::db::Pool;
 
 /// A session's row as stored: its id, persona, and form, page context and
 /// memory as JSON.
@@ -43,18 +43,20 @@ impl<'a> MessageRow<'a> {
 
 /// (id, persona, form, page_context, memory) of a session.
 pub async fn session(
-    pool: &SqlitePool,
+    pool: &Pool,
     id: &str,
 ) -> Result<Option<(String, String, String, String, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT id, persona, form, page_context, memory FROM chat_sessions WHERE id = ?")
-        .bind(id)
-        .fetch_optional(pool)
-        .await
+    sqlx::query_as(
+        "SELECT id, persona, form, page_context, memory FROM chat_sessions WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await
 }
 
 /// When a session was opened (ISO 8601 UTC), `None` for no such session.
-pub async fn started_at(pool: &SqlitePool, id: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT created_at FROM chat_sessions WHERE id = ?")
+pub async fn started_at(pool: &Pool, id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT created_at FROM chat_sessions WHERE id = $1")
         .bind(id)
         .fetch_optional(pool)
         .await
@@ -63,12 +65,12 @@ pub async fn started_at(pool: &SqlitePool, id: &str) -> Result<Option<String>, s
 /// The last `limit` messages of a session, oldest first: (role, content,
 /// tool calls as JSON).
 pub async fn recent_messages(
-    pool: &SqlitePool,
+    pool: &Pool,
     id: &str,
     limit: u32,
 ) -> Result<Vec<(String, String, Option<String>)>, sqlx::Error> {
     let mut rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
-        "SELECT role, content, tool_calls FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?",
+        "SELECT role, content, tool_calls FROM chat_messages WHERE session_id = $1 ORDER BY id DESC LIMIT $2",
     )
     .bind(id)
     .bind(i64::from(limit))
@@ -80,11 +82,11 @@ pub async fn recent_messages(
 
 /// Every message of a session in order: (role, content, agent).
 pub async fn messages(
-    pool: &SqlitePool,
+    pool: &Pool,
     id: &str,
 ) -> Result<Vec<(String, String, Option<String>)>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT role, content, agent FROM chat_messages WHERE session_id = ? ORDER BY id",
+        "SELECT role, content, agent FROM chat_messages WHERE session_id = $1 ORDER BY id",
     )
     .bind(id)
     .fetch_all(pool)
@@ -93,17 +95,17 @@ pub async fn messages(
 
 /// The session's new state and the turn's lines, in one transaction.
 pub async fn save_turn(
-    pool: &SqlitePool,
+    pool: &Pool,
     session: &SessionRow<'_>,
     lines: &[MessageRow<'_>],
 ) -> Result<(), sqlx::Error> {
     let mut tx = crate::db::begin_write(pool).await?;
     write_session(&mut tx, session).await?;
     if !lines.is_empty() {
-        let mut qb = sqlx::QueryBuilder::<Sqlite>::new(
+        let mut qb = crate::store::sql::Sql::new(
             "INSERT INTO chat_messages (session_id, role, content, agent, intent, tool_calls, events, error) ",
         );
-        qb.push_values(lines, |mut b, line| {
+        qb.push_values(lines, |b, line| {
             b.push_bind(session.id)
                 .push_bind(line.role)
                 .push_bind(line.content)
@@ -120,9 +122,9 @@ pub async fn save_turn(
 
 /// Deletes sessions untouched for `days` days (their messages and
 /// checkpoints go with them).
-pub async fn purge_older_than(pool: &SqlitePool, days: u32) -> Result<u64, sqlx::Error> {
+pub async fn purge_older_than(pool: &Pool, days: u32) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
-        "DELETE FROM chat_sessions WHERE updated_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?)",
+        "DELETE FROM chat_sessions WHERE updated_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $1)",
     )
     .bind(format!("-{days} days"))
     .execute(pool)
@@ -132,11 +134,11 @@ pub async fn purge_older_than(pool: &SqlitePool, days: u32) -> Result<u64, sqlx:
 
 /// Inserts or updates the session row.
 async fn write_session(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut crate::db::Tx,
     session: &SessionRow<'_>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES (?, ?, ?, ?, ?) \
+        "INSERT INTO chat_sessions (id, persona, form, page_context, memory) VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (id) DO UPDATE SET persona = excluded.persona, form = excluded.form, \
              page_context = excluded.page_context, memory = excluded.memory, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
@@ -152,11 +154,8 @@ async fn write_session(
 }
 
 /// The coach's checkpoint of a session (its state as JSON), if any.
-pub async fn checkpoint(
-    pool: &SqlitePool,
-    session_id: &str,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT state FROM review_coach_checkpoints WHERE session_id = ?")
+pub async fn checkpoint(pool: &Pool, session_id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT state FROM review_coach_checkpoints WHERE session_id = $1")
         .bind(session_id)
         .fetch_optional(pool)
         .await
@@ -164,12 +163,12 @@ pub async fn checkpoint(
 
 /// Writes the coach's checkpoint (the session row must exist).
 pub async fn save_checkpoint(
-    pool: &SqlitePool,
+    pool: &Pool,
     session_id: &str,
     state: &str,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO review_coach_checkpoints (session_id, state) VALUES (?, ?) \
+        "INSERT INTO review_coach_checkpoints (session_id, state) VALUES ($1, $2) \
          ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
     )
@@ -180,8 +179,8 @@ pub async fn save_checkpoint(
     Ok(())
 }
 
-pub async fn clear_checkpoint(pool: &SqlitePool, session_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM review_coach_checkpoints WHERE session_id = ?")
+pub async fn clear_checkpoint(pool: &Pool, session_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM review_coach_checkpoints WHERE session_id = $1")
         .bind(session_id)
         .execute(pool)
         .await?;

@@ -3,7 +3,7 @@
 //! transaction, so the count shown and the order 最有用 sorts by are the
 //! votes, and `store::aggregate_drift` can check them against the table.
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 /// The state of one client's vote on a review after a change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,14 +27,14 @@ pub enum Vote {
 /// transaction with the review's count. `None` when no published review
 /// has that id.
 pub async fn vote(
-    pool: &SqlitePool,
+    pool: &Pool,
     review_id: i64,
     client_key: &str,
     vote: Vote,
 ) -> Result<Option<VoteState>, sqlx::Error> {
     let mut tx = crate::db::begin_write(pool).await?;
     let exists: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM reviews WHERE id = ? AND status = 'published'")
+        sqlx::query_scalar("SELECT id FROM reviews WHERE id = $1 AND status = 'published'")
             .bind(review_id)
             .fetch_optional(&mut *tx)
             .await?;
@@ -46,7 +46,7 @@ pub async fn vote(
         Vote::Unset => false,
         Vote::Toggle => {
             let voted: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM review_votes WHERE review_id = ? AND client_key = ?",
+                "SELECT COUNT(*) FROM review_votes WHERE review_id = $1 AND client_key = $2",
             )
             .bind(review_id)
             .bind(client_key)
@@ -58,7 +58,7 @@ pub async fn vote(
     let changed = if want {
         sqlx::query(
             "INSERT INTO review_votes (review_id, client_key, created_at) \
-             VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) ON CONFLICT DO NOTHING",
+             VALUES ($1, $2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) ON CONFLICT DO NOTHING",
         )
         .bind(review_id)
         .bind(client_key)
@@ -66,7 +66,7 @@ pub async fn vote(
         .await?
         .rows_affected()
     } else {
-        sqlx::query("DELETE FROM review_votes WHERE review_id = ? AND client_key = ?")
+        sqlx::query("DELETE FROM review_votes WHERE review_id = $1 AND client_key = $2")
             .bind(review_id)
             .bind(client_key)
             .execute(&mut *tx)
@@ -79,7 +79,7 @@ pub async fn vote(
         (true, false) => -1,
     };
     let count: i64 = sqlx::query_scalar(
-        "UPDATE reviews SET helpful_count = helpful_count + ? WHERE id = ? RETURNING helpful_count",
+        "UPDATE reviews SET helpful_count = helpful_count + $1 WHERE id = $2 RETURNING helpful_count",
     )
     .bind(delta)
     .bind(review_id)

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod database;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -42,54 +44,81 @@ fn scratch_dir() -> PathBuf {
     dir
 }
 
-/// The seeded template database of this test process.
+/// Seeds a template database at `url` on a runtime of its own (the pool
+/// must not outlive the runtime it was made on).
+fn seed_template(url: String) {
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        rt.block_on(async {
+            let (pool, seeded) = server::db::open_with(&url, server::db::Seeding::Demo)
+                .await
+                .expect("seed template");
+            assert!(seeded);
+            pool.close().await;
+        });
+    })
+    .join()
+    .expect("template thread");
+}
+
+/// The seeded template database of this test process: a file on SQLite,
+/// the cluster's database `template_demo` on PostgreSQL.
 fn template() -> &'static PathBuf {
     static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
-    TEMPLATE.get_or_init(|| {
-        remove_stale_scratch();
-        let path = scratch_dir().join("template.db");
-        let url = format!("sqlite://{}", path.display());
-        // Its own runtime: the pool must not outlive the runtime it was made on.
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Runtime::new().unwrap();
-            rt.block_on(async {
-                let (pool, seeded) = server::db::open_with(&url, server::db::Seeding::Demo)
-                    .await
-                    .expect("seed template");
-                assert!(seeded);
-                pool.close().await;
-            });
-        })
-        .join()
-        .expect("template thread");
-        path
+    TEMPLATE.get_or_init(|| match database::backend() {
+        server::db::Backend::Sqlite => {
+            remove_stale_scratch();
+            let path = scratch_dir().join("template.db");
+            seed_template(format!("sqlite://{}", path.display()));
+            path
+        }
+        server::db::Backend::Postgres => {
+            let cluster = database::cluster();
+            cluster.psql("CREATE DATABASE template_demo");
+            seed_template(cluster.url("template_demo"));
+            PathBuf::from("template_demo")
+        }
     })
+}
+
+/// The URL of a fresh copy of the demo database.
+pub fn demo_copy_url() -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let template = template().clone();
+    match database::backend() {
+        server::db::Backend::Sqlite => {
+            let copy = scratch_dir().join(format!("db-{}.db", N.fetch_add(1, Ordering::SeqCst)));
+            std::fs::copy(&template, &copy).expect("copy template");
+            format!("sqlite://{}", copy.display())
+        }
+        server::db::Backend::Postgres => database::copy_of_template(&template.to_string_lossy()),
+    }
 }
 
 /// A fresh copy of the demo database, opened and ready.
 pub async fn site() -> Arc<Site> {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let template = template().clone();
-    let copy = scratch_dir().join(format!("db-{}.db", N.fetch_add(1, Ordering::SeqCst)));
-    std::fs::copy(&template, &copy).expect("copy template");
-    let (pool, seeded) = server::db::open(&format!("sqlite://{}", copy.display()))
-        .await
-        .expect("open copy");
+    let (pool, seeded) = server::db::open(&demo_copy_url()).await.expect("open copy");
     assert!(!seeded, "a copy of the template is already seeded");
     Arc::new(Site::load(pool).await.expect("load site"))
+}
+
+/// The URL another process would open `site`'s database with.
+pub fn url_of(site: &Site) -> String {
+    site.pool().connect_options().database_url.to_string()
+}
+
+/// A new, empty database (SQLite: a file in this process's scratch folder).
+pub fn empty_database(name: &str) -> String {
+    database::empty_database(&scratch_dir(), name)
 }
 
 /// A fresh database as `DEMO_DATA=off` starts it: the school/major
 /// catalog, no advisors, no reviews.
 pub async fn catalog_only_site() -> Arc<Site> {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let path = scratch_dir().join(format!("empty-{}.db", N.fetch_add(1, Ordering::SeqCst)));
-    let (pool, seeded) = server::db::open_with(
-        &format!("sqlite://{}", path.display()),
-        server::db::Seeding::CatalogOnly,
-    )
-    .await
-    .expect("open an empty database");
+    let (pool, seeded) =
+        server::db::open_with(&empty_database("empty"), server::db::Seeding::CatalogOnly)
+            .await
+            .expect("open an empty database");
     assert!(seeded, "the catalog is written into an empty database");
     Arc::new(Site::load(pool).await.expect("load site"))
 }
@@ -107,11 +136,9 @@ pub fn router(site: &Arc<Site>) -> Router {
 /// as two processes would have) over one fresh copy of the demo database.
 pub async fn two_instances() -> ((Router, Arc<Site>), (Router, Arc<Site>)) {
     let first = site().await;
-    let url = format!(
-        "sqlite://{}",
-        first.pool().connect_options().get_filename().display()
-    );
-    let (pool, seeded) = server::db::open(&url).await.expect("open the same file");
+    let (pool, seeded) = server::db::open(&url_of(&first))
+        .await
+        .expect("open the same database");
     assert!(!seeded);
     let second = Arc::new(Site::load(pool).await.expect("load site"));
     let router = |site: &Arc<Site>| {
