@@ -52,9 +52,10 @@ bench:
 
 # The main reads (ranking API and page, detail, a chat turn) at 100,000
 # advisors and 1,000,000 reviews next to the demo data, p50/p95 against the
-# targets. The first run writes data/scale.db (`server seed`, under a minute).
+# targets, on SQLite and (beside it) on a throwaway PostgreSQL cluster. The
+# first run writes data/scale.db and data/pg-scale (a few minutes once).
 bench-scale:
-	cargo run --release -p server -- bench-scale
+	scripts/bench-scale.sh
 
 # What the home and ranking pages download before they are interactive
 # (the WASM and its JS glue of the last `make build`), gzip and brotli,

@@ -8,7 +8,10 @@
 //! scale is a file (`data/scale.db` by default) written by `server seed` the
 //! first time and reused afterwards; the demo is a fresh temporary copy.
 //! Each request is sent `samples` times after a warm-up; the table gives
-//! p50 / p95 in milliseconds.
+//! p50 / p95 in milliseconds. With `--pg URL` the same is measured on a
+//! PostgreSQL database at scale too (seeded the same way the first time),
+//! in a column beside SQLite's (`make bench-scale` starts a throwaway
+//! cluster for it, `scripts/bench-scale.sh`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,6 +24,8 @@ pub const DEFAULT_SCALE_DB: &str = "sqlite://data/scale.db";
 #[derive(Clone, Debug)]
 pub struct BenchConfig {
     pub db: String,
+    /// A PostgreSQL database measured at scale beside `db`.
+    pub pg: Option<String>,
     pub advisors: usize,
     pub reviews: usize,
     pub samples: usize,
@@ -30,6 +35,7 @@ impl Default for BenchConfig {
     fn default() -> Self {
         BenchConfig {
             db: DEFAULT_SCALE_DB.to_string(),
+            pg: None,
             advisors: 100_000,
             reviews: 1_000_000,
             samples: 200,
@@ -38,13 +44,14 @@ impl Default for BenchConfig {
 }
 
 impl BenchConfig {
-    /// `--db URL --advisors N --reviews N --samples N`.
+    /// `--db URL --pg URL --advisors N --reviews N --samples N`.
     pub fn parse(args: &[String]) -> Result<BenchConfig, String> {
         use crate::cli::positive;
         let mut c = BenchConfig::default();
         for (flag, value) in crate::cli::flag_values(args)? {
             match flag {
                 "--db" => c.db = value.to_string(),
+                "--pg" => c.pg = Some(value.to_string()),
                 "--advisors" => c.advisors = positive(flag, value)?,
                 "--reviews" => c.reviews = positive(flag, value)?,
                 "--samples" => c.samples = positive(flag, value)?,
@@ -115,12 +122,10 @@ const CASES: [Case; 10] = [
 /// p50 and p95 of each case, in [`CASES`]' order.
 type Timings = Vec<(Duration, Duration)>;
 
-/// Seeds the database at scale if it is empty, measures it and a fresh demo,
-/// and renders the table. `Err` for what stops the measurement.
-pub async fn run(config: &BenchConfig) -> Result<String, String> {
-    let pool = crate::db::connect(&config.db)
-        .await
-        .map_err(|e| e.to_string())?;
+/// Opens the database at `url`, seeds it at scale if it is empty, and
+/// measures it: (advisors, reviews, timings).
+async fn at_scale(url: &str, config: &BenchConfig) -> Result<(i64, i64, Timings), String> {
+    let pool = crate::db::connect(url).await.map_err(|e| e.to_string())?;
     crate::db::migrate(&pool).await.map_err(|e| e.to_string())?;
     // A database seeded before the name search had its terms.
     crate::store::search::index_missing_in(&pool)
@@ -137,7 +142,7 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
             .map_err(|e| e.to_string())?;
         println!(
             "{}：写入 {a} 位导师、{r} 条评价，用时 {:.1} s",
-            config.db,
+            crate::db::redacted(url),
             started.elapsed().as_secs_f64()
         );
     }
@@ -148,8 +153,19 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
         .await
         .map_err(|e| e.to_string())?
         .review_count;
-    let at_scale = measure(pool.clone(), config.samples).await?;
+    let timings = measure(pool.clone(), config.samples).await;
     pool.close().await;
+    Ok((advisors, reviews, timings?))
+}
+
+/// Seeds the databases at scale if they are empty, measures them and a
+/// fresh demo, and renders the table. `Err` for what stops the measurement.
+pub async fn run(config: &BenchConfig) -> Result<String, String> {
+    let (advisors, reviews, at_scale) = self::at_scale(&config.db, config).await?;
+    let postgres = match &config.pg {
+        Some(url) => Some(self::at_scale(url, config).await?),
+        None => None,
+    };
 
     let dir = std::env::temp_dir().join(format!("advisor-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -165,11 +181,29 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
     let demo = demo?;
 
     let mut out = format!(
-        "规模：{advisors} 位导师、{reviews} 条评价（{}）；每个请求 {} 次，单位 ms\n\n\
-         | 请求 | 演示数据 p50 / p95 | 规模数据 p50 / p95 | 目标 | 达标 |\n\
-         | --- | --- | --- | --- | --- |\n",
+        "规模：{advisors} 位导师、{reviews} 条评价（{}）；每个请求 {} 次，单位 ms\n",
         config.db, config.samples
     );
+    if let Some((a, r, _)) = &postgres {
+        out.push_str(&format!(
+            "PostgreSQL：{a} 位导师、{r} 条评价（{}）\n",
+            config
+                .pg
+                .as_deref()
+                .map(crate::db::redacted)
+                .unwrap_or_default()
+        ));
+    }
+    let pg_head = if postgres.is_some() {
+        (" PostgreSQL 规模数据 p50 / p95 |", " --- |")
+    } else {
+        ("", "")
+    };
+    out.push_str(&format!(
+        "\n| 请求 | 演示数据 p50 / p95 | 规模数据 p50 / p95 | 目标 | 达标 |{}\n\
+         | --- | --- | --- | --- | --- |{}\n",
+        pg_head.0, pg_head.1
+    ));
     let mut all_met = true;
     for (i, case) in CASES.iter().enumerate() {
         let (d50, d95) = demo[i];
@@ -180,8 +214,12 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
             Target::None => ("—".to_string(), true),
         };
         all_met &= met;
+        let pg = match &postgres {
+            Some((_, _, t)) => format!(" {} / {} |", ms(t[i].0), ms(t[i].1)),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "| {} | {} / {} | {} / {} | {target} | {} |\n",
+            "| {} | {} / {} | {} / {} | {target} | {} |{pg}\n",
             case.label,
             ms(d50),
             ms(d95),

@@ -24,7 +24,7 @@
 //!   OpenAI-compatible model (for demos and the end-to-end tests).
 //! - `server seed [--db URL] [--advisors 100000] [--reviews 1000000]` — the
 //!   demo grown to that size in an empty database (`demo::scale`).
-//! - `server bench-scale [--db URL] [--samples 200]` — the main reads timed
+//! - `server bench-scale [--db URL] [--pg URL] [--samples 200]` — the main reads timed
 //!   on the demo and at scale, against issue 12's targets (`make bench-scale`).
 
 use std::process::ExitCode;
@@ -55,7 +55,7 @@ const USAGE: &str = "用法：
                                            启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）
   server seed [--db URL] [--advisors 100000] [--reviews 1000000]
                                            在一个空数据库里写入放大到该规模的演示数据（默认 sqlite://data/scale.db）
-  server bench-scale [--db URL] [--samples 200]
+  server bench-scale [--db URL] [--pg URL] [--samples 200]
                                            在演示数据和规模数据上测主要请求的 p50/p95（规模数据库为空时先写入）
   server import <advisors.csv> [--dry-run] [--skip-bad] [--db URL]
                                            从 CSV 文件导入导师（表头 name,title,school,major,directions,bio）：

@@ -239,12 +239,12 @@ struct Sums {
 /// the aggregate columns the site reads.
 async fn review_sums(site: &Site) -> Vec<Sums> {
     sqlx::query_as(
-        "SELECT r.advisor_id, a.name, COUNT(*) n, SUM(r.overall) overall, SUM(r.academic) academic, \
-                SUM(r.funding) funding, SUM(r.relationship) relationship, SUM(r.prospects) prospects, \
-                SUM(r.overall = 1) h1, SUM(r.overall = 2) h2, SUM(r.overall = 3) h3, \
-                SUM(r.overall = 4) h4, SUM(r.overall = 5) h5 \
+        "SELECT r.advisor_id, a.name, COUNT(*) n, CAST(SUM(r.overall) AS BIGINT) overall, CAST(SUM(r.academic) AS BIGINT) academic, \
+                CAST(SUM(r.funding) AS BIGINT) funding, CAST(SUM(r.relationship) AS BIGINT) relationship, CAST(SUM(r.prospects) AS BIGINT) prospects, \
+                CAST(SUM(CASE WHEN r.overall = 1 THEN 1 ELSE 0 END) AS BIGINT) h1, CAST(SUM(CASE WHEN r.overall = 2 THEN 1 ELSE 0 END) AS BIGINT) h2, CAST(SUM(CASE WHEN r.overall = 3 THEN 1 ELSE 0 END) AS BIGINT) h3, \
+                CAST(SUM(CASE WHEN r.overall = 4 THEN 1 ELSE 0 END) AS BIGINT) h4, CAST(SUM(CASE WHEN r.overall = 5 THEN 1 ELSE 0 END) AS BIGINT) h5 \
          FROM reviews r JOIN advisors a ON a.id = r.advisor_id \
-         WHERE r.status = 'published' GROUP BY r.advisor_id",
+         WHERE r.status = 'published' GROUP BY r.advisor_id, a.name",
     )
     .fetch_all(site.pool())
     .await

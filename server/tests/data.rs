@@ -93,7 +93,7 @@ async fn stored_aggregates_agree_with_the_reviews() {
     let site = common::site().await;
     let mismatches: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM advisors a LEFT JOIN ( \
-            SELECT advisor_id, COUNT(*) n, SUM(overall) so, SUM(funding) sf, SUM(overall = 5) h5 \
+            SELECT advisor_id, COUNT(*) n, CAST(SUM(overall) AS BIGINT) so, CAST(SUM(funding) AS BIGINT) sf, CAST(SUM(CASE WHEN overall = 5 THEN 1 ELSE 0 END) AS BIGINT) h5 \
             FROM reviews WHERE status = 'published' GROUP BY advisor_id) r ON r.advisor_id = a.id \
          WHERE a.review_count != COALESCE(r.n, 0) OR a.sum_overall != COALESCE(r.so, 0) \
             OR a.sum_funding != COALESCE(r.sf, 0) OR a.hist_5 != COALESCE(r.h5, 0)",
@@ -103,7 +103,7 @@ async fn stored_aggregates_agree_with_the_reviews() {
     .unwrap();
     assert_eq!(mismatches, 0);
     let (site_n, advisor_n): (i64, i64) = sqlx::query_as(
-        "SELECT (SELECT review_count FROM site_stats), (SELECT SUM(review_count) FROM advisors)",
+        "SELECT (SELECT review_count FROM site_stats), (SELECT CAST(SUM(review_count) AS BIGINT) FROM advisors)",
     )
     .fetch_one(site.pool())
     .await

@@ -178,7 +178,7 @@ async fn the_ranking_page_shows_the_overview_of_its_school_and_major() {
     assert_eq!(r.body.matches(r#"data-testid="ranking-stats""#).count(), 1);
     assert!(r.body.contains("数据概览"));
     let reviews: i64 = sqlx::query_scalar(
-        "SELECT SUM(review_count) FROM advisors a JOIN schools s ON s.id = a.school_id \
+        "SELECT CAST(SUM(review_count) AS BIGINT) FROM advisors a JOIN schools s ON s.id = a.school_id \
          JOIN majors m ON m.id = a.major_id \
          WHERE s.name = '北京大学' AND m.name = '计算机科学与技术'",
     )

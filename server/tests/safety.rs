@@ -593,8 +593,8 @@ async fn a_published_reviews_token_is_never_stored_in_the_conversation() {
         .to_string();
     assert!(!token.is_empty(), "the live reply carries the token");
     let leaks: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM chat_messages WHERE instr(COALESCE(tool_calls, ''), $1) > 0 \
-         OR instr(content, $2) > 0",
+        "SELECT COUNT(*) FROM chat_messages WHERE COALESCE(tool_calls, '') LIKE '%' || $1 || '%' \
+         OR content LIKE '%' || $2 || '%'",
     )
     .bind(&token)
     .bind(&token)

@@ -263,7 +263,7 @@ async fn pair_sums_follow_advisors_added_moved_and_removed() {
     // The inserted advisor's sums disagree with its (absent) reviews, so
     // compare the pair lines against a recomputation of pair_stats alone.
     let recomputed: Vec<(i64, i64, i64, i64, i64)> = sqlx::query_as(
-        "SELECT school_id, major_id, COUNT(*), SUM(review_count), SUM(sum_overall) \
+        "SELECT school_id, major_id, COUNT(*), CAST(SUM(review_count) AS BIGINT), CAST(SUM(sum_overall) AS BIGINT) \
          FROM advisors GROUP BY school_id, major_id ORDER BY school_id, major_id",
     )
     .fetch_all(&mut *conn)

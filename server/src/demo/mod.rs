@@ -76,6 +76,7 @@ pub async fn seed_if_empty(pool: &Pool, seeding: Seeding) -> Result<bool, sqlx::
     };
     let mut tx = crate::db::begin_write(pool).await?;
     insert(&mut tx, &data).await?;
+    crate::db::resync_ids(&mut tx, crate::db::Backend::of(pool)).await?;
     crate::store::rebuild_aggregates(&mut tx).await?;
     tx.commit().await?;
     Ok(true)
@@ -97,8 +98,20 @@ pub async fn seed_at_scale(
     }
     let mut data = generate::generate(DEMO_SEED);
     scale::grow(&mut data, advisors, reviews, DEMO_SEED);
-    // One connection with a page cache large enough for the indexes being
-    // built (SQLite's default is 2 MB): a million rows into indexes that
+    let backend = crate::db::Backend::of(pool);
+    if backend == crate::db::Backend::Postgres {
+        let mut tx = crate::db::begin_write(pool).await?;
+        insert(&mut tx, &data).await?;
+        crate::db::resync_ids(&mut tx, backend).await?;
+        crate::store::rebuild_aggregates(&mut tx).await?;
+        crate::store::search::index_missing(&mut tx).await?;
+        tx.commit().await?;
+        // Fresh statistics for the planner, as autovacuum would take later.
+        sqlx::query("ANALYZE").execute(pool).await?;
+        return Ok((data.advisors.len(), data.reviews.len()));
+    }
+    // SQLite: one connection with a page cache large enough for the indexes
+    // being built (its default is 2 MB): a million rows into indexes that
     // fit in memory instead of being read back from disk on every insert.
     let mut conn = pool.acquire().await?;
     sqlx::query("PRAGMA cache_size = -524288")

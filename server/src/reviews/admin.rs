@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use app::error::ApiError;
 
-use super::moderation::{review_id, stored};
+use super::moderation::{review_id, stored, unavailable};
 use super::submit::add_to_aggregates;
 use crate::site::Site;
 
@@ -24,10 +24,6 @@ use crate::site::Site;
 pub const PAGE: i64 = 50;
 /// At most this many reviews in one bulk action.
 pub const MAX_BULK: usize = 200;
-
-fn unavailable(_: sqlx::Error) -> ApiError {
-    ApiError::unavailable("评价数据暂时无法读写，请稍后再试。")
-}
 
 /// A review as the admin sees it.
 #[derive(Clone, Debug, Serialize, sqlx::FromRow)]
@@ -75,7 +71,7 @@ const SELECT: &str =
     "SELECT r.id, r.advisor_id, a.name AS advisor_name, r.text, r.overall, r.status, \
         r.created_at, r.report_count AS reports, r.last_reported_at, \
         (SELECT group_concat(x, '；') FROM (SELECT NULLIF(p.reason, '') AS x FROM review_reports p \
-            WHERE p.review_id = r.id ORDER BY p.id DESC LIMIT 5)) AS reasons \
+            WHERE p.review_id = r.id ORDER BY p.id DESC LIMIT 5) AS recent) AS reasons \
      FROM reviews r JOIN advisors a ON a.id = r.advisor_id ";
 
 /// One page of reported reviews after `after` (the first page without),

@@ -17,7 +17,8 @@ use crate::site::Site;
 /// How long the writer may edit or delete a review.
 pub const EDIT_WINDOW: &str = "-24 hours";
 
-fn unavailable(_: sqlx::Error) -> ApiError {
+pub(super) fn unavailable(e: sqlx::Error) -> ApiError {
+    tracing::error!(error = %e, "review storage failed");
     ApiError::unavailable("评价数据暂时无法读写，请稍后再试。")
 }
 

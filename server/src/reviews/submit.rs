@@ -181,7 +181,10 @@ pub async fn submit(
         return Err(e.into_api());
     }
     let text = review.text.trim().to_string();
-    let unavailable = |_| ApiError::unavailable("评价保存失败，请稍后再试。");
+    let unavailable = |e: sqlx::Error| {
+        tracing::error!(error = %e, "review not saved");
+        ApiError::unavailable("评价保存失败，请稍后再试。")
+    };
     let mut tx = crate::db::begin_write(site.pool())
         .await
         .map_err(unavailable)?;
@@ -362,7 +365,7 @@ pub async fn add_to_aggregates(
     for t in &review.tags {
         sqlx::query(
             "INSERT INTO advisor_tags (advisor_id, tag, count) VALUES ($1, $2, $3) \
-             ON CONFLICT (advisor_id, tag) DO UPDATE SET count = count + $3",
+             ON CONFLICT (advisor_id, tag) DO UPDATE SET count = advisor_tags.count + $3",
         )
         .bind(advisor_id)
         .bind(t)

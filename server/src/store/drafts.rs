@@ -23,8 +23,8 @@ pub async fn put(
         .execute(&mut *tx)
         .await?;
     sqlx::query(
-        "DELETE FROM review_drafts WHERE id IN ( \
-             SELECT id FROM review_drafts ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET $1)",
+        "DELETE FROM review_drafts WHERE id NOT IN ( \
+             SELECT id FROM review_drafts ORDER BY created_at DESC, id DESC LIMIT $1)",
     )
     .bind(max.saturating_sub(1) as i64)
     .execute(&mut *tx)

@@ -18,8 +18,10 @@ pub async fn hit(
     sqlx::query_as(
         "INSERT INTO rate_windows (scope, client, started_ms, count) VALUES ($1, $2, $3, 1) \
          ON CONFLICT (scope, client) DO UPDATE SET \
-             count = CASE WHEN $3 - started_ms >= $4 THEN 1 ELSE count + 1 END, \
-             started_ms = CASE WHEN $3 - started_ms >= $4 THEN $3 ELSE started_ms END \
+             count = CASE WHEN $3 - rate_windows.started_ms >= $4 THEN 1 \
+                          ELSE rate_windows.count + 1 END, \
+             started_ms = CASE WHEN $3 - rate_windows.started_ms >= $4 THEN $3 \
+                               ELSE rate_windows.started_ms END \
          RETURNING started_ms, count",
     )
     .bind(scope)

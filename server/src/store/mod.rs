@@ -239,7 +239,7 @@ pub async fn top_tags_of(
              FROM advisor_tags WHERE advisor_id IN (",
     );
     push_id_list(&mut qb, ids);
-    qb.push(") WHERE k <= ")
+    qb.push(") AS ranked WHERE k <= ")
         .push_bind(i64::try_from(per).unwrap_or(i64::MAX))
         .push(" ORDER BY advisor_id, k");
     collect_tags(qb, pool).await
@@ -449,9 +449,9 @@ pub async fn rebuild_aggregates(conn: &mut Conn) -> Result<(), sqlx::Error> {
              recommend_yes = s.ry, recommend_answered = s.ra \
          FROM (SELECT advisor_id, COUNT(*) AS n, SUM(overall) AS so, SUM(academic) AS sa, \
                       SUM(funding) AS sf, SUM(relationship) AS sr, SUM(prospects) AS sp, \
-                      SUM(overall = 1) AS h1, SUM(overall = 2) AS h2, SUM(overall = 3) AS h3, \
-                      SUM(overall = 4) AS h4, SUM(overall = 5) AS h5, \
-                      SUM(recommend IS 1) AS ry, COUNT(recommend) AS ra \
+                      SUM(CASE WHEN overall = 1 THEN 1 ELSE 0 END) AS h1, SUM(CASE WHEN overall = 2 THEN 1 ELSE 0 END) AS h2, SUM(CASE WHEN overall = 3 THEN 1 ELSE 0 END) AS h3, \
+                      SUM(CASE WHEN overall = 4 THEN 1 ELSE 0 END) AS h4, SUM(CASE WHEN overall = 5 THEN 1 ELSE 0 END) AS h5, \
+                      SUM(CASE WHEN recommend = 1 THEN 1 ELSE 0 END) AS ry, COUNT(recommend) AS ra \
                FROM reviews WHERE status = 'published' GROUP BY advisor_id) AS s \
          WHERE a.id = s.advisor_id",
     )

@@ -29,9 +29,9 @@ pub async fn sums(
         (None, None) => return Ok(PlaceSums::default()),
     };
     let sql = format!(
-        "SELECT COUNT(*) AS advisors, COALESCE(SUM(review_count), 0) AS reviews, \
-         COALESCE(SUM(sum_overall), 0) AS sum_overall, \
-         COALESCE(SUM(sum_prospects), 0) AS sum_prospects \
+        "SELECT COUNT(*) AS advisors, CAST(COALESCE(SUM(review_count), 0) AS BIGINT) AS reviews, \
+         CAST(COALESCE(SUM(sum_overall), 0) AS BIGINT) AS sum_overall, \
+         CAST(COALESCE(SUM(sum_prospects), 0) AS BIGINT) AS sum_prospects \
          FROM advisors WHERE {filter}"
     );
     let mut query = sqlx::query_as(&sql);

@@ -165,13 +165,16 @@ pub fn cluster() -> &'static Cluster {
             data = data.display(),
             dir = dir.display(),
         );
-        Command::new("setsid")
-            .args(["sh", "-c", &stop])
+        // `setsid -f`: the watcher runs in a session of its own, detached,
+        // and setsid itself returns at once.
+        let watcher = Command::new("setsid")
+            .args(["-f", "sh", "-c", &stop])
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
-            .spawn()
+            .status()
             .expect("the cluster's watcher starts");
+        assert!(watcher.success(), "the cluster's watcher did not start");
         Cluster { port }
     })
 }

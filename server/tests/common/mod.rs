@@ -95,8 +95,18 @@ pub fn demo_copy_url() -> String {
     }
 }
 
+/// Errors the site logs (a failed query) go to the test's captured output,
+/// shown when it fails.
+fn log_errors() {
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_max_level(tracing::Level::WARN)
+        .try_init();
+}
+
 /// A fresh copy of the demo database, opened and ready.
 pub async fn site() -> Arc<Site> {
+    log_errors();
     let (pool, seeded) = server::db::open(&demo_copy_url()).await.expect("open copy");
     assert!(!seeded, "a copy of the template is already seeded");
     Arc::new(Site::load(pool).await.expect("load site"))
