@@ -236,31 +236,15 @@ impl Catalog {
 
     /// The advisor count of every pair that has advisors, from the database.
     pub async fn load_offered(pool: &Pool) -> Result<HashMap<(i64, i64), i64>, sqlx::Error> {
-        Ok(sqlx::query_as::<_, (i64, i64, i64)>(
-            "SELECT school_id, major_id, COUNT(*) FROM advisors GROUP BY school_id, major_id",
-        )
-        .fetch_all(pool)
-        .await?
-        .into_iter()
-        .map(|(s, m, n)| ((s, m), n))
-        .collect())
+        crate::store::catalog::offered(pool).await
     }
 
     /// Loads the whole catalog from the database.
     pub async fn load(pool: &Pool) -> Result<Catalog, sqlx::Error> {
-        let school_rows: Vec<(i64, String, String, String, i64)> =
-            sqlx::query_as("SELECT id, name, city, tier, popularity FROM schools ORDER BY id")
-                .fetch_all(pool)
-                .await?;
-        // Aliases in the order they were written (`rowid`: SQLite's own,
-        // an identity column of the alias tables in PostgreSQL).
+        use crate::store::catalog as stored;
+        let school_rows = stored::schools(pool).await?;
         let mut school_aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-        for (alias, id) in sqlx::query_as::<_, (String, i64)>(
-            "SELECT alias, school_id FROM school_aliases ORDER BY rowid",
-        )
-        .fetch_all(pool)
-        .await?
-        {
+        for (alias, id) in stored::school_aliases(pool).await? {
             school_aliases.entry(id).or_default().push(alias);
         }
         let schools = school_rows
@@ -275,17 +259,9 @@ impl Catalog {
             })
             .collect();
 
-        let major_rows: Vec<(i64, String, String)> =
-            sqlx::query_as("SELECT id, name, category FROM majors ORDER BY id")
-                .fetch_all(pool)
-                .await?;
+        let major_rows = stored::majors(pool).await?;
         let mut major_aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-        for (alias, id) in sqlx::query_as::<_, (String, i64)>(
-            "SELECT alias, major_id FROM major_aliases ORDER BY rowid",
-        )
-        .fetch_all(pool)
-        .await?
-        {
+        for (alias, id) in stored::major_aliases(pool).await? {
             major_aliases.entry(id).or_default().push(alias);
         }
         let majors = major_rows

@@ -2,14 +2,17 @@
 //! server-side rendering of the `app` pages, assembled into one axum router.
 //!
 //! Module map:
-//! - [`db`]: open SQLite, apply migrations, seed the demo data (or, with
-//!   `DEMO_DATA=off`, the catalog only).
+//! - [`db`]: open SQLite or PostgreSQL (`DATABASE_URL`), apply that
+//!   backend's migrations, seed the demo data (or, with `DEMO_DATA=off`, the
+//!   catalog only); the writers' lock and the setup lock of each backend.
 //! - [`demo`]: the deterministic demo dataset, and the same grown to 100,000
 //!   advisors (`demo::scale`, `server seed`).
 //! - [`catalog`]: school and major names, aliases and their resolution.
 //! - [`ranking`]: the Bayesian average every ranking is ordered by.
-//! - [`store`]: every SQL statement of the read side; rankings read stored
-//!   scores through one index per sort (`store::rankings`, `store::scores`).
+//! - [`store`]: every SQL statement of the site, written once for both
+//!   backends; rankings read stored scores through one index per sort
+//!   (`store::rankings`, `store::scores`), the review write paths move the
+//!   aggregates (`store::reviews`).
 //! - [`reviews`]: writing reviews: posting rules, validation, the write path.
 //! - [`text`]: folding (half-width, simplified, numerals) and one-pass word lists.
 //! - [`site`]: the read service (pages, API and agent tools read through it).

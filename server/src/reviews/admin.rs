@@ -12,33 +12,20 @@
 //!   the transaction of the action, shown on the admin page.
 
 use crate::db::Conn;
-use serde::{Deserialize, Serialize};
 
 use app::error::ApiError;
 
 use super::moderation::{review_id, stored, unavailable};
 use super::submit::add_to_aggregates;
 use crate::site::Site;
+use crate::store::moderation as store;
 
 /// Reviews per page of the admin lists.
 pub const PAGE: i64 = 50;
 /// At most this many reviews in one bulk action.
 pub const MAX_BULK: usize = 200;
 
-/// A review as the admin sees it.
-#[derive(Clone, Debug, Serialize, sqlx::FromRow)]
-pub struct AdminReview {
-    pub id: i64,
-    pub advisor_id: i64,
-    pub advisor_name: String,
-    pub text: String,
-    pub overall: i64,
-    pub status: String,
-    pub created_at: String,
-    pub reports: i64,
-    pub reasons: Option<String>,
-    pub last_reported_at: Option<String>,
-}
+pub use crate::store::moderation::{AdminReview, AuditEntry};
 
 /// Where a page of reported reviews ends: `reports.last_reported_at.id`,
 /// opaque to clients (`?after=`).
@@ -67,13 +54,6 @@ impl Cursor {
     }
 }
 
-const SELECT: &str =
-    "SELECT r.id, r.advisor_id, a.name AS advisor_name, r.text, r.overall, r.status, \
-        r.created_at, r.report_count AS reports, r.last_reported_at, \
-        (SELECT group_concat(x, '；') FROM (SELECT NULLIF(p.reason, '') AS x FROM review_reports p \
-            WHERE p.review_id = r.id ORDER BY p.id DESC LIMIT 5) AS recent) AS reasons \
-     FROM reviews r JOIN advisors a ON a.id = r.advisor_id ";
-
 /// One page of reported reviews after `after` (the first page without),
 /// and the cursor of the next page when there is one.
 pub async fn reported(
@@ -82,28 +62,10 @@ pub async fn reported(
     limit: i64,
 ) -> Result<(Vec<AdminReview>, Option<Cursor>), ApiError> {
     let limit = limit.clamp(1, 200);
-    let rows: Vec<AdminReview> = match after {
-        None => sqlx::query_as(&format!(
-            "{SELECT} WHERE r.report_count > 0 \
-             ORDER BY r.report_count DESC, r.last_reported_at DESC, r.id DESC LIMIT $1"
-        ))
-        .bind(limit + 1)
-        .fetch_all(site.pool())
+    let after = after.map(|c| (c.reports, c.last_reported_at.as_str(), c.id));
+    let rows = store::reported(site.pool(), after, limit + 1)
         .await
-        .map_err(unavailable)?,
-        Some(c) => sqlx::query_as(&format!(
-            "{SELECT} WHERE r.report_count > 0 \
-               AND (r.report_count, r.last_reported_at, r.id) < ($1, $2, $3) \
-             ORDER BY r.report_count DESC, r.last_reported_at DESC, r.id DESC LIMIT $4"
-        ))
-        .bind(c.reports)
-        .bind(&c.last_reported_at)
-        .bind(c.id)
-        .bind(limit + 1)
-        .fetch_all(site.pool())
-        .await
-        .map_err(unavailable)?,
-    };
+        .map_err(unavailable)?;
     Ok(page(rows, limit))
 }
 
@@ -122,38 +84,16 @@ fn page(mut rows: Vec<AdminReview>, limit: i64) -> (Vec<AdminReview>, Option<Cur
 
 /// The most recent reviews written on the site.
 pub async fn recent(site: &Site, limit: i64) -> Result<Vec<AdminReview>, ApiError> {
-    sqlx::query_as(&format!(
-        "{SELECT} WHERE r.client_key IS NOT NULL ORDER BY r.id DESC LIMIT $1"
-    ))
-    .bind(limit.clamp(1, 200))
-    .fetch_all(site.pool())
-    .await
-    .map_err(unavailable)
-}
-
-/// One line of the audit log.
-#[derive(Clone, Debug, Serialize, Deserialize, sqlx::FromRow)]
-pub struct AuditEntry {
-    pub id: i64,
-    pub at: String,
-    pub actor: String,
-    pub action: String,
-    pub review_id: i64,
-    /// Whether the action changed the review (a hide of a hidden one did not).
-    pub changed: crate::store::sql::Flag,
-    pub reason: String,
+    store::recent(site.pool(), limit.clamp(1, 200))
+        .await
+        .map_err(unavailable)
 }
 
 /// The latest admin actions, newest first.
 pub async fn audit_log(site: &Site, limit: i64) -> Result<Vec<AuditEntry>, ApiError> {
-    sqlx::query_as(
-        "SELECT id, at, actor, action, review_id, changed, reason FROM admin_audit \
-         ORDER BY id DESC LIMIT $1",
-    )
-    .bind(limit.clamp(1, 500))
-    .fetch_all(site.pool())
-    .await
-    .map_err(unavailable)
+    store::audit_log(site.pool(), limit.clamp(1, 500))
+        .await
+        .map_err(unavailable)
 }
 
 /// Who acts and why.
@@ -204,24 +144,15 @@ async fn hide_one(conn: &mut Conn, id: i64, hidden: bool, act: &Act) -> Result<b
         add_to_aggregates(conn, s.advisor_id, &s.review, if hidden { -1 } else { 1 })
             .await
             .map_err(unavailable)?;
-        sqlx::query("UPDATE reviews SET status = $1 WHERE id = $2")
-            .bind(want)
-            .bind(id)
-            .execute(&mut *conn)
+        crate::store::reviews::set_status(conn, id, want)
             .await
             .map_err(unavailable)?;
     }
-    sqlx::query(
-        "INSERT INTO admin_audit (actor, action, review_id, changed, reason) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(&act.actor)
-    .bind(if hidden { "hide" } else { "restore" })
-    .bind(id)
-    .bind(i64::from(change))
-    .bind(act.reason.trim().chars().take(500).collect::<String>())
-    .execute(&mut *conn)
-    .await
-    .map_err(unavailable)?;
+    let reason: String = act.reason.trim().chars().take(500).collect();
+    let action = if hidden { "hide" } else { "restore" };
+    store::audit(conn, &act.actor, action, id, change, &reason)
+        .await
+        .map_err(unavailable)?;
     Ok(change)
 }
 

@@ -7,12 +7,13 @@
 use crate::db::Conn;
 
 use app::error::ApiError;
-use app::model::{NewReview, Ratings};
+use app::model::NewReview;
 
 pub use super::admin::{Act, AdminReview};
 use super::rules::RuleContext;
-use super::submit::{add_to_aggregates, token_hash, validate, write_tags};
+use super::submit::{add_to_aggregates, token_hash, validate};
 use crate::site::Site;
+use crate::store::reviews as store;
 
 /// How long the writer may edit or delete a review.
 pub const EDIT_WINDOW: &str = "-24 hours";
@@ -23,85 +24,13 @@ pub(super) fn unavailable(e: sqlx::Error) -> ApiError {
 }
 
 /// The stored review as the aggregates see it.
-pub(super) struct Stored {
-    pub(super) advisor_id: i64,
-    pub(super) status: String,
-    pub(super) review: NewReview,
-    token_hash: Option<String>,
-    editable: bool,
-}
-
-#[derive(sqlx::FromRow)]
-struct StoredRow {
-    advisor_id: i64,
-    status: String,
-    academic: i64,
-    funding: i64,
-    relationship: i64,
-    prospects: i64,
-    overall: i64,
-    text: String,
-    relation: String,
-    edit_token_hash: Option<String>,
-    editable: i64,
-    recommend: Option<i64>,
-}
+pub(super) type Stored = store::StoredReview;
 
 pub(super) async fn stored(conn: &mut Conn, id: i64) -> Result<Stored, ApiError> {
-    let row: Option<StoredRow> = sqlx::query_as(
-        "SELECT advisor_id, status, academic, funding, relationship, prospects, overall, text, \
-                relation, edit_token_hash, recommend, \
-                CASE WHEN created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $1) THEN 1 ELSE 0 END \
-                    AS editable \
-         FROM reviews WHERE id = $2",
-    )
-    .bind(EDIT_WINDOW)
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await
-    .map_err(unavailable)?;
-    let Some(StoredRow {
-        advisor_id,
-        status,
-        academic: a,
-        funding: f,
-        relationship: r,
-        prospects: p,
-        overall: o,
-        text,
-        relation,
-        edit_token_hash: hash,
-        editable,
-        recommend,
-    }) = row
-    else {
-        return Err(ApiError::not_found("unknown_review", "没有找到这条评价。"));
-    };
-    let tags: Vec<String> = sqlx::query_scalar("SELECT tag FROM review_tags WHERE review_id = $1")
-        .bind(id)
-        .fetch_all(&mut *conn)
+    store::stored(conn, id, EDIT_WINDOW)
         .await
-        .map_err(unavailable)?;
-    let u = |v: i64| v.clamp(1, 5) as u8;
-    Ok(Stored {
-        advisor_id,
-        status,
-        review: NewReview {
-            ratings: Ratings {
-                academic: u(a),
-                funding: u(f),
-                relationship: u(r),
-                prospects: u(p),
-                overall: u(o),
-            },
-            tags,
-            text,
-            relation,
-            recommend: recommend.map(|v| v != 0),
-        },
-        token_hash: hash,
-        editable: editable != 0,
-    })
+        .map_err(unavailable)?
+        .ok_or_else(|| ApiError::not_found("unknown_review", "没有找到这条评价。"))
 }
 
 /// A review id from a path: digits only (surrounding spaces forgiven).
@@ -166,11 +95,10 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
         .map_err(unavailable)?;
     let s = stored(&mut tx, id).await?;
     check_token(&s, token)?;
-    let name: String = sqlx::query_scalar("SELECT name FROM advisors WHERE id = $1")
-        .bind(s.advisor_id)
-        .fetch_one(&mut *tx)
+    let name = store::advisor_name(&mut tx, s.advisor_id)
         .await
-        .map_err(unavailable)?;
+        .map_err(unavailable)?
+        .unwrap_or_default();
     if let Some(e) = validate(&review, &RuleContext { advisor_name: name })
         .into_iter()
         .next()
@@ -183,30 +111,7 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
             .await
             .map_err(unavailable)?;
     }
-    let r = &review.ratings;
-    sqlx::query(
-        "UPDATE reviews SET academic = $1, funding = $2, relationship = $3, prospects = $4, overall = $5, \
-             text = $6, relation = $7, recommend = $8, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') \
-         WHERE id = $9",
-    )
-    .bind(r.academic as i64)
-    .bind(r.funding as i64)
-    .bind(r.relationship as i64)
-    .bind(r.prospects as i64)
-    .bind(r.overall as i64)
-    .bind(review.text.trim())
-    .bind(review.relation.trim())
-    .bind(review.recommend.map(i64::from))
-    .bind(id)
-    .execute(&mut *tx)
-    .await
-    .map_err(unavailable)?;
-    sqlx::query("DELETE FROM review_tags WHERE review_id = $1")
-        .bind(id)
-        .execute(&mut *tx)
-        .await
-        .map_err(unavailable)?;
-    write_tags(&mut tx, id, &review.tags)
+    store::update(&mut tx, id, &review)
         .await
         .map_err(unavailable)?;
     if published {
@@ -233,11 +138,7 @@ pub async fn delete(site: &Site, id: &str, token: &str) -> Result<(), ApiError> 
             .await
             .map_err(unavailable)?;
     }
-    sqlx::query("DELETE FROM reviews WHERE id = $1")
-        .bind(id)
-        .execute(&mut *tx)
-        .await
-        .map_err(unavailable)?;
+    store::delete(&mut tx, id).await.map_err(unavailable)?;
     tx.commit().await.map_err(unavailable)
 }
 
@@ -256,16 +157,9 @@ pub async fn report(
         .chars()
         .take(200)
         .collect();
-    let done = sqlx::query(
-        "INSERT INTO review_reports (review_id, client_key, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-    )
-    .bind(id)
-    .bind(client_key)
-    .bind(reason)
-    .execute(&mut *conn)
-    .await
-    .map_err(unavailable)?;
-    Ok(done.rows_affected() == 1)
+    store::report(&mut conn, id, client_key, &reason)
+        .await
+        .map_err(unavailable)
 }
 
 /// Hides (`hidden`) or restores a review; the aggregates follow and the

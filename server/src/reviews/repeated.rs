@@ -16,6 +16,7 @@
 use std::collections::HashSet;
 
 use crate::db::Conn;
+use crate::store::reviews as store;
 
 use super::submit::{jaccard, DUPLICATE_SIMILARITY};
 use crate::text::fold::Folded;
@@ -79,37 +80,10 @@ pub async fn record_and_flag(
     text: &str,
 ) -> Result<Vec<i64>, sqlx::Error> {
     let bands = signature(text);
-    sqlx::query("DELETE FROM review_signatures WHERE review_id = $1")
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    let mut candidates: Vec<i64> = Vec::new();
-    for band in &bands {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT s.review_id FROM review_signatures s JOIN reviews r ON r.id = s.review_id \
-             WHERE s.band = $1 AND r.advisor_id != $2 LIMIT 50",
-        )
-        .bind(band)
-        .bind(advisor_id)
-        .fetch_all(&mut *conn)
-        .await?;
-        candidates.extend(ids);
-        sqlx::query("INSERT INTO review_signatures (review_id, band) VALUES ($1, $2) ON CONFLICT DO NOTHING")
-            .bind(id)
-            .bind(band)
-            .execute(&mut *conn)
-            .await?;
-    }
-    candidates.sort_unstable();
-    candidates.dedup();
+    let candidates = store::replace_signatures(conn, id, advisor_id, &bands).await?;
     let mut repeats: Vec<(i64, i64)> = Vec::new();
     for other in candidates.into_iter().take(100) {
-        let row: Option<(i64, String)> =
-            sqlx::query_as("SELECT advisor_id, text FROM reviews WHERE id = $1")
-                .bind(other)
-                .fetch_optional(&mut *conn)
-                .await?;
-        if let Some((advisor, earlier)) = row {
+        if let Some((advisor, earlier)) = store::advisor_and_text(conn, other).await? {
             if jaccard(&letters(&earlier), &letters(text)) >= DUPLICATE_SIMILARITY {
                 repeats.push((other, advisor));
             }
@@ -125,22 +99,10 @@ pub async fn record_and_flag(
         advisors.len(),
         ids.join("、")
     );
-    let flag = |review: i64, reason: String| {
-        sqlx::query(
-            "INSERT INTO review_reports (review_id, client_key, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-        )
-        .bind(review)
-        .bind(REPORTER)
-        .bind(reason)
-    };
-    flag(id, reason).execute(&mut *conn).await?;
+    store::report(conn, id, REPORTER, &reason).await?;
     for (other, _) in &repeats {
-        flag(
-            *other,
-            format!("相同或几乎相同的内容后来又发在了别的导师名下（评价 #{id}）"),
-        )
-        .execute(&mut *conn)
-        .await?;
+        let reason = format!("相同或几乎相同的内容后来又发在了别的导师名下（评价 #{id}）");
+        store::report(conn, *other, REPORTER, &reason).await?;
     }
     tracing::info!(
         review = id,

@@ -4,7 +4,7 @@
 //! its tags and every aggregate it moves, in one transaction. A refused
 //! review stores nothing.
 
-use crate::db::Conn;
+use crate::store::reviews as store;
 use sha2::{Digest, Sha256};
 
 use app::error::ApiError;
@@ -189,31 +189,18 @@ pub async fn submit(
         .await
         .map_err(unavailable)?;
     for (limit, window) in [BURST, DAILY] {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM reviews WHERE client_key = $1 \
-             AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $2)",
-        )
-        .bind(client_key)
-        .bind(window)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(unavailable)?;
+        let n = store::count_since(&mut tx, client_key, window)
+            .await
+            .map_err(unavailable)?;
         if n >= limit {
             return Err(
                 FieldError::new("rate_limited", "text", "发评价太频繁了，请稍后再试。").into_api(),
             );
         }
     }
-    let earlier: Vec<String> = sqlx::query_scalar(
-        "SELECT text FROM reviews WHERE client_key = $1 AND advisor_id = $2 \
-         AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $3)",
-    )
-    .bind(client_key)
-    .bind(row.id)
-    .bind(DUPLICATE_WINDOW)
-    .fetch_all(&mut *tx)
-    .await
-    .map_err(unavailable)?;
+    let earlier = store::texts_since(&mut tx, client_key, row.id, DUPLICATE_WINDOW)
+        .await
+        .map_err(unavailable)?;
     if earlier
         .iter()
         .any(|t| jaccard(t, &text) >= DUPLICATE_SIMILARITY)
@@ -227,24 +214,14 @@ pub async fn submit(
     }
     let token = uuid::Uuid::new_v4().simple().to_string();
     let r = &review.ratings;
-    let (id, created_at): (i64, String) = sqlx::query_as(
-        "INSERT INTO reviews (advisor_id, academic, funding, relationship, prospects, overall, text, \
-             relation, created_at, status, client_key, edit_token_hash, recommend) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'published', $9, $10, $11) \
-         RETURNING id, created_at",
+    let (id, created_at) = store::insert(
+        &mut tx,
+        row.id,
+        &review,
+        &text,
+        client_key,
+        &token_hash(&token),
     )
-    .bind(row.id)
-    .bind(r.academic as i64)
-    .bind(r.funding as i64)
-    .bind(r.relationship as i64)
-    .bind(r.prospects as i64)
-    .bind(r.overall as i64)
-    .bind(&text)
-    .bind(review.relation.trim())
-    .bind(client_key)
-    .bind(token_hash(&token))
-    .bind(review.recommend.map(i64::from))
-    .fetch_one(&mut *tx)
     .await
     .map_err(unavailable)?;
     write_tags(&mut tx, id, &review.tags)
@@ -289,98 +266,7 @@ pub fn jaccard(a: &str, b: &str) -> f64 {
     a.intersection(&b).count() as f64 / union as f64
 }
 
-/// The review's tags (each once).
-pub async fn write_tags(
-    conn: &mut Conn,
-    review_id: i64,
-    tags: &[String],
-) -> Result<(), sqlx::Error> {
-    for t in tags {
-        sqlx::query(
-            "INSERT INTO review_tags (review_id, tag) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        )
-        .bind(review_id)
-        .bind(t)
-        .execute(&mut *conn)
-        .await?;
-    }
-    Ok(())
-}
-
-/// Binds ?1 = `sign` and ?2–?6 = overall, academic, funding, relationship,
-/// prospects: the parameters every aggregate update shares.
-fn scored<'q>(
-    query: sqlx::query::Query<'q, crate::db::Db, sqlx::any::AnyArguments<'q>>,
-    sign: i64,
-    r: &app::model::Ratings,
-) -> sqlx::query::Query<'q, crate::db::Db, sqlx::any::AnyArguments<'q>> {
-    query
-        .bind(sign)
-        .bind(r.overall as i64)
-        .bind(r.academic as i64)
-        .bind(r.funding as i64)
-        .bind(r.relationship as i64)
-        .bind(r.prospects as i64)
-}
-
-/// Adds (`sign` = 1) or removes (-1) one published review from the advisor's
-/// and the site's aggregates — the same sums `store::rebuild_aggregates`
-/// computes from scratch — and refreshes the stored scores
-/// (`store::scores::refresh`).
-pub async fn add_to_aggregates(
-    conn: &mut Conn,
-    advisor_id: i64,
-    review: &NewReview,
-    sign: i64,
-) -> Result<(), sqlx::Error> {
-    let r = &review.ratings;
-    let hist = format!("hist_{}", r.overall.clamp(1, 5));
-    let advisors_update = format!(
-        "UPDATE advisors SET review_count = review_count + $1, sum_overall = sum_overall + $1 * $2, \
-             sum_academic = sum_academic + $1 * $3, sum_funding = sum_funding + $1 * $4, \
-             sum_relationship = sum_relationship + $1 * $5, sum_prospects = sum_prospects + $1 * $6, \
-             {hist} = {hist} + $1, recommend_yes = recommend_yes + $1 * $8, \
-             recommend_answered = recommend_answered + $1 * $9 WHERE id = $7"
-    );
-    scored(sqlx::query(&advisors_update), sign, r)
-        .bind(advisor_id)
-        .bind(i64::from(review.recommend == Some(true)))
-        .bind(i64::from(review.recommend.is_some()))
-        .execute(&mut *conn)
-        .await?;
-    // The site's sums: the same additions, ?7 matching the single row.
-    scored(
-        sqlx::query(
-            "UPDATE site_stats SET review_count = review_count + $1, sum_overall = sum_overall + $1 * $2, \
-                 sum_academic = sum_academic + $1 * $3, sum_funding = sum_funding + $1 * $4, \
-                 sum_relationship = sum_relationship + $1 * $5, sum_prospects = sum_prospects + $1 * $6 \
-             WHERE id = $7",
-        ),
-        sign,
-        r,
-    )
-    .bind(1i64)
-    .execute(&mut *conn)
-    .await?;
-    for t in &review.tags {
-        sqlx::query(
-            "INSERT INTO advisor_tags (advisor_id, tag, count) VALUES ($1, $2, $3) \
-             ON CONFLICT (advisor_id, tag) DO UPDATE SET count = advisor_tags.count + $3",
-        )
-        .bind(advisor_id)
-        .bind(t)
-        .bind(sign)
-        .execute(&mut *conn)
-        .await?;
-    }
-    sqlx::query("DELETE FROM advisor_tags WHERE advisor_id = $1 AND count <= 0")
-        .bind(advisor_id)
-        .execute(&mut *conn)
-        .await?;
-    // The scores rankings are ordered by, in the same transaction.
-    crate::store::scores::refresh(&mut *conn, advisor_id).await?;
-    Ok(())
-}
+pub use crate::store::reviews::{add_to_aggregates, write_tags};
 
 #[cfg(test)]
 mod tests {

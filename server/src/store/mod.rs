@@ -1,8 +1,16 @@
-//! Every SQL statement of the read side, in one place: advisors with their
-//! aggregates, directions, tags, reviews and site totals. Nothing here scans
-//! reviews to rank; the aggregates on `advisors` are kept on write (and rebuilt
-//! wholesale by [`rebuild_aggregates`] after a bulk load).
+//! Every SQL statement of the site, in one place, each written once for
+//! SQLite and PostgreSQL (`crate::db` says how: `$1` parameters, the storage
+//! classes both have, two SQLite functions defined in PostgreSQL). This file:
+//! advisors with their aggregates, directions, tags, reviews and site
+//! totals. Nothing here scans reviews to rank; the aggregates on `advisors`
+//! are kept on write ([`reviews::add_to_aggregates`]) and rebuilt wholesale
+//! by [`rebuild_aggregates`] after a bulk load.
 //!
+//! - [`reviews`]: the review write paths (a new review, edits, deletions,
+//!   reports, near-duplicate signatures) and the aggregates they move.
+//! - [`moderation`]: the admin's lists and the audit log.
+//! - [`catalog`], [`dataset`]: the catalog's rows; bulk loads of generated data.
+//! - [`sql`], [`plan`]: statements built piece by piece; query plans.
 //! - [`rankings`]: a page of a ranking, a rank, a pair's statistics — each
 //!   one range of an index, whatever the size of the pair.
 //! - [`scores`]: the stored Bayesian scores those indexes are ordered by,
@@ -16,11 +24,15 @@
 //! - [`roster`]: advisors added and edited by `server import`, and the
 //!   roster version that tells running instances to reload their caches.
 
+pub mod catalog;
+pub mod dataset;
 pub mod drafts;
 pub mod limits;
+pub mod moderation;
 pub mod places;
 pub mod plan;
 pub mod rankings;
+pub mod reviews;
 pub mod roster;
 pub mod scores;
 pub mod search;

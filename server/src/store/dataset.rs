@@ -1,0 +1,206 @@
+//! Writing a generated dataset (`crate::demo`: the demo, or the demo grown
+//! to scale) into an empty database: multi-row INSERTs with the rows'
+//! positions as ids, then the aggregates rebuilt from the reviews, in one
+//! write transaction.
+
+use crate::db::{Backend, Conn, Pool};
+use crate::demo::generate::DemoData;
+
+use super::sql::Sql;
+
+/// Rows per multi-row INSERT: well under either backend's bound-parameter
+/// limit (SQLite 32,766, PostgreSQL 65,535) at ten columns.
+const CHUNK: usize = 400;
+
+/// How many schools there are (0: an empty database).
+pub async fn school_count(pool: &Pool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM schools")
+        .fetch_one(pool)
+        .await
+}
+
+/// Writes `data` and its aggregates in one write transaction.
+pub async fn write(pool: &Pool, data: &DemoData) -> Result<(), sqlx::Error> {
+    let mut tx = crate::db::begin_write(pool).await?;
+    insert(&mut tx, data).await?;
+    crate::db::resync_ids(&mut tx, Backend::of(pool)).await?;
+    super::rebuild_aggregates(&mut tx).await?;
+    tx.commit().await
+}
+
+/// [`write`] for a dataset of a million reviews, and the name search's
+/// terms with it. SQLite: on one connection with a page cache large enough
+/// for the indexes being built (its default is 2 MB), so that a million
+/// rows go into indexes held in memory instead of read back from disk on
+/// every insert. PostgreSQL: then fresh planner statistics, as autovacuum
+/// would gather later.
+pub async fn write_at_scale(pool: &Pool, data: &DemoData) -> Result<(), sqlx::Error> {
+    let backend = Backend::of(pool);
+    if backend == Backend::Postgres {
+        let mut tx = crate::db::begin_write(pool).await?;
+        insert(&mut tx, data).await?;
+        crate::db::resync_ids(&mut tx, backend).await?;
+        super::rebuild_aggregates(&mut tx).await?;
+        super::search::index_missing(&mut tx).await?;
+        tx.commit().await?;
+        sqlx::query("ANALYZE").execute(pool).await?;
+        return Ok(());
+    }
+    let mut conn = pool.acquire().await?;
+    sqlx::query("PRAGMA cache_size = -524288")
+        .execute(&mut *conn)
+        .await?;
+    let written = async {
+        let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
+        insert(&mut tx, data).await?;
+        super::rebuild_aggregates(&mut tx).await?;
+        super::search::index_missing(&mut tx).await?;
+        tx.commit().await
+    }
+    .await;
+    sqlx::query("PRAGMA cache_size = -2000")
+        .execute(&mut *conn)
+        .await?;
+    written
+}
+
+/// Inserts a generated dataset; ids are positions + 1, so references between
+/// the generated rows (indices) carry over unchanged.
+pub async fn insert(conn: &mut Conn, data: &DemoData) -> Result<(), sqlx::Error> {
+    insert_catalog(&mut *conn, data).await?;
+    insert_advisors_and_reviews(conn, data).await
+}
+
+/// Row `i` of a generated table is id `i + 1`.
+fn id(i: usize) -> i64 {
+    i as i64 + 1
+}
+
+/// The schools and majors of a dataset with their aliases.
+pub async fn insert_catalog(conn: &mut Conn, data: &DemoData) -> Result<(), sqlx::Error> {
+    for (i, chunk) in data.schools.chunks(CHUNK).enumerate() {
+        let mut qb = Sql::new("INSERT INTO schools (id, name, city, tier, popularity) ");
+        qb.push_values(chunk.iter().enumerate(), |b, (j, s)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(s.name)
+                .push_bind(s.city)
+                .push_bind(s.tier)
+                .push_bind(s.popularity);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let school_aliases: Vec<(i64, &str)> = data
+        .schools
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.aliases.iter().map(move |a| (id(i), *a)))
+        .collect();
+    for chunk in school_aliases.chunks(CHUNK) {
+        let mut qb = Sql::new("INSERT INTO school_aliases (school_id, alias) ");
+        qb.push_values(chunk, |b, (s, a)| {
+            b.push_bind(*s).push_bind(*a);
+        });
+        qb.push(" ON CONFLICT DO NOTHING");
+        qb.build().execute(&mut *conn).await?;
+    }
+
+    for (i, chunk) in data.majors.chunks(CHUNK).enumerate() {
+        let mut qb = Sql::new("INSERT INTO majors (id, name, category) ");
+        qb.push_values(chunk.iter().enumerate(), |b, (j, m)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(m.name)
+                .push_bind(m.category);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let major_aliases: Vec<(i64, &str)> = data
+        .majors
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| m.aliases.iter().map(move |a| (id(i), *a)))
+        .collect();
+    for chunk in major_aliases.chunks(CHUNK) {
+        let mut qb = Sql::new("INSERT INTO major_aliases (major_id, alias) ");
+        qb.push_values(chunk, |b, (m, a)| {
+            b.push_bind(*m).push_bind(*a);
+        });
+        qb.push(" ON CONFLICT DO NOTHING");
+        qb.build().execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// The advisors of a dataset, their directions, reviews and review tags
+/// (the catalog must be in already; aggregates are left to
+/// [`crate::store::rebuild_aggregates`]).
+pub async fn insert_advisors_and_reviews(
+    conn: &mut Conn,
+    data: &DemoData,
+) -> Result<(), sqlx::Error> {
+    for (i, chunk) in data.advisors.chunks(CHUNK).enumerate() {
+        let mut qb = Sql::new("INSERT INTO advisors (id, name, title, school_id, major_id, bio) ");
+        qb.push_values(chunk.iter().enumerate(), |b, (j, a)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(&a.name)
+                .push_bind(a.title)
+                .push_bind(id(a.school))
+                .push_bind(id(a.major))
+                .push_bind(&a.bio);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let directions: Vec<(i64, i64, &str)> = data
+        .advisors
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            a.directions
+                .iter()
+                .enumerate()
+                .map(move |(p, d)| (id(i), p as i64, d.as_str()))
+        })
+        .collect();
+    for chunk in directions.chunks(CHUNK) {
+        let mut qb = Sql::new("INSERT INTO advisor_directions (advisor_id, position, direction) ");
+        qb.push_values(chunk, |b, (a, p, d)| {
+            b.push_bind(*a).push_bind(*p).push_bind(*d);
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+
+    for (i, chunk) in data.reviews.chunks(CHUNK).enumerate() {
+        let mut qb = Sql::new(
+            "INSERT INTO reviews (id, advisor_id, academic, funding, relationship, prospects, overall, \
+             text, relation, created_at, recommend) ",
+        );
+        qb.push_values(chunk.iter().enumerate(), |b, (j, r)| {
+            b.push_bind(id(i * CHUNK + j))
+                .push_bind(id(r.advisor))
+                .push_bind(r.academic as i64)
+                .push_bind(r.funding as i64)
+                .push_bind(r.relationship as i64)
+                .push_bind(r.prospects as i64)
+                .push_bind(r.overall as i64)
+                .push_bind(&r.text)
+                .push_bind(r.relation)
+                .push_bind(&r.created_at)
+                .push_bind(crate::demo::demo_recommend(i * CHUNK + j, r).map(i64::from));
+        });
+        qb.build().execute(&mut *conn).await?;
+    }
+    let tags: Vec<(i64, &str)> = data
+        .reviews
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.tags.iter().map(move |t| (id(i), *t)))
+        .collect();
+    for chunk in tags.chunks(CHUNK) {
+        let mut qb = Sql::new("INSERT INTO review_tags (review_id, tag) ");
+        qb.push_values(chunk, |b, (r, t)| {
+            b.push_bind(*r).push_bind(*t);
+        });
+        qb.push(" ON CONFLICT DO NOTHING");
+        qb.build().execute(&mut *conn).await?;
+    }
+    Ok(())
+}
