@@ -40,9 +40,11 @@ test-rust:
 
 # The suites that touch the database again on PostgreSQL: each test process
 # starts a throwaway cluster (initdb/pg_ctl on a temporary directory and a
-# free port) and gives every test its own database.
+# free port) and gives every test its own database. The same packages as
+# test-rust, so that nothing is compiled again (only app's and server's
+# integration tests run; app has none).
 test-postgres:
-	TEST_DATABASE=postgres cargo test -p server --test '*'
+	TEST_DATABASE=postgres cargo test --workspace --exclude frontend --test '*'
 
 test-e2e:
 	cd end2end && npx playwright test
