@@ -72,13 +72,23 @@ pub fn phase_key(phase: Phase) -> &'static str {
 }
 
 /// The temperature `prompts/model/flow.conf` gives `key` (a phase's key or
-/// `casual`); `None` when it gives none.
+/// `casual`); `None` when it gives none. The file is read once, on first use
+/// (every model call asks).
 pub fn temperature(key: &str) -> Option<f32> {
-    crate::text::lexfile::parse("flow.conf", FLOW)
-        .into_iter()
-        .find(|e| e.key == key)
-        .and_then(|e| e.terms.first().and_then(|t| t.parse::<f32>().ok()))
-        .filter(|t| (0.0..=2.0).contains(t))
+    static TEMPERATURES: std::sync::OnceLock<Vec<(String, f32)>> = std::sync::OnceLock::new();
+    TEMPERATURES
+        .get_or_init(|| {
+            crate::text::lexfile::parse("flow.conf", FLOW)
+                .into_iter()
+                .filter_map(|e| {
+                    let t = e.terms.first()?.parse::<f32>().ok()?;
+                    (0.0..=2.0).contains(&t).then_some((e.key, t))
+                })
+                .collect()
+        })
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, t)| *t)
 }
 
 /// The phase's task, with the form's values filled in.
