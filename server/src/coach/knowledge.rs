@@ -16,7 +16,9 @@ const TOP: usize = 2;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Passage {
     pub id: String,
-    words: Vec<String>,
+    /// Its trigger words, each with what it counts when a query holds it
+    /// (set at load, see [`Knowledge::lookup`]).
+    words: Vec<(String, usize)>,
     pub text: String,
 }
 
@@ -52,6 +54,7 @@ impl Knowledge {
                             .split('|')
                             .map(|w| crate::catalog::normalize(w.trim()))
                             .filter(|w| !w.is_empty())
+                            .map(|w| (w, 0))
                             .collect();
                     }
                 }
@@ -67,7 +70,7 @@ impl Knowledge {
         for (id, words, answer) in crate::agent::nlu::faq_passages() {
             passages.push(Passage {
                 id: format!("faq:{id}"),
-                words,
+                words: words.into_iter().map(|w| (w, 0)).collect(),
                 text: answer,
             });
         }
@@ -75,6 +78,19 @@ impl Knowledge {
         for p in &mut passages {
             p.words.sort();
             p.words.dedup();
+        }
+        // What a shared word counts: its length twelve times over the
+        // number of passages that list it (导师 says less than 匿名).
+        let mut df: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for p in &passages {
+            for (w, _) in &p.words {
+                *df.entry(w.clone()).or_default() += 1;
+            }
+        }
+        for p in &mut passages {
+            for (w, weight) in &mut p.words {
+                *weight = w.chars().count() * 12 / df.get(w.as_str()).copied().unwrap_or(1).max(1);
+            }
         }
         Knowledge(passages)
     }
@@ -84,13 +100,6 @@ impl Knowledge {
     /// it (导师 says less than 匿名), each shared character once.
     pub fn lookup(&self, query: &str) -> Vec<&Passage> {
         let q = crate::catalog::normalize(query);
-        let df = |w: &str| {
-            self.0
-                .iter()
-                .filter(|p| p.words.iter().any(|x| x == w))
-                .count()
-                .max(1)
-        };
         let chars: Vec<char> = q.chars().filter(|c| !c.is_whitespace()).collect();
         let mut scored: Vec<(usize, usize, &Passage)> = self
             .0
@@ -100,8 +109,8 @@ impl Knowledge {
                 let words: usize = p
                     .words
                     .iter()
-                    .filter(|w| q.contains(w.as_str()))
-                    .map(|w| w.chars().count() * 12 / df(w))
+                    .filter(|(w, _)| q.contains(w.as_str()))
+                    .map(|(_, weight)| weight)
                     .sum();
                 let shared = chars
                     .iter()
