@@ -148,3 +148,31 @@ async fn few_perfect_reviews_never_outrank_many_good_ones_anywhere() {
     }
     assert!(checked > 100, "only {checked} rankings");
 }
+
+/// Every SQLite connection of the pool gets the settings a web server
+/// wants (the Any driver reads only the URL, so `db::connect` sets them on
+/// each new connection).
+#[tokio::test]
+async fn sqlite_connections_get_the_servers_settings() {
+    if common::database::backend() != server::db::Backend::Sqlite {
+        return;
+    }
+    let site = common::site().await;
+    let mut conn = site.pool().acquire().await.unwrap();
+    for (pragma, want) in [
+        ("journal_mode", "wal"),
+        ("synchronous", "1"),
+        ("foreign_keys", "1"),
+        ("busy_timeout", "5000"),
+        ("cache_size", "-16384"),
+    ] {
+        let row = sqlx::query(&format!("PRAGMA {pragma}"))
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+        let got: String = sqlx::Row::try_get::<String, _>(&row, 0)
+            .or_else(|_| sqlx::Row::try_get::<i64, _>(&row, 0).map(|v| v.to_string()))
+            .unwrap();
+        assert_eq!(got, want, "PRAGMA {pragma}");
+    }
+}
