@@ -1,43 +1,61 @@
--- Mirrors sqlite/0001_catalog.sql. PostgreSQL conventions of every file
--- here: integers are BIGINT, reals DOUBLE PRECISION, text TEXT COLLATE "C"
--- (SQLite compares text by bytes; so does the "C" collation, whatever the
--- database's default), `INTEGER PRIMARY KEY` an identity column.
+-- Mirrors sqlite/0001_catalog.sql. Conventions of every file here: SQLite's
+-- storage classes (INTEGER -> BIGINT, REAL -> DOUBLE PRECISION), text
+-- COLLATE "C" (bytewise, as SQLite compares), `INTEGER PRIMARY KEY` an
+-- identity column. First, the SQLite functions the application's queries
+-- use, so that one query text runs on both backends.
 
--- SQLite functions the application's queries use, so that one query text
--- runs on both backends.
---
--- strftime(format, 'now' | timestamp [, modifier]): the two formats the
--- application writes ('%Y-%m-%dT%H:%M:%SZ', and '%Y-%m-%dT%H:%M:%fZ' with
--- milliseconds), in UTC; the modifier is SQLite's ('-30 days',
--- '+10 minutes'), which PostgreSQL reads as an interval. Another format is
--- an error, not a silent NULL.
-CREATE FUNCTION strftime(fmt text, timestring text, modifier text DEFAULT NULL)
-RETURNS text LANGUAGE plpgsql STABLE AS $$
+-- strftime(fmt, timestring [, modifier]) for the two formats the application
+-- writes, '%Y-%m-%dT%H:%M:%SZ' and '%Y-%m-%dT%H:%M:%fZ' (%f: SS.SSS), in UTC.
+-- timestring: 'now' (the statement's time, as SQLite's) or an ISO-8601 time
+-- (UTC unless it carries Z or +HH:MM). modifier: SQLite's '-30 days',
+-- '+1 hour', '-3600 seconds', read as an interval; NULL adds nothing. The
+-- arithmetic is on UTC wall time, as SQLite's (no daylight saving), whatever
+-- the session's TimeZone. Another format or an unreadable time or modifier
+-- is an error, not SQLite's silent NULL.
+CREATE FUNCTION strftime(fmt text, timestring text, modifier text)
+RETURNS text LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 DECLARE
-    t timestamptz := CASE WHEN timestring = 'now' THEN statement_timestamp()
-                           ELSE timestring::timestamptz END;
+    t timestamp;  -- UTC wall time
 BEGIN
-    IF modifier IS NOT NULL THEN
-        t := t + modifier::interval;
+    IF fmt IS NULL OR timestring IS NULL THEN
+        RETURN NULL;
     END IF;
     IF fmt NOT IN ('%Y-%m-%dT%H:%M:%SZ', '%Y-%m-%dT%H:%M:%fZ') THEN
         RAISE EXCEPTION 'strftime: unsupported format %', fmt;
     END IF;
-    RETURN CASE fmt
-        WHEN '%Y-%m-%dT%H:%M:%SZ' THEN to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-        WHEN '%Y-%m-%dT%H:%M:%fZ' THEN to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-    END;
+    IF lower(timestring) = 'now' THEN
+        t := statement_timestamp() AT TIME ZONE 'UTC';
+    ELSIF timestring ~ '[0-9]:[0-9]{2}(:[0-9]{2}(\.[0-9]*)?)?\s*([zZ]|[+-][0-9]{2}:[0-9]{2})$' THEN
+        t := timestring::timestamptz AT TIME ZONE 'UTC';
+    ELSE
+        t := timestring::timestamp;
+    END IF;
+    IF modifier IS NOT NULL THEN
+        t := t + modifier::interval;
+    END IF;
+    RETURN to_char(t, CASE fmt WHEN '%Y-%m-%dT%H:%M:%SZ' THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
+                               ELSE 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"' END);
 END
 $$;
+CREATE FUNCTION strftime(fmt text, timestring text)
+RETURNS text LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT strftime(fmt, timestring, NULL::text)
+$$;
 
--- group_concat(value, separator): SQLite's, NULLs skipped.
+-- group_concat(value [, separator]): SQLite's, NULL values skipped (NULL
+-- when there is none), ',' without a separator, '' for a NULL one.
 CREATE FUNCTION group_concat_step(acc text, value text, sep text)
-RETURNS text LANGUAGE sql IMMUTABLE AS $$
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT CASE WHEN value IS NULL THEN acc
                 WHEN acc IS NULL THEN value
-                ELSE acc || sep || value END
+                ELSE acc || coalesce(sep, '') || value END
 $$;
 CREATE AGGREGATE group_concat(text, text) (SFUNC = group_concat_step, STYPE = text);
+CREATE FUNCTION group_concat_step(acc text, value text)
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT group_concat_step(acc, value, ',')
+$$;
+CREATE AGGREGATE group_concat(text) (SFUNC = group_concat_step, STYPE = text);
 
 -- Schools, majors and the names students actually use for them.
 -- Aliases are many-to-many on purpose: "交大" names four schools, and the
