@@ -14,7 +14,6 @@ pub mod scale;
 use crate::db::Pool;
 use crate::store::dataset;
 
-
 /// The seed of the demo dataset. Changing it changes every advisor and review.
 pub const DEMO_SEED: u64 = 20_260_112;
 
