@@ -182,7 +182,8 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
 
     let mut out = format!(
         "规模：{advisors} 位导师、{reviews} 条评价（{}）；每个请求 {} 次，单位 ms\n",
-        config.db, config.samples
+        crate::db::redacted(&config.db),
+        config.samples
     );
     if let Some((a, r, _)) = &postgres {
         out.push_str(&format!(

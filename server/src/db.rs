@@ -354,3 +354,31 @@ impl SetupLock {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_never_reaches_a_log_line() {
+        assert_eq!(
+            redacted("postgres://site:s3cret@db.internal:5432/advisors"),
+            "postgres://site:***@db.internal:5432/advisors"
+        );
+        assert_eq!(
+            redacted("sqlite://data/advisor.db"),
+            "sqlite://data/advisor.db"
+        );
+    }
+
+    #[test]
+    fn the_scheme_chooses_the_backend_and_anything_else_is_refused_in_chinese() {
+        assert_eq!(Backend::of_url("sqlite://x.db").unwrap(), Backend::Sqlite);
+        assert_eq!(
+            Backend::of_url("postgresql://h/db").unwrap(),
+            Backend::Postgres
+        );
+        let err = Backend::of_url("mysql://h/db").unwrap_err().to_string();
+        assert!(err.contains("DATABASE_URL 应以"), "{err}");
+    }
+}

@@ -115,11 +115,12 @@ async fn serve() -> Result<ExitCode, Failure> {
     if seeded {
         tracing::info!(
             elapsed_ms = started.elapsed().as_millis() as u64,
-            "{} written to {url}",
+            "{} written to {}",
             match seeding {
                 db::Seeding::Demo => "demo data",
                 db::Seeding::CatalogOnly => "the school/major catalog (DEMO_DATA=off)",
-            }
+            },
+            db::redacted(&url)
         );
     }
     let site = Arc::new(Site::load(pool).await?);
@@ -162,7 +163,8 @@ async fn serve() -> Result<ExitCode, Failure> {
     let app = server::app_router_with(site, agent, conf.leptos_options, proxies);
 
     let listener = tokio::net::TcpListener::bind(&addr).await?;
-    tracing::info!("listening on http://{addr} (database {url}, planner: {planner})");
+    let database = db::redacted(&url);
+    tracing::info!("listening on http://{addr} (database {database}, planner: {planner})");
     // The peer address is the client's identity (`http::client`).
     axum::serve(
         listener,
@@ -302,7 +304,7 @@ async fn seed(args: &[String]) -> Result<ExitCode, Failure> {
         server::demo::seed_at_scale(&pool, config.advisors, config.reviews).await?;
     println!(
         "{}：写入 {advisors} 位导师、{reviews} 条评价，用时 {:.1} s",
-        config.db,
+        db::redacted(&config.db),
         started.elapsed().as_secs_f64()
     );
     pool.close().await;
@@ -334,7 +336,8 @@ async fn import(args: &[String]) -> Result<ExitCode, Failure> {
     let (pool, seeded) = db::open_with(&url, seeding).await?;
     if seeded {
         eprintln!(
-            "{url} 是空数据库，已先写入{}。",
+            "{} 是空数据库，已先写入{}。",
+            db::redacted(&url),
             match seeding {
                 db::Seeding::Demo =>
                     "演示数据（导师和评价都是虚构的；只要学校和专业目录的空网站，\
