@@ -57,6 +57,14 @@ impl Backend {
         }
     }
 
+    /// The backend of an open connection.
+    pub fn of_conn(conn: &Conn) -> Backend {
+        match conn.backend_name() {
+            "PostgreSQL" => Backend::Postgres,
+            _ => Backend::Sqlite,
+        }
+    }
+
     /// The backend a pool was opened on.
     pub fn of(pool: &Pool) -> Backend {
         match pool.connect_options().database_url.scheme() {

@@ -159,10 +159,31 @@ struct Directories {
     by_pair: std::collections::HashMap<(i64, i64), Arc<Directory>>,
 }
 
+/// Which ranking page: (school, major, sort, page number).
+type PageKey = (i64, i64, SortKey, u32);
+
+/// Rendered ranking pages, each with the version of its pair
+/// (`pair_versions`) it was rendered at. A chat turn that shows a ranking
+/// and the ranking page itself then cost one row read while nothing in the
+/// pair changed, instead of a range of the pair's index, twenty advisors'
+/// rows and their tags (most of a turn's time at 100,000 advisors).
+#[derive(Default)]
+struct PageCache {
+    by_key: std::collections::HashMap<PageKey, (i64, RankingPage)>,
+}
+
+impl PageCache {
+    /// Pages kept at most (a few MB).
+    const CAPACITY: usize = 2_000;
+}
+
 pub struct Site {
     pool: Pool,
     catalog: Arc<Catalog>,
     directories: std::sync::RwLock<Directories>,
+    /// Rendered ranking pages and the pair version each was rendered at
+    /// ([`Site::ranking_page`]).
+    pages: std::sync::Mutex<PageCache>,
     /// The roster version ([`store::roster`]) the caches were loaded at;
     /// held while they are reloaded, so reloads take turns.
     roster_seen: tokio::sync::Mutex<i64>,
@@ -182,6 +203,7 @@ impl Site {
             pool,
             catalog,
             directories: Default::default(),
+            pages: Default::default(),
             roster_seen: tokio::sync::Mutex::new(roster),
         })
     }
@@ -415,11 +437,14 @@ impl Site {
         Ok(directory)
     }
 
-    /// Forgets cached directories (after advisors are added or edited).
+    /// Forgets cached directories (after advisors are added or edited), and
+    /// the rendered ranking pages, whose cards show the directions.
     pub fn invalidate_directories(&self) {
         let mut m = self.directories.write().unwrap_or_else(|e| e.into_inner());
         m.by_pair.clear();
         m.generation = m.generation.wrapping_add(1);
+        let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+        pages.by_key.clear();
     }
 
     /// One advisor's row, if the id names one.
@@ -532,9 +557,18 @@ impl Site {
     ) -> Result<RankingPage, ApiError> {
         let page = page.clamp(1, MAX_PAGE);
         let offset = u64::from(page - 1) * u64::from(RANKING_PAGE_SIZE);
-        let total = store::rankings::size(&self.pool, school.id, major.id)
+        let (total, version) = store::rankings::size_and_version(&self.pool, school.id, major.id)
             .await
             .map_err(db_error)?;
+        let key = (school.id, major.id, sort, page);
+        if let Some(hit) = self.cached_page(key, version) {
+            return Ok(hit);
+        }
+        let generation = self
+            .directories
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .generation;
         let slice = store::rankings::page(
             &self.pool,
             school.id,
@@ -571,7 +605,7 @@ impl Site {
                 directions: directory.directions.get(&a.id).cloned().unwrap_or_default(),
             })
             .collect();
-        Ok(RankingPage {
+        let rendered = RankingPage {
             school: school.name.clone(),
             major: major.name.clone(),
             sort,
@@ -579,7 +613,36 @@ impl Site {
             per_page: RANKING_PAGE_SIZE,
             total: total.max(0) as u64,
             advisors,
-        })
+        };
+        self.keep_page(key, version, generation, &rendered);
+        Ok(rendered)
+    }
+
+    /// A rendered page of `key`, if one is kept at `version`.
+    fn cached_page(&self, key: PageKey, version: i64) -> Option<RankingPage> {
+        let pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+        pages
+            .by_key
+            .get(&key)
+            .filter(|(at, _)| *at == version)
+            .map(|(_, page)| page.clone())
+    }
+
+    /// Keeps a rendered page; the cache is emptied when full (a bound on
+    /// memory, never on correctness: a page is reused only at its
+    /// version). Not kept if the directories were forgotten while it was
+    /// rendered: its cards may show directions from before that. The locks
+    /// are taken in [`Site::invalidate_directories`]' order.
+    fn keep_page(&self, key: PageKey, version: i64, generation: u64, page: &RankingPage) {
+        let directories = self.directories.read().unwrap_or_else(|e| e.into_inner());
+        if directories.generation != generation {
+            return;
+        }
+        let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+        if pages.by_key.len() >= PageCache::CAPACITY {
+            pages.by_key.clear();
+        }
+        pages.by_key.insert(key, (version, page.clone()));
     }
 
     /// The detail of one advisor, `None` if there is no such advisor.

@@ -249,3 +249,46 @@ async fn a_confident_label_the_message_does_not_bear_out_is_not_taken() {
         r.voice_response
     );
 }
+
+/// A place's figures come from the stored per-pair sums; they are the sums
+/// of its advisors' aggregates, after a published review too (the triggers
+/// carry every write into them).
+#[tokio::test]
+async fn place_figures_are_the_sums_of_their_advisors_after_a_review() {
+    let (app, site) = app().await;
+    let reply = common::post_json(
+        &app,
+        "/api/v1/advisors/1/reviews",
+        &common::review_json("导师很负责，组里氛围好，毕业去向也不错，推荐。").to_string(),
+    )
+    .await;
+    assert!(reply.status.is_success(), "{}", reply.body);
+    let catalog = site.catalog();
+    let school = catalog.resolve_school("北京大学").found().unwrap().clone();
+    let major = catalog.resolve_major("计算机系").found().unwrap().clone();
+    for (s, m, filter) in [
+        (Some(&school), None, format!("school_id = {}", school.id)),
+        (None, Some(&major), format!("major_id = {}", major.id)),
+        (
+            Some(&school),
+            Some(&major),
+            format!("school_id = {} AND major_id = {}", school.id, major.id),
+        ),
+    ] {
+        let facts = site.place_facts(s, m).await.unwrap();
+        let (advisors, reviews, prospects): (i64, i64, i64) = sqlx::query_as(&format!(
+            "SELECT COUNT(*), CAST(SUM(review_count) AS BIGINT), CAST(SUM(sum_prospects) AS BIGINT) \
+             FROM advisors WHERE {filter}"
+        ))
+        .fetch_one(site.pool())
+        .await
+        .unwrap();
+        assert_eq!(
+            (facts.advisors, facts.reviews),
+            (advisors, reviews),
+            "{filter}"
+        );
+        let expected = (prospects as f64 / reviews as f64 * 10.0).round() / 10.0;
+        assert_eq!(facts.prospects, Some(expected), "{filter}");
+    }
+}

@@ -195,3 +195,57 @@ async fn instances_starting_at_once_migrate_and_seed_once() {
     assert_eq!(seeded, 1, "the demo is written once");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A ranking page an instance keeps in memory is shown only while nothing
+/// it shows has changed: a review written through the other instance, and
+/// an advisor changed by any statement at all, show on the next request.
+#[tokio::test]
+async fn a_kept_ranking_page_never_outlives_a_write_on_another_instance() {
+    let ((a, _), (b, site_b)) = common::two_instances().await;
+    let uri = format!(
+        "/api/v1/advisors?school={}&major={}",
+        percent("北京大学"),
+        percent("计算机科学与技术")
+    );
+    let card = |page: &serde_json::Value, id: &str| {
+        page["advisors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    let (status, first) = request(&a, "GET", &uri, &[], None).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let id = first["advisors"][0]["id"].as_str().unwrap().to_string();
+    let count = card(&first, &id)["review_count"].as_i64().unwrap();
+    // The same page again, kept.
+    let (_, again) = request(&a, "GET", &uri, &[], None).await;
+    assert_eq!(again, first);
+
+    let (status, posted) = request(
+        &b,
+        "POST",
+        &format!("/api/v1/advisors/{id}/reviews"),
+        &[("x-forwarded-for", "10.7.0.9")],
+        Some(&common::review_json(
+            "导师人很好，组会认真，经费充足，毕业去向也不错，推荐报考。",
+        )),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{posted}");
+    let (_, after) = request(&a, "GET", &uri, &[], None).await;
+    assert_eq!(
+        card(&after, &id)["review_count"].as_i64().unwrap(),
+        count + 1
+    );
+
+    sqlx::query("UPDATE advisors SET title = '研究员' WHERE id = $1")
+        .bind(id.parse::<i64>().unwrap())
+        .execute(site_b.pool())
+        .await
+        .unwrap();
+    let (_, retitled) = request(&a, "GET", &uri, &[], None).await;
+    assert_eq!(card(&retitled, &id)["title"], "研究员");
+}

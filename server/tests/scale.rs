@@ -229,6 +229,31 @@ async fn every_sort_reads_one_index_without_sorting() {
 }
 
 #[tokio::test]
+async fn a_cards_top_tags_are_one_index_seek_per_advisor() {
+    let site = common::site().await;
+    let plan = store::top_tags_plan(site.pool()).await.unwrap();
+    assert!(plan.uses("advisor_tags_top") && !plan.sorts(), "{plan:?}");
+    // The same tags as counting them all: most frequent first, then by tag.
+    let ids: Vec<i64> = (1..=30).collect();
+    let top = store::top_tags_of(site.pool(), &ids, 3).await.unwrap();
+    for id in ids {
+        let mut all: Vec<(String, i64)> =
+            sqlx::query_as("SELECT tag, count FROM advisor_tags WHERE advisor_id = $1")
+                .bind(id)
+                .fetch_all(site.pool())
+                .await
+                .unwrap();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        all.truncate(3);
+        let got: Vec<(String, i64)> = top
+            .get(&id)
+            .map(|t| t.iter().map(|t| (t.tag.clone(), t.count)).collect())
+            .unwrap_or_default();
+        assert_eq!(got, all, "advisor {id}");
+    }
+}
+
+#[tokio::test]
 async fn the_overview_names_its_advisors_by_one_index_seek_each() {
     let site = common::site().await;
     for plan in store::rankings::overview_plans(site.pool()).await.unwrap() {
@@ -243,8 +268,8 @@ async fn the_overview_names_its_advisors_by_one_index_seek_each() {
 async fn pair_sums_follow_advisors_added_moved_and_removed() {
     let site = common::site().await;
     sqlx::query(
-        "INSERT INTO advisors (id, name, title, school_id, major_id, bio, review_count, sum_overall, hist_4) \
-         VALUES (900001, '新导师', '教授', 1, 1, '', 2, 8, 2)",
+        "INSERT INTO advisors (id, name, title, school_id, major_id, bio, review_count, sum_overall, sum_prospects, hist_4) \
+         VALUES (900001, '新导师', '教授', 1, 1, '', 2, 8, 7, 2)",
     )
     .execute(site.pool())
     .await
@@ -262,17 +287,18 @@ async fn pair_sums_follow_advisors_added_moved_and_removed() {
     let pairs_kept: Vec<&String> = kept.iter().filter(|l| l.starts_with("pair ")).collect();
     // The inserted advisor's sums disagree with its (absent) reviews, so
     // compare the pair lines against a recomputation of pair_stats alone.
-    let recomputed: Vec<(i64, i64, i64, i64, i64)> = sqlx::query_as(
-        "SELECT school_id, major_id, COUNT(*), CAST(SUM(review_count) AS BIGINT), CAST(SUM(sum_overall) AS BIGINT) \
+    let recomputed: Vec<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT school_id, major_id, COUNT(*), CAST(SUM(review_count) AS BIGINT), CAST(SUM(sum_overall) AS BIGINT), \
+                CAST(SUM(sum_prospects) AS BIGINT) \
          FROM advisors GROUP BY school_id, major_id ORDER BY school_id, major_id",
     )
     .fetch_all(&mut *conn)
     .await
     .unwrap();
     assert_eq!(pairs_kept.len(), recomputed.len());
-    for (line, (s, m, n, r, o)) in pairs_kept.iter().zip(&recomputed) {
+    for (line, (s, m, n, r, o, p)) in pairs_kept.iter().zip(&recomputed) {
         assert!(
-            line.starts_with(&format!("pair ({s}, {m}, {n}, {r}, {o},")),
+            line.starts_with(&format!("pair ({s}, {m}, {n}, {r}, {o}, {p},")),
             "{line}"
         );
     }
@@ -285,10 +311,15 @@ async fn the_demo_grown_to_scale_is_consistent() {
     let url = common::database::empty_database(&dir, "scale");
     let pool = server::db::connect(&url).await.unwrap();
     server::db::migrate(&pool).await.unwrap();
+    let schema = store::dataset::load_schema(&pool).await.unwrap();
+    assert!(schema.len() > 10, "{schema:?}");
     let (advisors, reviews) = server::demo::seed_at_scale(&pool, 9_000, 40_000)
         .await
         .unwrap();
     assert_eq!((advisors, reviews), (9_000, 40_000));
+    // The load set the tables' indexes and triggers aside while it wrote,
+    // and put every one back.
+    assert_eq!(store::dataset::load_schema(&pool).await.unwrap(), schema);
     // A database with data is refused, and left as it was.
     assert!(matches!(
         server::demo::seed_at_scale(&pool, 8_000, 50_000).await,

@@ -234,27 +234,54 @@ pub async fn tags_of(pool: &Pool, ids: &[i64]) -> Result<HashMap<i64, Vec<TagCou
 }
 
 /// The `per` most frequent tags of several advisors (a ranking card shows
-/// three): a page of twenty reads sixty rows, not every tag of every
-/// advisor on it.
+/// three): one seek per advisor in `advisor_tags_top` (migration 0025),
+/// `per` rows each, whatever the number of tags its reviews gave it (a
+/// window over every tag of the page's advisors was most of a chat turn's
+/// time at scale, where the first advisors of a big pair have hundreds).
 pub async fn top_tags_of(
     pool: &Pool,
     ids: &[i64],
     per: usize,
 ) -> Result<HashMap<i64, Vec<TagCount>>, sqlx::Error> {
-    if ids.is_empty() || per == 0 {
-        return Ok(HashMap::new());
+    // SQLite allows 500 terms in a compound SELECT.
+    const TERMS: usize = 100;
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out = HashMap::new();
+    if per == 0 {
+        return Ok(out);
     }
-    let mut qb = Sql::new(
-        "SELECT advisor_id, tag, count FROM ( \
-             SELECT advisor_id, tag, count, \
-                    row_number() OVER (PARTITION BY advisor_id ORDER BY count DESC, tag) AS k \
-             FROM advisor_tags WHERE advisor_id IN (",
+    let per = i64::try_from(per).unwrap_or(i64::MAX);
+    for chunk in ids.chunks(TERMS) {
+        let mut qb = Sql::new("");
+        for (i, id) in chunk.iter().enumerate() {
+            if i > 0 {
+                qb.push(" UNION ALL ");
+            }
+            qb.push(TOP_TAGS_HEAD)
+                .push_bind(*id)
+                .push(TOP_TAGS_ORDER)
+                .push_bind(per)
+                .push(format_args!(") AS t{i}"));
+        }
+        out.extend(collect_tags(qb, pool).await?);
+    }
+    Ok(out)
+}
+
+/// One advisor's term of [`top_tags_of`]: its id, then the limit, follow.
+const TOP_TAGS_HEAD: &str =
+    "SELECT * FROM (SELECT advisor_id, tag, count FROM advisor_tags WHERE advisor_id = ";
+const TOP_TAGS_ORDER: &str = " ORDER BY count DESC, tag LIMIT ";
+
+/// How the database reads the top tags of two advisors ([`plan`]): the
+/// tests hold each term to one range of `advisor_tags_top`, no sort.
+pub async fn top_tags_plan(pool: &Pool) -> Result<plan::QueryPlan, sqlx::Error> {
+    let sql = format!(
+        "{TOP_TAGS_HEAD}1{TOP_TAGS_ORDER}3) AS t0 UNION ALL {TOP_TAGS_HEAD}2{TOP_TAGS_ORDER}3) AS t1"
     );
-    push_id_list(&mut qb, ids);
-    qb.push(") AS ranked WHERE k <= ")
-        .push_bind(i64::try_from(per).unwrap_or(i64::MAX))
-        .push(" ORDER BY advisor_id, k");
-    collect_tags(qb, pool).await
+    plan::explain(pool, &sql).await
 }
 
 /// (advisor, tag, count) rows, in order, grouped by advisor.
@@ -396,8 +423,8 @@ pub async fn aggregate_snapshot(conn: &mut Conn) -> Result<Vec<String>, sqlx::Er
     )
     .fetch_all(&mut *conn)
     .await?;
-    let pairs: Vec<(i64, i64, i64, i64, i64, String)> = sqlx::query_as(
-        "SELECT school_id, major_id, advisors, reviews, sum_overall, \
+    let pairs: Vec<(i64, i64, i64, i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT school_id, major_id, advisors, reviews, sum_overall, sum_prospects, \
              hist_1 || ',' || hist_2 || ',' || hist_3 || ',' || hist_4 || ',' || hist_5 \
          FROM pair_stats WHERE advisors > 0 ORDER BY school_id, major_id",
     )
@@ -505,10 +532,19 @@ pub async fn rebuild_aggregates(conn: &mut Conn) -> Result<(), sqlx::Error> {
         .execute(&mut *conn)
         .await?;
     sqlx::query(
-        "INSERT INTO pair_stats \
-         SELECT school_id, major_id, COUNT(*), SUM(review_count), SUM(sum_overall), \
+        "INSERT INTO pair_stats (school_id, major_id, advisors, reviews, sum_overall, sum_prospects, \
+                hist_1, hist_2, hist_3, hist_4, hist_5) \
+         SELECT school_id, major_id, COUNT(*), SUM(review_count), SUM(sum_overall), SUM(sum_prospects), \
                 SUM(hist_1), SUM(hist_2), SUM(hist_3), SUM(hist_4), SUM(hist_5) \
          FROM advisors GROUP BY school_id, major_id",
+    )
+    .execute(&mut *conn)
+    .await?;
+    // Every pair's pages may have changed: no instance may reuse one.
+    sqlx::query(
+        "INSERT INTO pair_versions (school_id, major_id, version) \
+         SELECT school_id, major_id, 1 FROM pair_stats WHERE true \
+         ON CONFLICT (school_id, major_id) DO UPDATE SET version = pair_versions.version + 1",
     )
     .execute(&mut *conn)
     .await?;

@@ -1,8 +1,9 @@
 //! The figures of a school or a major as a whole, for a student's general
-//! question about it ("中山大学怎么样", "计算机专业好就业吗"): sums over its
-//! advisors' stored aggregates. A school reads one range of the advisors'
-//! (school, major, …) index; a major alone reads its advisors across every
-//! school — rare questions, bounded by the major's size, never by reviews.
+//! question about it ("中山大学怎么样", "计算机专业好就业吗"): sums of the
+//! stored per-pair sums (`pair_stats`, kept by triggers in the writes' own
+//! transactions). A school reads its pairs through the primary key, a major
+//! alone through `pair_stats_major` (migration 0024): a few hundred rows at
+//! most, whatever the number of advisors or reviews.
 
 use crate::db::Pool;
 
@@ -29,10 +30,11 @@ pub async fn sums(
         (None, None) => return Ok(PlaceSums::default()),
     };
     let sql = format!(
-        "SELECT COUNT(*) AS advisors, CAST(COALESCE(SUM(review_count), 0) AS BIGINT) AS reviews, \
+        "SELECT CAST(COALESCE(SUM(advisors), 0) AS BIGINT) AS advisors, \
+         CAST(COALESCE(SUM(reviews), 0) AS BIGINT) AS reviews, \
          CAST(COALESCE(SUM(sum_overall), 0) AS BIGINT) AS sum_overall, \
          CAST(COALESCE(SUM(sum_prospects), 0) AS BIGINT) AS sum_prospects \
-         FROM advisors WHERE {filter}"
+         FROM pair_stats WHERE {filter}"
     );
     let mut query = sqlx::query_as(&sql);
     for id in [school_id, major_id].into_iter().flatten() {

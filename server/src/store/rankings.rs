@@ -78,6 +78,24 @@ pub async fn size(pool: &Pool, school_id: i64, major_id: i64) -> Result<i64, sql
     Ok(sums(pool, school_id, major_id).await?.advisors)
 }
 
+/// How many advisors a pair has, and the version of its pages
+/// (`pair_versions`, migration 0026: moved by every write that changes
+/// what a page of the pair shows), in one statement.
+pub async fn size_and_version(
+    pool: &Pool,
+    school_id: i64,
+    major_id: i64,
+) -> Result<(i64, i64), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COALESCE((SELECT advisors FROM pair_stats WHERE school_id = $1 AND major_id = $2), 0), \
+                COALESCE((SELECT version FROM pair_versions WHERE school_id = $1 AND major_id = $2), 0)",
+    )
+    .bind(school_id)
+    .bind(major_id)
+    .fetch_one(pool)
+    .await
+}
+
 /// The (school, major) whose number of advisors is closest to `n` (the
 /// benchmark's "ordinary pair").
 pub async fn pair_near_size(pool: &Pool, n: i64) -> Result<Option<(i64, i64)>, sqlx::Error> {

@@ -30,6 +30,7 @@ pub async fn index_missing(conn: &mut Conn) -> Result<u64, sqlx::Error> {
     )
     .fetch_all(&mut *conn)
     .await?;
+    let backend = crate::db::Backend::of_conn(conn);
     for chunk in missing.chunks(BATCH) {
         let rows: Vec<(String, i64, i64)> = chunk
             .iter()
@@ -38,8 +39,10 @@ pub async fn index_missing(conn: &mut Conn) -> Result<u64, sqlx::Error> {
         if rows.is_empty() {
             continue;
         }
-        let mut qb =
-            crate::store::sql::Sql::new("INSERT INTO advisor_name_terms (term, advisor_id, pos) ");
+        let mut qb = crate::store::sql::Sql::for_backend(
+            backend,
+            "INSERT INTO advisor_name_terms (term, advisor_id, pos) ",
+        );
         qb.push_values(rows, |b, (term, id, pos)| {
             b.push_bind(term).push_bind(id).push_bind(pos);
         });
