@@ -325,7 +325,8 @@ pub async fn insert_advisors_and_reviews(
     }
 
     for (i, chunk) in data.reviews.chunks(CHUNK).enumerate() {
-        let mut qb = Sql::for_backend(backend, 
+        let mut qb = Sql::for_backend(
+            backend,
             "INSERT INTO reviews (id, advisor_id, academic, funding, relationship, prospects, overall, \
              text, relation, created_at, recommend) ",
         );
