@@ -173,8 +173,8 @@ struct PageCache {
 }
 
 impl PageCache {
-    /// Pages kept at most (a few MB).
-    const CAPACITY: usize = 2_000;
+    /// Pages kept at most (about 10 KB each: a few MB).
+    const CAPACITY: usize = 500;
 }
 
 pub struct Site {

@@ -31,12 +31,11 @@ pub async fn write(pool: &Pool, data: &DemoData) -> Result<(), sqlx::Error> {
 /// [`write`] for a dataset of a million reviews, and the name search's
 /// terms with it, in one write transaction (`server seed`). Maintaining a
 /// dozen secondary indexes row by row is most of the cost of a load this
-/// size, so the
-/// tables' own secondary indexes are dropped first and built again from
-/// their stored definitions once the rows are in (a sort instead of a
-/// million random index insertions), and the per-row triggers are set
-/// aside while they would only repeat what [`super::rebuild_aggregates`]
-/// computes in bulk. All of it is inside the transaction: a failed load
+/// size, so the tables' own secondary indexes are dropped first and built
+/// again from their stored definitions once the rows are in (a sort
+/// instead of a million random index insertions), and the per-row
+/// triggers are set aside while they would only repeat what
+/// [`super::rebuild_aggregates`] computes in bulk. All of it is inside the transaction: a failed load
 /// leaves the schema as it was. SQLite: on one connection with a page
 /// cache large enough for the indexes being built (its default is 2 MB).
 /// PostgreSQL: then fresh planner statistics, as autovacuum would gather
@@ -105,20 +104,30 @@ impl Phases {
 }
 
 /// The tables a bulk load writes (their secondary indexes and triggers
-/// are set aside during it).
-const LOADED_TABLES: &str =
-    "'advisors', 'advisor_directions', 'reviews', 'review_tags', 'advisor_tags', 'advisor_name_terms'";
+/// are set aside during it), as an SQL list.
+macro_rules! loaded_tables {
+    () => {
+        "'advisors', 'advisor_directions', 'reviews', 'review_tags', 'advisor_tags', 'advisor_name_terms'"
+    };
+}
+const LOADED_TABLES: &str = loaded_tables!();
+
+/// Which rows of `sqlite_master` are the loaded tables' own indexes and
+/// triggers (not the automatic indexes of their keys), indexes first.
+const SQLITE_LOADED_OBJECTS: &str = concat!(
+    "WHERE type IN ('index', 'trigger') AND sql IS NOT NULL AND tbl_name IN (",
+    loaded_tables!(),
+    ") ORDER BY type, name"
+);
 
 /// The secondary indexes and triggers of the tables a bulk load writes, as
 /// `kind name` lines in order (the tests hold a load to putting every one
 /// back).
 pub async fn load_schema(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
     let sql = match Backend::of(pool) {
-        Backend::Sqlite => format!(
-            "SELECT type || ' ' || name FROM sqlite_master \
-             WHERE type IN ('index', 'trigger') AND sql IS NOT NULL \
-               AND tbl_name IN ({LOADED_TABLES}) ORDER BY 1"
-        ),
+        Backend::Sqlite => {
+            format!("SELECT type || ' ' || name FROM sqlite_master {SQLITE_LOADED_OBJECTS}")
+        }
         Backend::Postgres => format!(
             "SELECT 'index ' || indexname FROM pg_indexes \
              WHERE schemaname = current_schema() AND tablename IN ({LOADED_TABLES}) \
@@ -153,9 +162,7 @@ async fn defer_indexes_and_triggers(
     match backend {
         Backend::Sqlite => {
             let rows: Vec<(String, String, String)> = sqlx::query_as(&format!(
-                "SELECT type, name, sql FROM sqlite_master \
-                 WHERE type IN ('index', 'trigger') AND sql IS NOT NULL \
-                   AND tbl_name IN ({LOADED_TABLES}) ORDER BY type, name"
+                "SELECT type, name, sql FROM sqlite_master {SQLITE_LOADED_OBJECTS}"
             ))
             .fetch_all(&mut *conn)
             .await?;
