@@ -9,28 +9,39 @@ pub mod api;
 pub mod components;
 pub mod error;
 pub mod fetch;
+pub mod hydrated;
+pub mod load_failure;
 pub mod model;
 pub mod page_context;
 pub mod pages;
 pub mod protocol;
+pub mod routes;
+pub mod split;
+pub mod sync_hydrate;
 pub mod text;
 pub mod vocabulary;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes, A},
-    path, SsrMode,
+    path, Lazy, SsrMode,
 };
 
 use crate::agent_state::AgentOverlay;
 use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
-use crate::pages::{
-    AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView, ReviewFormPage, SearchPage,
+use crate::pages::NotFoundPage;
+use crate::routes::{
+    AdvisorRoute, CompareRoute, HomeRoute, RankingRoute, ReviewRoute, SearchRoute,
 };
+use crate::sync_hydrate::SyncHydrate;
 
 /// The HTML document around the app, rendered on the server only.
+///
+/// The stylesheet, icon and description are plain elements here rather than
+/// `leptos_meta` components inside `App`: they never change, and under
+/// `hydrate_lazy` (the split build) those components fail to hydrate.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
         <!DOCTYPE html>
@@ -38,6 +49,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <meta name="description" content="导师评价与推荐：按学校和专业查看导师排行、学生评价，并让语音助手帮你挑选导师。"/>
+                <link rel="stylesheet" id="leptos" href="/pkg/advisor-review.css"/>
+                <link rel="icon" type="image/svg+xml" href="/favicon.svg"/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
                 <MetaTags/>
@@ -54,50 +68,56 @@ pub fn App() -> impl IntoView {
     provide_meta_context();
     let store = PageContextStore::provide();
     AgentOverlay::provide();
+    crate::hydrated::Hydrated::provide();
 
     view! {
-        <Stylesheet id="leptos" href="/pkg/advisor-review.css"/>
-        <Link rel="icon" type_="image/svg+xml" href="/favicon.svg"/>
-        <Meta name="description" content="导师评价与推荐：按学校和专业查看导师排行、学生评价，并让语音助手帮你挑选导师。"/>
         <Title formatter=|text: String| {
             if text.is_empty() { "导师评价网".to_string() } else { format!("{text} · 导师评价网") }
         }/>
         <Router>
-            <header class="site-header">
-                <A href="/" attr:class="brand">
-                    <span class="brand-mark">"导"</span>
-                    <span class="brand-name">"导师评价网"</span>
-                </A>
-                <crate::components::NameSearch/>
-                <nav class="site-nav">
-                    <A href="/">"首页"</A>
-                    <A href="/ranking?school=北京大学&major=计算机科学与技术">"示例排行"</A>
-                </nav>
-            </header>
+            // Only the routes wait for a chunk while hydrating; the rest
+            // hydrates synchronously (crate::sync_hydrate).
+            {SyncHydrate(view! {
+                <header class="site-header">
+                    <A href="/" attr:class="brand">
+                        <span class="brand-mark">"导"</span>
+                        <span class="brand-name">"导师评价网"</span>
+                    </A>
+                    <crate::components::NameSearch/>
+                    <nav class="site-nav">
+                        <A href="/">"首页"</A>
+                        <A href="/ranking?school=北京大学&major=计算机科学与技术">"示例排行"</A>
+                    </nav>
+                </header>
+            })}
             <main class="site-main">
                 <Routes fallback=|| view! { <NotFoundPage/> }>
                     // Async: the whole page arrives as HTML, so it works with
                     // JavaScript off and the status code can depend on data.
-                    <Route path=path!("") view=HomePage ssr=SsrMode::Async/>
-                    <Route path=path!("/ranking") view=RankingPageView ssr=SsrMode::Async/>
-                    <Route path=path!("/advisor/:id") view=AdvisorPage ssr=SsrMode::Async/>
-                    <Route path=path!("/advisor/:id/review") view=ReviewFormPage ssr=SsrMode::Async/>
-                    <Route path=path!("/compare") view=ComparePage ssr=SsrMode::Async/>
-                    <Route path=path!("/search") view=SearchPage ssr=SsrMode::Async/>
+                    // Lazy: in the browser each page's code is its own chunk
+                    // (crate::routes), loaded by the page that needs it.
+                    <Route path=path!("") view={Lazy::<HomeRoute>::new()} ssr=SsrMode::Async/>
+                    <Route path=path!("/ranking") view={Lazy::<RankingRoute>::new()} ssr=SsrMode::Async/>
+                    <Route path=path!("/advisor/:id") view={Lazy::<AdvisorRoute>::new()} ssr=SsrMode::Async/>
+                    <Route path=path!("/advisor/:id/review") view={Lazy::<ReviewRoute>::new()} ssr=SsrMode::Async/>
+                    <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} ssr=SsrMode::Async/>
+                    <Route path=path!("/search") view={Lazy::<SearchRoute>::new()} ssr=SsrMode::Async/>
                 </Routes>
             </main>
-            <footer class="site-footer">
-                <p>"导师评价网 · 评价来自学生，仅供参考。演示数据为虚构。"</p>
-            </footer>
-            <AgentPanel/>
-            // The page context as the agent will receive it, kept in the DOM so
-            // that tests (and curious engineers) can see what the store holds.
-            <div
-                id="page-context"
-                hidden
-                data-current-page=move || store.current_page.get().as_str()
-                data-json=move || serde_json::to_string(&store.tracked()).unwrap_or_default()
-            ></div>
+            {SyncHydrate(view! {
+                <footer class="site-footer">
+                    <p>"导师评价网 · 评价来自学生，仅供参考。演示数据为虚构。"</p>
+                </footer>
+                <AgentPanel/>
+                // The page context as the agent will receive it, kept in the DOM so
+                // that tests (and curious engineers) can see what the store holds.
+                <div
+                    id="page-context"
+                    hidden
+                    data-current-page=move || store.current_page.get().as_str()
+                    data-json=move || serde_json::to_string(&store.tracked()).unwrap_or_default()
+                ></div>
+            })}
         </Router>
     }
 }

@@ -138,8 +138,14 @@ impl RankingPage {
 /// What a ranking request resolves to. A student's words may name no known
 /// school, several (交大), or a school without that major; each gets a page of
 /// its own rather than a guess.
+///
+/// Only the ranking page's server function carries it (the JSON API answers
+/// with the page or an error), so it keeps serde's default, externally tagged
+/// form: an internally tagged enum (`tag = "kind"`) is read through serde's
+/// buffered `Content`, which compiled a second deserializer of every variant
+/// into the page's WASM (issue 13).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum RankingView {
     Ranking(RankingPage),
     /// The school words name several schools: the student chooses.

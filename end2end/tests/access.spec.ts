@@ -187,6 +187,49 @@ test('time until the panel can be used, on the home and the ranking page', async
   }
 });
 
+// The build is split: the main module, then each page's chunk and the
+// panel's network half as chunks of their own (app/src/routes.rs). A chunk
+// that does not arrive must not leave a dead page: the panel says so, and the
+// server-rendered page (its content, links and forms) works without it.
+const isChunk = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname) && url.pathname !== '/pkg/advisor-review.wasm';
+
+test("a page whose chunk does not arrive says so in the panel and its links still work", async ({ page }) => {
+  const aborted: string[] = [];
+  await page.route(isChunk, (route) => {
+    aborted.push(route.request().url());
+    return route.abort('connectionfailed');
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('agent-load-error')).toContainText('页面功能加载失败');
+  await expect(page.getByTestId('agent-load-error')).toHaveAttribute('role', 'alert');
+  expect(aborted.length).toBeGreaterThan(0);
+  // The panel cannot answer, so it does not pretend to.
+  await expect(page.getByTestId('agent-input')).toBeDisabled();
+  // The page is all there, and its links lead on (as full page loads).
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('找导师');
+  await page.getByRole('link', { name: '示例排行' }).click();
+  await expect(page).toHaveURL(/\/ranking\?/);
+  await expect(page.getByTestId('ranking-stats')).toBeVisible();
+});
+
+test('a chunk that fails when the first message is sent leaves a message, not a frozen panel', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  // What loads after hydration (the microphone's chunk) has arrived; from now
+  // on no further chunk does: the chat turn's is fetched on send.
+  await page.waitForLoadState('networkidle');
+  await page.route(isChunk, (route) => route.abort('connectionfailed'));
+  await page.getByTestId('agent-input').fill('你好');
+  await page.getByTestId('agent-input').press('Enter');
+  await expect(page.getByTestId('agent-load-error')).toContainText('页面功能加载失败');
+  await expect(page.getByTestId('agent-input')).toBeDisabled();
+  await expect(page.getByTestId('agent-send')).toBeDisabled();
+  // The page under the panel is still there and its links still lead on.
+  await page.getByRole('link', { name: '示例排行' }).click();
+  await expect(page).toHaveURL(/\/ranking\?/);
+  await expect(page.getByTestId('ranking-stats')).toBeVisible();
+});
+
 test('the WASM is sent precompressed to browsers that accept brotli or gzip', async ({ request }) => {
   for (const [accept, encoding] of [['br', 'br'], ['gzip', 'gzip']]) {
     const r = await request.get('/pkg/advisor-review.wasm', { headers: { 'accept-encoding': accept } });

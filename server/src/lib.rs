@@ -32,6 +32,9 @@
 //! - [`latency`], [`cli`]: percentiles and flags for both.
 //! - [`import`]: `server import`, advisors from a CSV file (parsed and
 //!   checked against the catalog apart from the writing, `store::roster`).
+// The split build's page views (app::sync_hydrate) are deep types; resolving
+// them for server rendering needs more than the default 128 levels.
+#![recursion_limit = "256"]
 
 pub mod agent;
 pub mod bench_scale;

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::model::DimensionAverages;
+use crate::text::{fixed, svg_number};
 
 /// Distribution of the overall scores, 5★ on top, as horizontal SVG bars.
 #[component]
@@ -21,11 +22,11 @@ pub fn Histogram(counts: [i64; 5]) -> impl IntoView {
             let pct = if total > 0 { n as f64 * 100.0 / total as f64 } else { 0.0 };
             view! {
                 <g class="hist-row" data-stars=stars>
-                    <text x="0" y=y + 17.0 class="hist-label">{format!("{stars}★")}</text>
-                    <rect x="34" y=y + 5.0 width=BAR_MAX height="16" rx="3" class="hist-track"></rect>
-                    <rect x="34" y=y + 5.0 width=format!("{width:.1}") height="16" rx="3" class="hist-bar"></rect>
-                    <text x=34.0 + BAR_MAX + 8.0 y=y + 17.0 class="hist-count">
-                        {format!("{n}（{pct:.0}%）")}
+                    <text x="0" y=svg_number(y + 17.0) class="hist-label">{format!("{stars}★")}</text>
+                    <rect x="34" y=svg_number(y + 5.0) width=svg_number(BAR_MAX) height="16" rx="3" class="hist-track"></rect>
+                    <rect x="34" y=svg_number(y + 5.0) width=fixed(width, 1) height="16" rx="3" class="hist-bar"></rect>
+                    <text x=svg_number(34.0 + BAR_MAX + 8.0) y=svg_number(y + 17.0) class="hist-count">
+                        {format!("{n}（{}%）", fixed(pct, 0))}
                     </text>
                 </g>
             }
@@ -64,9 +65,9 @@ pub fn DimensionBars(averages: DimensionAverages) -> impl IntoView {
                             <dt>{label}</dt>
                             <dd>
                                 <span class="dimension-track">
-                                    <span class="dimension-bar" style=format!("width:{pct:.0}%")></span>
+                                    <span class="dimension-bar" style=format!("width:{}%", fixed(pct, 0))></span>
                                 </span>
-                                <span class="dimension-value">{format!("{value:.1}")}</span>
+                                <span class="dimension-value">{fixed(value, 1)}</span>
                             </dd>
                         </div>
                     }
@@ -119,7 +120,7 @@ fn radar_points(values: [f64; 4]) -> String {
         .zip(values)
         .map(|((_, (dx, dy)), v)| {
             let r = v.clamp(0.0, RADAR_MAX) / RADAR_MAX * RADAR_RADIUS;
-            format!("{:.1},{:.1}", cx + dx * r, cy + dy * r)
+            format!("{},{}", fixed(cx + dx * r, 1), fixed(cy + dy * r, 1))
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -131,8 +132,12 @@ fn radar_label(series: &[RadarSeries]) -> String {
         .iter()
         .map(|s| match &s.averages {
             Some(a) => format!(
-                "{}：学术水平 {:.1}、科研经费 {:.1}、师生关系 {:.1}、学生前途 {:.1}",
-                s.name, a.academic, a.funding, a.relationship, a.prospects
+                "{}：学术水平 {}、科研经费 {}、师生关系 {}、学生前途 {}",
+                s.name,
+                fixed(a.academic, 1),
+                fixed(a.funding, 1),
+                fixed(a.relationship, 1),
+                fixed(a.prospects, 1)
             ),
             None => format!("{}：暂无评价", s.name),
         })
@@ -156,7 +161,7 @@ pub fn RadarChart(series: Vec<RadarSeries>) -> impl IntoView {
     let ticks = (1..=5)
         .map(|k| {
             let y = cy - k as f64 / RADAR_MAX * RADAR_RADIUS;
-            view! { <text x=cx + 4.0 y=y + 4.0 class="radar-tick">{k}</text> }
+            view! { <text x=svg_number(cx + 4.0) y=svg_number(y + 4.0) class="radar-tick">{k}</text> }
         })
         .collect_view();
     let axes = RADAR_AXES
@@ -172,8 +177,8 @@ pub fn RadarChart(series: Vec<RadarSeries>) -> impl IntoView {
             };
             let baseline_shift = if dy > 0.0 { 10.0 } else if dy < 0.0 { 0.0 } else { 4.0 };
             view! {
-                <line class="radar-axis" x1=cx y1=cy x2=x2 y2=y2></line>
-                <text x=lx y=ly + baseline_shift text-anchor=anchor class="radar-label">{label}</text>
+                <line class="radar-axis" x1=svg_number(cx) y1=svg_number(cy) x2=svg_number(x2) y2=svg_number(y2)></line>
+                <text x=svg_number(lx) y=svg_number(ly + baseline_shift) text-anchor=anchor class="radar-label">{label}</text>
             }
         })
         .collect_view();

@@ -5,11 +5,13 @@
 
 use leptos::prelude::*;
 
+use crate::sync_hydrate::IntoAnySync;
+
 fn icon(paths: &'static str) -> AnyView {
     view! {
         <svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" inner_html=paths></svg>
     }
-    .into_any()
+    .into_any_sync()
 }
 
 /// 朗读回复 (sound on).

@@ -47,6 +47,19 @@ pub fn suggestions(results: &SearchResults) -> Vec<Suggestion> {
     advisors.chain(schools).collect()
 }
 
+crate::split_fn!(
+    page_data,
+    /// The suggestions for what was typed (none when the search fails). In
+    /// the pages' data chunk (`crate::split`): the search's request and its
+    /// results' deserializer arrive when the student first types here.
+    async fn suggest(q: String) -> Vec<Suggestion> {
+        match search(q).await {
+            Ok(Ok(r)) => suggestions(&r),
+            _ => Vec::new(),
+        }
+    }
+);
+
 #[component]
 pub fn NameSearch() -> impl IntoView {
     let text = RwSignal::new(String::new());
@@ -68,10 +81,7 @@ pub fn NameSearch() -> impl IntoView {
                     return;
                 }
                 spawn_local(async move {
-                    let list = match search(q).await {
-                        Ok(Ok(r)) => suggestions(&r),
-                        _ => Vec::new(),
-                    };
+                    let list = suggest(q).await;
                     if generation.get_value() == mine {
                         active.set(None);
                         found.set(list);

@@ -1,5 +1,4 @@
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 /// Previous / next links and the page position. Plain links, so paging works
 /// without JavaScript; the router turns them into client navigations.
@@ -17,9 +16,9 @@ pub fn Pager(
     let next = (page < page_count).then(|| href(page + 1));
     Some(view! {
         <nav class="pager" aria-label="分页">
-            {prev.map(|h| view! { <A href=h attr:class="pager-prev" attr:rel="prev">"‹ 上一页"</A> })}
+            {prev.map(|h| view! { <a href=h class="pager-prev" rel="prev">"‹ 上一页"</a> })}
             <span class="pager-pos">{format!("第 {page} / {page_count} 页")}</span>
-            {next.map(|h| view! { <A href=h attr:class="pager-next" attr:rel="next">"下一页 ›"</A> })}
+            {next.map(|h| view! { <a href=h class="pager-next" rel="next">"下一页 ›"</a> })}
         </nav>
     })
 }

@@ -1,6 +1,7 @@
 use leptos::prelude::*;
+
+use crate::sync_hydrate::IntoAnySync;
 use leptos_meta::Title;
-use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::agent_state::AgentOverlay;
@@ -13,9 +14,30 @@ use crate::page_context::PageContextStore;
 use crate::pages::{ranking_href, NotFound};
 use crate::vocabulary::RELATIONS;
 
-/// `/advisor/:id?page=&sort=&relation=&tag=` — profile, dimension averages,
-/// histogram, tags, 推荐报考 share, and the reviews in the order and with
-/// the filter the links chose (links, so they work without JavaScript).
+crate::split_fn!(
+    page_data,
+    /// `/advisor/:id?page=&sort=&relation=&tag=` — profile, dimension averages,
+    /// histogram, tags, 推荐报考 share, and the reviews in the order and with
+    /// the filter the links chose (links, so they work without JavaScript).
+    /// The advisor from the server, for a client-side navigation only (hydration
+    /// reads what the server rendered): a chunk of its own, like
+    /// `home::fetch_home`.
+    async fn fetch_advisor(id: String) -> Result<Option<AdvisorDetail>, ServerFnError> {
+        get_advisor(id).await
+    }
+);
+
+crate::split_fn!(
+    page_data,
+    /// A page of reviews, the same way.
+    async fn fetch_reviews(
+        id: String,
+        query: ReviewQuery,
+    ) -> Result<Option<ReviewPage>, ServerFnError> {
+        get_reviews(id, query).await
+    }
+);
+
 #[component]
 pub fn AdvisorPage() -> impl IntoView {
     let store = PageContextStore::expect();
@@ -51,7 +73,7 @@ pub fn AdvisorPage() -> impl IntoView {
         move |(id, _)| async move {
             match overlay.take_detail(&id) {
                 Some(ready) => Ok(Some(ready)),
-                None => get_advisor(id).await,
+                None => fetch_advisor(id).await,
             }
         },
     );
@@ -65,7 +87,7 @@ pub fn AdvisorPage() -> impl IntoView {
                 .flatten()
             {
                 Some(ready) => Ok(Some(ready)),
-                None => get_reviews(id, query).await,
+                None => fetch_reviews(id, query).await,
             }
         },
     );
@@ -82,12 +104,12 @@ pub fn AdvisorPage() -> impl IntoView {
                 match detail.await {
                     Ok(Some(d)) => {
                         let tags = d.tags.iter().take(MAX_TAG_FILTERS).map(|t| t.tag.clone()).collect();
-                        view! { <Profile detail=d/> <Reviews reviews tags/> }.into_any()
+                        view! { <Profile detail=d/> <Reviews reviews tags/> }.into_any_sync()
                     }
-                    Ok(None) => view! { <NotFound message="没有找到这位导师，可能链接有误。"/> }.into_any(),
+                    Ok(None) => view! { <NotFound message="没有找到这位导师，可能链接有误。"/> }.into_any_sync(),
                     Err(e) => {
                         crate::set_http_status(503);
-                        view! { <p class="error">{format!("导师信息加载失败，请稍后再试（{e}）")}</p> }.into_any()
+                        view! { <p class="error">{format!("导师信息加载失败，请稍后再试（{e}）")}</p> }.into_any_sync()
                     }
                 }
             })}
@@ -117,7 +139,7 @@ fn Profile(detail: AdvisorDetail) -> impl IntoView {
         <Title text=crate::text::title(format!("{}（{}）", d.name, d.school))/>
         <article class="advisor-detail" data-page="detail" data-advisor-id=d.id.clone()>
             <p class="breadcrumb">
-                <A href=back>{format!("← {} · {} 导师排行", d.school, d.major)}</A>
+                <a href=back>{format!("← {} · {} 导师排行", d.school, d.major)}</a>
             </p>
             <header class="profile">
                 <div>
@@ -144,8 +166,8 @@ fn Profile(detail: AdvisorDetail) -> impl IntoView {
                 <section>
                     <h2>"四维评分"</h2>
                     {match d.averages.clone() {
-                        Some(a) => view! { <DimensionBars averages=a/> }.into_any(),
-                        None => view! { <p class="notice">"还没有学生评价这位导师。"</p> }.into_any(),
+                        Some(a) => view! { <DimensionBars averages=a/> }.into_any_sync(),
+                        None => view! { <p class="notice">"还没有学生评价这位导师。"</p> }.into_any_sync(),
                     }}
                 </section>
                 <section>
@@ -176,9 +198,9 @@ fn Reviews(
                     let tags = tags.clone();
                     Suspend::new(async move {
                         match reviews.await {
-                            Ok(Some(p)) => view! { <ReviewControls page=p.clone() tags/> <ReviewList page=p/> }.into_any(),
-                            Ok(None) => ().into_any(),
-                            Err(e) => view! { <p class="error">{format!("评价加载失败（{e}）")}</p> }.into_any(),
+                            Ok(Some(p)) => view! { <ReviewControls page=p.clone() tags/> <ReviewList page=p/> }.into_any_sync(),
+                            Ok(None) => ().into_any_sync(),
+                            Err(e) => view! { <p class="error">{format!("评价加载失败（{e}）")}</p> }.into_any_sync(),
                         }
                     })
                 }}
@@ -278,7 +300,7 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
         } else {
             "暂无评价。"
         };
-        return view! { <p class="notice">{text}</p> }.into_any();
+        return view! { <p class="notice">{text}</p> }.into_any_sync();
     }
     let id = page.advisor_id.clone();
     let base = page.query.clone();
@@ -338,7 +360,7 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
                 </li>
             }
             // One erased type per review: the page's view type stays shallow.
-            .into_any()
+            .into_any_sync()
         })
         .collect_view();
     let query = use_query_map();
@@ -376,5 +398,5 @@ fn ReviewList(page: ReviewPage) -> impl IntoView {
             href=page_href
         />
     }
-    .into_any()
+    .into_any_sync()
 }

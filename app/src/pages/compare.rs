@@ -1,6 +1,8 @@
+use crate::text::fixed;
 use leptos::prelude::*;
+
+use crate::sync_hydrate::IntoAnySync;
 use leptos_meta::Title;
-use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::get_comparison;
@@ -13,14 +15,26 @@ use crate::protocol::PageKind;
 /// Tags shown per advisor: the three students chose most often.
 const COMPARE_TAGS: usize = 3;
 
-/// `/compare?ids=12,34[,…]` — two to four advisors side by side: a radar of
-/// the four dimensions, then a table with the best value of each row marked.
+crate::split_fn!(
+    page_data,
+    /// `/compare?ids=12,34[,…]` — two to four advisors side by side: a radar of
+    /// the four dimensions, then a table with the best value of each row marked.
+    /// The comparison from the server, for a client-side navigation only (hydration
+    /// reads what the server rendered): a chunk of its own, like
+    /// `home::fetch_home`.
+    async fn fetch_comparison(
+        ids: String,
+    ) -> Result<Result<Comparison, crate::error::ApiError>, ServerFnError> {
+        get_comparison(ids).await
+    }
+);
+
 #[component]
 pub fn ComparePage() -> impl IntoView {
     let store = PageContextStore::expect();
     let query = use_query_map();
     let ids = move || query.with(|q| q.get("ids").unwrap_or_default());
-    let data = Resource::new(ids, get_comparison);
+    let data = Resource::new(ids, fetch_comparison);
 
     // Keep the page context true: the compared advisors are the list that
     // "第一个" and "第二位" refer to.
@@ -34,9 +48,9 @@ pub fn ComparePage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"正在加载导师对比…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(Ok(comparison)) => view! { <CompareView comparison/> }.into_any(),
+                    Ok(Ok(comparison)) => view! { <CompareView comparison/> }.into_any_sync(),
                     Ok(Err(e)) if e.status == 404 => {
-                        view! { <NotFound message=e.info.message/> }.into_any()
+                        view! { <NotFound message=e.info.message/> }.into_any_sync()
                     }
                     Ok(Err(e)) => {
                         crate::set_http_status(e.status);
@@ -46,14 +60,14 @@ pub fn ComparePage() -> impl IntoView {
                                 <h1>"无法对比"</h1>
                                 <p class="compare-error">{e.info.message}</p>
                                 <p>"在排行页挑选导师后再来对比，例如 /compare?ids=12,34。"</p>
-                                <p><A href="/" attr:class="button">"回到首页"</A></p>
+                                <p><a href="/" class="button">"回到首页"</a></p>
                             </section>
                         }
-                            .into_any()
+                            .into_any_sync()
                     }
                     Err(e) => {
                         crate::set_http_status(503);
-                        view! { <p class="error">{format!("导师对比加载失败，请稍后再试（{e}）")}</p> }.into_any()
+                        view! { <p class="error">{format!("导师对比加载失败，请稍后再试（{e}）")}</p> }.into_any_sync()
                     }
                 }
             })}
@@ -87,9 +101,9 @@ fn number_row(label: &'static str, values: Vec<Option<f64>>, shown: Vec<String>)
         .map(|(text, is_best)| {
             if is_best {
                 view! { <td class="compare-best" data-best="true"><strong>{text}</strong></td> }
-                    .into_any()
+                    .into_any_sync()
             } else {
-                view! { <td>{text}</td> }.into_any()
+                view! { <td>{text}</td> }.into_any_sync()
             }
         })
         .collect_view();
@@ -113,7 +127,7 @@ fn dimension_row(
         .collect();
     let shown = values
         .iter()
-        .map(|v| v.map_or_else(|| "暂无评价".to_string(), |v| format!("{v:.1}")))
+        .map(|v| v.map_or_else(|| "暂无评价".to_string(), |v| fixed(v, 1)))
         .collect();
     number_row(label, values, shown)
 }
@@ -138,7 +152,7 @@ fn CompareView(comparison: Comparison) -> impl IntoView {
             view! {
                 <th scope="col" data-advisor-id=d.id.clone()>
                     <span class="radar-swatch" style=swatch></span>
-                    <A href=format!("/advisor/{}", d.id) attr:class="advisor-name">{name}</A>
+                    <a href=format!("/advisor/{}", d.id) class="advisor-name">{name}</a>
                     <span class="advisor-title">{d.title.clone()}</span>
                     <span class="compare-meta">{format!("{} · {}", d.school, d.major)}</span>
                 </th>
@@ -153,7 +167,7 @@ fn CompareView(comparison: Comparison) -> impl IntoView {
         .collect();
     let score_text = scores
         .iter()
-        .map(|v| v.map_or_else(|| "暂无评价".to_string(), |v| format!("{v:.1}")))
+        .map(|v| v.map_or_else(|| "暂无评价".to_string(), |v| fixed(v, 1)))
         .collect();
     let counts: Vec<Option<f64>> = advisors
         .iter()

@@ -1,6 +1,7 @@
 use leptos::prelude::*;
+
+use crate::sync_hydrate::IntoAnySync;
 use leptos_meta::Title;
-use leptos_router::components::A;
 
 use crate::api::get_home;
 use crate::components::SearchForm;
@@ -11,11 +12,22 @@ use crate::pages::ranking_href;
 /// How many schools the home page shows as "popular".
 const POPULAR: usize = 12;
 
+crate::split_fn!(
+    page_data,
+    /// The home page's data from the server. Hydration reads what the server
+    /// rendered and never calls this; only a client-side navigation to the page
+    /// does, so the request code (the server-function client, its error
+    /// decoding) is a chunk of its own instead of part of the page's.
+    async fn fetch_home() -> Result<crate::model::HomeData, ServerFnError> {
+        get_home().await
+    }
+);
+
 #[component]
 pub fn HomePage() -> impl IntoView {
     let store = PageContextStore::expect();
     store.show_home();
-    let home = Resource::new(|| (), |_| get_home());
+    let home = Resource::new(|| (), |_| fetch_home());
 
     view! {
         <Title text="找导师，先看学生怎么说"/>
@@ -46,13 +58,13 @@ pub fn HomePage() -> impl IntoView {
                                                 let alias = s.aliases.first().cloned().unwrap_or_default();
                                                 view! {
                                                     <li class="school-card">
-                                                        <A href=ranking_href(&s.name, "", SortKey::Overall, 1)>
+                                                        <a href=ranking_href(&s.name, "", SortKey::Overall, 1)>
                                                             <strong>{s.name.clone()}</strong>
                                                             <span class="school-meta">
                                                                 {format!("{} · {} · {} 位导师", s.city, s.tier, s.advisor_count)}
                                                             </span>
                                                             <span class="school-alias">{alias}</span>
-                                                        </A>
+                                                        </a>
                                                     </li>
                                                 }
                                             })
@@ -60,9 +72,9 @@ pub fn HomePage() -> impl IntoView {
                                     </ul>
                                 </section>
                             }
-                                .into_any()
+                                .into_any_sync()
                         }
-                        Err(e) => view! { <p class="error">{format!("数据加载失败：{e}")}</p> }.into_any(),
+                        Err(e) => view! { <p class="error">{format!("数据加载失败：{e}")}</p> }.into_any_sync(),
                     }
                 })}
             </Suspense>

@@ -1,6 +1,5 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::components::A;
 
 use crate::page_context::PageContextStore;
 use crate::protocol::PageKind;
@@ -15,7 +14,7 @@ pub fn NotFound(#[prop(into)] message: String) -> impl IntoView {
         <section class="not-found" data-page="not_found">
             <h1>"404 · 没有找到"</h1>
             <p class="not-found-message">{message}</p>
-            <p><A href="/" attr:class="button">"回到首页"</A></p>
+            <p><a href="/" class="button">"回到首页"</a></p>
         </section>
     }
 }

@@ -1,6 +1,8 @@
+use crate::text::fixed;
 use leptos::prelude::*;
+
+use crate::sync_hydrate::IntoAnySync;
 use leptos_meta::Title;
-use leptos_router::components::A;
 use leptos_router::hooks::use_query_map;
 
 use crate::agent_state::AgentOverlay;
@@ -38,7 +40,7 @@ pub fn RankingPageView() -> impl IntoView {
         if let Some(ready) = overlay.take_ranking(&school, &major, sort, page) {
             return Ok(Some(RankingView::Ranking(ready)));
         }
-        get_ranking(school, major, sort, page).await.map(Some)
+        fetch_ranking(school, major, sort, page).await.map(Some)
     });
     // The 数据概览 depends on the school and major only: sorting and paging
     // keep it.
@@ -47,7 +49,7 @@ pub fn RankingPageView() -> impl IntoView {
             let (school, major, _, _) = params();
             (school, major)
         },
-        |(school, major)| get_ranking_stats(school, major),
+        |(school, major)| fetch_ranking_stats(school, major),
     );
 
     // Keep the page context true: what is on screen is what the agent sees.
@@ -63,14 +65,13 @@ pub fn RankingPageView() -> impl IntoView {
                 match data.await {
                     Ok(Some(RankingView::Ranking(page))) => {
                         let stats = stats.await;
-                        view! { <Ranking page stats/> }.into_any()
+                        view! { <Ranking page stats/> }.into_any_sync()
                     }
                     Ok(Some(RankingView::ChooseSchool { query, candidates })) => {
-                        let major = params().1;
-                        view! { <ChooseSchool query candidates major/> }.into_any()
+                        choose_school(query, candidates, params().1)
                     }
                     Ok(Some(RankingView::ChooseMajor { school, unknown_major, majors })) => {
-                        view! { <ChooseMajor school unknown_major majors/> }.into_any()
+                        choose_major(school, unknown_major, majors)
                     }
                     Ok(Some(RankingView::UnknownSchool { query })) => {
                         let message = if query.trim().is_empty() {
@@ -78,7 +79,7 @@ pub fn RankingPageView() -> impl IntoView {
                         } else {
                             format!("没有找到“{query}”这所学校，请检查名称，或换个常用叫法试试。")
                         };
-                        view! { <NotFound message/> }.into_any()
+                        view! { <NotFound message/> }.into_any_sync()
                     }
                     Ok(None) => {
                         crate::set_http_status(400);
@@ -88,17 +89,43 @@ pub fn RankingPageView() -> impl IntoView {
                                 <p>"可选的排序：综合评分、学术水平、科研经费、师生关系、学生前途、评价数量。"</p>
                             </section>
                         }
-                            .into_any()
+                            .into_any_sync()
                     }
                     Err(e) => {
                         crate::set_http_status(503);
-                        view! { <p class="error">{format!("排行加载失败，请稍后再试（{e}）")}</p> }.into_any()
+                        view! { <p class="error">{format!("排行加载失败，请稍后再试（{e}）")}</p> }.into_any_sync()
                     }
                 }
             })}
         </Suspense>
     }
 }
+
+crate::split_fn!(
+    page_data,
+    /// The ranking's data from the server, for a client-side navigation only
+    /// (hydration reads what the server rendered): a chunk of its own, like
+    /// `home::fetch_home`.
+    async fn fetch_ranking(
+        school: String,
+        major: String,
+        sort: SortKey,
+        page: u32,
+    ) -> Result<RankingView, ServerFnError> {
+        get_ranking(school, major, sort, page).await
+    }
+);
+
+crate::split_fn!(
+    page_data,
+    /// The 数据概览's data, the same way.
+    async fn fetch_ranking_stats(
+        school: String,
+        major: String,
+    ) -> Result<Option<RankingStats>, ServerFnError> {
+        get_ranking_stats(school, major).await
+    }
+);
 
 #[component]
 fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView {
@@ -114,13 +141,12 @@ fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>
             } else {
                 "sort-tab"
             };
-            view! { <A href=href attr:class=class attr:data-sort=key.as_param()>{key.label()}</A> }
+            view! { <a href=href class=class data-sort=key.as_param()>{key.label()}</a> }
         })
         .collect_view();
     let rows = page
         .advisors
         .iter()
-        .cloned()
         .map(|a| {
             let href = format!("/advisor/{}", a.id);
             let id = a.id.clone();
@@ -138,7 +164,7 @@ fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>
                 >
                     <span class="advisor-rank">{a.rank}</span>
                     <div class="advisor-main">
-                        <A href=href attr:class="advisor-name">{a.name.clone()}</A>
+                        <a href=href class="advisor-name">{a.name.clone()}</a>
                         <span class="advisor-title">{a.title.clone()}</span>
                         <p class="advisor-directions">{a.directions.join(" · ")}</p>
                         <TagList tags=a.top_tags.clone()/>
@@ -173,7 +199,7 @@ fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>
         .collect::<Vec<_>>();
     let compare = (shortlist.len() >= 2).then(|| {
         let label = format!("对比本页前 {} 位导师", shortlist.len());
-        view! { <A href=compare_href(shortlist) attr:class="compare-link">{label}</A> }
+        view! { <a href=compare_href(shortlist) class="compare-link">{label}</a> }
     });
     view! {
         <Title text=crate::text::title(title.clone())/>
@@ -197,27 +223,33 @@ fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>
     }
 }
 
-#[component]
-fn ChooseSchool(query: String, candidates: Vec<String>, major: String) -> impl IntoView {
-    view! {
-        <Title text="请选择学校"/>
-        <section class="choose" data-page="ranking">
-            <h1>{format!("“{query}”可能指以下学校")}</h1>
-            <ul class="choice-list">
-                {candidates
-                    .into_iter()
-                    .map(|name| {
-                        let href = ranking_href(&name, &major, SortKey::Overall, 1);
-                        view! { <li><A href=href attr:class="choice">{name}</A></li> }
-                    })
-                    .collect_view()}
-            </ul>
-        </section>
-    }
+/// One entry of a "which did you mean" page: where it leads, what it says and
+/// a note beside it.
+struct Choice {
+    href: String,
+    label: String,
+    meta: Option<String>,
 }
 
-#[component]
-fn ChooseMajor(school: String, unknown_major: Option<String>, majors: Vec<Major>) -> impl IntoView {
+/// The school words name several schools: the student chooses one.
+fn choose_school(query: String, candidates: Vec<String>, major: String) -> AnyView {
+    let choices = candidates
+        .into_iter()
+        .map(|name| Choice {
+            href: ranking_href(&name, &major, SortKey::Overall, 1),
+            label: name,
+            meta: None,
+        })
+        .collect();
+    view! {
+        <Choices title="请选择学校".to_string() heading=format!("“{query}”可能指以下学校") choices/>
+    }
+    .into_any_sync()
+}
+
+/// The school is known and the major is missing or not offered there (a 404
+/// then): the student chooses one of its majors.
+fn choose_major(school: String, unknown_major: Option<String>, majors: Vec<Major>) -> AnyView {
     let heading = match &unknown_major {
         Some(m) => {
             crate::set_http_status(404);
@@ -225,19 +257,36 @@ fn ChooseMajor(school: String, unknown_major: Option<String>, majors: Vec<Major>
         }
         None => format!("{school}：请选择专业"),
     };
+    let choices = majors
+        .into_iter()
+        .map(|m| Choice {
+            href: ranking_href(&school, &m.name, SortKey::Overall, 1),
+            meta: Some(format!("{} 位导师", m.advisor_count)),
+            label: m.name,
+        })
+        .collect();
     view! {
-        <Title text=crate::text::title(format!("{school} · 选择专业"))/>
+        <Choices title=format!("{school} · 选择专业") heading choices/>
+    }
+    .into_any_sync()
+}
+
+/// Both choice pages are this one view, so the page's chunk carries one view
+/// type for them rather than two.
+#[component]
+fn Choices(title: String, heading: String, choices: Vec<Choice>) -> impl IntoView {
+    view! {
+        <Title text=crate::text::title(title)/>
         <section class="choose" data-page="ranking">
             <h1>{heading}</h1>
             <ul class="choice-list">
-                {majors
+                {choices
                     .into_iter()
-                    .map(|m| {
-                        let href = ranking_href(&school, &m.name, SortKey::Overall, 1);
+                    .map(|c| {
                         view! {
                             <li>
-                                <A href=href attr:class="choice">{m.name.clone()}</A>
-                                <span class="choice-meta">{format!("{} 位导师", m.advisor_count)}</span>
+                                <a href=c.href class="choice">{c.label}</a>
+                                {c.meta.map(|m| view! { <span class="choice-meta">{m}</span> })}
                             </li>
                         }
                     })
@@ -255,7 +304,7 @@ const COMPARE_SHORTLIST: usize = 3;
 fn advisor_link(advisor: &AdvisorRef, value: String) -> impl IntoView {
     let href = format!("/advisor/{}", advisor.id);
     let text = format!("{} · {value}", advisor.name);
-    view! { <A href=href>{text}</A> }
+    view! { <a href=href>{text}</a> }
 }
 
 /// 数据概览: what the reviews of this school and major add up to.
@@ -263,17 +312,18 @@ fn advisor_link(advisor: &AdvisorRef, value: String) -> impl IntoView {
 fn Overview(stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView {
     let stats = match stats {
         Ok(Some(stats)) => stats,
-        Ok(None) => return ().into_any(),
+        Ok(None) => return ().into_any_sync(),
         Err(e) => {
-            return view! { <p class="error">{format!("数据概览加载失败（{e}）")}</p> }.into_any()
+            return view! { <p class="error">{format!("数据概览加载失败（{e}）")}</p> }
+                .into_any_sync()
         }
     };
     let average = stats
         .average
-        .map_or_else(|| "暂无评价".to_string(), |a| format!("{a:.1} 分"));
+        .map_or_else(|| "暂无评价".to_string(), |a| format!("{} 分", fixed(a, 1)));
     let most_reviewed = match &stats.most_reviewed {
-        Some(a) => advisor_link(a, format!("{} 条评价", a.value as i64)).into_any(),
-        None => "暂无评价".into_any(),
+        Some(a) => advisor_link(a, format!("{} 条评价", a.value as i64)).into_any_sync(),
+        None => "暂无评价".into_any_sync(),
     };
     let best = if stats.best.is_empty() {
         view! {
@@ -281,7 +331,7 @@ fn Overview(stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView
                 {format!("还没有导师收到 {} 条以上评价，暂不评选各维度最高。", RankingStats::MIN_REVIEWS)}
             </p>
         }
-        .into_any()
+        .into_any_sync()
     } else {
         view! {
             <dl class="stats-best">
@@ -292,14 +342,14 @@ fn Overview(stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView
                         view! {
                             <div data-dimension=b.dimension.clone()>
                                 <dt>{b.label.clone()}</dt>
-                                <dd>{advisor_link(&b.advisor, format!("{:.1}", b.advisor.value))}</dd>
+                                <dd>{advisor_link(&b.advisor, fixed(b.advisor.value, 1))}</dd>
                             </div>
                         }
                     })
                     .collect_view()}
             </dl>
         }
-        .into_any()
+        .into_any_sync()
     };
     view! {
         <section class="ranking-stats" data-testid="ranking-stats" aria-labelledby="ranking-stats-title">
@@ -330,5 +380,5 @@ fn Overview(stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView
             </div>
         </section>
     }
-    .into_any()
+    .into_any_sync()
 }

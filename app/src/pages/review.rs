@@ -1,6 +1,7 @@
 use leptos::prelude::*;
+
+use crate::sync_hydrate::IntoAnySync;
 use leptos_meta::Title;
-use leptos_router::components::A;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::get_review_form;
@@ -19,10 +20,24 @@ const SCORES: [(&str, &str); 5] = [
 ];
 use crate::vocabulary::{MAX_TAGS, MAX_TEXT, MIN_TEXT, RELATIONS};
 
-/// `/advisor/:id/review` — the review form. A plain POST form, so it works
-/// with JavaScript off: the server answers with the new review, or with this
-/// page again showing what was typed and each error next to its field
-/// (`?draft=`). Hydrated, it counts the characters as the student types.
+crate::split_fn!(
+    page_data,
+    /// `/advisor/:id/review` — the review form. A plain POST form, so it works
+    /// with JavaScript off: the server answers with the new review, or with this
+    /// page again showing what was typed and each error next to its field
+    /// (`?draft=`). Hydrated, it counts the characters as the student types.
+    /// The form from the server, for a client-side navigation only (hydration
+    /// reads what the server rendered): a chunk of its own, like
+    /// `home::fetch_home`.
+    async fn fetch_review_form(
+        id: String,
+        draft: Option<String>,
+        edit: Option<String>,
+    ) -> Result<Option<ReviewForm>, ServerFnError> {
+        get_review_form(id, draft, edit).await
+    }
+);
+
 #[component]
 pub fn ReviewFormPage() -> impl IntoView {
     let store = PageContextStore::expect();
@@ -35,7 +50,7 @@ pub fn ReviewFormPage() -> impl IntoView {
             query.with(|q| q.get("edit")),
         )
     };
-    let data = Resource::new(key, |(id, draft, edit)| get_review_form(id, draft, edit));
+    let data = Resource::new(key, |(id, draft, edit)| fetch_review_form(id, draft, edit));
     Effect::new(move |_| {
         if data.get().is_some() {
             store.show_other(PageKind::Review);
@@ -45,11 +60,11 @@ pub fn ReviewFormPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"正在加载评价表单…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(Some(form)) => view! { <FormView form/> }.into_any(),
-                    Ok(None) => view! { <NotFound message="没有找到这位导师。".to_string()/> }.into_any(),
+                    Ok(Some(form)) => view! { <FormView form/> }.into_any_sync(),
+                    Ok(None) => view! { <NotFound message="没有找到这位导师。".to_string()/> }.into_any_sync(),
                     Err(e) => {
                         crate::set_http_status(503);
-                        view! { <p class="error">{format!("评价表单加载失败，请稍后再试（{e}）")}</p> }.into_any()
+                        view! { <p class="error">{format!("评价表单加载失败，请稍后再试（{e}）")}</p> }.into_any_sync()
                     }
                 }
             })}
@@ -88,7 +103,7 @@ fn FormView(form: ReviewForm) -> impl IntoView {
     view! {
         <Title text=crate::text::title(format!("评价{}", form.advisor_name))/>
         <section class="review-form-page" data-page="review">
-            <p class="crumbs"><A href=back.clone()>{format!("{} · {} · {}", form.school, form.major, form.advisor_name)}</A></p>
+            <p class="crumbs"><a href=back.clone()>{format!("{} · {} · {}", form.school, form.major, form.advisor_name)}</a></p>
             <h1>{format!("{verb}{}", form.advisor_name)}{form.editing.is_some().then_some("的评价")}</h1>
             <p class="muted">"请写真实的读研经历。不要写联系方式、身份证号、邮箱、导师的私生活，也不要写出其他同学的姓名。"</p>
             {(!form.errors.is_empty()).then(|| view! {

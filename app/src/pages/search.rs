@@ -1,4 +1,6 @@
 use leptos::prelude::*;
+
+use crate::sync_hydrate::IntoAnySync;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
@@ -8,16 +10,28 @@ use crate::model::{SearchResults, SortKey};
 use crate::page_context::PageContextStore;
 use crate::pages::{encode, ranking_href};
 
-/// `/search?q=` — advisors by name, pinyin or initials, schools and majors
-/// by name or alias. Rendered on the server (works without JavaScript); the
-/// advisors found are the page context's visible advisors, so "第一个" in
-/// the panel means the first result.
+crate::split_fn!(
+    page_data,
+    /// `/search?q=` — advisors by name, pinyin or initials, schools and majors
+    /// by name or alias. Rendered on the server (works without JavaScript); the
+    /// advisors found are the page context's visible advisors, so "第一个" in
+    /// the panel means the first result.
+    /// The results from the server, for a client-side navigation only (hydration
+    /// reads what the server rendered): a chunk of its own, like
+    /// `home::fetch_home`.
+    async fn fetch_search(
+        q: String,
+    ) -> Result<Result<SearchResults, crate::error::ApiError>, ServerFnError> {
+        search(q).await
+    }
+);
+
 #[component]
 pub fn SearchPage() -> impl IntoView {
     let store = PageContextStore::expect();
     let query = use_query_map();
     let q = move || query.with(|q| q.get("q").unwrap_or_default());
-    let results = Resource::new(q, search);
+    let results = Resource::new(q, fetch_search);
     // Keep the page context true: the advisors found are the list on screen.
     Effect::new(move |_| match results.get() {
         Some(Ok(Ok(r))) => store.show_search(&r),
@@ -30,7 +44,7 @@ pub fn SearchPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let text = q();
                 match results.await {
-                    Ok(Ok(r)) => view! { <Results text results=r/> }.into_any(),
+                    Ok(Ok(r)) => view! { <Results text results=r/> }.into_any_sync(),
                     Ok(Err(e)) => {
                         crate::set_http_status(e.status);
                         let results = SearchResults { query: text.clone(), ..SearchResults::default() };
@@ -38,11 +52,11 @@ pub fn SearchPage() -> impl IntoView {
                             <p class="error" role="alert" data-testid="search-error">{e.info.message.clone()}</p>
                             <Results text results refused=true/>
                         }
-                        .into_any()
+                        .into_any_sync()
                     }
                     Err(e) => {
                         crate::set_http_status(503);
-                        view! { <p class="error">{format!("搜索失败，请稍后再试（{e}）")}</p> }.into_any()
+                        view! { <p class="error">{format!("搜索失败，请稍后再试（{e}）")}</p> }.into_any_sync()
                     }
                 }
             })}

@@ -188,26 +188,7 @@ impl Conversation {
             session_id: self.session.get_value(),
             agent_type: to.to_string(),
         };
-        spawn_local(async move {
-            let result = switch_agent(request).await;
-            if self.epoch.get_value() != epoch {
-                return;
-            }
-            self.busy.set(false);
-            match result {
-                Ok(data) => {
-                    storage::save_session(&data.session_id);
-                    self.session.set_value(Some(data.session_id));
-                    self.push(Role::System, switch_message(&from, &data.agent_type));
-                    self.persona.set(data.agent_type);
-                }
-                Err(e) => {
-                    warn!("切换助手模式失败：{e}");
-                    self.error
-                        .set(Some("切换模式失败，请稍后再试。".to_string()));
-                }
-            }
-        });
+        spawn_local(switch_turn(self, request, from, epoch));
         true
     }
 
@@ -232,22 +213,7 @@ impl Conversation {
         self.session.set_value(Some(id.clone()));
         let epoch = self.epoch.get_value();
         self.busy.set(true);
-        spawn_local(async move {
-            let loaded = load_chat_history(id).await;
-            if self.epoch.get_value() != epoch {
-                return;
-            }
-            self.busy.set(false);
-            match loaded {
-                Ok(Some(history)) => self.show_history(history),
-                Ok(None) => {
-                    storage::clear_session();
-                    self.session.set_value(None);
-                }
-                // Keep the id: the server may be back for the next message.
-                Err(e) => warn!("无法恢复对话：{e}"),
-            }
-        });
+        spawn_local(restore_turn(self, id, epoch));
     }
 
     fn show_history(self, history: ChatHistory) {
@@ -299,66 +265,10 @@ impl Conversation {
             page_context: self.store.snapshot(),
         };
         let epoch = self.epoch.get_value();
-        spawn_local(async move {
-            let mut typing = Some(Timeout::new(TYPING_DELAY_MS, move || {
-                if self.epoch.get_value() == epoch {
-                    self.typing.set(true);
-                }
-            }));
-            // The assistant message this turn's sentences go into, once shown.
-            let mut shown: Option<u64> = None;
-            // The persona's switch notice, shown and spoken before its words.
-            let mut switched = false;
-            let outcome = stream::chat_stream(
-                &request,
-                |notice| {
-                    if self.epoch.get_value() == epoch {
-                        switched = true;
-                        self.hear_switch(notice);
-                    }
-                },
-                |piece| {
-                    if self.epoch.get_value() != epoch {
-                        return;
-                    }
-                    shown = self.hear(shown, piece);
-                    if shown.is_some() {
-                        // Dropping the timer cancels it if the words beat it.
-                        if let Some(timer) = typing.take() {
-                            drop(timer);
-                            self.typing.set(false);
-                        }
-                    }
-                },
-            )
-            .await;
-            drop(typing);
-            if self.epoch.get_value() != epoch {
-                return;
-            }
-            self.typing.set(false);
-            self.busy.set(false);
-            match outcome {
-                Ok(reply) => self.receive(reply, shown, switched),
-                Err(e) => {
-                    warn!("对话请求失败：{e:?}");
-                    // The server no longer knows this session (expired, or a
-                    // new database): the next message opens a fresh one.
-                    if e.is_unknown_session() {
-                        storage::clear_session();
-                        self.session.set_value(None);
-                    }
-                    self.error.set(Some(e.student_text()));
-                }
-            }
-        });
+        spawn_local(run_turn(self, request, epoch));
         true
     }
 
-    /// Shows and speaks one `voice` event: the first opens the assistant
-    /// message, later ones grow it (queued behind what is being spoken), a
-    /// restart replaces it (cutting off what is being spoken). Returns the id
-    /// of the message the turn's text is in, if any yet.
     /// `event: switch`: the new persona from now on, its notice shown as the
     /// conversation stores it and said first (without the "[系统]" mark).
     fn hear_switch(self, notice: SwitchNotice) {
@@ -372,6 +282,10 @@ impl Conversation {
         }
     }
 
+    /// Shows and speaks one `voice` event: the first opens the assistant
+    /// message, later ones grow it (queued behind what is being spoken), a
+    /// restart replaces it (cutting off what is being spoken). Returns the id
+    /// of the message the turn's text is in, if any yet.
     fn hear(self, shown: Option<u64>, piece: VoicePiece) -> Option<u64> {
         if let Some(agent) = &piece.agent {
             if self.persona.with_untracked(|p| p != agent) {
@@ -482,6 +396,122 @@ impl Conversation {
         Here { path, url, ranking }
     }
 }
+
+// The network half of the panel is one WASM chunk (`panel_turn`, see
+// `crate::split`): the streaming reader, the reply's deserializers, the
+// planner of page steps and the speech queue arrive with the first message
+// sent (or the restore of a stored conversation), not with the page. Until then the panel is fully usable: input, chips,
+// mute and the persona toggle are all in the main module.
+
+crate::split_fn!(
+    panel_turn,
+    /// One chat turn: streams the reply (shown and spoken sentence by sentence),
+    /// then applies it. Dropped if "新对话" started another conversation meanwhile.
+    async fn run_turn(this: Conversation, request: ChatRequest, epoch: u64) -> () {
+        let mut typing = Some(Timeout::new(TYPING_DELAY_MS, move || {
+            if this.epoch.get_value() == epoch {
+                this.typing.set(true);
+            }
+        }));
+        // The assistant message this turn's sentences go into, once shown.
+        let mut shown: Option<u64> = None;
+        // The persona's switch notice, shown and spoken before its words.
+        let mut switched = false;
+        let outcome = stream::chat_stream(
+            &request,
+            |notice| {
+                if this.epoch.get_value() == epoch {
+                    switched = true;
+                    this.hear_switch(notice);
+                }
+            },
+            |piece| {
+                if this.epoch.get_value() != epoch {
+                    return;
+                }
+                shown = this.hear(shown, piece);
+                if shown.is_some() {
+                    // Dropping the timer cancels it if the words beat it.
+                    if let Some(timer) = typing.take() {
+                        drop(timer);
+                        this.typing.set(false);
+                    }
+                }
+            },
+        )
+        .await;
+        drop(typing);
+        if this.epoch.get_value() != epoch {
+            return;
+        }
+        this.typing.set(false);
+        this.busy.set(false);
+        match outcome {
+            Ok(reply) => this.receive(reply, shown, switched),
+            Err(e) => {
+                warn!("对话请求失败：{e:?}");
+                // The server no longer knows this session (expired, or a
+                // new database): the next message opens a fresh one.
+                if e.is_unknown_session() {
+                    storage::clear_session();
+                    this.session.set_value(None);
+                }
+                this.error.set(Some(e.student_text()));
+            }
+        }
+    }
+);
+
+crate::split_fn!(
+    panel_turn,
+    /// Reads the stored conversation of this tab's session and shows it.
+    async fn restore_turn(this: Conversation, id: String, epoch: u64) -> () {
+        let loaded = load_chat_history(id).await;
+        if this.epoch.get_value() != epoch {
+            return;
+        }
+        this.busy.set(false);
+        match loaded {
+            Ok(Some(history)) => this.show_history(history),
+            Ok(None) => {
+                storage::clear_session();
+                this.session.set_value(None);
+            }
+            // Keep the id: the server may be back for the next message.
+            Err(e) => warn!("无法恢复对话：{e}"),
+        }
+    }
+);
+
+crate::split_fn!(
+    panel_turn,
+    /// The persona toggle's request, then its system line.
+    async fn switch_turn(
+        this: Conversation,
+        request: SwitchAgentRequest,
+        from: String,
+        epoch: u64,
+    ) -> () {
+        let result = switch_agent(request).await;
+        if this.epoch.get_value() != epoch {
+            return;
+        }
+        this.busy.set(false);
+        match result {
+            Ok(data) => {
+                storage::save_session(&data.session_id);
+                this.session.set_value(Some(data.session_id));
+                this.push(Role::System, switch_message(&from, &data.agent_type));
+                this.persona.set(data.agent_type);
+            }
+            Err(e) => {
+                warn!("切换助手模式失败：{e}");
+                this.error
+                    .set(Some("切换模式失败，请稍后再试。".to_string()));
+            }
+        }
+    }
+);
 
 #[cfg(test)]
 mod tests {

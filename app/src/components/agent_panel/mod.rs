@@ -19,6 +19,8 @@ mod view;
 
 use leptos::prelude::*;
 
+use crate::hydrated::Hydrated;
+
 use conversation::Conversation;
 use view::{Chips, Composer, ErrorLine, MessageList, PanelHeader};
 
@@ -31,14 +33,16 @@ pub fn AgentPanel() -> impl IntoView {
     let conversation = Conversation::new();
     let collapsed = RwSignal::new(false);
     // The server renders every control disabled; they come alive once the
-    // WASM has taken over, so no early click or keystroke is lost.
-    let hydrated = RwSignal::new(false);
+    // whole page has been hydrated (crate::hydrated), so no early click or
+    // keystroke is lost.
+    let hydrated = Hydrated::expect();
 
     // Browser-only state (the stored session, the mute switch) is read after
-    // hydration so the first client render matches the server's HTML.
+    // hydration so that what hydration meets is what the server rendered.
     Effect::new(move |_| {
-        hydrated.set(true);
-        conversation.restore();
+        if hydrated.get() {
+            conversation.restore();
+        }
     });
 
     // Escape anywhere in the open panel folds it to its button, and the

@@ -10,7 +10,9 @@ use leptos::prelude::*;
 use super::apply::ChipSet;
 use super::conversation::{Conversation, Message};
 use super::speech::{self, Recognizer};
+use crate::hydrated::Hydrated;
 use crate::protocol::{mode_name, persona_name, UserForm, ANALYSIS, CASUAL};
+use crate::sync_hydrate::IntoAnySync;
 
 /// The form as short pills for the header ("北京大学 · 计算机科学与技术 · 机器学习"):
 /// the filled fields, required ones first.
@@ -34,7 +36,7 @@ pub fn form_pills(form: &UserForm) -> Vec<String> {
 
 /// Title, what the agent knows so far, mute and "新对话".
 #[component]
-pub fn PanelHeader(conversation: Conversation, hydrated: RwSignal<bool>) -> impl IntoView {
+pub fn PanelHeader(conversation: Conversation, hydrated: Hydrated) -> impl IntoView {
     let muted = conversation.muted;
     let persona = conversation.persona;
     let pills = move || {
@@ -167,16 +169,25 @@ pub fn MessageList(conversation: Conversation) -> impl IntoView {
     }
 }
 
-/// The chips of the last `present_options`, above the input.
+/// The chips of the last `present_options`, above the input. They exist only
+/// after a reply (or a restored conversation), both of which load their own
+/// chunk, so their code is a chunk as well (see `crate::routes`).
 #[component]
 pub fn Chips(conversation: Conversation) -> impl IntoView {
     move || {
         conversation
             .chips
             .get()
-            .map(|set| view! { <ChipGroup set conversation/> })
+            .map(|set| Suspend::new(chip_group(set, conversation)))
     }
 }
+
+crate::split_fn!(
+    panel_turn,
+    async fn chip_group(set: ChipSet, conversation: Conversation) -> AnyView {
+        view! { <ChipGroup set conversation/> }.into_any_sync()
+    }
+);
 
 /// One set of chips; its selection lives and dies with it.
 #[component]
@@ -272,14 +283,19 @@ pub fn ErrorLine(conversation: Conversation) -> impl IntoView {
 
 /// Text input, send, and the microphone where the browser can listen.
 #[component]
-pub fn Composer(conversation: Conversation, hydrated: RwSignal<bool>) -> impl IntoView {
+pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView {
     let draft = RwSignal::new(String::new());
     let input = NodeRef::<html::Input>::new();
     let busy = conversation.busy;
     let mic_supported = RwSignal::new(false);
     let refocus = StoredValue::new(false);
-    // Only the browser knows whether it can listen.
-    Effect::new(move |_| mic_supported.set(speech::recognition_supported()));
+    // Only the browser knows whether it can listen; asked once the page is
+    // hydrated, since the answer changes what the form draws.
+    Effect::new(move |_| {
+        if hydrated.get() {
+            mic_supported.set(speech::recognition_supported());
+        }
+    });
     // Give the focus back after a typed turn (the input was disabled meanwhile).
     Effect::new(move |was_busy: Option<bool>| {
         let now = busy.get();
@@ -318,14 +334,21 @@ pub fn Composer(conversation: Conversation, hydrated: RwSignal<bool>) -> impl In
                 on:input=move |ev| draft.set(event_target_value(&ev))
                 disabled=disabled
             />
+            // Drawn in the browser only, where it can listen: its code (the
+            // recognizer and its callbacks) is a chunk fetched after hydration.
             <Show when=move || mic_supported.get()>
-                <MicButton conversation draft/>
+                {move || Suspend::new(mic_button(conversation, draft))}
             </Show>
             <button type="submit" class="agent-send" data-testid="agent-send" aria-label="发送" disabled=disabled>
                 "发送"
             </button>
         </form>
     }
+}
+
+#[leptos::lazy]
+fn mic_button(conversation: Conversation, draft: RwSignal<String>) -> AnyView {
+    view! { <MicButton conversation draft/> }.into_any_sync()
 }
 
 /// Listens for one utterance: partial text fills the input, the final text
