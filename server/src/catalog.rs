@@ -70,24 +70,10 @@ const MAJOR_NOISE: &[&str] = &[
     "考研",
 ];
 
-/// Case-, width- and space-insensitive form of a name: full-width Latin and
-/// digits become half-width, Latin is lower-cased, spaces and separators go.
+/// The key a school or major name is looked up by (`text::fold::key`:
+/// width, script, case, no spaces or separators).
 pub fn normalize(s: &str) -> String {
-    s.chars()
-        .filter_map(|c| {
-            let c = match c {
-                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-                '\u{3000}' => ' ',
-                _ => c,
-            };
-            if c.is_whitespace() || matches!(c, '·' | '・' | '-' | '_' | '.' | '。' | '，' | ',')
-            {
-                None
-            } else {
-                Some(c.to_ascii_lowercase())
-            }
-        })
-        .collect()
+    crate::text::fold::key(s)
 }
 
 fn strip_noise(mut s: &str, noise: &[&str]) -> String {

@@ -13,8 +13,10 @@
 //! - `server eval <suite.jsonl> [--strict]` — replays a dialogue suite against
 //!   the configured planner on a fresh copy of the demo data and prints
 //!   per-turn verdicts and the scores.
-//! - `server eval-coach <set.jsonl>` — scores the review coach's router on a
-//!   labelled set: routing accuracy, precision and recall per posting rule.
+//! - `server eval-coach <set.jsonl>` — scores the review coach on a
+//!   labelled set: routing accuracy, precision and recall per posting rule;
+//!   or, for a set of scored messages (`coach-scores*.jsonl`), exact and ±1
+//!   accuracy per dimension, "not said" recall and edit accuracy by category.
 //! - `server eval-rules <set.jsonl>` — scores the posting rules on a labelled
 //!   set: precision and recall per rule, innocent sentences accepted.
 //! - `server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]`
@@ -46,7 +48,7 @@ const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 const USAGE: &str = "用法：
   server                                   启动网站
   server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
-  server eval-coach <set.jsonl>            用标注集评测评价助手的路由准确率和各条发帖规则的精确率、召回率
+  server eval-coach <set.jsonl> [--misses] 用标注集评测评价助手：路由准确率和发帖规则（coach.jsonl），或各维度评分的准确率（coach-scores*.jsonl）
   server analyze <句子> [已知导师名…]        打印代码的语言理解结果（槽位、意图、指代），不调用模型
   server eval-rules <set.jsonl>            用标注集评测发帖规则：各条规则的精确率、召回率，无辜句子的通过率
   server load [--url U] [--sessions 200] [--turns 20] [--concurrency 50]
@@ -247,6 +249,16 @@ async fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
         return Err(format!("缺少标注集文件\n{USAGE}").into());
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+    // A set of scored messages (server/evals/coach-scores*.jsonl): the
+    // reader's scores per dimension and category.
+    if text.contains("\"gold\"") {
+        use server::coach::eval_scores;
+        let set = eval_scores::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
+        let report = eval_scores::run(&set);
+        let misses = args.iter().any(|a| a == "--misses");
+        print!("{}", eval_scores::render(path, &report, misses));
+        return Ok(ExitCode::SUCCESS);
+    }
     let set = server::coach::eval::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
     let verdicts = server::coach::eval::run(&set);
     print!("{}", server::coach::eval::render(&verdicts));

@@ -16,8 +16,9 @@
 //!
 //! The rules, over the word lists of `server/lexicons/speech_acts.txt`:
 //!
-//! - The message is folded (width, case, spaces) and cut into clauses at
-//!   punctuation; a clause knows whether its sentence ends in "？".
+//! - The message is folded (`text::fold`, spaces dropped) and cut into
+//!   clauses (`text::clauses`); a clause knows whether its sentence ends in
+//!   "？".
 //! - A clause that starts with someone else (朋友 / 同学 / 他 …, after
 //!   "我有个" and the like) followed by a verb of saying, thinking or
 //!   wanting, or that contains hearsay (听说), is theirs: it reports, it does
@@ -45,6 +46,7 @@
 //!   clause is a yes word with polite words around it ("好的", "嗯，发吧"),
 //!   [`Answer::No`] when a clause is a no word or the message hesitates.
 
+use crate::text::clauses::{self, Link};
 use crate::text::lexfile;
 
 const SPEECH_ACTS: &str = include_str!("../lexicons/speech_acts.txt");
@@ -192,42 +194,26 @@ pub struct SpeechActs {
     actions: Vec<(Action, Terms, Vec<String>)>,
 }
 
-/// Full-width to ASCII, lower case, no spaces: the form every list and
-/// message is matched in (punctuation stays, it cuts clauses).
+/// The folded message without spaces (`text::fold`): the form every list
+/// and message is matched in (punctuation stays, it cuts clauses).
 pub fn fold(s: &str) -> String {
-    s.chars()
-        .filter_map(|c| {
-            let c = match c {
-                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-                _ => c,
-            };
-            (!c.is_whitespace()).then(|| c.to_ascii_lowercase())
-        })
+    crate::text::fold::fold(s)
+        .chars()
+        .filter(|c| !c.is_whitespace())
         .collect()
 }
 
-/// Ends a sentence.
-fn ends_sentence(c: char) -> bool {
-    matches!(c, '。' | '!' | '?' | '\n' | '！' | '？')
-}
-
-/// Ends a clause inside a sentence.
-fn ends_clause(c: char) -> bool {
-    matches!(
-        c,
-        ',' | '，' | '、' | ';' | '；' | ':' | '：' | '…' | '~' | '～' | '.' | '"' | '“' | '”'
-    )
-}
-
-/// One clause of a message.
+/// One clause of a message (cut by `text::clauses`) and whose words it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Clause {
-    chars: Vec<char>,
-    sentence: usize,
+pub struct Clause {
+    pub chars: Vec<char>,
+    pub sentence: usize,
     /// Its sentence ends in "？".
-    question_mark: bool,
+    pub question_mark: bool,
     /// Someone else's words.
-    reported: bool,
+    pub reported: bool,
+    /// How it relates to the clause before (但是, 其实 …).
+    pub link: Link,
 }
 
 /// A message cut into clauses, each with its owner.
@@ -247,6 +233,11 @@ impl Reading {
     /// Someone else's words, the student's own left out.
     pub fn reported_text(&self) -> String {
         self.join(true)
+    }
+
+    /// The clauses, in order.
+    pub fn clauses(&self) -> &[Clause] {
+        &self.clauses
     }
 
     /// Whether any clause is someone else's.
@@ -311,44 +302,28 @@ impl SpeechActs {
             .unwrap_or(&[])
     }
 
-    /// Cuts `message` into clauses and tells whose each is.
+    /// Cuts `message` into clauses at punctuation and tells whose each is.
     pub fn read(&self, message: &str) -> Reading {
-        let text: Vec<char> = fold(message).chars().collect();
-        let mut clauses: Vec<Clause> = Vec::new();
-        let mut sentence = 0;
-        let mut current: Vec<char> = Vec::new();
-        let mut sentence_start = 0;
-        for &c in &text {
-            let end_sentence = ends_sentence(c);
-            if end_sentence || ends_clause(c) {
-                if !current.is_empty() {
-                    clauses.push(Clause {
-                        chars: std::mem::take(&mut current),
-                        sentence,
-                        question_mark: false,
-                        reported: false,
-                    });
-                }
-                if end_sentence {
-                    let question = matches!(c, '?' | '？');
-                    for cl in clauses[sentence_start..].iter_mut() {
-                        cl.question_mark = question;
-                    }
-                    sentence += 1;
-                    sentence_start = clauses.len();
-                }
-            } else {
-                current.push(c);
-            }
-        }
-        if !current.is_empty() {
-            clauses.push(Clause {
-                chars: current,
-                sentence,
-                question_mark: false,
+        self.owners(clauses::split(&fold(message)))
+    }
+
+    /// Like [`SpeechActs::read`], also cut where a contrast or a revision
+    /// starts without punctuation ("学术很强但是经费少"): how a review is read.
+    pub fn read_at_connectives(&self, message: &str) -> Reading {
+        self.owners(clauses::split_at_connectives(&fold(message)))
+    }
+
+    fn owners(&self, cut: Vec<clauses::Clause>) -> Reading {
+        let mut clauses: Vec<Clause> = cut
+            .into_iter()
+            .map(|c| Clause {
+                chars: c.text.chars().collect(),
+                sentence: c.sentence,
+                question_mark: c.question_mark,
                 reported: false,
-            });
-        }
+                link: c.link,
+            })
+            .collect();
         // Whose words: a reporter at the start hands the clause over, and a
         // clause that ends at the reporting verb hands over the next one.
         let mut hand_over = false;

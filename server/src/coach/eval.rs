@@ -10,9 +10,11 @@
 use serde::Deserialize;
 
 use super::lexicon::CoachLexicon;
+use super::reader::Reader;
 use super::router;
 use super::state::{CoachState, Dimension, NextAgent};
 use crate::reviews::rules::{self, RuleContext};
+use crate::text::fold::fold;
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Labelled {
@@ -99,15 +101,23 @@ fn rules_of(l: &Labelled) -> Vec<String> {
     got_rules
 }
 
+fn reader(lex: &CoachLexicon) -> Reader {
+    Reader::new(
+        lex,
+        std::sync::Arc::new(crate::speech_act::SpeechActs::load()),
+    )
+}
+
 /// Runs the router on every labelled message.
 pub fn run(set: &[Labelled]) -> Vec<Verdict> {
     let lex = CoachLexicon::load();
+    let reader = reader(&lex);
     set.iter()
         .map(|l| {
             let state = state_of(l);
             let got_rules = rules_of(l);
-            let text = crate::catalog::normalize(&l.say);
-            let e = router::evaluate(&lex, &state, &text, got_rules.clone());
+            let text = fold(&l.say);
+            let e = router::evaluate(&lex, &reader, &state, &text, got_rules.clone());
             Verdict {
                 say: l.say.clone(),
                 want: l.next_agent,
@@ -176,17 +186,18 @@ pub async fn run_model(
     set: &[Labelled],
 ) -> ModelScore {
     let lex = CoachLexicon::load();
+    let reader = reader(&lex);
     let mut score = ModelScore::default();
     for l in set {
         score.messages += 1;
         let state = state_of(l);
         let violations = rules_of(l);
-        let text = crate::catalog::normalize(&l.say);
+        let text = fold(&l.say);
         let e = match coach.model_evaluation(client, &state, &l.say).await {
-            Ok(proposed) => router::reroute(&lex, &state, &text, proposed, violations),
+            Ok(proposed) => router::reroute(&lex, &reader, &state, &text, proposed, violations),
             Err(_) => {
                 score.router_faults += 1;
-                router::evaluate(&lex, &state, &text, violations)
+                router::evaluate(&lex, &reader, &state, &text, violations)
             }
         };
         let got = e.next_agent.unwrap_or(NextAgent::FollowUp);
@@ -205,13 +216,9 @@ pub async fn run_model(
         score.follow_ups += 1;
         if let Ok(line) = coach.follow_up_line(client, &state, &e, gap, &l.say).await {
             score.said += 1;
-            let line = crate::catalog::normalize(&line);
-            let names = |d: Dimension| {
-                lex.dimensions
-                    .iter()
-                    .filter(|(x, _)| *x == d)
-                    .any(|(_, words)| CoachLexicon::any(words, &line))
-            };
+            let line = fold(&line);
+            let named = reader.dimensions(&line);
+            let names = |d: Dimension| named.contains(&d);
             let missing = Dimension::ALL
                 .into_iter()
                 .filter(|d| !state.coverage(*d).mentioned && !e.dimensions.contains(d))

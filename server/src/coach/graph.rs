@@ -1,45 +1,53 @@
-//! The coach as an explicit graph (seed 003 §4.3, mapped onto writing a
-//! review): nodes, edges and a Command-like `goto`, run until `End` with a
-//! step cap.
+//! The coach as an explicit graph, in the idiom of the agent's turn
+//! (`agent/turn/mod.rs`): named steps, the edges in one function
+//! ([`next`]), one loop with a step cap ([`Coach::step`]), and a test that
+//! every path ends.
 //!
 //! ```text
-//!  message ─▶ router ─┬─▶ follow_up ─▶ end          (ask about a gap)
-//!     model fails ────┤
-//!                     └─▶ editor ─┬─▶ end           (rule broken, question,
-//!                          ▲      │                  draft changed)
-//!                          │      └─▶ tool ─┐       (rule check of the
-//!                          └────────────────┘        draft, submission, a
-//!                                                    knowledge lookup)
-//!  any node that fails ─▶ fallback ─▶ end           (apologise, log)
+//!  message ─▶ verdict ─┬─ 不写了 / 先不发布 / 发布了能改吗 / "继续写" ─────▶ end
+//!                      ├─ 确认发布, "经费改成2分" ─▶ editor
+//!                      └─▶ router ─┬─▶ follow_up ─────────────────────▶ end  (ask about a gap)
+//!                                  ├─▶ choose ────────────────────────▶ end  (score chips for a
+//!                                  │                                          dimension the words
+//!                                  │                                          did not decide)
+//!                                  └─▶ editor ─┬──────────────────────▶ end  (rule broken, question,
+//!                                       ▲      │                              summary, changed draft)
+//!                                       │      └─▶ tool ─┐                   (rule check of the draft,
+//!                                       └────────────────┘                    submission, a lookup)
+//!  any step that fails ─▶ fallback ─▶ end                                     (apologise, log)
 //! ```
 //!
-//! With a model configured, the follow-up and the editor are model calls
-//! with their own prompts filled with the router's evaluation (`speak.rs`);
-//! the editor answering a question may call `lookup_knowledge`, which the
-//! tool node runs (`knowledge.rs`, at most `MAX_LOOKUPS` a turn) before the
-//! editor answers from what it found. Every model line passes code's checks
-//! (`Coach::accept`) or the template speaks. A router whose model call
-//! fails hands the turn to the editor, which works from the rules'
-//! evaluation (seed 003 §4.3), not to an apology.
+//! - `verdict`: consequential actions on the speech act alone (issue 16):
+//!   dropping the draft on a direct instruction; with "发布吗？" pending,
+//!   publishing on a direct instruction or a yes, declining, a question about
+//!   publishing answered with the question still pending, a condition only
+//!   discussed; a score edit ("经费改成2分，学术给5分", "都改成3", "关系打低一
+//!   点") goes to the editor, an edit it cannot read gets a question back.
+//! - `router`: the posting rules, the evaluation (rules, or a model's
+//!   structured output checked by the same rules), and what the message adds
+//!   to the draft: each dimension's score from the student's words
+//!   (`reader.rs`), a later statement replacing an earlier one.
+//! - `follow_up`: one question about a gap — the template's, or a model's
+//!   own words about the same gap if they pass `Coach::accept`.
+//! - `choose`: before the summary, a dimension that was never judged (named
+//!   without a judgement, or not said) is offered as score chips, never
+//!   invented.
+//! - `editor` and `tool`: the rule check of the draft, the summary, the
+//!   changed draft, publishing through `reviews::submit` (exactly the
+//!   form's validation), answering a question (with a model: the
+//!   `lookup_knowledge` tool, at most `MAX_LOOKUPS` a turn; a line that
+//!   contradicts the site's knowledge is refused and the passage speaks).
 //!
-//! The router's evaluation comes from rules (`router.rs`) or, when a model
-//! is configured, from the model's structured output — checked by the same
-//! rule check and routed by the same rules, so code decides the path either
-//! way. Submitting goes through `reviews::submit`, exactly the validation
-//! of the form and the JSON API.
-//!
-//! Publishing and dropping the draft are consequential (issue 16): they
-//! happen only on the speech-act verdict of the message (`speech_act.rs`),
-//! read before any node runs — a direct instruction, or a yes to "发布吗？".
-//! A negation declines and keeps the draft, a question is answered with the
-//! question still pending, a condition is discussed. A model's evaluation
-//! may propose an `action`; it is logged and never performed by itself.
+//! A model's evaluation may propose an `action`; it is logged and never
+//! performed by itself. A router whose model call fails hands a gap to the
+//! editor, which asks about it in the template's words (seed 003 §4.3).
 
 use serde_json::json;
 
 use app::model::{NewReview, PostedReview, Ratings};
 use app::protocol::ToolCall;
 
+use super::edits::{self, Edit};
 use super::knowledge::{Passage, MAX_LOOKUPS};
 use super::lexicon::CoachLexicon;
 use super::router::{self, MIN_TEXT};
@@ -50,10 +58,12 @@ use crate::llm::json::json_object;
 use crate::llm::wire::WireMessage;
 use crate::llm::{CompletionRequest, LlmClient};
 use crate::speech_act::{Action, Answer, Force, Reading};
+use crate::text::fold::fold;
 use crate::text::templates::fill;
 
-/// The most nodes one turn may run.
-const MAX_STEPS: usize = 8;
+/// The most steps one turn may take (the longest path is 8: verdict,
+/// router, editor, tool, editor, tool, editor, end).
+const MAX_STEPS: usize = 12;
 
 /// What the editor is asked to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,12 +73,12 @@ enum Task {
     Answer(String),
     /// The router's model failed and the rules send the turn to a gap: the
     /// editor asks about it in the template's words (seed 003 §4.3).
-    AskGap(String),
+    AskGap,
     Publish,
-    Adjust(Vec<(Dimension, u8)>),
+    Adjust(Vec<Edit>),
 }
 
-/// What the tool node is asked to run.
+/// What the tool step is asked to run.
 #[derive(Clone, Debug, PartialEq)]
 enum Job {
     CheckDraft,
@@ -77,7 +87,7 @@ enum Job {
     Lookup(String),
 }
 
-/// What the tool node found, handed back to the editor.
+/// What the tool step found, handed back to the editor.
 #[derive(Clone, Debug)]
 enum Found {
     DraftOk,
@@ -87,14 +97,78 @@ enum Found {
     Passages(Vec<Passage>),
 }
 
-#[derive(Clone, Debug)]
-enum Node {
+/// The steps of a coached turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Verdict,
     Router,
     FollowUp,
-    Editor(Task, Option<Found>),
-    Tool(Task, Job),
-    Fallback(String),
+    Choose,
+    Editor,
+    Tool,
+    Fallback,
     End,
+}
+
+/// Where the router sends the turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Route {
+    #[default]
+    Editor,
+    FollowUp,
+    Choose,
+}
+
+/// Everything one coached turn reads and decides, step by step.
+struct Walk<'m> {
+    message: &'m str,
+    /// The message folded (`text::fold`).
+    text: String,
+    reading: &'m Reading,
+    client_key: &'m str,
+    model: Option<&'m LlmClient>,
+    route: Route,
+    task: Option<Task>,
+    job: Option<Job>,
+    found: Option<Found>,
+    /// A step failed: the fallback apologises.
+    error: Option<String>,
+    /// The reply is decided.
+    answered: bool,
+    turn: CoachTurn,
+}
+
+impl Walk<'_> {
+    fn say(&mut self, voice: String) {
+        self.turn.voice = voice;
+        self.answered = true;
+    }
+}
+
+/// The edges: which step follows `step`, read from what the steps found.
+fn next(step: Step, w: &Walk<'_>) -> Step {
+    use Step::*;
+    if w.error.is_some() && !matches!(step, Fallback | End) {
+        return Fallback;
+    }
+    match step {
+        Verdict if w.answered => End,
+        Verdict if w.task.is_some() => Editor,
+        Verdict => Router,
+        Router if w.answered => End,
+        Router => match w.route {
+            Route::FollowUp => FollowUp,
+            Route::Choose => Choose,
+            Route::Editor => Editor,
+        },
+        Editor if w.job.is_some() => Tool,
+        Editor if w.answered || w.task.is_none() => End,
+        // The editor left its task for the tool's result, or a task it
+        // has no edge for: the fallback says so.
+        Editor => Fallback,
+        Tool => Editor,
+        FollowUp | Choose | Fallback | End => End,
+    }
 }
 
 /// One coached turn, for the agent to reply with.
@@ -158,22 +232,32 @@ fn recommendation(lex: &CoachLexicon, text: &str) -> Option<bool> {
     }
 }
 
-/// "经费改成3分", "学术给5分": a score for a dimension named in the message.
-fn score_changes(lex: &CoachLexicon, text: &str) -> Vec<(Dimension, u8)> {
-    let mut out = Vec::new();
-    for clause in text.split(['，', '。', '；', ',', ';', '、']) {
-        let digit = clause
-            .chars()
-            .find_map(|c| c.to_digit(10))
-            .filter(|d| (1..=5).contains(d));
-        let Some(score) = digit else { continue };
-        for (d, words) in &lex.dimensions {
-            if CoachLexicon::any(words, clause) && !out.iter().any(|(x, _)| x == d) {
-                out.push((*d, score as u8));
-            }
-        }
+/// Score chips for `d`: four scores around `around`, sent on as typed
+/// ("3分", which the coach binds to the dimension it asked about).
+fn score_chips(d: Dimension, around: u8) -> ToolCall {
+    let start = around.saturating_sub(2).clamp(1, 2);
+    let options: Vec<String> = (start..start + 4).map(|v| format!("{v}分")).collect();
+    ToolCall {
+        tool: "present_options".into(),
+        params: json!({
+            "question": format!("{}打几分？", dimension_name(d)),
+            "options": options,
+            "target_field": "general",
+            "allow_skip": false,
+            "multi_select": false,
+        }),
+        result: None,
     }
-    out
+}
+
+/// How a dimension is named to the student.
+pub fn dimension_name(d: Dimension) -> &'static str {
+    match d {
+        Dimension::Academic => "学术水平",
+        Dimension::Funding => "科研经费",
+        Dimension::Relationship => "师生关系",
+        Dimension::Prospects => "学生前途",
+    }
 }
 
 impl Coach {
@@ -201,8 +285,8 @@ impl Coach {
     }
 
     /// Runs the graph for one message. `model` is the configured language
-    /// model, if any (for the router's evaluation).
-    /// `reading` is the message's speech act, read by the agent's pipeline.
+    /// model, if any; `reading` is the message's speech act, read by the
+    /// agent's pipeline.
     pub async fn step(
         &self,
         state: &mut CoachState,
@@ -211,48 +295,51 @@ impl Coach {
         client_key: &str,
         model: Option<&LlmClient>,
     ) -> CoachTurn {
-        let text = crate::catalog::normalize(message);
-        let mut turn = CoachTurn::default();
-        // Dropping the draft is consequential: only on a direct instruction.
-        let (key, reason) = match self.acts.force(reading, Action::Cancel) {
-            Force::Instruction => ("cancelled", "学生不写了"),
-            Force::Negation => ("cancel_declined", "学生说先别删，草稿保留"),
-            Force::Question | Force::Condition => ("cancel_question", "学生问放弃的后果，草稿保留"),
-            Force::Absent | Force::Reported | Force::Mention => ("", ""),
+        let mut w = Walk {
+            message,
+            text: fold(message),
+            reading,
+            client_key,
+            model,
+            route: Route::default(),
+            task: None,
+            job: None,
+            found: None,
+            error: None,
+            answered: false,
+            turn: CoachTurn::default(),
         };
-        if !key.is_empty() {
-            turn.voice = self.say(key, state, &[]);
-            turn.finished = key == "cancelled";
-            turn.reasoning = reason.into();
-            return turn;
-        }
-        let mut node = Node::Router;
-        for _ in 0..MAX_STEPS {
-            node = match node {
-                Node::Router => {
-                    self.router(state, message, &text, reading, model, &mut turn)
-                        .await
-                }
-                Node::FollowUp => self.follow_up(state, &text, model, &mut turn).await,
-                Node::Editor(task, found) => {
-                    self.editor(state, task, found, model, &mut turn).await
-                }
-                Node::Tool(task, job) => self.tool(state, task, job, client_key).await,
-                Node::Fallback(error) => {
-                    tracing::error!(error = %error, advisor = %state.advisor_id, "review coach node failed");
+        let mut step = Step::Verdict;
+        let mut taken = 0;
+        while step != Step::End {
+            if taken == MAX_STEPS {
+                // A cycle is a bug in the edges; the turn still answers.
+                tracing::error!(?step, "review coach ran {MAX_STEPS} steps without ending");
+                w.turn.voice = self.say("coach_error", state, &[]);
+                w.turn.failed = true;
+                break;
+            }
+            taken += 1;
+            match step {
+                Step::Verdict => self.verdict(state, &mut w),
+                Step::Router => self.router(state, &mut w).await,
+                Step::FollowUp => self.follow_up(state, &mut w, true).await,
+                Step::Choose => self.choose(state, &mut w),
+                Step::Editor => self.editor(state, &mut w).await,
+                Step::Tool => self.tool(state, &mut w).await,
+                Step::Fallback => {
+                    let error = w.error.take().unwrap_or_else(|| "no edge".into());
+                    tracing::error!(error = %error, advisor = %state.advisor_id, "review coach step failed");
                     state.log = error;
-                    turn.voice = self.say("coach_error", state, &[]);
-                    turn.failed = true;
-                    Node::End
+                    w.turn.voice = self.say("coach_error", state, &[]);
+                    w.turn.failed = true;
+                    w.answered = true;
                 }
-                Node::End => return turn,
-            };
+                Step::End => {}
+            }
+            step = next(step, &w);
         }
-        // A cycle that never ended is a bug in the graph; the fallback says so.
-        tracing::error!("review coach ran {MAX_STEPS} steps without ending");
-        turn.voice = self.say("coach_error", state, &[]);
-        turn.failed = true;
-        turn
+        w.turn
     }
 
     /// The reply to "发布吗？" (or, while revising, to "想改哪里？"): the
@@ -291,70 +378,127 @@ impl Coach {
         self.say(key, state, &[])
     }
 
-    /// The router node: evaluate, update the draft, choose the next agent.
-    async fn router(
-        &self,
-        state: &mut CoachState,
-        message: &str,
-        text: &str,
-        reading: &Reading,
-        model: Option<&LlmClient>,
-        turn: &mut CoachTurn,
-    ) -> Node {
-        let pending = state.waiting != Waiting::Content;
-        if pending {
-            match self.reply_to_summary(reading, state.waiting) {
-                Reply::Publish => {
-                    turn.reasoning = "学生确认发布".into();
-                    return Node::Editor(Task::Publish, None);
-                }
-                Reply::Decline => {
-                    turn.reasoning = "学生暂不发布，草稿保留".into();
-                    turn.voice = self.say("publish_declined", state, &[]);
-                    state.waiting = Waiting::Revising;
-                    return Node::End;
-                }
-                Reply::Ask => {
-                    turn.reasoning = "学生问发布的事，问题仍待回答".into();
-                    turn.voice = self.publish_answer(state, text);
-                    turn.calls.push(confirm_chips());
-                    // The answer ends in "要发布吗？": a yes now publishes.
-                    state.waiting = Waiting::Confirmation;
-                    return Node::End;
-                }
-                Reply::Suppose => {
-                    turn.reasoning = "学生在假设发布，不执行".into();
-                    turn.voice = self.say("publish_conditional", state, &[]);
-                    return Node::End;
-                }
-                Reply::Other => {}
+    /// The verdict step: dropping the draft, and with a summary pending,
+    /// publishing, declining, questions about it and score edits.
+    fn verdict(&self, state: &mut CoachState, w: &mut Walk<'_>) {
+        // Dropping the draft is consequential: only on a direct instruction.
+        let (key, reason) = match self.acts.force(w.reading, Action::Cancel) {
+            Force::Instruction => ("cancelled", "学生不写了"),
+            Force::Negation => ("cancel_declined", "学生说先别删，草稿保留"),
+            Force::Question | Force::Condition => ("cancel_question", "学生问放弃的后果，草稿保留"),
+            Force::Absent | Force::Reported | Force::Mention => ("", ""),
+        };
+        if !key.is_empty() {
+            w.turn.finished = key == "cancelled";
+            w.turn.reasoning = reason.into();
+            let voice = self.say(key, state, &[]);
+            w.say(voice);
+            return;
+        }
+        // "继续写" after the agent answered something else: back to the gap.
+        if self.wants_to_resume(&w.text) {
+            w.turn.reasoning = "学生回到评价草稿".into();
+            let gap = self.next_gap(state);
+            let question = match gap {
+                Some(d) => self.say(&format!("ask_{}", d.key()), state, &[]),
+                None => self.say("ask_more", state, &[]),
+            };
+            let voice = format!(
+                "{}{question}",
+                self.say("resume", state, &[("name", &state.advisor_name)])
+            );
+            w.say(voice);
+            return;
+        }
+        if state.waiting == Waiting::Content {
+            return;
+        }
+        match self.reply_to_summary(w.reading, state.waiting) {
+            Reply::Publish => {
+                w.turn.reasoning = "学生确认发布".into();
+                w.task = Some(Task::Publish);
             }
-            let changes = score_changes(&self.lex, text);
-            if !changes.is_empty() {
-                turn.reasoning = "学生修改评分".into();
-                return Node::Editor(Task::Adjust(changes), None);
+            Reply::Decline => {
+                w.turn.reasoning = "学生暂不发布，草稿保留".into();
+                state.waiting = Waiting::Revising;
+                let voice = self.say("publish_declined", state, &[]);
+                w.say(voice);
+            }
+            Reply::Ask => {
+                w.turn.reasoning = "学生问发布的事，问题仍待回答".into();
+                let voice = self.publish_answer(state, &w.text);
+                w.turn.calls.push(confirm_chips());
+                // The answer ends in "要发布吗？": a yes now publishes.
+                state.waiting = Waiting::Confirmation;
+                w.say(voice);
+            }
+            Reply::Suppose => {
+                w.turn.reasoning = "学生在假设发布，不执行".into();
+                let voice = self.say("publish_conditional", state, &[]);
+                w.say(voice);
+            }
+            Reply::Other => {
+                let edits = self.reader.edits(w.message, state.choosing);
+                if !edits.is_empty() {
+                    w.turn.reasoning = "学生修改评分".into();
+                    w.task = Some(Task::Adjust(edits));
+                } else if self.reader.looks_like_edit(w.message)
+                    && self.reader.read(w.message).is_empty()
+                {
+                    // An edit the coach cannot read gets a question back,
+                    // never the same summary again.
+                    w.turn.reasoning = "学生想改分，但没说清改哪项、改成几分".into();
+                    let voice = self.say("edit_unclear", state, &[]);
+                    w.say(voice);
+                }
             }
         }
-        let found = self.rule_check(message, state);
+    }
+
+    /// Whether `text` (folded) asks to go back to the draft and says
+    /// nothing of the review itself.
+    fn wants_to_resume(&self, text: &str) -> bool {
+        CoachLexicon::any(&self.lex.resume, text) && text.chars().count() <= 10
+    }
+
+    /// The next dimension to ask about: never said and never asked.
+    fn next_gap(&self, state: &CoachState) -> Option<Dimension> {
+        Dimension::ALL
+            .into_iter()
+            .find(|d| !state.coverage(*d).mentioned && !state.asked.contains(d))
+    }
+
+    /// The router step: evaluate, update the draft, choose the next step.
+    async fn router(&self, state: &mut CoachState, w: &mut Walk<'_>) {
+        let pending = state.waiting != Waiting::Content;
+        let found = self.rule_check(w.message, state);
         state.notice = found.first().map(|(_, m)| m.clone());
         let mut violations: Vec<String> = found.into_iter().map(|(c, _)| c).collect();
         violations.dedup();
-        let mut evaluation = router::evaluate(&self.lex, state, text, violations.clone());
+        let mut evaluation =
+            router::evaluate(&self.lex, &self.reader, state, &w.text, violations.clone());
         let mut router_failed = false;
-        if let Some(client) = model {
-            turn.model_calls += 1;
-            match self.model_evaluation(client, state, message).await {
+        if let Some(client) = w.model {
+            w.turn.model_calls += 1;
+            match self.model_evaluation(client, state, w.message).await {
                 Ok(proposed) => {
                     if let Some(action) = &proposed.action {
                         // Code's verdict already ran: had it said "do it",
-                        // this node would not be reached.
+                        // this step would not be reached.
                         tracing::info!(
                             proposed = %action,
-                            verdict = ?Action::from_key(action).map(|a| self.acts.force(reading, a)),
+                            verdict = ?Action::from_key(action).map(|a| self.acts.force(w.reading, a)),
                             "the model proposed a consequential action; not performed"
                         );
                     }
-                    evaluation = router::reroute(&self.lex, state, text, proposed, violations)
+                    evaluation = router::reroute(
+                        &self.lex,
+                        &self.reader,
+                        state,
+                        &w.text,
+                        proposed,
+                        violations,
+                    )
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "the router's model failed; the editor takes the rules' evaluation");
@@ -363,27 +507,35 @@ impl Coach {
                 }
             }
         }
-        self.absorb(state, message, text, reading, &evaluation);
-        turn.reasoning = evaluation.reason.clone();
-        let next = evaluation.next_agent;
+        self.absorb(state, w.message, &w.text, w.reading, &evaluation);
+        w.turn.reasoning = evaluation.reason.clone();
+        let next_agent = evaluation.next_agent;
+        let question = evaluation.question && evaluation.violations.is_empty();
+        let broken = !evaluation.violations.is_empty();
+        if evaluation.complete || CoachLexicon::any(&self.lex.done, &w.text) {
+            state.finishing = true;
+        }
         state.evaluation = Some(evaluation);
-        match next {
+        w.route = match next_agent {
+            _ if broken || question => Route::Editor,
             // With "发布吗？" pending, what the student adds goes into the
-            // draft and the summary is shown again; a router whose model
-            // failed hands the turn to the editor (seed 003 §4.3).
-            Some(NextAgent::FollowUp) if !pending && !router_failed => Node::FollowUp,
-            Some(NextAgent::FollowUp) if !pending => {
-                Node::Editor(Task::AskGap(text.to_string()), None)
+            // draft and the summary is shown again.
+            Some(NextAgent::FollowUp) if !pending && !state.finishing && !router_failed => {
+                Route::FollowUp
             }
-            _ if model.is_some()
-                && state
-                    .evaluation
-                    .as_ref()
-                    .is_some_and(|e| e.question && e.violations.is_empty()) =>
-            {
-                Node::Editor(Task::Answer(message.trim().to_string()), None)
+            Some(NextAgent::FollowUp) if !pending && !state.finishing => {
+                w.task = Some(Task::AskGap);
+                Route::Editor
             }
-            _ => Node::Editor(Task::FromEvaluation, None),
+            _ if state.undecided().is_some() && state.scores.is_none() => Route::Choose,
+            _ => Route::Editor,
+        };
+        if w.route == Route::Editor && w.task.is_none() {
+            w.task = Some(if question && w.model.is_some() {
+                Task::Answer(w.message.trim().to_string())
+            } else {
+                Task::FromEvaluation
+            });
         }
     }
 
@@ -395,11 +547,12 @@ impl Coach {
             .collect()
     }
 
-    /// What the message adds to the draft: coverage and leaning per
-    /// dimension, the text (unless it breaks a rule: then it is left out),
-    /// the relation and the tags it suggests, and 是否推荐报考 from the
-    /// student's own words only (not "师兄说别报").
-    fn absorb(
+    /// What the message adds to the draft: each dimension's reading (the
+    /// latest statement replacing an earlier one; a number the student
+    /// gives, or a score chip, is the score), the text (unless it breaks a
+    /// rule: then it is left out), the relation and the tags it suggests,
+    /// and 是否推荐报考 from the student's own words only (not "师兄说别报").
+    pub fn absorb(
         &self,
         state: &mut CoachState,
         message: &str,
@@ -410,19 +563,25 @@ impl Coach {
         if !e.violations.is_empty() || e.question {
             return;
         }
-        let (dims, _) = router::read(&self.lex, text);
-        for (d, leaning) in dims {
-            let c = state.coverage_mut(d);
-            c.mentioned = true;
-            c.leaning += leaning;
-            c.specific |= e.specific;
+        let said = self.reader.read(message);
+        state.take(&said, e.specific);
+        // "3分" answers the score chips on screen.
+        if let Some(asked) = state.choosing.take() {
+            for edit in self.reader.edits(message, Some(asked)) {
+                if let Edit::Set(d, v) = edit {
+                    let c = state.coverage_mut(d);
+                    c.mentioned = true;
+                    c.score = Some(v);
+                    c.sure = true;
+                }
+            }
         }
         for (relation, words) in &self.lex.relations {
             if CoachLexicon::any(words, text) {
                 state.relation = Some(relation.clone());
             }
         }
-        let own = crate::catalog::normalize(&reading.own_text());
+        let own = fold(&reading.own_text());
         if let Some(r) = recommendation(&self.lex, &own) {
             state.recommend = Some(r);
         }
@@ -431,67 +590,83 @@ impl Coach {
                 state.tags.push(tag.clone());
             }
         }
-        let content = !e.dimensions.is_empty() || text.chars().count() >= 8;
+        let scores_only = said.dims.iter().all(|(_, s)| s.explicit)
+            && self.reader.looks_like_edit(message)
+            && text.chars().count() <= 12;
+        let content = !said.dims.is_empty() || text.chars().count() >= 8;
         let instruction = CoachLexicon::any(&self.lex.done, text) && text.chars().count() <= 8;
-        if content && !instruction {
+        if content && !instruction && !scores_only {
             state.fragments.push(message.trim().to_string());
         }
     }
 
     /// Seed 003's student agent: one question about a gap — the template's,
     /// or with a model its own words about the same gap, if they pass.
-    async fn follow_up(
-        &self,
-        state: &mut CoachState,
-        text: &str,
-        model: Option<&LlmClient>,
-        turn: &mut CoachTurn,
-    ) -> Node {
+    async fn follow_up(&self, state: &mut CoachState, w: &mut Walk<'_>, with_model: bool) {
+        w.answered = true;
         let e = state.evaluation.clone().unwrap_or_default();
         if let Some(d) = e.dimensions.first().filter(|_| !e.specific) {
             if !state.asked.contains(d) {
                 state.asked.push(*d);
-                let said: String = text.chars().take(8).collect();
-                turn.voice = self.say("ask_vague", state, &[("said", &said)]);
-                return Node::End;
+                let said: String = w.text.chars().take(8).collect();
+                w.turn.voice = self.say("ask_vague", state, &[("said", &said)]);
+                return;
             }
         }
-        let gap = Dimension::ALL
-            .into_iter()
-            .find(|d| !state.coverage(*d).mentioned && !state.asked.contains(d));
-        turn.voice = match gap {
+        let gap = self.next_gap(state);
+        w.turn.voice = match gap {
             Some(d) => {
                 state.asked.push(d);
                 self.say(&format!("ask_{}", d.key()), state, &[])
             }
             None => self.say("ask_more", state, &[]),
         };
+        let model = w.model.filter(|_| with_model);
         if let (Some(client), Some(d)) = (model, gap) {
-            turn.model_calls += 1;
-            match self.follow_up_line(client, state, &e, d, text).await {
-                Ok(line) => turn.voice = line,
+            w.turn.model_calls += 1;
+            match self.follow_up_line(client, state, &e, d, &w.text).await {
+                Ok(line) => w.turn.voice = line,
                 Err(why) => {
-                    turn.refused_lines += 1;
+                    w.turn.refused_lines += 1;
                     tracing::info!(why = %why, "the follow-up's model line is not said; the template is");
                 }
             }
         }
-        Node::End
     }
 
-    /// Seed 003's teacher agent.
-    async fn editor(
-        &self,
-        state: &mut CoachState,
-        task: Task,
-        found: Option<Found>,
-        model: Option<&LlmClient>,
-        turn: &mut CoachTurn,
-    ) -> Node {
+    /// Score chips for the first dimension the words did not decide.
+    fn choose(&self, state: &mut CoachState, w: &mut Walk<'_>) {
+        let Some(d) = state.undecided() else {
+            w.error = Some("choose: nothing undecided".into());
+            return;
+        };
+        let c = state.coverage(d);
+        state.chosen.push(d);
+        state.choosing = Some(d);
+        w.turn.calls.push(score_chips(d, c.score.unwrap_or(3)));
+        w.turn.reasoning = format!("{}的分数从原话看不出来，请学生选", dimension_name(d));
+        let key = if c.mentioned {
+            "choose_unsure"
+        } else {
+            "choose_unsaid"
+        };
+        let voice = self.say(key, state, &[("dimension", dimension_name(d))]);
+        w.say(voice);
+    }
+
+    /// Seed 003's teacher agent: works on its task, with what the tool
+    /// step found.
+    async fn editor(&self, state: &mut CoachState, w: &mut Walk<'_>) {
+        let Some(task) = w.task.clone() else {
+            w.error = Some("editor: no task".into());
+            return;
+        };
+        let found = w.found.take();
+        w.job = None;
         match (task, found) {
             // The router failed: the rules' evaluation says a gap is left,
             // so the draft is not summarised; the template asks about it.
-            (Task::AskGap(text), _) => self.follow_up(state, &text, None, turn).await,
+            (Task::AskGap, _) => self.follow_up(state, w, false).await,
             // A question, with a model: its answer, looked up first if it
             // asks; the template when no line passes.
             (Task::Answer(question), found) => {
@@ -500,51 +675,57 @@ impl Coach {
                     _ => None,
                 };
                 let fallback = self.say("answer_question", state, &[]);
-                let Some(client) = model else {
-                    turn.voice = fallback;
-                    return Node::End;
+                let Some(client) = w.model else {
+                    w.say(fallback);
+                    return;
                 };
                 let e = state.evaluation.clone().unwrap_or_default();
-                turn.model_calls += 1;
+                w.turn.model_calls += 1;
+                let may_look_up = passages.is_none() && w.turn.lookups < MAX_LOOKUPS;
                 match self
                     .editor_reply(client, state, &e, &question, passages)
                     .await
                 {
-                    Ok(EditorReply::Lookup(query))
-                        if passages.is_none() && turn.lookups < MAX_LOOKUPS =>
-                    {
-                        turn.lookups += 1;
-                        Node::Tool(Task::Answer(question), Job::Lookup(query))
+                    Ok(EditorReply::Lookup(query)) if may_look_up => {
+                        w.turn.lookups += 1;
+                        w.job = Some(Job::Lookup(query));
                     }
                     // An answer about the site not looked up is not
                     // taken (measured: the 0.5B model answered "否" to
                     // "评价发布后还能修改吗"): code runs the lookup itself
                     // and the editor answers from what it found.
-                    Ok(EditorReply::Line(_))
-                        if passages.is_none() && turn.lookups < MAX_LOOKUPS =>
-                    {
-                        turn.lookups += 1;
-                        Node::Tool(Task::Answer(question.clone()), Job::Lookup(question))
+                    Ok(EditorReply::Line(_)) if may_look_up => {
+                        w.turn.lookups += 1;
+                        w.job = Some(Job::Lookup(question));
                     }
                     Ok(EditorReply::Line(line)) => {
-                        turn.voice = line;
-                        Node::End
+                        // A line that says the opposite of the site's own
+                        // knowledge is refused; the passage speaks.
+                        match self.knowledge.contradicted(&line, &question) {
+                            Some(p) => {
+                                w.turn.refused_lines += 1;
+                                tracing::info!(passage = %p.id, line = %line, "the editor's line contradicts the site's knowledge; the passage is said");
+                                w.say(p.text.clone());
+                            }
+                            None => w.say(line),
+                        }
                     }
-                    Ok(EditorReply::Lookup(_)) => {
-                        turn.voice = fallback;
-                        Node::End
-                    }
-                    Err(why) if passages.is_none() && turn.lookups < MAX_LOOKUPS => {
-                        turn.refused_lines += 1;
+                    Ok(EditorReply::Lookup(_)) => w.say(fallback),
+                    Err(why) if may_look_up => {
+                        w.turn.refused_lines += 1;
                         tracing::info!(why = %why, "the editor's line is not said; code looks the question up");
-                        turn.lookups += 1;
-                        Node::Tool(Task::Answer(question.clone()), Job::Lookup(question))
+                        w.turn.lookups += 1;
+                        w.job = Some(Job::Lookup(question));
                     }
                     Err(why) => {
-                        turn.refused_lines += 1;
+                        w.turn.refused_lines += 1;
                         tracing::info!(why = %why, "the editor's model line is not said; the template is");
-                        turn.voice = fallback;
-                        Node::End
+                        // The passage found answers better than the template.
+                        let voice = passages
+                            .and_then(|p| p.first())
+                            .map(|p| p.text.clone())
+                            .unwrap_or(fallback);
+                        w.say(voice);
                     }
                 }
             }
@@ -554,72 +735,97 @@ impl Coach {
                     let message = state.notice.clone().unwrap_or_else(|| {
                         format!("这句话违反了发帖规则（{}）。", e.violations.join("、"))
                     });
-                    turn.voice = self.say("rule_broken", state, &[("message", &message)]);
-                    return Node::End;
+                    let voice = self.say("rule_broken", state, &[("message", &message)]);
+                    w.say(voice);
+                    return;
                 }
                 if e.question {
-                    turn.voice = self.say("answer_question", state, &[]);
-                    return Node::End;
+                    let voice = self.answer_without_model(state, &w.text);
+                    w.say(voice);
+                    return;
                 }
-                Node::Tool(Task::FromEvaluation, Job::CheckDraft)
+                w.job = Some(Job::CheckDraft);
             }
             (Task::FromEvaluation, Some(Found::DraftOk)) => {
                 let scores = state.scores.clone().unwrap_or_else(|| state.propose());
                 let vars = Self::scores_vars(&scores, state.recommend);
                 let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                turn.voice = self.say("draft_ready", state, &vars);
-                turn.calls.push(confirm_chips());
+                let voice = self.say("draft_ready", state, &vars);
+                w.turn.calls.push(confirm_chips());
                 state.scores = Some(scores);
                 state.waiting = Waiting::Confirmation;
-                Node::End
+                w.say(voice);
             }
             (_, Some(Found::DraftBroken(message))) => {
-                turn.voice = if state.text().chars().count() < MIN_TEXT {
+                let voice = if state.text().chars().count() < MIN_TEXT {
                     self.say("draft_too_thin", state, &[])
                 } else {
                     self.say("post_refused", state, &[("message", &message)])
                 };
                 state.waiting = Waiting::Content;
-                Node::End
+                w.say(voice);
             }
-            (Task::Adjust(changes), None) => {
+            (Task::Adjust(edits), None) => {
                 let mut scores = state.scores.clone().unwrap_or_else(|| state.propose());
-                for (d, v) in changes {
-                    scores.set(d, v);
+                edits::apply(&mut scores, &edits);
+                // The scores the student set are theirs from now on: more of
+                // the review later does not undo them.
+                for d in Dimension::ALL {
+                    let c = state.coverage_mut(d);
+                    c.score = Some(scores.get(d));
+                    c.sure = true;
                 }
-                scores.settle_overall();
                 let vars = Self::scores_vars(&scores, state.recommend);
                 let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                turn.voice = self.say("draft_changed", state, &vars);
-                turn.calls.push(confirm_chips());
+                let voice = self.say("draft_changed", state, &vars);
+                w.turn.calls.push(confirm_chips());
                 state.scores = Some(scores);
                 state.waiting = Waiting::Confirmation;
-                Node::End
+                w.say(voice);
             }
-            (Task::Publish, None) => Node::Tool(Task::Publish, Job::Submit),
+            (Task::Publish, None) => w.job = Some(Job::Submit),
             (_, Some(Found::Posted(posted))) => {
-                turn.voice = self.say("posted", state, &[("name", &state.advisor_name)]);
-                turn.calls.push(ToolCall {
+                let voice = self.say("posted", state, &[("name", &state.advisor_name)]);
+                w.turn.calls.push(ToolCall {
                     tool: SUBMIT_REVIEW.into(),
                     params: json!({"advisor_id": state.advisor_id, "advisor_name": state.advisor_name}),
                     result: serde_json::to_value(*posted).ok(),
                 });
-                turn.finished = true;
-                Node::End
+                w.turn.finished = true;
+                w.say(voice);
             }
             (_, Some(Found::Refused(message))) => {
-                turn.voice = self.say("post_refused", state, &[("message", &message)]);
+                let voice = self.say("post_refused", state, &[("message", &message)]);
                 state.waiting = Waiting::Content;
-                Node::End
+                w.say(voice);
             }
-            (task, found) => Node::Fallback(format!("editor: no edge for {task:?} / {found:?}")),
+            (task, found) => {
+                w.error = Some(format!("editor: no edge for {task:?} / {found:?}"));
+            }
         }
     }
 
-    /// The tool node: runs the job and hands the result back to the editor.
-    async fn tool(&self, state: &mut CoachState, task: Task, job: Job, client_key: &str) -> Node {
+    /// A question answered without a model: the knowledge passage it asks
+    /// about, else the template.
+    fn answer_without_model(&self, state: &CoachState, text: &str) -> String {
+        if CoachLexicon::any(&self.lex.topic_edit, text)
+            || CoachLexicon::any(&self.lex.topic_visible, text)
+        {
+            if let Some(p) = self.knowledge.lookup(text).first() {
+                return p.text.clone();
+            }
+        }
+        self.say("answer_question", state, &[])
+    }
+
+    /// The tool step: runs the job and hands the result back to the editor.
+    async fn tool(&self, state: &mut CoachState, w: &mut Walk<'_>) {
+        let Some(job) = w.job.take() else {
+            w.error = Some("tool: no job".into());
+            return;
+        };
         let review = self.draft(state);
-        let found = match job {
+        w.found = Some(match job {
             Job::CheckDraft => match crate::reviews::validate(&review, &self.rule_context(state)) {
                 problems if problems.is_empty() => Found::DraftOk,
                 problems => Found::DraftBroken(problems[0].message.clone()),
@@ -628,15 +834,14 @@ impl Coach {
                 Found::Passages(self.knowledge.lookup(&query).into_iter().cloned().collect())
             }
             Job::Submit => {
-                match crate::reviews::submit(&self.site, &state.advisor_id, review, client_key)
+                match crate::reviews::submit(&self.site, &state.advisor_id, review, w.client_key)
                     .await
                 {
                     Ok(posted) => Found::Posted(Box::new(posted)),
                     Err(e) => Found::Refused(e.info.message),
                 }
             }
-        };
-        Node::Editor(task, Some(found))
+        });
     }
 
     /// The draft as the form would submit it.

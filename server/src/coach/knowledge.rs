@@ -20,6 +20,9 @@ pub struct Passage {
     /// (set at load, see [`Knowledge::lookup`]).
     words: Vec<(String, usize)>,
     pub text: String,
+    /// Claims that are false on this site (`deny:`): a line that makes one,
+    /// or says yes to a question that does, contradicts the passage.
+    deny: Vec<String>,
 }
 
 /// All the passages, loaded once.
@@ -46,6 +49,7 @@ impl Knowledge {
                         id: value.to_string(),
                         words: Vec::new(),
                         text: String::new(),
+                        deny: Vec::new(),
                     });
                 }
                 "words" => {
@@ -63,6 +67,15 @@ impl Knowledge {
                         p.text = value.to_string();
                     }
                 }
+                "deny" => {
+                    if let Some(p) = current.as_mut() {
+                        p.deny = value
+                            .split('|')
+                            .map(|w| crate::text::fold::key(w.trim()))
+                            .filter(|w| !w.is_empty())
+                            .collect();
+                    }
+                }
                 other => panic!("knowledge.txt:{}: unknown key {other}", no + 1),
             }
         }
@@ -72,6 +85,7 @@ impl Knowledge {
                 id: format!("faq:{id}"),
                 words: words.into_iter().map(|w| (w, 0)).collect(),
                 text: answer,
+                deny: Vec::new(),
             });
         }
         // A word counts once however many trigger groups repeat it.
@@ -126,6 +140,63 @@ impl Knowledge {
     }
 }
 
+/// Words that, right before a claim, negate it ("不会显示你的名字").
+const NEGATED: [&str; 12] = [
+    "不",
+    "没",
+    "无法",
+    "不会",
+    "不能",
+    "不可以",
+    "不可能",
+    "看不",
+    "别",
+    "绝不",
+    "并不",
+    "不用",
+];
+/// A line that opens with these says yes to the question it answers.
+const YES: [&str; 9] = [
+    "是的", "是", "对", "对的", "可以", "会", "能", "没错", "当然",
+];
+
+impl Knowledge {
+    /// The passage `line` contradicts, if any: it makes a claim the
+    /// passage denies (and does not negate it), or it opens with a yes to
+    /// `question` that makes one. "是的，评价发布后别人可以看到你的名字" to
+    /// "别人能看到我的名字吗" contradicts the anonymity passage.
+    pub fn contradicted(&self, line: &str, question: &str) -> Option<&Passage> {
+        let folded = crate::text::fold::fold(line);
+        let clauses = crate::text::clauses::split(&folded);
+        let asserts = |claim: &str| {
+            clauses.iter().any(|c| {
+                let text = crate::text::fold::key(&c.text);
+                let mut from = 0;
+                while let Some(at) = text[from..].find(claim) {
+                    let at = from + at;
+                    let before = &text[..at];
+                    if !NEGATED.iter().any(|n| before.ends_with(n)) {
+                        return true;
+                    }
+                    from = at + claim.len();
+                }
+                false
+            })
+        };
+        let first = clauses.first().map(|c| crate::text::fold::key(&c.text));
+        let says_yes = first.is_some_and(|f| YES.contains(&f.as_str()));
+        let q = crate::text::fold::key(question);
+        self.0.iter().find(|p| {
+            p.deny.iter().any(|claim| {
+                asserts(claim)
+                    || (says_yes && q.contains(claim.as_str()))
+                    // "你的名字" in the line, "我的名字" in the question.
+                    || (says_yes && q.contains(&claim.replace('你', "我")))
+            })
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +219,34 @@ mod tests {
             assert!(ids.contains(&first), "{q}: {found:?}");
         }
         assert!(k.lookup("嗯").is_empty());
+    }
+
+    #[test]
+    fn lines_that_say_the_opposite_of_a_passage_are_found() {
+        let k = Knowledge::load();
+        let q = "评价发布以后别人能看到我的名字吗？";
+        for line in [
+            "是的，评价发布后别人可以看到你的名字。",
+            "会的，导师能看到是你写的。",
+            "评价是实名的，大家都知道是谁写的。",
+        ] {
+            assert_eq!(
+                k.contradicted(line, q).map(|p| p.id.as_str()),
+                Some("anonymity"),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            k.contradicted("发布以后就不能修改了。", "发布后还能改吗")
+                .map(|p| p.id.as_str()),
+            Some("edit_after")
+        );
+        for line in [
+            "不会，评价是匿名的，别人看不到你的名字。",
+            "页面上不显示你的身份。",
+            "发布后24小时内可以修改。",
+        ] {
+            assert_eq!(k.contradicted(line, q).map(|p| &p.id), None, "{line}");
+        }
     }
 }

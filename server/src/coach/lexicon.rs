@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::state::Dimension;
-use crate::catalog::normalize;
+use crate::text::fold::fold;
 use crate::text::lexfile;
 
 const LEXICON: &str = include_str!("../../lexicons/coach.txt");
@@ -12,6 +12,10 @@ const LEXICON: &str = include_str!("../../lexicons/coach.txt");
 pub struct CoachLexicon {
     pub start: Vec<String>,
     pub done: Vec<String>,
+    /// Back to the draft after something else ("继续写").
+    pub resume: Vec<String>,
+    /// Words of the review itself, for a question about it ("评价", "草稿").
+    pub topic_review: Vec<String>,
     pub question: Vec<String>,
     pub vague: Vec<String>,
     pub concrete: Vec<String>,
@@ -28,6 +32,13 @@ pub struct CoachLexicon {
     /// Actions a model's line must not claim (only code performs them).
     pub claims: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
+    /// Words that name a dimension only when a judgement binds to them.
+    pub weak: Vec<(Dimension, Vec<String>)>,
+    /// Facts that name a dimension and judge it: (kind, dimension, words),
+    /// kind one of `positive`, `bad`, `activity` (`good.*` is `positive`).
+    pub judging: Vec<(String, Dimension, Vec<String>)>,
+    /// Words of a judgement of the advisor as a whole.
+    pub overall: Vec<String>,
     pub tags: Vec<(String, Vec<String>)>,
 }
 
@@ -37,10 +48,12 @@ impl CoachLexicon {
         let mut tags: HashMap<String, Vec<String>> = HashMap::new();
         let mut tag_order = Vec::new();
         for e in lexfile::parse("coach.txt", LEXICON) {
-            let terms: Vec<String> = e.terms.iter().map(|t| normalize(t)).collect();
+            let terms: Vec<String> = e.terms.iter().map(|t| fold(t)).collect();
             match e.key.as_str() {
                 "start" => lex.start = terms,
                 "done" => lex.done = terms,
+                "resume" => lex.resume = terms,
+                "topic.review" => lex.topic_review = terms,
                 "question" => lex.question = terms,
                 "vague" => lex.vague = terms,
                 "concrete" => lex.concrete = terms,
@@ -52,7 +65,28 @@ impl CoachLexicon {
                 "recommend.no" => lex.recommend_no = terms,
                 "recommend.yes" => lex.recommend_yes = terms,
                 "claims" => lex.claims = terms,
+                "overall" => lex.overall = terms,
                 k => {
+                    let dim = |d: &str| {
+                        Dimension::from_key(d)
+                            .unwrap_or_else(|| panic!("coach.txt: unknown dimension {d}"))
+                    };
+                    if let Some(d) = k.strip_prefix("weak.") {
+                        lex.weak.push((dim(d), terms));
+                        continue;
+                    }
+                    let judging = [
+                        ("good.", "positive"),
+                        ("bad.", "bad"),
+                        ("activity.", "activity"),
+                    ];
+                    if let Some((d, kind)) = judging
+                        .iter()
+                        .find_map(|(p, kind)| k.strip_prefix(p).map(|d| (d, *kind)))
+                    {
+                        lex.judging.push((kind.to_string(), dim(d), terms));
+                        continue;
+                    }
                     if let Some(r) = k.strip_prefix("relation.") {
                         lex.relations.push((r.to_string(), terms));
                     } else if let Some(d) = k.strip_prefix("dim.") {
@@ -78,13 +112,13 @@ impl CoachLexicon {
         lex
     }
 
-    /// Whether any term of `list` occurs in `text` (normalised).
+    /// Whether any term of `list` occurs in `text` (folded).
     pub fn any(list: &[String], text: &str) -> bool {
         list.iter()
             .any(|t| !t.is_empty() && text.contains(t.as_str()))
     }
 
-    /// The first term of `list` found in `text`.
+    /// The first term of `list` found in `text` (folded).
     pub fn first<'a>(list: &'a [String], text: &str) -> Option<&'a str> {
         list.iter()
             .find(|t| !t.is_empty() && text.contains(t.as_str()))

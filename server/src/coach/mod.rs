@@ -5,20 +5,27 @@
 //!
 //! - [`state`]: the graph state (the growing draft), checkpointed per session
 //! - [`lexicon`]: the coach's words (`server/lexicons/coach.txt`)
-//! - [`router`]: the router node's structured evaluation and route
-//! - [`graph`]: the nodes (router, follow-up, editor, tool, fallback) and
-//!   their edges
+//! - [`reader`]: what a message says about each dimension, as a score
+//!   (the language itself is read by `text` and `speech_act`)
+//! - [`edits`]: score edits as students say them ("经费改成2分，学术给5分")
+//! - [`router`]: the router step's structured evaluation and route
+//! - [`graph`]: the steps (verdict, router, follow-up, choose, editor,
+//!   tool, fallback) and their edges, in the agent's idiom
 //! - [`speak`]: the follow-up's and the editor's words through a model, and
 //!   the checks every model line passes
 //! - [`knowledge`]: the editor's lookup tool over the site's own knowledge
 //! - [`checkpoint`]: the state in SQLite, so a reload resumes the draft
-//! - [`eval`]: the labelled set → routing accuracy, rule precision / recall
+//! - [`eval`]: the labelled sets → routing accuracy, rule precision /
+//!   recall, and the scores against `server/evals/coach-scores*.jsonl`
 
 pub mod checkpoint;
+pub mod edits;
 pub mod eval;
+pub mod eval_scores;
 pub mod graph;
 pub mod knowledge;
 pub mod lexicon;
+pub mod reader;
 pub mod router;
 pub mod speak;
 pub mod state;
@@ -41,13 +48,16 @@ pub struct Coach {
     replies: Templates,
     site: Arc<Site>,
     acts: Arc<SpeechActs>,
+    reader: reader::Reader,
     knowledge: knowledge::Knowledge,
 }
 
 impl Coach {
     pub fn new(site: Arc<Site>, acts: Arc<SpeechActs>) -> Coach {
+        let lex = CoachLexicon::load();
         Coach {
-            lex: CoachLexicon::load(),
+            reader: reader::Reader::new(&lex, acts.clone()),
+            lex,
             replies: Templates::parse(REPLIES),
             site,
             acts,
@@ -55,9 +65,28 @@ impl Coach {
         }
     }
 
-    /// Whether `text` (normalised) asks to write a review.
+    /// Whether `text` (folded) asks to write a review.
     pub fn wants_to_start(&self, text: &str) -> bool {
         CoachLexicon::any(&self.lex.start, text)
+    }
+
+    /// Whether `message` is about the open review: it says something of a
+    /// dimension, changes a score, answers the chips, asks about writing or
+    /// publishing, or goes back to the draft. Anything else (a ranking,
+    /// another advisor, a general question) is the agent's, with the draft
+    /// kept for later.
+    pub fn is_about_review(&self, state: &CoachState, message: &str) -> bool {
+        let text = crate::text::fold::fold(message);
+        let l = &self.lex;
+        !self.reader.read(message).is_empty()
+            || !self.reader.edits(message, state.choosing).is_empty()
+            || CoachLexicon::any(&l.question, &text)
+            || CoachLexicon::any(&l.done, &text)
+            || CoachLexicon::any(&l.resume, &text)
+            || CoachLexicon::any(&l.start, &text)
+            || (CoachLexicon::any(&l.topic_review, &text)
+                && (CoachLexicon::any(&l.topic_edit, &text)
+                    || CoachLexicon::any(&l.topic_visible, &text)))
     }
 
     /// The opening line of a review conversation about `state`'s advisor.

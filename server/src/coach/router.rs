@@ -6,93 +6,41 @@
 //! instead (see `graph.rs`), and these same routing rules then apply.
 
 use super::lexicon::CoachLexicon;
+use super::reader::Reader;
 use super::state::{CoachState, Dimension, Evaluation, NextAgent};
 
 /// The shortest review the site accepts, in characters (the posting rules).
 pub use app::vocabulary::MIN_TEXT;
 
-/// A clause of the message and the judgement in it.
-struct Clause {
-    dimensions: Vec<Dimension>,
-    leaning: i32,
-}
-
-/// Clauses by punctuation; in each, negative words are counted first and
-/// taken out, so "不好" is not also read as "好".
-fn clauses(lex: &CoachLexicon, text: &str) -> Vec<Clause> {
-    text.split([
-        '，', '。', '！', '？', '；', ',', '.', '!', '?', ';', '、', '~', '\n',
-    ])
-    .filter(|c| !c.trim().is_empty())
-    .map(|c| {
-        let dimensions = lex
-            .dimensions
-            .iter()
-            .filter(|(_, words)| CoachLexicon::any(words, c))
-            .map(|(d, _)| *d)
-            .collect();
-        let mut rest = c.to_string();
-        let mut negative = 0;
-        let mut negs: Vec<&String> = lex.negative.iter().collect();
-        negs.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
-        for w in negs {
-            while let Some(at) = rest.find(w.as_str()) {
-                negative += 1;
-                rest.replace_range(at..at + w.len(), "|");
-            }
-        }
-        let positive = lex
-            .positive
-            .iter()
-            .filter(|w| rest.contains(w.as_str()))
-            .count() as i32;
-        let weight = if CoachLexicon::any(&lex.strong, c) {
-            2
-        } else {
-            1
-        };
-        Clause {
-            dimensions,
-            leaning: (positive - negative).clamp(-1, 1) * weight,
-        }
-    })
-    .collect()
-}
-
-/// What one message adds: per dimension (mentioned, leaning), whether it is
-/// specific.
-pub fn read(lex: &CoachLexicon, text: &str) -> (Vec<(Dimension, i32)>, bool) {
-    let mut out: Vec<(Dimension, i32)> = Vec::new();
-    for c in clauses(lex, text) {
-        for d in c.dimensions {
-            match out.iter_mut().find(|(x, _)| *x == d) {
-                Some(e) => e.1 += c.leaning,
-                None => out.push((d, c.leaning)),
-            }
-        }
-    }
+/// What one message adds: the dimensions it speaks about (by the
+/// reader), and whether it is specific (something concrete: a number, a
+/// frequency, a thing).
+pub fn read(lex: &CoachLexicon, reader: &Reader, text: &str) -> (Vec<Dimension>, bool) {
+    let said = reader.read(text);
+    let dims: Vec<Dimension> = said.dims.iter().map(|(d, _)| *d).collect();
     let chars = text.chars().count();
     let has_digit = text.chars().any(|c| c.is_ascii_digit());
     let concrete = CoachLexicon::any(&lex.concrete, text) || has_digit;
     let vague_only = CoachLexicon::any(&lex.vague, text) && chars <= 8;
-    (out, concrete && !vague_only && chars >= 8)
+    (dims, concrete && !vague_only && chars >= 8)
 }
 
 /// The evaluation of `text` in `state`; `violations` are the codes the rule
 /// check found (the tool node runs it before the router decides).
 pub fn evaluate(
     lex: &CoachLexicon,
+    reader: &Reader,
     state: &CoachState,
     text: &str,
     violations: Vec<String>,
 ) -> Evaluation {
-    let (dims, specific) = read(lex, text);
+    let (dims, specific) = read(lex, reader, text);
     let question = CoachLexicon::any(&lex.question, text)
         || (dims.is_empty()
             && (text.ends_with('？') || text.ends_with('?') || text.ends_with('吗')));
     let done = CoachLexicon::any(&lex.done, text);
     // Coverage as it will be once this message counts.
-    let mentioned = |d: Dimension| state.coverage(d).mentioned || dims.iter().any(|(x, _)| *x == d);
+    let mentioned = |d: Dimension| state.coverage(d).mentioned || dims.contains(&d);
     let covered = Dimension::ALL.iter().filter(|d| mentioned(**d)).count();
     let length = state.text().chars().count()
         + if violations.is_empty() {
@@ -127,7 +75,7 @@ pub fn evaluate(
         )
     };
     Evaluation {
-        dimensions: dims.iter().map(|(d, _)| *d).collect(),
+        dimensions: dims,
         specific,
         violations,
         complete,
@@ -147,6 +95,7 @@ pub fn evaluate(
 /// from the model only when the message is worded as one.
 pub fn reroute(
     lex: &CoachLexicon,
+    reader: &Reader,
     state: &CoachState,
     text: &str,
     proposed: Evaluation,
@@ -165,7 +114,7 @@ pub fn reroute(
             violations.push(v);
         }
     }
-    let rules = evaluate(lex, state, text, violations);
+    let rules = evaluate(lex, reader, state, text, violations);
     let mut dims = proposed.dimensions;
     dims.dedup();
     let asks = text.contains(['？', '?', '吗', '呢']);
@@ -212,38 +161,43 @@ mod tests {
         CoachLexicon::load()
     }
 
+    fn reader(l: &CoachLexicon) -> Reader {
+        Reader::new(
+            l,
+            std::sync::Arc::new(crate::speech_act::SpeechActs::load()),
+        )
+    }
+
     #[test]
-    fn dimensions_and_judgements_are_read_per_clause() {
+    fn dimensions_and_specifics_are_read() {
         let l = lex();
+        let r = reader(&l);
         let (dims, specific) = read(
             &l,
+            &r,
             "学术水平很高，每周组会都认真指导，但是经费不够，补助很少",
         );
-        assert!(
-            dims.iter()
-                .any(|(d, l)| *d == Dimension::Academic && *l > 0),
-            "{dims:?}"
-        );
-        let funding = dims.iter().find(|(d, _)| *d == Dimension::Funding).unwrap();
-        assert!(funding.1 < 0, "{dims:?}");
+        assert_eq!(dims, [Dimension::Academic, Dimension::Funding]);
         assert!(specific);
-        let (_, specific) = read(&l, "还行吧");
+        let (_, specific) = read(&l, &r, "还行吧");
         assert!(!specific);
     }
 
     #[test]
     fn routes_follow_seed_003() {
         let l = lex();
+        let r = reader(&l);
         let s = CoachState::new("1".into(), "张三".into());
-        let e = evaluate(&l, &s, "学术水平挺高的", vec![]);
+        let e = evaluate(&l, &r, &s, "学术水平挺高的", vec![]);
         assert_eq!(e.next_agent, Some(NextAgent::FollowUp));
-        let e = evaluate(&l, &s, "电话13812345678", vec!["contains_phone".into()]);
+        let e = evaluate(&l, &r, &s, "电话13812345678", vec!["contains_phone".into()]);
         assert_eq!(e.next_agent, Some(NextAgent::Editor));
-        let e = evaluate(&l, &s, "评价会不会被导师看到？", vec![]);
+        let e = evaluate(&l, &r, &s, "评价会不会被导师看到？", vec![]);
         assert!(e.question);
         assert_eq!(e.next_agent, Some(NextAgent::Editor));
         let e = evaluate(
             &l,
+            &r,
             &s,
             "学术很强，每周组会；经费充足，补助每月三千；对学生很耐心；毕业去向都是大厂",
             vec![],

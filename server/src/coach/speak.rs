@@ -234,9 +234,12 @@ impl Coach {
         if has_token(line) {
             return Err("a token".into());
         }
-        let normalized = crate::catalog::normalize(line);
-        if let Some(claim) = CoachLexicon::first(&self.lex.claims, &normalized) {
+        let folded = crate::text::fold::fold(line);
+        if let Some(claim) = CoachLexicon::first(&self.lex.claims, &folded) {
             return Err(format!("claims an action code did not perform: {claim}"));
+        }
+        if let Some(p) = self.knowledge.contradicted(line, "") {
+            return Err(format!("contradicts the site's knowledge ({})", p.id));
         }
         let broken = self.rule_check(line, state);
         if let Some((code, _)) = broken.first() {

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::reader::Said;
+
 /// The four dimensions of a review, in the order the form lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -44,8 +46,14 @@ pub struct Coverage {
     pub mentioned: bool,
     /// Said with something concrete (a number, a frequency, a thing).
     pub specific: bool,
-    /// Positive minus negative judgements, strong ones counting double.
-    pub leaning: i32,
+    /// The score the student's words give it (`coach/reader.rs`); the
+    /// latest statement replaces earlier ones.
+    #[serde(default)]
+    pub score: Option<u8>,
+    /// The score was judged in words or given as a number; `false`: named
+    /// without a judgement, so the student is asked to choose.
+    #[serde(default)]
+    pub sure: bool,
 }
 
 /// Which agent the router sends a message to (seed 003 `next_agent`).
@@ -157,6 +165,16 @@ pub struct CoachState {
     pub notice: Option<String>,
     /// Node errors, for the log (seed 003's `log`).
     pub log: String,
+    /// The student asked to finish (就这些) or covered all four: what is
+    /// left is choosing the scores the words did not decide.
+    #[serde(default)]
+    pub finishing: bool,
+    /// The dimension whose score chips are on screen ("3分" answers it).
+    #[serde(default)]
+    pub choosing: Option<Dimension>,
+    /// Dimensions already offered as score chips (each at most once).
+    #[serde(default)]
+    pub chosen: Vec<Dimension>,
 }
 
 impl CoachState {
@@ -204,22 +222,43 @@ impl CoachState {
         out
     }
 
-    /// Scores proposed from what was said: 3 for a dimension mentioned
-    /// without a judgement, up or down by the leaning, 3 when unsaid.
+    /// Scores proposed from what was said: each dimension's reading, 3 for
+    /// one the student never scored (the coach offers chips before it gets
+    /// here, see `graph.rs`).
     pub fn propose(&self) -> Scores {
         let mut s = Scores::default();
         for d in Dimension::ALL {
-            let c = self.coverage(d);
-            let v = match c.leaning {
-                l if l >= 3 => 5,
-                l if l >= 1 => 4,
-                0 => 3,
-                l if l >= -2 => 2,
-                _ => 1,
-            };
-            s.set(d, v);
+            s.set(d, self.coverage(d).score.unwrap_or(3));
         }
         s.settle_overall();
         s
+    }
+
+    /// What a message said, taken into the draft: each dimension's reading
+    /// replaces an earlier one, except that a bare mention does not undo a
+    /// judgement. More of the review after the summary is summarised again
+    /// from the readings.
+    pub fn take(&mut self, said: &Said, specific: bool) {
+        if !said.dims.is_empty() {
+            self.scores = None;
+        }
+        for (d, score) in &said.dims {
+            let c = self.coverage_mut(*d);
+            c.mentioned = true;
+            c.specific |= specific;
+            if score.sure || c.score.is_none() || !c.sure {
+                c.score = Some(score.value);
+                c.sure = score.sure;
+            }
+        }
+    }
+
+    /// The first dimension whose score the student's words did not decide
+    /// and that was not offered as chips yet.
+    pub fn undecided(&self) -> Option<Dimension> {
+        Dimension::ALL.into_iter().find(|d| {
+            let c = self.coverage(*d);
+            !(c.score.is_some() && c.sure) && !self.chosen.contains(d)
+        })
     }
 }

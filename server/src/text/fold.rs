@@ -88,7 +88,11 @@ fn invisible(c: char) -> bool {
         | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
-fn fold_char(c: char) -> Option<char> {
+/// One character folded (width, script, case); `None` for an invisible one.
+/// The single place a character is folded: every reader of text, the
+/// agent's, the coach's, the posting rules' and the name search's, goes
+/// through it.
+pub fn fold_char(c: char) -> Option<char> {
     if invisible(c) {
         return None;
     }
@@ -102,6 +106,28 @@ fn fold_char(c: char) -> Option<char> {
     } else {
         simplified(c)
     })
+}
+
+/// `s` folded (see the module doc): what a sentence is read in. Punctuation
+/// stays, half-width ("，" → ","), so clauses can still be cut.
+pub fn fold(s: &str) -> String {
+    Folded::new(s).text
+}
+
+/// Punctuation and spaces a name is written with but not told apart by.
+fn name_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '·' | '・' | '-' | '_' | '.' | '。' | ',' | '•')
+}
+
+/// The key a name is looked up by: folded, without spaces and the
+/// separators names are written with ("ＰＫＵ", "北京大學", "张 三" → "pku",
+/// "北京大学", "张三"). For names only: a sentence is read with [`fold`],
+/// which keeps the punctuation that cuts its clauses.
+pub fn key(s: &str) -> String {
+    s.chars()
+        .filter_map(fold_char)
+        .filter(|c| !name_separator(*c))
+        .collect()
 }
 
 impl Folded {
@@ -224,6 +250,13 @@ mod tests {
         assert_eq!(&original[from..to], "一三八 一二三四 五六七八");
         let words = Folded::new("VX zhang_san 傻 逼").compact(|c| c.is_whitespace() || c == '_');
         assert_eq!(words.text, "vx zhangsan傻逼");
+    }
+
+    #[test]
+    fn sentences_keep_their_punctuation_names_lose_it() {
+        assert_eq!(fold("學術水平很高，經費不夠！"), "学术水平很高,经费不够!");
+        assert_eq!(key("ＰＫＵ 北京大學·计算机"), "pku北京大学计算机");
+        assert_eq!(key("张 三。"), "张三");
     }
 
     #[test]

@@ -13,9 +13,12 @@
 //! - [`names`]: the terms a name is searched by (its parts, pinyin,
 //!   initials) and the key a typed query is looked up by.
 
+pub mod clauses;
 pub mod fold;
 pub mod jsonl;
 pub mod lexfile;
 pub mod names;
+pub mod numbers;
+pub mod opinion;
 pub mod templates;
 pub mod words;

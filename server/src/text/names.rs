@@ -14,7 +14,7 @@
 
 use pinyin::{ToPinyin, ToPinyinMulti};
 
-use super::fold::simplified;
+use super::fold::fold_char;
 
 /// One term of a name: the text and where in the name it starts (0: the
 /// name's start; such a match ranks above one inside the name).
@@ -36,12 +36,8 @@ fn is_han(c: char) -> bool {
 /// lower-case, without spaces, middle dots and other separators.
 pub fn fold_name(s: &str) -> Vec<char> {
     s.chars()
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-            _ => c,
-        })
+        .filter_map(fold_char)
         .filter(|c| c.is_alphanumeric())
-        .map(simplified)
         .flat_map(char::to_lowercase)
         .collect()
 }

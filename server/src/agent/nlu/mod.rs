@@ -28,7 +28,7 @@ mod faq;
 mod lexicon;
 mod negation;
 mod normalize;
-mod numerals;
+
 mod patterns;
 mod preferences;
 mod references;

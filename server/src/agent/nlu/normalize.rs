@@ -7,8 +7,8 @@
 //! "哈尔滨工业大学") is never dropped.
 
 use super::lexicon::{Cue, Filler, Lexicons, Tag};
-use super::numerals::{self, ORDINAL_MARK};
 use super::tokens::DE;
+use crate::text::numbers::{self as numerals, ORDINAL_MARK};
 
 /// The clause separator every punctuation mark becomes.
 pub(crate) const SEP: char = ',';
@@ -23,18 +23,10 @@ pub(crate) struct Normalized {
     pub follow_up: bool,
 }
 
-fn fold(c: char) -> char {
-    let c = match c {
-        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-        '\u{3000}' => ' ',
-        // Traditional characters read as their simplified form ("北京大學").
-        _ => crate::text::fold::simplified(c),
-    };
-    if c.is_ascii_uppercase() {
-        c.to_ascii_lowercase()
-    } else {
-        c
-    }
+/// One character as the rules see it (`text::fold`); an invisible one is
+/// nothing.
+fn fold(c: char) -> Option<char> {
+    crate::text::fold::fold_char(c)
 }
 
 fn is_punct(c: char) -> bool {
@@ -53,7 +45,7 @@ fn is_punct(c: char) -> bool {
 /// Width, case, punctuation and spaces only: the form every lexicon term is
 /// stored in, and the first stage of `normalize`.
 pub(crate) fn basic(s: &str) -> String {
-    let chars: Vec<char> = s.chars().map(fold).collect();
+    let chars: Vec<char> = s.chars().filter_map(fold).collect();
     let mut out: Vec<char> = Vec::with_capacity(chars.len());
     for (i, &c) in chars.iter().enumerate() {
         let prev = out.last().copied();
@@ -65,7 +57,7 @@ pub(crate) fn basic(s: &str) -> String {
             }
         } else if (c == '、' || (c == '/' && !(latin(prev) && latin(next))))
             && prev.is_some_and(|p| p != SEP)
-            && next.is_some_and(|n| !is_punct(fold(n)))
+            && next.is_some_and(|n| !is_punct(n))
         {
             if prev == Some(' ') {
                 out.pop();

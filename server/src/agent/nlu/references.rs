@@ -18,9 +18,9 @@
 //! and is not repeated.
 
 use super::lexicon::{Cue, Lexicons, Tag};
-use super::numerals::{self, ORDINAL_MARK};
 use super::tokens::{Text, DE};
 use super::types::Reference;
+use crate::text::numbers::{self as numerals, ORDINAL_MARK};
 
 /// The largest N read in 前N个.
 const RANGE_MAX: u32 = 10;

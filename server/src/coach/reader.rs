@@ -1,0 +1,307 @@
+//! Reading a review by aspect: what one message says about each of the
+//! four dimensions (and the advisor as a whole), as a score 1–5 — by the
+//! labelling guide `server/evals/coach-scores.md`, which the coach's
+//! evaluation sets are labelled by.
+//!
+//! The language is read by `text` (fold, clauses, opinions, numbers) and by
+//! the speech acts (whose words each clause is); this module only brings
+//! the coach's topics (`coach.txt`: `dim.*`, `good.*`, `bad.*`, `weak.*`,
+//! `overall`) and decides, per dimension:
+//!
+//! - the student's own words win over someone else's ("师兄说很凶，但我觉得
+//!   还挺温和的");
+//! - a revision ("其实经费还行") replaces what came before it; a clause that
+//!   does not know or asks ("就业不清楚") leaves the dimension unsaid;
+//! - praise and criticism of one dimension in one message are mixed: 3;
+//!   otherwise the strongest judgement counts (4 / 5, 2 / 1, 3 middling);
+//! - named without a judgement ("补助每月三千"): 3, unsure — the coach asks
+//!   with chips instead of guessing;
+//! - a number the student gives ("学术5分", "经费给两分") is the score.
+
+use std::sync::Arc;
+
+use super::edits::{self, Edit};
+use super::lexicon::CoachLexicon;
+use super::state::Dimension;
+use crate::speech_act::SpeechActs;
+use crate::text::clauses::Link;
+use crate::text::opinion::{self, Judged, Topics};
+
+/// What a review speaks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aspect {
+    Dim(Dimension),
+    Overall,
+}
+
+/// One dimension as a message reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    /// 1–5.
+    pub value: u8,
+    /// Judged in words or given as a number; `false`: named without a
+    /// judgement (the value is 3 and the student is asked).
+    pub sure: bool,
+    /// Given as a number.
+    pub explicit: bool,
+}
+
+/// What one message says.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Said {
+    pub dims: Vec<(Dimension, Score)>,
+    pub overall: Option<Score>,
+    /// Dimensions the message named but asked about or did not know.
+    pub unknown: Vec<Dimension>,
+}
+
+impl Said {
+    pub fn get(&self, d: Dimension) -> Option<Score> {
+        self.dims.iter().find(|(x, _)| *x == d).map(|(_, s)| *s)
+    }
+
+    /// Whether the message says anything about the review's dimensions.
+    pub fn is_empty(&self) -> bool {
+        self.dims.is_empty() && self.overall.is_none()
+    }
+}
+
+/// The coach's reader: its topics and the speech acts.
+pub struct Reader {
+    topics: Topics<Aspect>,
+    dims: Topics<Dimension>,
+    acts: Arc<SpeechActs>,
+}
+
+#[derive(Default)]
+struct Collected {
+    own: Vec<i8>,
+    reported: Vec<i8>,
+    mentioned: bool,
+    unknown: bool,
+}
+
+/// The value of several judgements of one dimension (see the module doc).
+fn combine(values: &[i8]) -> i8 {
+    let pos = values.iter().any(|v| *v > 0);
+    let neg = values.iter().any(|v| *v < 0);
+    if pos && neg {
+        return 0;
+    }
+    values.iter().copied().max_by_key(|v| v.abs()).unwrap_or(0)
+}
+
+impl Reader {
+    pub fn new(lex: &CoachLexicon, acts: Arc<SpeechActs>) -> Reader {
+        let mut topics = Topics::new();
+        let mut dims = Topics::new();
+        for (d, words) in &lex.dimensions {
+            for w in words {
+                topics.add(w, Aspect::Dim(*d), None);
+                dims.add(w, *d, None);
+            }
+        }
+        for (d, words) in &lex.weak {
+            for w in words {
+                topics.add_weak(w, Aspect::Dim(*d));
+            }
+        }
+        for (kind, d, words) in &lex.judging {
+            for w in words {
+                topics
+                    .add_judging(w, Aspect::Dim(*d), kind)
+                    .unwrap_or_else(|| panic!("coach.txt: unknown kind {kind}"));
+                dims.add(w, *d, None);
+            }
+        }
+        for w in &lex.overall {
+            topics.add(w, Aspect::Overall, None);
+        }
+        Reader { topics, dims, acts }
+    }
+
+    /// The dimensions `text` (folded) names.
+    pub fn dimensions(&self, text: &str) -> Vec<Dimension> {
+        let chars: Vec<char> = text.chars().collect();
+        self.dims.named(&chars)
+    }
+
+    /// The score edits in `message` (see `edits.rs`); `asked` is the
+    /// dimension a bare "3分" answers.
+    pub fn edits(&self, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
+        edits::parse(&self.dims, message, asked)
+    }
+
+    /// Whether `message` tries to change a score (a number, 改, 高一点 …).
+    pub fn looks_like_edit(&self, message: &str) -> bool {
+        edits::looks_like_edit(message)
+    }
+
+    /// What `message` says about each dimension.
+    pub fn read(&self, message: &str) -> Said {
+        let reading = self.acts.read_at_connectives(message);
+        let mut per: Vec<(Aspect, Collected)> = Vec::new();
+        let slot = |per: &mut Vec<(Aspect, Collected)>, a: Aspect| -> usize {
+            match per.iter().position(|(x, _)| *x == a) {
+                Some(i) => i,
+                None => {
+                    per.push((a, Collected::default()));
+                    per.len() - 1
+                }
+            }
+        };
+        let mut carry: Option<Aspect> = None;
+        for clause in reading.clauses() {
+            let statements =
+                opinion::read(&self.topics, &clause.chars, carry, clause.question_mark);
+            let mut revised: Vec<Aspect> = Vec::new();
+            for s in &statements {
+                let i = slot(&mut per, s.topic);
+                let c = &mut per[i].1;
+                // A revision replaces what this message said before it.
+                if clause.link == Link::Revision && !revised.contains(&s.topic) {
+                    revised.push(s.topic);
+                    if !clause.reported {
+                        c.own.clear();
+                    }
+                    c.reported.clear();
+                }
+                match s.judged {
+                    Judged::Value(v) => {
+                        c.mentioned = true;
+                        c.unknown = false;
+                        if clause.reported {
+                            c.reported.push(v);
+                        } else {
+                            c.own.push(v);
+                        }
+                    }
+                    Judged::Mentioned => c.mentioned = true,
+                    Judged::Unknown => {
+                        c.own.clear();
+                        c.reported.clear();
+                        c.unknown = true;
+                    }
+                }
+                carry = Some(s.topic);
+            }
+        }
+        let mut said = Said::default();
+        for (aspect, c) in per {
+            let values = if c.own.is_empty() {
+                &c.reported
+            } else {
+                &c.own
+            };
+            let score = if !values.is_empty() {
+                Some(Score {
+                    value: (3 + combine(values)).clamp(1, 5) as u8,
+                    sure: true,
+                    explicit: false,
+                })
+            } else if c.mentioned && !c.unknown {
+                Some(Score {
+                    value: 3,
+                    sure: false,
+                    explicit: false,
+                })
+            } else {
+                None
+            };
+            match (aspect, score) {
+                (Aspect::Dim(d), Some(s)) => said.dims.push((d, s)),
+                (Aspect::Dim(d), None) if c.unknown => said.unknown.push(d),
+                (Aspect::Overall, Some(s)) if s.sure => said.overall = Some(s),
+                _ => {}
+            }
+        }
+        // Numbers the student gives are the scores.
+        for e in self.edits(message, None) {
+            if let Edit::Set(d, v) = e {
+                let explicit = Score {
+                    value: v,
+                    sure: true,
+                    explicit: true,
+                };
+                said.unknown.retain(|x| *x != d);
+                match said.dims.iter_mut().find(|(x, _)| *x == d) {
+                    Some(slot) => slot.1 = explicit,
+                    None => said.dims.push((d, explicit)),
+                }
+            }
+        }
+        said
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reader() -> Reader {
+        Reader::new(&CoachLexicon::load(), Arc::new(SpeechActs::load()))
+    }
+
+    fn scores(said: &Said) -> [Option<u8>; 4] {
+        Dimension::ALL.map(|d| said.get(d).map(|s| s.value))
+    }
+
+    #[test]
+    fn the_issue_s_review_reads_academic_high_and_funding_low() {
+        let r = reader();
+        let said = r.read("学术水平很高，组会指导很认真，但是经费不够，补助很少，设备也老旧");
+        assert_eq!(scores(&said), [Some(4), Some(2), None, None]);
+        let said = r.read("老师人挺好的，毕业的师兄去向一般");
+        assert_eq!(scores(&said), [None, None, Some(4), Some(3)]);
+    }
+
+    #[test]
+    fn contrast_negation_and_degree_bind_to_their_clause() {
+        let r = reader();
+        assert_eq!(
+            scores(&r.read("学术非常强，但是人品极差")),
+            [Some(5), None, Some(1), None]
+        );
+        assert_eq!(
+            scores(&r.read("虽然补助少，但是老师很关心学生")),
+            [None, Some(2), Some(4), None]
+        );
+        assert_eq!(scores(&r.read("老师从不骂人")), [None, None, Some(4), None]);
+        assert_eq!(scores(&r.read("补助不算少")), [None, Some(3), None, None]);
+        assert_eq!(
+            scores(&r.read("学术挺强的，但是不怎么指导")),
+            [Some(3), None, None, None]
+        );
+    }
+
+    #[test]
+    fn own_words_win_revisions_replace_and_unknowns_stay_unsaid() {
+        let r = reader();
+        assert_eq!(
+            scores(&r.read("师兄说老师很凶，但我觉得还挺温和的")),
+            [None, None, Some(4), None]
+        );
+        assert_eq!(
+            scores(&r.read("一开始觉得经费少，其实还行")),
+            [None, Some(3), None, None]
+        );
+        let said = r.read("老师人很好，经费这块我不太了解");
+        assert_eq!(scores(&said), [None, None, Some(4), None]);
+        assert_eq!(said.unknown, [Dimension::Funding]);
+        let said = r.read("补助每个月三千");
+        assert_eq!(said.get(Dimension::Funding).map(|s| s.sure), Some(false));
+    }
+
+    #[test]
+    fn numbers_are_the_scores() {
+        let r = reader();
+        assert_eq!(
+            scores(&r.read("学术三分，关系四分，经费两分，前途五分")),
+            [Some(3), Some(2), Some(4), Some(5)]
+        );
+        assert_eq!(
+            scores(&r.read("经费很少，给个3分吧")),
+            [None, Some(3), None, None]
+        );
+    }
+}

@@ -1,0 +1,317 @@
+//! Clauses: the one place a message is cut into sentences and clauses.
+//!
+//! Every reader of a message — the speech acts (whose words, what they do
+//! to an action), the agent's understanding, the review coach's reading of
+//! a review, the posting rules — takes its clauses from here, so "where
+//! does this statement end" has one answer:
+//!
+//! - a sentence ends at `。 ! ? ！ ？` or a line break; a clause inside it at
+//!   `， 、 ; : … ~` and quotes, at a full stop between words (not in
+//!   "4.5"), and at an emoji;
+//! - [`split_at_connectives`] also cuts where a connective starts a new
+//!   statement without punctuation, as spoken text has none: a contrast
+//!   (但是, 不过, 可是, 就是, 可惜 …) or a revision (其实, 后来发现 …). The
+//!   connective is taken off the clause and kept as its [`Link`], so
+//!   "学术很强但是经费少" is two clauses, the second one contrasting.
+//!
+//! Clauses are read in folded text (`text::fold::fold`): half-width
+//! punctuation, simplified characters.
+
+use std::sync::OnceLock;
+
+use super::lexfile;
+
+const CONNECTIVES: &str = include_str!("../../lexicons/clauses.txt");
+
+/// How a clause relates to what came before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Link {
+    #[default]
+    None,
+    /// 但是 / 不过 / 可惜: it turns against the clause before.
+    Contrast,
+    /// 其实 / 后来发现 / 更正一下: it corrects what was said earlier.
+    Revision,
+    /// 虽然 / 尽管: it concedes what a contrast will turn against.
+    Concession,
+}
+
+/// One clause of a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clause {
+    /// Its words, folded, without the connective that opened it and without
+    /// spaces between Chinese characters.
+    pub text: String,
+    /// Which sentence of the message it belongs to (from 0).
+    pub sentence: usize,
+    /// Its sentence ends in a question mark.
+    pub question_mark: bool,
+    pub link: Link,
+}
+
+impl Clause {
+    pub fn chars(&self) -> Vec<char> {
+        self.text.chars().collect()
+    }
+
+    /// Whether it asks: its sentence ends in "？", or it ends in a question
+    /// particle (吗, 么, 呢 after a question word is the reader's to say).
+    pub fn asks(&self) -> bool {
+        self.question_mark || self.text.ends_with(['吗', '么', '嘛'])
+    }
+}
+
+/// Whether `c` ends a sentence.
+pub fn ends_sentence(c: char) -> bool {
+    matches!(c, '。' | '!' | '?' | '\n' | '！' | '？' | '｡')
+}
+
+/// Whether `c` ends a clause inside a sentence (a full stop between two
+/// digits is a decimal point; see [`split`]).
+pub fn ends_clause(c: char) -> bool {
+    matches!(
+        c,
+        ',' | '，'
+            | '、'
+            | ';'
+            | '；'
+            | ':'
+            | '：'
+            | '…'
+            | '~'
+            | '～'
+            | '.'
+            | '"'
+            | '“'
+            | '”'
+            | '「'
+            | '」'
+            | '『'
+            | '』'
+            | '【'
+            | '】'
+            | '｜'
+            | '|'
+    ) || is_symbol(c)
+}
+
+/// Emoji, arrows, dingbats: they stand between statements.
+fn is_symbol(c: char) -> bool {
+    matches!(c, '\u{2190}'..='\u{2BFF}' | '\u{1F000}'..='\u{1FAFF}')
+}
+
+/// Punctuation of any kind, ASCII or CJK: what the agent's normalisation
+/// turns into its clause separator.
+pub fn is_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation()
+        || matches!(c,
+            '\u{3001}'..='\u{303F}'   // 、。〃「」『』【】〜 …
+            | '\u{FF5F}'..='\u{FF65}' // half-width CJK punctuation
+            | '\u{2010}'..='\u{206F}' // “ ” ‘ ’ … — •
+            | '\u{FE10}'..='\u{FE6F}' // vertical and small forms
+            | '\u{00A1}'..='\u{00BF}' // ¡ « » · ¿ …
+        )
+        || is_symbol(c)
+}
+
+/// The items of a list as written in one field ("机器学习、CV/NLP 和 推荐"):
+/// cut at list punctuation, "/", spaces and 和.
+pub fn list_items(s: &str) -> Vec<String> {
+    s.split(['、', ',', '，', '/', ' ', '和', ';', '；'])
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+struct Connectives {
+    /// (words, link), longest first.
+    words: Vec<(Vec<char>, Link)>,
+}
+
+fn connectives() -> &'static Connectives {
+    static C: OnceLock<Connectives> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut words = Vec::new();
+        for e in lexfile::parse("clauses.txt", CONNECTIVES) {
+            let link = match e.key.as_str() {
+                "contrast" => Link::Contrast,
+                "revision" => Link::Revision,
+                "concession" => Link::Concession,
+                k => panic!("clauses.txt: unknown key {k}"),
+            };
+            for t in e.terms {
+                words.push((t.chars().collect::<Vec<char>>(), link));
+            }
+        }
+        words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+        Connectives { words }
+    })
+}
+
+/// The connective `chars` starts with, if any: (its length, its link).
+pub fn connective_at(chars: &[char]) -> Option<(usize, Link)> {
+    connectives()
+        .words
+        .iter()
+        .find(|(w, _)| chars.starts_with(w))
+        .map(|(w, l)| (w.len(), *l))
+}
+
+/// `folded` cut at punctuation (see the module doc). Spaces go, except one
+/// between two ASCII words.
+pub fn split(folded: &str) -> Vec<Clause> {
+    cut(folded, false)
+}
+
+/// Like [`split`], and also where a contrast or revision connective starts
+/// a statement inside a clause ("老师人挺好就是太忙了"); the connective is
+/// taken off the clause ([`split`] keeps every word and only marks the link).
+pub fn split_at_connectives(folded: &str) -> Vec<Clause> {
+    cut(folded, true)
+}
+
+fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
+    let chars: Vec<char> = folded.chars().collect();
+    let mut clauses: Vec<Clause> = Vec::new();
+    let mut sentence = 0;
+    let mut sentence_start = 0;
+    let mut current: Vec<char> = Vec::new();
+    let mut link = Link::None;
+    let push = |clauses: &mut Vec<Clause>, current: &mut Vec<char>, link: &mut Link, sentence| {
+        let text: String = std::mem::take(current).into_iter().collect();
+        let text = text.trim().to_string();
+        if !text.is_empty() {
+            clauses.push(Clause {
+                text,
+                sentence,
+                question_mark: false,
+                link: std::mem::take(link),
+            });
+        } else if *link != Link::None {
+            // A connective alone ("但是，") opens the next clause.
+        }
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let decimal = c == '.'
+            && i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        if ends_sentence(c) || (ends_clause(c) && !decimal) {
+            push(&mut clauses, &mut current, &mut link, sentence);
+            if ends_sentence(c) {
+                let question = matches!(c, '?' | '？');
+                for cl in clauses[sentence_start..].iter_mut() {
+                    cl.question_mark = question;
+                }
+                sentence += 1;
+                sentence_start = clauses.len();
+            }
+            i += 1;
+            continue;
+        }
+        if c.is_whitespace() {
+            let latin = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+            if latin(current.last()) && latin(chars.get(i + 1)) {
+                current.push(' ');
+            }
+            i += 1;
+            continue;
+        }
+        // A connective at the start of a clause is its link; inside one,
+        // with `at_connectives`, it starts a new clause.
+        let at_start = current.is_empty();
+        // "不是大厂就是名校": 不是…就是… is "either … or", not a contrast.
+        let either_or = current.starts_with(&['不', '是']) && chars[i..].starts_with(&['就', '是']);
+        if (at_start || at_connectives) && !either_or {
+            if let Some((len, l)) = connective_at(&chars[i..]) {
+                if !at_start {
+                    push(&mut clauses, &mut current, &mut link, sentence);
+                }
+                // Two connectives in a row ("但是其实"): the later one says
+                // more about the clause.
+                link = l;
+                if at_connectives {
+                    i += len;
+                } else {
+                    // Punctuation alone cuts: the words stay as written.
+                    current.extend_from_slice(&chars[i..i + len]);
+                    i += len;
+                }
+                continue;
+            }
+        }
+        current.push(c);
+        i += 1;
+    }
+    push(&mut clauses, &mut current, &mut link, sentence);
+    clauses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::fold::fold;
+
+    fn texts(cs: &[Clause]) -> Vec<&str> {
+        cs.iter().map(|c| c.text.as_str()).collect()
+    }
+
+    #[test]
+    fn sentences_and_clauses_at_punctuation() {
+        let cs = split(&fold("学术水平很高，组会指导很认真。经费呢？补助4.5k"));
+        assert_eq!(
+            texts(&cs),
+            ["学术水平很高", "组会指导很认真", "经费呢", "补助4.5k"]
+        );
+        assert_eq!(
+            cs.iter().map(|c| c.sentence).collect::<Vec<_>>(),
+            [0, 0, 1, 2]
+        );
+        assert!(cs[2].question_mark && !cs[0].question_mark);
+        assert!(cs[2].asks());
+    }
+
+    #[test]
+    fn connectives_link_clauses_and_cut_spoken_text() {
+        let cs = split_at_connectives(&fold("学术很强但是经费少 不过补助按时发"));
+        assert_eq!(texts(&cs), ["学术很强", "经费少", "补助按时发"]);
+        assert_eq!(cs[1].link, Link::Contrast);
+        assert_eq!(cs[2].link, Link::Contrast);
+        let cs = split_at_connectives(&fold("但是，其实经费还行"));
+        assert_eq!(texts(&cs), ["经费还行"]);
+        assert_eq!(cs[0].link, Link::Revision);
+        // Cut at punctuation alone, a clause keeps its words.
+        let cs = split(&fold("其实经费还行"));
+        assert_eq!(texts(&cs), ["其实经费还行"]);
+        assert_eq!(cs[0].link, Link::Revision);
+        let cs = split(&fold("虽然经费少，但老师人好"));
+        assert_eq!(cs[0].link, Link::Concession);
+        assert_eq!(cs[1].link, Link::Contrast);
+        assert_eq!(
+            texts(&split_at_connectives("不是大厂就是名校")),
+            ["不是大厂就是名校"]
+        );
+        // Without the option only punctuation cuts.
+        assert_eq!(split(&fold("学术很强但是经费少")).len(), 1);
+    }
+
+    #[test]
+    fn odd_input_is_fine() {
+        for s in ["", "，，，", "？", "但是", "🙂🙂", "a b c", "1.5.6"] {
+            let _ = split_at_connectives(&fold(s));
+        }
+        assert_eq!(texts(&split(&fold("push 很 厉害"))), ["push很厉害"]);
+        assert_eq!(texts(&split(&fold("nice guy，很好"))), ["nice guy", "很好"]);
+    }
+
+    #[test]
+    fn list_items_of_a_field() {
+        assert_eq!(
+            list_items("机器学习、CV/NLP 和推荐"),
+            ["机器学习", "CV", "NLP", "推荐"]
+        );
+    }
+}

@@ -1,0 +1,272 @@
+//! Numbers as students say and type them: Arabic digits ("第1个", "3.5"),
+//! Chinese numerals ("第十一个", "前两个", "三千", "两万"), and the words a
+//! score is given in ("5分", "两分", "四星", "五颗星", "满分", "及格").
+//! The agent reads ordinals and counts here, the coach reads scores here;
+//! nothing else parses a number out of text.
+
+/// The ordinal marker 第 ("第一个"): normalisation writes the numeral after
+/// it in Arabic digits, and the reference reader starts there.
+pub(crate) const ORDINAL_MARK: char = '第';
+
+/// The value of a single Chinese digit character (两 counts as 2).
+pub(crate) fn cn_digit(c: char) -> Option<u32> {
+    Some(match c {
+        '零' | '〇' => 0,
+        '一' | '壹' => 1,
+        '二' | '两' | '贰' => 2,
+        '三' | '叁' => 3,
+        '四' | '肆' => 4,
+        '五' | '伍' => 5,
+        '六' | '陆' => 6,
+        '七' | '柒' => 7,
+        '八' | '捌' => 8,
+        '九' | '玖' => 9,
+        _ => return None,
+    })
+}
+
+fn cn_unit(c: char) -> Option<u32> {
+    Some(match c {
+        '十' | '拾' => 10,
+        '百' | '佰' => 100,
+        '千' | '仟' => 1000,
+        _ => return None,
+    })
+}
+
+/// Whether `c` can start a Chinese numeral.
+pub(crate) fn is_cn_numeral(c: char) -> bool {
+    cn_digit(c).is_some() || cn_unit(c).is_some()
+}
+
+/// Reads a Chinese numeral at `chars[i..]`: (value, length in chars).
+/// "十" → 10, "十一" → 11, "二十" → 20, "一百零五" → 105, "三千" → 3000,
+/// "三千五" → 3500, "两万" → 20000, "一万二" → 12000.
+pub(crate) fn parse_cn(chars: &[char], i: usize) -> Option<(u32, usize)> {
+    let mut total = 0u32;
+    let mut digit: Option<u32> = None;
+    let mut last_unit = 0u32;
+    let mut j = i;
+    while let Some(&c) = chars.get(j) {
+        if let Some(d) = cn_digit(c) {
+            match digit {
+                Some(0) | None => digit = Some(d),
+                Some(_) => break,
+            }
+        } else if let Some(unit) = cn_unit(c) {
+            total = total.saturating_add(digit.unwrap_or(1).saturating_mul(unit));
+            digit = None;
+            last_unit = unit;
+        } else if c == '万' && (digit.is_some() || total > 0) {
+            total = total
+                .saturating_add(digit.unwrap_or(0))
+                .saturating_mul(10_000);
+            digit = None;
+            last_unit = 10_000;
+        } else {
+            break;
+        }
+        j += 1;
+    }
+    // "三千五" is 3500, "一万二" is 12000: a bare digit after a unit is the
+    // next place down.
+    let tail = match digit {
+        Some(d) if last_unit >= 100 && j >= i + 2 && cn_unit(chars[j - 2]).is_some() => {
+            d * (last_unit / 10)
+        }
+        Some(d) if last_unit == 10_000 && j >= i + 2 && chars[j - 2] == '万' => d * 1000,
+        Some(d) => d,
+        None => 0,
+    };
+    (j > i).then(|| (total.saturating_add(tail), j - i))
+}
+
+/// Reads Arabic digits (at most four) or a Chinese numeral at `chars[i..]`.
+pub(crate) fn parse_number(chars: &[char], i: usize) -> Option<(u32, usize)> {
+    let digits = chars[i.min(chars.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if digits > 0 {
+        if digits > 4 {
+            return None;
+        }
+        let value = chars[i..i + digits]
+            .iter()
+            .fold(0u32, |v, c| v * 10 + c.to_digit(10).unwrap_or(0));
+        return Some((value, digits));
+    }
+    parse_cn(chars, i)
+}
+
+/// A score said in words: where it is in the text and what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreWord {
+    /// 1–5.
+    pub value: u8,
+    /// Char offsets of the whole expression.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Words that are a score by themselves, and the score.
+const SCORE_WORDS: [(&str, u8); 7] = [
+    ("不及格", 2),
+    ("满分", 5),
+    ("及格", 3),
+    ("最低分", 1),
+    ("最高分", 5),
+    ("零分", 1),
+    ("0分", 1),
+];
+
+/// The first score said in `chars` ("5分", "两分", "4.5分" → 5, "四星",
+/// "五颗星", "3/5", "满分", "及格"): a number of points on the site's 1–5
+/// scale. "8分" or "3000" are no score (out of range, or not points), and
+/// "三个", "两周" are not either.
+pub fn score(chars: &[char]) -> Option<ScoreWord> {
+    scores(chars).into_iter().next()
+}
+
+/// Every score said in `chars`, in order.
+pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if let Some((word, value)) = SCORE_WORDS.iter().find(|(w, _)| {
+            let w: Vec<char> = w.chars().collect();
+            chars[i..].starts_with(&w)
+        }) {
+            let len = word.chars().count();
+            out.push(ScoreWord {
+                value: *value,
+                start: i,
+                end: i + len,
+            });
+            i += len;
+            continue;
+        }
+        // A number right after another digit is part of it ("15分").
+        let glued = i > 0 && (chars[i - 1].is_ascii_digit() || is_cn_numeral(chars[i - 1]));
+        let Some((n, len)) = (!glued).then(|| parse_number(chars, i)).flatten() else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + len;
+        // "4.5分": rounded half up.
+        let mut half = false;
+        if chars.get(j) == Some(&'.') && chars.get(j + 1).is_some_and(|c| c.is_ascii_digit()) {
+            half = chars[j + 1].to_digit(10).unwrap_or(0) >= 5;
+            j += 2;
+            while chars.get(j).is_some_and(|c| c.is_ascii_digit()) {
+                j += 1;
+            }
+        }
+        let value = n + u32::from(half);
+        let unit_len = if chars.get(j) == Some(&'分') {
+            Some(1)
+        } else if chars.get(j) == Some(&'星') {
+            Some(1)
+        } else if chars[j.min(chars.len())..].starts_with(&['颗', '星'])
+            || chars[j.min(chars.len())..].starts_with(&['个', '星'])
+        {
+            Some(2)
+        } else if chars.get(j) == Some(&'/')
+            && chars.get(j + 1) == Some(&'5')
+            && !chars.get(j + 2).is_some_and(|c| c.is_ascii_digit())
+        {
+            Some(2)
+        } else {
+            None
+        };
+        match unit_len {
+            Some(u) if (1..=5).contains(&value) => {
+                // "5分钟" is time, "一分钱" money, "三分之一" a fraction.
+                let after = j + u;
+                if matches!(chars.get(after), Some('钟' | '钱' | '之')) {
+                    i = after;
+                    continue;
+                }
+                out.push(ScoreWord {
+                    value: value as u8,
+                    start: i,
+                    end: after,
+                });
+                i = after;
+            }
+            Some(u) if value == 0 => {
+                out.push(ScoreWord {
+                    value: 1,
+                    start: i,
+                    end: j + u,
+                });
+                i = j + u;
+            }
+            _ => i = j.max(i + 1),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cn(s: &str) -> Option<(u32, usize)> {
+        parse_cn(&s.chars().collect::<Vec<_>>(), 0)
+    }
+
+    fn sc(s: &str) -> Vec<u8> {
+        scores(&s.chars().collect::<Vec<_>>())
+            .into_iter()
+            .map(|w| w.value)
+            .collect()
+    }
+
+    #[test]
+    fn chinese_numerals() {
+        assert_eq!(cn("一个"), Some((1, 1)));
+        assert_eq!(cn("十个"), Some((10, 1)));
+        assert_eq!(cn("十一"), Some((11, 2)));
+        assert_eq!(cn("二十三"), Some((23, 3)));
+        assert_eq!(cn("两"), Some((2, 1)));
+        assert_eq!(cn("一百零五"), Some((105, 4)));
+        assert_eq!(cn("一二"), Some((1, 1)));
+        assert_eq!(cn("个"), None);
+        assert_eq!(cn("三千"), Some((3000, 2)));
+        assert_eq!(cn("三千五"), Some((3500, 3)));
+        assert_eq!(cn("两万"), Some((20000, 2)));
+        assert_eq!(cn("一万二"), Some((12000, 3)));
+        assert_eq!(cn("叁仟"), Some((3000, 2)));
+    }
+
+    #[test]
+    fn arabic_or_chinese() {
+        let v: Vec<char> = "第12个".chars().collect();
+        assert_eq!(parse_number(&v, 1), Some((12, 2)));
+        let v: Vec<char> = "前三个".chars().collect();
+        assert_eq!(parse_number(&v, 1), Some((3, 1)));
+        let v: Vec<char> = "123456".chars().collect();
+        assert_eq!(parse_number(&v, 0), None);
+    }
+
+    #[test]
+    fn scores_in_the_words_students_use() {
+        assert_eq!(sc("经费改成2分，学术给5分"), vec![2, 5]);
+        assert_eq!(sc("学术五分经费两分"), vec![5, 2]);
+        assert_eq!(sc("关系四星"), vec![4]);
+        assert_eq!(sc("前途五颗星"), vec![5]);
+        assert_eq!(sc("给个满分"), vec![5]);
+        assert_eq!(sc("及格吧"), vec![3]);
+        assert_eq!(sc("不及格"), vec![2]);
+        assert_eq!(sc("4.5分"), vec![5]);
+        assert_eq!(sc("3/5"), vec![3]);
+        assert_eq!(sc("打0分"), vec![1]);
+        assert!(sc("8分").is_empty());
+        assert!(sc("15分").is_empty());
+        assert!(sc("等了5分钟").is_empty());
+        assert!(sc("补助三千").is_empty());
+        assert!(sc("三个学生").is_empty());
+        assert!(sc("一分钱都没有").is_empty());
+    }
+}

@@ -1,0 +1,642 @@
+//! Opinions: what a clause says about each topic it names, and how
+//! strongly — the one reader of praise, criticism, negation, degree and
+//! hedges (`server/lexicons/opinion.txt`).
+//!
+//! A feature brings its topics ([`Topics`]: the review coach's four
+//! dimensions and the facts its readers take as good or bad); the words of
+//! judgement are general Chinese and live here. A clause is read left to
+//! right in tokens (longest term first, so "不错" is praise and "水平" is no
+//! "水"):
+//!
+//! - a judgement (`好`, `差`, `顶尖`, `还行`) belongs to the topic named last
+//!   before it in the clause, else the first one after it, else the topic
+//!   the clause continues (`carry`: "经费很少，给个3分吧");
+//! - an intensifier before it (`非常` strong, `很` weak) and a negator
+//!   (`不`, `根本不`, `不算`) change it: praise 4 / 5, criticism 2 / 1,
+//!   middling 3 ([`Judged::Value`] from −2 to 2);
+//! - quantities take the value of what they count: `补助很少` criticises,
+//!   `骂人少` and `很少延毕` praise, `延毕的特别多` criticises strongly;
+//! - a clause that asks (`经费怎么样`) or does not know (`不清楚`) judges
+//!   nothing: its topics are [`Judged::Unknown`];
+//! - a topic named with no judgement is [`Judged::Mentioned`] ("补助每月三千":
+//!   said, but whether that is good needs a norm).
+
+use std::sync::OnceLock;
+
+use super::lexfile;
+
+const LEXICON: &str = include_str!("../../lexicons/opinion.txt");
+
+/// What a term does in a judgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    Positive,
+    Negative,
+    Top,
+    Bottom,
+    Hedge,
+    Activity,
+    Bad,
+    Up,
+    Down,
+    Strong,
+    Weak,
+    Negator,
+    StrongNegator,
+    HedgedNegator,
+    Unknown,
+    Asks,
+    Neutral,
+}
+
+impl Word {
+    fn from_key(key: &str) -> Option<Word> {
+        Some(match key {
+            "positive" => Word::Positive,
+            "negative" => Word::Negative,
+            "top" => Word::Top,
+            "bottom" => Word::Bottom,
+            "hedge" => Word::Hedge,
+            "activity" => Word::Activity,
+            "bad" => Word::Bad,
+            "up" => Word::Up,
+            "down" => Word::Down,
+            "strong" => Word::Strong,
+            "weak" => Word::Weak,
+            "negator" => Word::Negator,
+            "negator.strong" => Word::StrongNegator,
+            "negator.hedged" => Word::HedgedNegator,
+            "unknown" => Word::Unknown,
+            "asks" => Word::Asks,
+            "neutral" => Word::Neutral,
+            _ => return None,
+        })
+    }
+
+    /// A judgement by itself (not a modifier).
+    fn is_head(self) -> bool {
+        matches!(
+            self,
+            Word::Positive
+                | Word::Negative
+                | Word::Top
+                | Word::Bottom
+                | Word::Hedge
+                | Word::Activity
+                | Word::Bad
+        )
+    }
+
+    fn is_negator(self) -> bool {
+        matches!(
+            self,
+            Word::Negator | Word::StrongNegator | Word::HedgedNegator
+        )
+    }
+}
+
+/// What a clause says about one topic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judged {
+    /// From −2 (strong criticism) to 2 (strong praise); 0 is middling.
+    Value(i8),
+    /// Named, nothing judged.
+    Mentioned,
+    /// Asked about, or the writer does not know: not said.
+    Unknown,
+}
+
+/// One topic and what a clause says of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Statement<A> {
+    pub topic: A,
+    pub judged: Judged,
+}
+
+/// A feature's topics: terms that name a topic, and terms that name a
+/// topic and judge it too ("大厂": the prospects, praised; "延毕": the
+/// prospects, a bad thing).
+#[derive(Clone, Debug)]
+pub struct Topics<A> {
+    terms: Vec<(Vec<char>, A, Option<Word>)>,
+    /// Terms that name their topic only when a judgement binds to them.
+    weak: Vec<Vec<char>>,
+}
+
+impl<A: Copy + Eq> Topics<A> {
+    pub fn new() -> Topics<A> {
+        Topics {
+            terms: Vec::new(),
+            weak: Vec::new(),
+        }
+    }
+
+    /// `term` names `topic` only when a judgement binds to it ("人" in
+    /// "人很好"; not in "有人延毕").
+    pub fn add_weak(&mut self, term: &str, topic: A) {
+        self.add(term, topic, None);
+        self.weak.push(term.chars().collect());
+    }
+
+    /// `term` (folded) names `topic`, and judges it as `word` says.
+    pub fn add(&mut self, term: &str, topic: A, word: Option<Word>) {
+        let chars: Vec<char> = term.chars().collect();
+        if !chars.is_empty() {
+            self.terms.push((chars, topic, word));
+        }
+    }
+
+    /// Adds `term` as a word of the given kind ("positive", "bad" …), or
+    /// `None` when the kind is unknown.
+    pub fn add_judging(&mut self, term: &str, topic: A, kind: &str) -> Option<()> {
+        let word = Word::from_key(kind)?;
+        self.add(term, topic, Some(word));
+        Some(())
+    }
+
+    /// The topics `chars` names, each once, in order.
+    pub fn named(&self, chars: &[char]) -> Vec<A> {
+        let mut out: Vec<A> = Vec::new();
+        for (_, _, a) in self.spans(chars) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+        out
+    }
+
+    /// Where `chars` names a topic: (start, end, topic), weak terms left out.
+    pub fn spans(&self, chars: &[char]) -> Vec<(usize, usize, A)> {
+        tokenize(opinions(), self, chars)
+            .into_iter()
+            .filter(|t| !t.weak)
+            .filter_map(|t| t.topic.map(|a| (t.start, t.end, a)))
+            .collect()
+    }
+}
+
+impl<A: Copy + Eq> Default for Topics<A> {
+    fn default() -> Self {
+        Topics::new()
+    }
+}
+
+/// The general words of judgement, loaded once.
+#[derive(Debug)]
+struct Opinions {
+    terms: Vec<(Vec<char>, Word)>,
+}
+
+fn opinions() -> &'static Opinions {
+    static O: OnceLock<Opinions> = OnceLock::new();
+    O.get_or_init(|| {
+        let mut terms = Vec::new();
+        for e in lexfile::parse("opinion.txt", LEXICON) {
+            let word = Word::from_key(&e.key)
+                .unwrap_or_else(|| panic!("opinion.txt: unknown key {}", e.key));
+            for t in e.terms {
+                terms.push((super::fold::fold(&t).chars().collect(), word));
+            }
+        }
+        Opinions { terms }
+    })
+}
+
+#[derive(Clone, Debug)]
+struct Token<A> {
+    start: usize,
+    end: usize,
+    words: Vec<Word>,
+    topic: Option<A>,
+    weak: bool,
+}
+
+impl<A> Token<A> {
+    fn has(&self, w: Word) -> bool {
+        self.words.contains(&w)
+    }
+    fn head(&self) -> Option<Word> {
+        self.words.iter().copied().find(|w| w.is_head())
+    }
+}
+
+/// The clause in tokens: at each place the longest term of either list,
+/// with every meaning a term of that length has.
+fn tokenize<A: Copy + Eq>(o: &Opinions, topics: &Topics<A>, chars: &[char]) -> Vec<Token<A>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let rest = &chars[i..];
+        let best = o
+            .terms
+            .iter()
+            .map(|(t, _)| t.len())
+            .chain(topics.terms.iter().map(|(t, _, _)| t.len()))
+            .filter(|&n| n > 0 && n <= rest.len())
+            .filter(|&n| {
+                o.terms
+                    .iter()
+                    .any(|(t, _)| t.len() == n && rest.starts_with(t))
+                    || topics
+                        .terms
+                        .iter()
+                        .any(|(t, _, _)| t.len() == n && rest.starts_with(t))
+            })
+            .max();
+        let Some(len) = best else {
+            i += 1;
+            continue;
+        };
+        let mut words: Vec<Word> = Vec::new();
+        let mut topic = None;
+        for (t, w) in &o.terms {
+            if t.len() == len && rest.starts_with(t) && !words.contains(w) {
+                words.push(*w);
+            }
+        }
+        for (t, a, w) in &topics.terms {
+            if t.len() == len && rest.starts_with(t) {
+                topic = topic.or(Some(*a));
+                if let Some(w) = w {
+                    // The feature's meaning of its own term comes first.
+                    words.retain(|x| !x.is_head());
+                    words.insert(0, *w);
+                }
+            }
+        }
+        let weak = topics
+            .weak
+            .iter()
+            .any(|w| w.len() == len && rest.starts_with(w));
+        out.push(Token {
+            start: i,
+            end: i + len,
+            words,
+            topic,
+            weak,
+        });
+        i += len;
+    }
+    out
+}
+
+/// A modifier waiting for the judgement it applies to.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    strong: bool,
+    weak: bool,
+    negator: Option<Word>,
+    quantity: Option<i8>,
+    /// Where the last modifier ended (a modifier reaches a few characters).
+    end: usize,
+}
+
+/// How far (in characters of no term) a modifier reaches its judgement.
+const REACH: usize = 4;
+
+/// The value of a judgement word under the pending modifiers; `None` for an
+/// activity nothing modified (a mention).
+fn value(head: Word, p: &Pending) -> Option<i8> {
+    let strong = p.strong;
+    let v = match (p.negator, head) {
+        (Some(Word::StrongNegator), Word::Positive | Word::Top | Word::Activity) => -2,
+        (Some(Word::StrongNegator), Word::Negative | Word::Bottom | Word::Bad) => 1,
+        (Some(Word::HedgedNegator), Word::Positive | Word::Top | Word::Activity) => -1,
+        (Some(Word::HedgedNegator), Word::Negative | Word::Bottom | Word::Bad) => 0,
+        (Some(_), Word::Positive | Word::Top | Word::Activity) => -1,
+        (Some(_), Word::Negative | Word::Bottom | Word::Bad) => 1,
+        (_, Word::Hedge) => 0,
+        (None, Word::Top) => 2,
+        (None, Word::Bottom) => -2,
+        (None, Word::Positive) => {
+            if strong {
+                2
+            } else {
+                1
+            }
+        }
+        (None, Word::Negative) => {
+            if strong {
+                -2
+            } else {
+                -1
+            }
+        }
+        (None, Word::Bad) => match p.quantity {
+            Some(q) if q > 0 => {
+                if strong {
+                    -2
+                } else {
+                    -1
+                }
+            }
+            Some(_) => 1,
+            None => {
+                if strong {
+                    -2
+                } else {
+                    -1
+                }
+            }
+        },
+        (None, Word::Activity) => match p.quantity {
+            Some(q) if q < 0 => -1,
+            Some(_) => 1,
+            None if strong => 2,
+            None if p.weak => 1,
+            None => return None,
+        },
+        _ => return None,
+    };
+    Some(v)
+}
+
+/// What `chars` (one clause, folded) says about each topic of `topics`.
+/// `carry` is the topic the clause continues when it names none itself;
+/// `asks` that the clause is a question (its sentence ends in "？").
+pub fn read<A: Copy + Eq>(
+    topics: &Topics<A>,
+    chars: &[char],
+    carry: Option<A>,
+    asks: bool,
+) -> Vec<Statement<A>> {
+    let tokens = tokenize(opinions(), topics, chars);
+    let named: Vec<A> = {
+        let mut v: Vec<A> = Vec::new();
+        for t in tokens.iter().filter(|t| !t.weak) {
+            if let Some(a) = t.topic {
+                if !v.contains(&a) {
+                    v.push(a);
+                }
+            }
+        }
+        v
+    };
+    let asks = asks || tokens.iter().any(|t| t.has(Word::Asks));
+    let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
+    if asks || unknown {
+        let about = if named.is_empty() {
+            carry.into_iter().collect()
+        } else {
+            named
+        };
+        return about
+            .into_iter()
+            .map(|topic| Statement {
+                topic,
+                judged: Judged::Unknown,
+            })
+            .collect();
+    }
+    let mut out: Vec<Statement<A>> = Vec::new();
+    let mention = |out: &mut Vec<Statement<A>>, topic: A| {
+        if !out.iter().any(|s| s.topic == topic) {
+            out.push(Statement {
+                topic,
+                judged: Judged::Mentioned,
+            });
+        }
+    };
+    // "不是大厂就是名校读博": either … or, nothing is negated.
+    let either_or =
+        chars.starts_with(&['不', '是']) && chars.windows(2).skip(2).any(|w| w == ['就', '是']);
+    let first = named
+        .first()
+        .copied()
+        .or_else(|| tokens.iter().find_map(|t| t.topic));
+    let mut current: Option<A> = None;
+    let mut pending = Pending::default();
+    // The last judgement made, so a quantity after it can change it
+    // ("延毕的特别多", "管得比较少"): (index in `out`, its word).
+    let mut last: Option<(usize, Word, usize)> = None;
+    let push = |out: &mut Vec<Statement<A>>, topic: Option<A>, v: i8| -> Option<usize> {
+        let topic = topic?;
+        out.push(Statement {
+            topic,
+            judged: Judged::Value(v),
+        });
+        Some(out.len() - 1)
+    };
+    for (k, t) in tokens.iter().enumerate() {
+        if t.start > pending.end + REACH + if pending.quantity.is_some() { 2 } else { 0 } {
+            pending = Pending::default();
+        }
+        if let Some(a) = t.topic {
+            current = Some(a);
+            if !t.weak {
+                mention(&mut out, a);
+            }
+        }
+        let target = current.or(first).or(carry);
+        if t.has(Word::Neutral) && t.words.len() == 1 {
+            continue;
+        }
+        // A word that negates or judges ("没有", "不给"): a negator when a
+        // judgement follows closely, else a judgement.
+        let next_head = tokens
+            .get(k + 1)
+            .filter(|n| n.start <= t.end + REACH)
+            .is_some_and(|n| n.head().is_some() || n.has(Word::Up) || n.has(Word::Down));
+        let negator = t
+            .words
+            .iter()
+            .copied()
+            .find(|w| w.is_negator())
+            .filter(|_| !(either_or && t.start == 0));
+        if let Some(n) = negator {
+            if next_head || t.head().is_none() {
+                pending.negator = Some(n);
+                pending.end = t.end;
+                continue;
+            }
+        }
+        if t.has(Word::Strong) || t.has(Word::Weak) {
+            if t.has(Word::Strong) {
+                pending.strong = true;
+            } else {
+                pending.weak = true;
+            }
+            pending.end = t.end;
+            if t.head().is_none() && !t.has(Word::Up) && !t.has(Word::Down) {
+                continue;
+            }
+        }
+        let quantity = if t.has(Word::Up) {
+            Some(1)
+        } else if t.has(Word::Down) {
+            Some(-1)
+        } else {
+            None
+        };
+        if let (Some(q), None) = (quantity, t.head()) {
+            // A quantity counts the bad thing or the activity just before it…
+            if let Some((i, word @ (Word::Bad | Word::Activity), at)) = last {
+                if t.start <= at + REACH {
+                    let p = Pending {
+                        quantity: Some(q),
+                        ..pending
+                    };
+                    if let Some(v) = value(word, &p) {
+                        let v = if pending.negator.is_some() { -v } else { v };
+                        out[i].judged = Judged::Value(v);
+                    }
+                    pending = Pending::default();
+                    last = None;
+                    continue;
+                }
+            }
+            // … or the bad thing right after it ("很少延毕", "很少有人延毕":
+            // words that only name a topic may stand between) …
+            let bad_after = tokens[k + 1..]
+                .iter()
+                .take_while(|n| n.start <= t.end + REACH + 2)
+                .find(|n| n.head().is_some() || n.words.iter().any(|w| w.is_negator()))
+                .is_some_and(|n| n.head() == Some(Word::Bad));
+            if bad_after {
+                pending.quantity = Some(q);
+                pending.end = t.end;
+                continue;
+            }
+            // … else the topic itself: "补助很少", "经费不多".
+            let mag: i8 = if pending.strong { 2 } else { 1 };
+            let v = match pending.negator {
+                Some(Word::HedgedNegator) => 0,
+                Some(Word::StrongNegator) if q > 0 => -2,
+                Some(_) => -q,
+                None => q * mag,
+            };
+            push(&mut out, target, v);
+            pending = Pending::default();
+            last = None;
+            continue;
+        }
+        let Some(head) = t.head() else { continue };
+        match value(head, &pending) {
+            Some(v) => {
+                let i = push(&mut out, target, v);
+                last = i.map(|i| (i, head, t.end));
+            }
+            None => {
+                // An activity with nothing on it yet: a mention that a
+                // quantity after it may still judge.
+                if let Some(a) = target {
+                    out.push(Statement {
+                        topic: a,
+                        judged: Judged::Mentioned,
+                    });
+                    last = Some((out.len() - 1, head, t.end));
+                }
+            }
+        }
+        pending = Pending::default();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::fold::fold;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum T {
+        Money,
+        People,
+        Work,
+    }
+
+    fn topics() -> Topics<T> {
+        let mut t = Topics::new();
+        t.add("经费", T::Money, None);
+        t.add("补助", T::Money, None);
+        t.add("老师", T::People, None);
+        t.add("脾气", T::People, None);
+        t.add("延毕", T::Work, Some(Word::Bad));
+        t.add("毕业", T::Work, None);
+        t
+    }
+
+    fn values(s: &str) -> Vec<(T, Judged)> {
+        let chars: Vec<char> = fold(s).chars().collect();
+        read(&topics(), &chars, None, false)
+            .into_iter()
+            .filter(|s| s.judged != Judged::Mentioned)
+            .map(|s| (s.topic, s.judged))
+            .collect()
+    }
+
+    fn v(s: &str) -> i8 {
+        match values(s).last() {
+            Some((_, Judged::Value(v))) => *v,
+            other => panic!("{s}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn degree_turns_praise_and_criticism() {
+        assert_eq!(v("经费很好"), 1);
+        assert_eq!(v("经费非常好"), 2);
+        assert_eq!(v("经费特别差"), -2);
+        assert_eq!(v("经费差"), -1);
+        assert_eq!(v("经费还行"), 0);
+        assert_eq!(v("经费还不错"), 1);
+    }
+
+    #[test]
+    fn negation_turns_and_hedged_negation_halves() {
+        assert_eq!(v("脾气不好"), -1);
+        assert_eq!(v("脾气不太好"), -1);
+        assert_eq!(v("脾气一点都不好"), -2);
+        assert_eq!(v("脾气不差"), 1);
+        assert_eq!(v("补助不算少"), 0);
+        assert_eq!(v("老师从不骂人"), 1);
+        assert_eq!(v("老师根本不管"), -2);
+        assert_eq!(v("老师不怎么指导"), -1);
+    }
+
+    #[test]
+    fn quantities_take_the_value_of_what_they_count() {
+        assert_eq!(v("补助很少"), -1);
+        assert_eq!(v("补助特别少"), -2);
+        assert_eq!(v("补助不少"), 1);
+        assert_eq!(v("经费不多"), -1);
+        assert_eq!(v("延毕的特别多"), -2);
+        assert_eq!(v("很少延毕"), 1);
+        assert_eq!(v("经常延毕"), -1);
+        assert_eq!(v("老师管得比较少"), -1);
+    }
+
+    #[test]
+    fn questions_and_not_knowing_judge_nothing() {
+        assert_eq!(values("经费怎么样"), vec![(T::Money, Judged::Unknown)]);
+        assert_eq!(values("经费不清楚"), vec![(T::Money, Judged::Unknown)]);
+        let chars: Vec<char> = "说不好".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, Some(T::Work), false),
+            vec![Statement {
+                topic: T::Work,
+                judged: Judged::Unknown
+            }]
+        );
+    }
+
+    #[test]
+    fn judgements_bind_to_the_topic_named_before_them() {
+        assert_eq!(
+            values("经费很少老师很好"),
+            vec![(T::Money, Judged::Value(-1)), (T::People, Judged::Value(1))]
+        );
+        // Words that hold a judging word judge nothing.
+        assert!(values("毕业的师兄水平一般都能按时走")
+            .iter()
+            .all(|(_, j)| *j != Judged::Value(-1)));
+        let chars: Vec<char> = "补助每个月三千".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, None, false),
+            vec![Statement {
+                topic: T::Money,
+                judged: Judged::Mentioned
+            }]
+        );
+    }
+}
