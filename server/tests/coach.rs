@@ -105,10 +105,31 @@ async fn the_draft_is_checkpointed_and_survives_a_reload() {
     again.session_id = session;
     let r = again.say("经费也很充足，补助每月两千五").await;
     assert_eq!(r.intent.intent, "review_coach", "the draft resumes");
+    // Two dimensions never said: each is a choice, never invented.
     let r = again.say("就这些").await;
+    assert!(
+        r.voice_response.contains("师生关系"),
+        "{}",
+        r.voice_response
+    );
+    let chips = &r.tool_calls[0];
+    assert_eq!(chips.tool, "present_options");
+    assert_eq!(chips.params["question"], "师生关系打几分？");
+    let r = again.say("4分").await;
+    assert!(
+        r.voice_response.contains("学生前途"),
+        "{}",
+        r.voice_response
+    );
+    let r = again.say("3分").await;
     assert!(
         r.voice_response.starts_with("整理好了"),
         "{}",
+        r.voice_response
+    );
+    assert!(
+        r.voice_response.contains("关系4") && r.voice_response.contains("前途3"),
+        "the chosen scores: {}",
         r.voice_response
     );
 }
@@ -267,7 +288,7 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
         {"when_system": "路由", "when": "就这些", "reply": {"content": routed(&[], false, true)}},
         {"when_system": "路由", "reply": {"content": routed(&["funding", "relationship", "prospects"], false, false)}},
         {"when_system": "追问", "reply": {"content": "那科研经费怎么样？补助和设备够用吗？"}},
-        {"when_system": "本站资料：", "reply": {"content": "可以的，发布后凭修改链接随时能改或删除。"}},
+        {"when_system": "本站资料：", "reply": {"content": "可以的，发布后24小时内凭修改链接能改或删除。"}},
         {"when_system": "老师助手", "reply": {"content": "", "tool_calls": [
             {"name": "lookup_knowledge", "arguments": {"query": "评价发布后还能修改吗"}}]}},
         {"reply": {"content": "好的。"}}
@@ -300,7 +321,10 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     assert!(prompt.contains("每周组会"), "the draft: {prompt}");
 
     let r = s.say("评价发布后还能修改吗").await;
-    assert_eq!(r.voice_response, "可以的，发布后凭修改链接随时能改或删除。");
+    assert_eq!(
+        r.voice_response,
+        "可以的，发布后24小时内凭修改链接能改或删除。"
+    );
     let answered = server
         .received()
         .into_iter()
@@ -408,5 +432,158 @@ async fn an_answer_not_looked_up_is_looked_up_by_code_first() {
             .iter()
             .any(|q| q.prompt_text().contains("修改链接")),
         "the passage code looked up"
+    );
+}
+
+/// The scores of a summary line ("整理好了：学术4、经费2、关系4、前途3，…").
+fn summary_scores(voice: &str) -> [u8; 4] {
+    ["学术", "经费", "关系", "前途"].map(|k| {
+        let at = voice.find(k).unwrap_or_else(|| panic!("{k} in {voice}")) + k.len();
+        voice[at..]
+            .chars()
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .unwrap() as u8
+    })
+}
+
+/// Issue 27's table, as a student wrote it: each row is what the summary
+/// must say after the student's own words.
+#[tokio::test]
+async fn the_summary_scores_what_the_student_wrote() {
+    let (app, _) = app().await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    s.say("学术水平很高，组会指导很认真，但是经费不够，补助很少，设备也老旧")
+        .await;
+    s.say("老师人挺好的，毕业的师兄去向一般").await;
+    let r = s.say("就这些").await;
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    assert_eq!(
+        summary_scores(&r.voice_response),
+        [4, 2, 4, 3],
+        "academic high, funding low: {}",
+        r.voice_response
+    );
+
+    // Several dimensions in one edit, each with its own number.
+    let r = s.say("经费改成2分，学术给5分").await;
+    assert_eq!(
+        summary_scores(&r.voice_response),
+        [5, 2, 4, 3],
+        "{}",
+        r.voice_response
+    );
+
+    // A later statement replaces an earlier one.
+    let r = s.say("其实经费还行，补助每个月三千").await;
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    assert_eq!(
+        summary_scores(&r.voice_response),
+        [5, 3, 4, 3],
+        "{}",
+        r.voice_response
+    );
+
+    // An edit the coach cannot read gets a question, not the same summary.
+    let r = s.say("那个分数帮我改一下").await;
+    assert!(
+        !r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    assert!(
+        r.voice_response.contains("改成几分"),
+        "{}",
+        r.voice_response
+    );
+}
+
+/// A message that is not about the review goes to the agent with the draft
+/// kept, and never into the review's text; "继续写" returns to it.
+#[tokio::test]
+async fn a_digression_is_answered_and_the_draft_waits() {
+    let (app, _) = app().await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    s.say("学术水平很高，组会指导很认真").await;
+    let r = s.say("帮我看看北京大学计算机的排名").await;
+    assert_ne!(r.intent.intent, "review_coach", "{}", r.voice_response);
+    assert!(
+        tools(&r)
+            .iter()
+            .any(|t| ["update_form", "navigate_to", "recommend_advisors"].contains(t)),
+        "the ranking: {:?} {}",
+        tools(&r),
+        r.voice_response
+    );
+    let r = s.say("继续写").await;
+    assert_eq!(r.intent.intent, "review_coach");
+    assert!(r.voice_response.contains("张三"), "{}", r.voice_response);
+    assert!(
+        r.voice_response.contains("经费"),
+        "the next gap: {}",
+        r.voice_response
+    );
+    s.say("经费充足，补助每月三千，老师脾气很好，毕业的师兄都去了大厂")
+        .await;
+    let r = s.say("就这些").await;
+    assert!(
+        r.voice_response.starts_with("整理好了"),
+        "{}",
+        r.voice_response
+    );
+    let r = s.say("确认发布").await;
+    let posted = r
+        .tool_calls
+        .iter()
+        .find(|c| c.tool == "submit_review")
+        .expect("published");
+    let text = posted.result.as_ref().unwrap()["review"]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        !text.contains("排名"),
+        "the digression is not in the review: {text}"
+    );
+    assert!(!text.contains("继续写"), "{text}");
+}
+
+/// A model line that says the opposite of the site's knowledge is refused
+/// and the passage's own answer is spoken (measured: the local 0.5B model
+/// said 「是的，评价发布后别人可以看到你的名字。」).
+#[tokio::test]
+async fn a_model_line_that_contradicts_the_site_is_refused() {
+    let script: Script = serde_json::from_value(json!({"rules": [
+        {"when_system": "路由", "reply": {"content": routed(&[], true, false)}},
+        {"when_system": "本站资料：", "reply": {"content": "是的，评价发布后别人可以看到你的名字。"}},
+        {"when_system": "老师助手", "reply": {"content": "是的，别人可以看到你的名字。"}},
+        {"reply": {"content": "好的。"}}
+    ]}))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    let base = server.base_url();
+    let (app, _) = app_with_model(&[("LLM_BASE_URL", &base), ("LLM_TIMEOUT_SECS", "3")]).await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    let r = s.say("评价发布以后别人能看到我的名字吗？").await;
+    assert!(
+        !r.voice_response.contains("可以看到你的名字"),
+        "{}",
+        r.voice_response
+    );
+    assert!(
+        r.voice_response.contains("匿名") || r.voice_response.contains("不显示你的身份"),
+        "the passage's answer: {}",
+        r.voice_response
     );
 }

@@ -398,7 +398,10 @@ impl Coach {
         // "继续写" after the agent answered something else: back to the gap.
         if self.wants_to_resume(&w.text) {
             w.turn.reasoning = "学生回到评价草稿".into();
-            let gap = self.next_gap(state);
+            // The first dimension still unsaid, asked before or not.
+            let gap = Dimension::ALL
+                .into_iter()
+                .find(|d| !state.coverage(*d).mentioned);
             let question = match gap {
                 Some(d) => self.say(&format!("ask_{}", d.key()), state, &[]),
                 None => self.say("ask_more", state, &[]),

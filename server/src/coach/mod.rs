@@ -78,7 +78,19 @@ impl Coach {
     pub fn is_about_review(&self, state: &CoachState, message: &str) -> bool {
         let text = crate::text::fold::fold(message);
         let l = &self.lex;
-        !self.reader.read(message).is_empty()
+        let reading = self.acts.read(message);
+        let names = |a: crate::speech_act::Action| {
+            !matches!(
+                self.acts.force(&reading, a),
+                crate::speech_act::Force::Absent | crate::speech_act::Force::Reported
+            )
+        };
+        // Publishing or dropping the draft, asked, declined or questioned.
+        names(crate::speech_act::Action::Cancel)
+            || names(crate::speech_act::Action::Publish)
+            || state.waiting != state::Waiting::Content
+                && self.acts.answer(&reading) != crate::speech_act::Answer::Other
+            || !self.reader.read(message).is_empty()
             || !self.reader.edits(message, state.choosing).is_empty()
             || CoachLexicon::any(&l.question, &text)
             || CoachLexicon::any(&l.done, &text)

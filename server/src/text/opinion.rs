@@ -227,21 +227,14 @@ fn tokenize<A: Copy + Eq>(o: &Opinions, topics: &Topics<A>, chars: &[char]) -> V
     let mut i = 0;
     while i < chars.len() {
         let rest = &chars[i..];
+        // One pass over both lists: the longest term that starts here.
         let best = o
             .terms
             .iter()
-            .map(|(t, _)| t.len())
-            .chain(topics.terms.iter().map(|(t, _, _)| t.len()))
-            .filter(|&n| n > 0 && n <= rest.len())
-            .filter(|&n| {
-                o.terms
-                    .iter()
-                    .any(|(t, _)| t.len() == n && rest.starts_with(t))
-                    || topics
-                        .terms
-                        .iter()
-                        .any(|(t, _, _)| t.len() == n && rest.starts_with(t))
-            })
+            .map(|(t, _)| t)
+            .chain(topics.terms.iter().map(|(t, _, _)| t))
+            .filter(|t| !t.is_empty() && rest.starts_with(t))
+            .map(|t| t.len())
             .max();
         let Some(len) = best else {
             i += 1;

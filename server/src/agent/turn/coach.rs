@@ -1,5 +1,6 @@
 //! `coach` and `review`: the review coach (seed 003) has the conversation
-//! while a draft is open; "我想评价一下张三老师" opens one about the advisor
+//! while a draft is open — except for a message that is not about the
+//! review, which the agent answers with the draft kept (a digression); "我想评价一下张三老师" opens one about the advisor
 //! the resolve step found (the message's reference, else the page's
 //! advisor, else the one last talked about). The draft is checkpointed by
 //! `save`, after the turn is stored.
@@ -16,6 +17,13 @@ impl Agent {
         let Some(mut draft) = t.draft.take() else {
             return;
         };
+        // A message that is not about the review (a ranking, another
+        // advisor, a general question) is the agent's: the draft stays
+        // stored as it is, and "继续写" or any review sentence returns to it.
+        if !self.coach.is_about_review(&draft, &t.text) && self.is_agent_business(t).await {
+            t.digressed = true;
+            return;
+        }
         let reading = self.acts.read(&t.text);
         // The coach posts as the client who chats: the same per-client
         // limits as the form and the API, whatever session it uses.
@@ -47,6 +55,35 @@ impl Agent {
             Draft::Keep(Box::new(draft))
         });
         t.say(turn.voice);
+    }
+
+    /// Whether the agent understands `t`'s message as something of its
+    /// own: a school or major, a ranking or recommendation, another
+    /// advisor, a comparison, a general or site question.
+    async fn is_agent_business(&self, t: &Turn<'_>) -> bool {
+        use crate::agent::nlu::{self, Act};
+        let known = self.known_names(&t.text, &t.page, &t.memory, &t.form).await;
+        let a = nlu::analyze(&t.text, &self.lexicons, &known);
+        a.school.is_some()
+            || a.major.is_some()
+            || a.unknown_school.is_some()
+            || !a.references.is_empty()
+            || a.faq.is_some()
+            || matches!(
+                a.act,
+                Act::AskAbout
+                    | Act::AskReviews
+                    | Act::OpenDetail
+                    | Act::Recommend
+                    | Act::ListAdvisors
+                    | Act::Compare
+                    | Act::Statistics
+                    | Act::WantExam
+                    | Act::Help
+                    | Act::Faq
+                    | Act::ReadBack
+                    | Act::AboutPlace
+            )
     }
 
     pub(super) fn review(&self, t: &mut Turn<'_>) {

@@ -7,6 +7,7 @@
 //! ```text
 //!  prepared ─▶ session ─┬─ chip clicked ─▶ chip ──────────────────────────────┐
 //!                       ├─ draft open ───▶ coach ─────────────────────────────┼──▶ save ─▶ end
+//!                       │                    └─ not about the review ─▶ intent
 //!                       └─▶ intent ─┬─ greeting / meaningless / reset ────────┤
 //!                                   └─▶ understand ─┬─ "第二个" to the chips ─▶ chip
 //!                                                   ├─ "先不用" to an offer ──────────┤
@@ -112,6 +113,8 @@ fn next(step: Step, t: &Turn<'_>) -> Step {
     match step {
         Session if t.chip.is_some() => Chip,
         Session if t.draft.is_some() => Coach,
+        // Not about the review: the agent answers, the draft is kept.
+        Coach if t.digressed => Intent,
         Session => Intent,
         Intent if t.answered => Save,
         Intent => Understand,
@@ -189,6 +192,9 @@ pub(super) struct Turn<'v> {
     pub foreign: Vec<String>,
     pub resolved: Resolved,
     pub wants_review: bool,
+    /// A draft is open but the message is not about it (`coach`): the
+    /// agent answers and the draft stays as stored.
+    pub digressed: bool,
     /// The offer of last turn's place answer (taken from the memory: it
     /// lives one turn).
     pub offered: Option<crate::agent::about_place::PlaceOffer>,
@@ -248,6 +254,7 @@ impl<'v> Turn<'v> {
             foreign: Vec::new(),
             resolved: Resolved::default(),
             wants_review: false,
+            digressed: false,
             code: None,
             ask_model: false,
             proposal: None,
@@ -415,6 +422,7 @@ mod tests {
                 });
             }
             t.classify = flags & 64 != 0;
+            t.digressed = flags & 2 != 0;
             for start in steps {
                 let mut step = start;
                 let mut n = 0;

@@ -66,7 +66,7 @@ impl Agent {
         t.foreign.extend(reported);
         // "我想评价一下张三老师": the coach starts a review conversation — when
         // the student asks it, not when a friend wants to ("我同学想评价他").
-        let own_words = crate::catalog::normalize(&t.reading.own_text());
+        let own_words = crate::text::fold::fold(&t.reading.own_text());
         t.wants_review = self.coach.wants_to_start(&own_words);
         // Seed 001: what code understood nothing of, a model classifies.
         t.classify = self.model.is_some()
