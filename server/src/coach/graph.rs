@@ -908,3 +908,56 @@ impl Coach {
 pub const SUBMIT_REVIEW: &str = "submit_review";
 
 const ROUTER_PROMPT: &str = include_str!("../../../prompts/coach/router.txt");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every step leads to `End` within the cap, whatever the flags say
+    /// (the tool step always takes its job, as `Coach::tool` does).
+    #[test]
+    fn every_path_ends() {
+        let reading = Reading::default();
+        let steps = [
+            Step::Verdict,
+            Step::Router,
+            Step::FollowUp,
+            Step::Choose,
+            Step::Editor,
+            Step::Tool,
+            Step::Fallback,
+        ];
+        for flags in 0u32..64 {
+            for start in steps {
+                let mut w = Walk {
+                    message: "",
+                    text: String::new(),
+                    reading: &reading,
+                    client_key: "",
+                    model: None,
+                    route: match flags & 3 {
+                        0 => Route::Editor,
+                        1 => Route::FollowUp,
+                        _ => Route::Choose,
+                    },
+                    task: (flags & 4 != 0).then_some(Task::Publish),
+                    job: (flags & 8 != 0).then_some(Job::CheckDraft),
+                    found: None,
+                    error: (flags & 16 != 0).then(|| "x".to_string()),
+                    answered: flags & 32 != 0,
+                    turn: CoachTurn::default(),
+                };
+                let mut step = start;
+                let mut n = 0;
+                while step != Step::End {
+                    step = next(step, &w);
+                    if step == Step::Tool {
+                        w.job = None;
+                    }
+                    n += 1;
+                    assert!(n <= MAX_STEPS, "{start:?} loops with flags {flags:b}");
+                }
+            }
+        }
+    }
+}
