@@ -21,9 +21,11 @@
 //! - a topic named with no judgement is [`Judged::Mentioned`] ("补助每月三千":
 //!   said, but whether that is good needs a norm).
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::lexfile;
+use super::words::WordSet;
 
 const LEXICON: &str = include_str!("../../lexicons/opinion.txt");
 
@@ -115,35 +117,106 @@ pub struct Statement<A> {
 
 /// A feature's topics: terms that name a topic, and terms that name a
 /// topic and judge it too ("大厂": the prospects, praised; "延毕": the
-/// prospects, a bad thing).
-#[derive(Clone, Debug)]
+/// prospects, a bad thing). Terms are added first; the first reading builds
+/// one word list of them and the general words of judgement
+/// (`text::words`, searched in one pass).
 pub struct Topics<A> {
-    terms: Vec<(Vec<char>, A, Option<Word>)>,
-    /// Terms that name their topic only when a judgement binds to them.
-    weak: Vec<Vec<char>>,
+    /// (term, topic, its judgement, weak), in the order added.
+    terms: Vec<(String, A, Option<Word>, bool)>,
+    words: OnceLock<WordSet<Meaning<A>>>,
+}
+
+/// Everything one term means: its general words of judgement, the topic it
+/// names, and whether it names it only under a judgement.
+#[derive(Clone, Debug)]
+struct Meaning<A> {
+    words: Vec<Word>,
+    topic: Option<A>,
+    weak: bool,
 }
 
 impl<A: Copy + Eq> Topics<A> {
     pub fn new() -> Topics<A> {
         Topics {
             terms: Vec::new(),
-            weak: Vec::new(),
+            words: OnceLock::new(),
         }
     }
 
     /// `term` names `topic` only when a judgement binds to it ("人" in
     /// "人很好"; not in "有人延毕").
     pub fn add_weak(&mut self, term: &str, topic: A) {
-        self.add(term, topic, None);
-        self.weak.push(term.chars().collect());
+        self.push(term, topic, None, true);
     }
 
     /// `term` (folded) names `topic`, and judges it as `word` says.
     pub fn add(&mut self, term: &str, topic: A, word: Option<Word>) {
-        let chars: Vec<char> = term.chars().collect();
-        if !chars.is_empty() {
-            self.terms.push((chars, topic, word));
+        self.push(term, topic, word, false);
+    }
+
+    fn push(&mut self, term: &str, topic: A, word: Option<Word>, weak: bool) {
+        assert!(
+            self.words.get().is_none(),
+            "topics are added before the first reading"
+        );
+        if !term.is_empty() {
+            self.terms.push((term.to_string(), topic, word, weak));
         }
+    }
+
+    /// The word list: every term once, with all it means. A feature's
+    /// judgement of its own term comes before the general one.
+    fn words(&self) -> &WordSet<Meaning<A>> {
+        self.words.get_or_init(|| {
+            let mut meanings: Vec<(String, Meaning<A>)> = Vec::new();
+            let mut at: HashMap<String, usize> = HashMap::new();
+            let mut entry = |term: &str| -> usize {
+                *at.entry(term.to_string()).or_insert_with(|| {
+                    meanings.push((
+                        term.to_string(),
+                        Meaning {
+                            words: Vec::new(),
+                            topic: None,
+                            weak: false,
+                        },
+                    ));
+                    meanings.len() - 1
+                })
+            };
+            let mut general: Vec<(String, Word)> = Vec::new();
+            for e in lexfile::parse("opinion.txt", LEXICON) {
+                let word = Word::from_key(&e.key)
+                    .unwrap_or_else(|| panic!("opinion.txt: unknown key {}", e.key));
+                general.extend(e.terms.iter().map(|t| (super::fold::fold(t), word)));
+            }
+            let mut slots = Vec::new();
+            for (term, word) in &general {
+                slots.push((entry(term), Some(*word), None, false));
+            }
+            for (term, topic, word, weak) in &self.terms {
+                slots.push((entry(term), *word, Some(*topic), *weak));
+            }
+            drop(entry);
+            for (i, word, topic, weak) in slots {
+                let m = &mut meanings[i].1;
+                match topic {
+                    None => {
+                        if let Some(w) = word.filter(|w| !m.words.contains(w)) {
+                            m.words.push(w);
+                        }
+                    }
+                    Some(a) => {
+                        m.topic = m.topic.or(Some(a));
+                        m.weak |= weak;
+                        if let Some(w) = word {
+                            m.words.retain(|x| !x.is_head());
+                            m.words.insert(0, w);
+                        }
+                    }
+                }
+            }
+            WordSet::new(meanings)
+        })
     }
 
     /// Adds `term` as a word of the given kind ("positive", "bad" …), or
@@ -167,7 +240,7 @@ impl<A: Copy + Eq> Topics<A> {
 
     /// Where `chars` names a topic: (start, end, topic), weak terms left out.
     pub fn spans(&self, chars: &[char]) -> Vec<(usize, usize, A)> {
-        tokenize(opinions(), self, chars)
+        tokenize(self, chars)
             .into_iter()
             .filter(|t| !t.weak)
             .filter_map(|t| t.topic.map(|a| (t.start, t.end, a)))
@@ -181,29 +254,9 @@ impl<A: Copy + Eq> Default for Topics<A> {
     }
 }
 
-/// The general words of judgement, loaded once.
-#[derive(Debug)]
-struct Opinions {
-    terms: Vec<(Vec<char>, Word)>,
-}
-
-fn opinions() -> &'static Opinions {
-    static O: OnceLock<Opinions> = OnceLock::new();
-    O.get_or_init(|| {
-        let mut terms = Vec::new();
-        for e in lexfile::parse("opinion.txt", LEXICON) {
-            let word = Word::from_key(&e.key)
-                .unwrap_or_else(|| panic!("opinion.txt: unknown key {}", e.key));
-            for t in e.terms {
-                terms.push((super::fold::fold(&t).chars().collect(), word));
-            }
-        }
-        Opinions { terms }
-    })
-}
-
 #[derive(Clone, Debug)]
 struct Token<A> {
+    /// Char offsets in the clause.
     start: usize,
     end: usize,
     words: Vec<Word>,
@@ -220,57 +273,27 @@ impl<A> Token<A> {
     }
 }
 
-/// The clause in tokens: at each place the longest term of either list,
-/// with every meaning a term of that length has.
-fn tokenize<A: Copy + Eq>(o: &Opinions, topics: &Topics<A>, chars: &[char]) -> Vec<Token<A>> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let rest = &chars[i..];
-        // One pass over both lists: the longest term that starts here.
-        let best = o
-            .terms
-            .iter()
-            .map(|(t, _)| t)
-            .chain(topics.terms.iter().map(|(t, _, _)| t))
-            .filter(|t| !t.is_empty() && rest.starts_with(t))
-            .map(|t| t.len())
-            .max();
-        let Some(len) = best else {
-            i += 1;
-            continue;
-        };
-        let mut words: Vec<Word> = Vec::new();
-        let mut topic = None;
-        for (t, w) in &o.terms {
-            if t.len() == len && rest.starts_with(t) && !words.contains(w) {
-                words.push(*w);
-            }
-        }
-        for (t, a, w) in &topics.terms {
-            if t.len() == len && rest.starts_with(t) {
-                topic = topic.or(Some(*a));
-                if let Some(w) = w {
-                    // The feature's meaning of its own term comes first.
-                    words.retain(|x| !x.is_head());
-                    words.insert(0, *w);
-                }
-            }
-        }
-        let weak = topics
-            .weak
-            .iter()
-            .any(|w| w.len() == len && rest.starts_with(w));
-        out.push(Token {
-            start: i,
-            end: i + len,
-            words,
-            topic,
-            weak,
-        });
-        i += len;
+/// The clause in tokens: at each place the longest term, with every
+/// meaning it has.
+fn tokenize<A: Copy + Eq>(topics: &Topics<A>, chars: &[char]) -> Vec<Token<A>> {
+    let text: String = chars.iter().collect();
+    // Byte offset → char offset, for the word list's byte ranges.
+    let mut char_at = vec![0; text.len() + 1];
+    for (n, (b, c)) in text.char_indices().enumerate() {
+        char_at[b..b + c.len_utf8()].fill(n);
     }
-    out
+    char_at[text.len()] = chars.len();
+    topics
+        .words()
+        .find(&text)
+        .map(|hit| Token {
+            start: char_at[hit.start],
+            end: char_at[hit.end],
+            words: hit.tag.words.clone(),
+            topic: hit.tag.topic,
+            weak: hit.tag.weak,
+        })
+        .collect()
 }
 
 /// A modifier waiting for the judgement it applies to.
@@ -353,7 +376,7 @@ pub fn read<A: Copy + Eq>(
     carry: Option<A>,
     asks: bool,
 ) -> Vec<Statement<A>> {
-    let tokens = tokenize(opinions(), topics, chars);
+    let tokens = tokenize(topics, chars);
     let named: Vec<A> = {
         let mut v: Vec<A> = Vec::new();
         for t in tokens.iter().filter(|t| !t.weak) {
