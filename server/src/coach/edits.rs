@@ -24,8 +24,16 @@ pub enum Edit {
 const UP: [char; 5] = ['高', '加', '提', '升', '多'];
 const DOWN: [char; 5] = ['低', '减', '降', '扣', '少'];
 /// Verbs a bare number may follow ("改成3").
-const SET_VERBS: [&str; 9] = [
-    "改成", "改为", "换成", "调成", "调到", "改到", "打", "给", "=",
+const SET_VERBS: [&[char]; 9] = [
+    &['改', '成'],
+    &['改', '为'],
+    &['换', '成'],
+    &['调', '成'],
+    &['调', '到'],
+    &['改', '到'],
+    &['打'],
+    &['给'],
+    &['='],
 ];
 const ALL: [&str; 7] = ["都", "全部", "全都", "每项", "四项", "所有", "每一项"];
 
@@ -105,11 +113,10 @@ pub fn parse(dims: &Topics<Dimension>, message: &str, asked: Option<Dimension>) 
             .map(|w| (w.start, w.value))
             .collect();
         // A bare number after a verb of setting: "改成3", "都改成3".
-        for verb in SET_VERBS {
-            let v: Vec<char> = verb.chars().collect();
+        for v in SET_VERBS {
             let mut p = 0;
             while p + v.len() <= chars.len() {
-                if chars[p..].starts_with(&v) {
+                if chars[p..].starts_with(v) {
                     let at = p + v.len();
                     if let Some((n, len)) = parse_number(&chars, at) {
                         let next = chars.get(at + len);
@@ -176,17 +183,12 @@ pub fn apply(scores: &mut super::state::Scores, edits: &[Edit]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lexicon::CoachLexicon;
     use super::super::reader::Reader;
     use super::super::state::Scores;
     use super::*;
-    use std::sync::Arc;
 
     fn edited(start: [u8; 4], say: &str) -> [u8; 4] {
-        let r = Reader::new(
-            &CoachLexicon::load(),
-            Arc::new(crate::speech_act::SpeechActs::load()),
-        );
+        let r = Reader::load();
         let mut s = Scores::default();
         for (d, v) in Dimension::ALL.into_iter().zip(start) {
             s.set(d, v);
@@ -232,10 +234,7 @@ mod tests {
 
     #[test]
     fn no_edit_where_no_number_is_given() {
-        let r = Reader::new(
-            &CoachLexicon::load(),
-            Arc::new(crate::speech_act::SpeechActs::load()),
-        );
+        let r = Reader::load();
         for say in [
             "学术水平很高",
             "补助每个月三千",

@@ -101,23 +101,17 @@ fn rules_of(l: &Labelled) -> Vec<String> {
     got_rules
 }
 
-fn reader(lex: &CoachLexicon) -> Reader {
-    Reader::new(
-        lex,
-        std::sync::Arc::new(crate::speech_act::SpeechActs::load()),
-    )
-}
-
 /// Runs the router on every labelled message.
 pub fn run(set: &[Labelled]) -> Vec<Verdict> {
     let lex = CoachLexicon::load();
-    let reader = reader(&lex);
+    let reader = Reader::load();
     set.iter()
         .map(|l| {
             let state = state_of(l);
             let got_rules = rules_of(l);
             let text = fold(&l.say);
-            let e = router::evaluate(&lex, &reader, &state, &text, got_rules.clone());
+            let said = reader.read(&l.say);
+            let e = router::evaluate(&lex, &said, &state, &text, got_rules.clone());
             Verdict {
                 say: l.say.clone(),
                 want: l.next_agent,
@@ -186,18 +180,19 @@ pub async fn run_model(
     set: &[Labelled],
 ) -> ModelScore {
     let lex = CoachLexicon::load();
-    let reader = reader(&lex);
+    let reader = Reader::load();
     let mut score = ModelScore::default();
     for l in set {
         score.messages += 1;
         let state = state_of(l);
         let violations = rules_of(l);
         let text = fold(&l.say);
+        let said = reader.read(&l.say);
         let e = match coach.model_evaluation(client, &state, &l.say).await {
-            Ok(proposed) => router::reroute(&lex, &reader, &state, &text, proposed, violations),
+            Ok(proposed) => router::reroute(&lex, &said, &state, &text, proposed, violations),
             Err(_) => {
                 score.router_faults += 1;
-                router::evaluate(&lex, &reader, &state, &text, violations)
+                router::evaluate(&lex, &said, &state, &text, violations)
             }
         };
         let got = e.next_agent.unwrap_or(NextAgent::FollowUp);

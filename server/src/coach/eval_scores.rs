@@ -15,7 +15,6 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::edits;
-use super::lexicon::CoachLexicon;
 use super::reader::Reader;
 use super::state::{CoachState, Dimension, Scores};
 
@@ -196,11 +195,7 @@ pub struct Report {
 
 /// Scores every item of `set`.
 pub fn run(set: &[Item]) -> Report {
-    let lex = CoachLexicon::load();
-    let reader = Reader::new(
-        &lex,
-        std::sync::Arc::new(crate::speech_act::SpeechActs::load()),
-    );
+    let reader = Reader::load();
     let mut report = Report::default();
     for item in set {
         let got = read_item(&reader, item);

@@ -50,6 +50,7 @@ use app::protocol::ToolCall;
 use super::edits::{self, Edit};
 use super::knowledge::{Passage, MAX_LOOKUPS};
 use super::lexicon::CoachLexicon;
+use super::reader::Said;
 use super::router::{self, MIN_TEXT};
 use super::speak::EditorReply;
 use super::state::{CoachState, Dimension, Evaluation, NextAgent, Scores, Waiting};
@@ -124,6 +125,8 @@ struct Walk<'m> {
     message: &'m str,
     /// The message folded (`text::fold`).
     text: String,
+    /// What the message says about each dimension (`reader.rs`), read once.
+    said: &'m Said,
     reading: &'m Reading,
     client_key: &'m str,
     model: Option<&'m LlmClient>,
@@ -291,6 +294,7 @@ impl Coach {
         &self,
         state: &mut CoachState,
         message: &str,
+        said: &Said,
         reading: &Reading,
         client_key: &str,
         model: Option<&LlmClient>,
@@ -298,6 +302,7 @@ impl Coach {
         let mut w = Walk {
             message,
             text: fold(message),
+            said,
             reading,
             client_key,
             model,
@@ -445,9 +450,7 @@ impl Coach {
                 if !edits.is_empty() {
                     w.turn.reasoning = "学生修改评分".into();
                     w.task = Some(Task::Adjust(edits));
-                } else if self.reader.looks_like_edit(w.message)
-                    && self.reader.read(w.message).is_empty()
-                {
+                } else if self.reader.looks_like_edit(w.message) && w.said.is_empty() {
                     // An edit the coach cannot read gets a question back,
                     // never the same summary again.
                     w.turn.reasoning = "学生想改分，但没说清改哪项、改成几分".into();
@@ -479,7 +482,7 @@ impl Coach {
         let mut violations: Vec<String> = found.into_iter().map(|(c, _)| c).collect();
         violations.dedup();
         let mut evaluation =
-            router::evaluate(&self.lex, &self.reader, state, &w.text, violations.clone());
+            router::evaluate(&self.lex, w.said, state, &w.text, violations.clone());
         let mut router_failed = false;
         if let Some(client) = w.model {
             w.turn.model_calls += 1;
@@ -494,14 +497,8 @@ impl Coach {
                             "the model proposed a consequential action; not performed"
                         );
                     }
-                    evaluation = router::reroute(
-                        &self.lex,
-                        &self.reader,
-                        state,
-                        &w.text,
-                        proposed,
-                        violations,
-                    )
+                    evaluation =
+                        router::reroute(&self.lex, w.said, state, &w.text, proposed, violations)
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "the router's model failed; the editor takes the rules' evaluation");
@@ -510,7 +507,7 @@ impl Coach {
                 }
             }
         }
-        self.absorb(state, w.message, &w.text, w.reading, &evaluation);
+        self.absorb(state, w, &evaluation);
         w.turn.reasoning = evaluation.reason.clone();
         let next_agent = evaluation.next_agent;
         let question = evaluation.question && evaluation.violations.is_empty();
@@ -555,19 +552,12 @@ impl Coach {
     /// gives, or a score chip, is the score), the text (unless it breaks a
     /// rule: then it is left out), the relation and the tags it suggests,
     /// and 是否推荐报考 from the student's own words only (not "师兄说别报").
-    pub fn absorb(
-        &self,
-        state: &mut CoachState,
-        message: &str,
-        text: &str,
-        reading: &Reading,
-        e: &Evaluation,
-    ) {
+    fn absorb(&self, state: &mut CoachState, w: &Walk<'_>, e: &Evaluation) {
+        let (message, text, said) = (w.message, w.text.as_str(), w.said);
         if !e.violations.is_empty() || e.question {
             return;
         }
-        let said = self.reader.read(message);
-        state.take(&said, e.specific);
+        state.take(said, e.specific);
         // "3分" answers the score chips on screen.
         if let Some(asked) = state.choosing.take() {
             for edit in self.reader.edits(message, Some(asked)) {
@@ -584,7 +574,7 @@ impl Coach {
                 state.relation = Some(relation.clone());
             }
         }
-        let own = fold(&reading.own_text());
+        let own = fold(&w.reading.own_text());
         if let Some(r) = recommendation(&self.lex, &own) {
             state.recommend = Some(r);
         }
@@ -918,6 +908,7 @@ mod tests {
     #[test]
     fn every_path_ends() {
         let reading = Reading::default();
+        let said = Said::default();
         let steps = [
             Step::Verdict,
             Step::Router,
@@ -932,6 +923,7 @@ mod tests {
                 let mut w = Walk {
                     message: "",
                     text: String::new(),
+                    said: &said,
                     reading: &reading,
                     client_key: "",
                     model: None,

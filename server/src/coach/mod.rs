@@ -70,12 +70,18 @@ impl Coach {
         CoachLexicon::any(&self.lex.start, text)
     }
 
+    /// What `message` says about each dimension of a review: read once a
+    /// turn, for [`Coach::is_about_review`] and [`Coach::step`].
+    pub fn read(&self, message: &str) -> reader::Said {
+        self.reader.read(message)
+    }
+
     /// Whether `message` is about the open review: it says something of a
     /// dimension, changes a score, answers the chips, asks about writing or
     /// publishing, or goes back to the draft. Anything else (a ranking,
     /// another advisor, a general question) is the agent's, with the draft
     /// kept for later.
-    pub fn is_about_review(&self, state: &CoachState, message: &str) -> bool {
+    pub fn is_about_review(&self, state: &CoachState, message: &str, said: &reader::Said) -> bool {
         let text = crate::text::fold::fold(message);
         let l = &self.lex;
         let reading = self.acts.read(message);
@@ -90,7 +96,7 @@ impl Coach {
             || names(crate::speech_act::Action::Publish)
             || state.waiting != state::Waiting::Content
                 && self.acts.answer(&reading) != crate::speech_act::Answer::Other
-            || !self.reader.read(message).is_empty()
+            || !said.is_empty()
             || !self.reader.edits(message, state.choosing).is_empty()
             || CoachLexicon::any(&l.question, &text)
             || CoachLexicon::any(&l.done, &text)

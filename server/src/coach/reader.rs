@@ -120,6 +120,12 @@ impl Reader {
         Reader { topics, dims, acts }
     }
 
+    /// A reader with its own lexicon and speech acts (the evaluations and
+    /// tests; the coach builds one from its own).
+    pub fn load() -> Reader {
+        Reader::new(&CoachLexicon::load(), Arc::new(SpeechActs::load()))
+    }
+
     /// The dimensions `text` (folded) names.
     pub fn dimensions(&self, text: &str) -> Vec<Dimension> {
         let chars: Vec<char> = text.chars().collect();
@@ -238,17 +244,13 @@ impl Reader {
 mod tests {
     use super::*;
 
-    fn reader() -> Reader {
-        Reader::new(&CoachLexicon::load(), Arc::new(SpeechActs::load()))
-    }
-
     fn scores(said: &Said) -> [Option<u8>; 4] {
         Dimension::ALL.map(|d| said.get(d).map(|s| s.value))
     }
 
     #[test]
     fn the_issue_s_review_reads_academic_high_and_funding_low() {
-        let r = reader();
+        let r = Reader::load();
         let said = r.read("学术水平很高，组会指导很认真，但是经费不够，补助很少，设备也老旧");
         assert_eq!(scores(&said), [Some(4), Some(2), None, None]);
         let said = r.read("老师人挺好的，毕业的师兄去向一般");
@@ -257,7 +259,7 @@ mod tests {
 
     #[test]
     fn contrast_negation_and_degree_bind_to_their_clause() {
-        let r = reader();
+        let r = Reader::load();
         assert_eq!(
             scores(&r.read("学术非常强，但是人品极差")),
             [Some(5), None, Some(1), None]
@@ -276,7 +278,7 @@ mod tests {
 
     #[test]
     fn own_words_win_revisions_replace_and_unknowns_stay_unsaid() {
-        let r = reader();
+        let r = Reader::load();
         assert_eq!(
             scores(&r.read("师兄说老师很凶，但我觉得还挺温和的")),
             [None, None, Some(4), None]
@@ -294,7 +296,7 @@ mod tests {
 
     #[test]
     fn numbers_are_the_scores() {
-        let r = reader();
+        let r = Reader::load();
         assert_eq!(
             scores(&r.read("学术三分，关系四分，经费两分，前途五分")),
             [Some(3), Some(2), Some(4), Some(5)]

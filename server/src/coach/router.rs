@@ -6,17 +6,16 @@
 //! instead (see `graph.rs`), and these same routing rules then apply.
 
 use super::lexicon::CoachLexicon;
-use super::reader::Reader;
+use super::reader::Said;
 use super::state::{CoachState, Dimension, Evaluation, NextAgent};
 
 /// The shortest review the site accepts, in characters (the posting rules).
 pub use app::vocabulary::MIN_TEXT;
 
-/// What one message adds: the dimensions it speaks about (by the
-/// reader), and whether it is specific (something concrete: a number, a
-/// frequency, a thing).
-pub fn read(lex: &CoachLexicon, reader: &Reader, text: &str) -> (Vec<Dimension>, bool) {
-    let said = reader.read(text);
+/// What one message adds: the dimensions it speaks about (`said`, the
+/// reader's reading of it), and whether it is specific (something concrete:
+/// a number, a frequency, a thing).
+pub fn read(lex: &CoachLexicon, said: &Said, text: &str) -> (Vec<Dimension>, bool) {
     let dims: Vec<Dimension> = said.dims.iter().map(|(d, _)| *d).collect();
     let chars = text.chars().count();
     let has_digit = text.chars().any(|c| c.is_ascii_digit());
@@ -29,12 +28,12 @@ pub fn read(lex: &CoachLexicon, reader: &Reader, text: &str) -> (Vec<Dimension>,
 /// check found (the tool node runs it before the router decides).
 pub fn evaluate(
     lex: &CoachLexicon,
-    reader: &Reader,
+    said: &Said,
     state: &CoachState,
     text: &str,
     violations: Vec<String>,
 ) -> Evaluation {
-    let (dims, specific) = read(lex, reader, text);
+    let (dims, specific) = read(lex, said, text);
     let question = CoachLexicon::any(&lex.question, text)
         || (dims.is_empty()
             && (text.ends_with('？') || text.ends_with('?') || text.ends_with('吗')));
@@ -95,7 +94,7 @@ pub fn evaluate(
 /// from the model only when the message is worded as one.
 pub fn reroute(
     lex: &CoachLexicon,
-    reader: &Reader,
+    said: &Said,
     state: &CoachState,
     text: &str,
     proposed: Evaluation,
@@ -114,7 +113,7 @@ pub fn reroute(
             violations.push(v);
         }
     }
-    let rules = evaluate(lex, reader, state, text, violations);
+    let rules = evaluate(lex, said, state, text, violations);
     let mut dims = proposed.dimensions;
     dims.dedup();
     let asks = text.contains(['？', '?', '吗', '呢']);
@@ -155,53 +154,51 @@ pub fn reroute(
 
 #[cfg(test)]
 mod tests {
+    use super::super::reader::Reader;
     use super::*;
 
     fn lex() -> CoachLexicon {
         CoachLexicon::load()
     }
 
-    fn reader(l: &CoachLexicon) -> Reader {
-        Reader::new(
-            l,
-            std::sync::Arc::new(crate::speech_act::SpeechActs::load()),
-        )
-    }
-
     #[test]
     fn dimensions_and_specifics_are_read() {
         let l = lex();
-        let r = reader(&l);
-        let (dims, specific) = read(
-            &l,
-            &r,
-            "学术水平很高，每周组会都认真指导，但是经费不够，补助很少",
-        );
+        let r = Reader::load();
+        let text = "学术水平很高，每周组会都认真指导，但是经费不够，补助很少";
+        let (dims, specific) = read(&l, &r.read(text), text);
         assert_eq!(dims, [Dimension::Academic, Dimension::Funding]);
         assert!(specific);
-        let (_, specific) = read(&l, &r, "还行吧");
+        let (_, specific) = read(&l, &r.read("还行吧"), "还行吧");
         assert!(!specific);
     }
 
     #[test]
     fn routes_follow_seed_003() {
         let l = lex();
-        let r = reader(&l);
+        let r = Reader::load();
         let s = CoachState::new("1".into(), "张三".into());
-        let e = evaluate(&l, &r, &s, "学术水平挺高的", vec![]);
+        let e = evaluate(&l, &r.read("学术水平挺高的"), &s, "学术水平挺高的", vec![]);
         assert_eq!(e.next_agent, Some(NextAgent::FollowUp));
-        let e = evaluate(&l, &r, &s, "电话13812345678", vec!["contains_phone".into()]);
-        assert_eq!(e.next_agent, Some(NextAgent::Editor));
-        let e = evaluate(&l, &r, &s, "评价会不会被导师看到？", vec![]);
-        assert!(e.question);
+        let e = evaluate(
+            &l,
+            &r.read("电话13812345678"),
+            &s,
+            "电话13812345678",
+            vec!["contains_phone".into()],
+        );
         assert_eq!(e.next_agent, Some(NextAgent::Editor));
         let e = evaluate(
             &l,
-            &r,
+            &r.read("评价会不会被导师看到？"),
             &s,
-            "学术很强，每周组会；经费充足，补助每月三千；对学生很耐心；毕业去向都是大厂",
+            "评价会不会被导师看到？",
             vec![],
         );
+        assert!(e.question);
+        assert_eq!(e.next_agent, Some(NextAgent::Editor));
+        let text = "学术很强，每周组会；经费充足，补助每月三千；对学生很耐心；毕业去向都是大厂";
+        let e = evaluate(&l, &r.read(text), &s, text, vec![]);
         assert!(e.complete);
         assert_eq!(e.next_agent, Some(NextAgent::Editor));
     }

@@ -110,14 +110,14 @@ pub struct ScoreWord {
 }
 
 /// Words that are a score by themselves, and the score.
-const SCORE_WORDS: [(&str, u8); 7] = [
-    ("不及格", 2),
-    ("满分", 5),
-    ("及格", 3),
-    ("最低分", 1),
-    ("最高分", 5),
-    ("零分", 1),
-    ("0分", 1),
+const SCORE_WORDS: [(&[char], u8); 7] = [
+    (&['不', '及', '格'], 2),
+    (&['满', '分'], 5),
+    (&['及', '格'], 3),
+    (&['最', '低', '分'], 1),
+    (&['最', '高', '分'], 5),
+    (&['零', '分'], 1),
+    (&['0', '分'], 1),
 ];
 
 /// The first score said in `chars` ("5分", "两分", "4.5分" → 5, "四星",
@@ -133,11 +133,8 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        if let Some((word, value)) = SCORE_WORDS.iter().find(|(w, _)| {
-            let w: Vec<char> = w.chars().collect();
-            chars[i..].starts_with(&w)
-        }) {
-            let len = word.chars().count();
+        if let Some((word, value)) = SCORE_WORDS.iter().find(|(w, _)| chars[i..].starts_with(w)) {
+            let len = word.len();
             out.push(ScoreWord {
                 value: *value,
                 start: i,

@@ -29,17 +29,9 @@ fn fold(c: char) -> Option<char> {
     crate::text::fold::fold_char(c)
 }
 
+/// Punctuation as the one clause splitter defines it (`text::clauses`).
 fn is_punct(c: char) -> bool {
-    c.is_ascii_punctuation()
-        || matches!(c,
-            '\u{3001}'..='\u{303F}'   // 、。〃「」『』【】〜 …
-            | '\u{FF5F}'..='\u{FF65}' // half-width CJK punctuation
-            | '\u{2010}'..='\u{206F}' // “ ” ‘ ’ … — •
-            | '\u{FE10}'..='\u{FE6F}' // vertical and small forms
-            | '\u{00A1}'..='\u{00BF}' // ¡ « » · ¿ …
-            | '\u{2190}'..='\u{2BFF}' // arrows, symbols, dingbats
-            | '\u{1F000}'..='\u{1FAFF}' // emoji
-        )
+    crate::text::clauses::is_punctuation(c)
 }
 
 /// Width, case, punctuation and spaces only: the form every lexicon term is

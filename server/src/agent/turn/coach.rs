@@ -20,7 +20,8 @@ impl Agent {
         // A message that is not about the review (a ranking, another
         // advisor, a general question) is the agent's: the draft stays
         // stored as it is, and "继续写" or any review sentence returns to it.
-        if !self.coach.is_about_review(&draft, &t.text) && self.is_agent_business(t).await {
+        let said = self.coach.read(&t.text);
+        if !self.coach.is_about_review(&draft, &t.text, &said) && self.is_agent_business(t).await {
             t.digressed = true;
             return;
         }
@@ -30,7 +31,14 @@ impl Agent {
         let model = self.model.as_ref().map(|m| m.client());
         let turn = self
             .coach
-            .step(&mut draft, &t.text, &reading, &t.session.client, model)
+            .step(
+                &mut draft,
+                &t.text,
+                &said,
+                &reading,
+                &t.session.client,
+                model,
+            )
             .await;
         t.memory.pending = turn
             .calls
