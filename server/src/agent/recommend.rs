@@ -329,11 +329,7 @@ pub fn shortlist(
 }
 
 pub fn direction_fit(wanted: &str, directions: &[String]) -> (f64, Option<String>) {
-    let wants: Vec<&str> = wanted
-        .split(['、', ',', '，', '/', ' ', '和'])
-        .map(str::trim)
-        .filter(|w| !w.is_empty())
-        .collect();
+    let wants = crate::text::clauses::list_items(wanted);
     let mut best = (0.0, None);
     for want in &wants {
         for (i, d) in directions.iter().enumerate() {

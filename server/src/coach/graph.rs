@@ -243,23 +243,13 @@ fn score_chips(d: Dimension, around: u8) -> ToolCall {
     ToolCall {
         tool: "present_options".into(),
         params: json!({
-            "question": format!("{}打几分？", dimension_name(d)),
+            "question": format!("{}打几分？", d.name()),
             "options": options,
             "target_field": "general",
             "allow_skip": false,
             "multi_select": false,
         }),
         result: None,
-    }
-}
-
-/// How a dimension is named to the student.
-pub fn dimension_name(d: Dimension) -> &'static str {
-    match d {
-        Dimension::Academic => "学术水平",
-        Dimension::Funding => "科研经费",
-        Dimension::Relationship => "师生关系",
-        Dimension::Prospects => "学生前途",
     }
 }
 
@@ -637,13 +627,13 @@ impl Coach {
         state.chosen.push(d);
         state.choosing = Some(d);
         w.turn.calls.push(score_chips(d, c.score.unwrap_or(3)));
-        w.turn.reasoning = format!("{}的分数从原话看不出来，请学生选", dimension_name(d));
+        w.turn.reasoning = format!("{}的分数从原话看不出来，请学生选", d.name());
         let key = if c.mentioned {
             "choose_unsure"
         } else {
             "choose_unsaid"
         };
-        let voice = self.say(key, state, &[("dimension", dimension_name(d))]);
+        let voice = self.say(key, state, &[("dimension", d.name())]);
         w.say(voice);
     }
 

@@ -167,10 +167,13 @@ impl Knowledge {
     /// "别人能看到我的名字吗" contradicts the anonymity passage.
     pub fn contradicted(&self, line: &str, question: &str) -> Option<&Passage> {
         let folded = crate::text::fold::fold(line);
-        let clauses = crate::text::clauses::split(&folded);
+        // Each clause in the form the claims are written in, once.
+        let clauses: Vec<String> = crate::text::clauses::split(&folded)
+            .iter()
+            .map(|c| crate::text::fold::key(&c.text))
+            .collect();
         let asserts = |claim: &str| {
-            clauses.iter().any(|c| {
-                let text = crate::text::fold::key(&c.text);
+            clauses.iter().any(|text| {
                 let mut from = 0;
                 while let Some(at) = text[from..].find(claim) {
                     let at = from + at;
@@ -183,8 +186,7 @@ impl Knowledge {
                 false
             })
         };
-        let first = clauses.first().map(|c| crate::text::fold::key(&c.text));
-        let says_yes = first.is_some_and(|f| YES.contains(&f.as_str()));
+        let says_yes = clauses.first().is_some_and(|f| YES.contains(&f.as_str()));
         let q = crate::text::fold::key(question);
         self.0.iter().find(|p| {
             p.deny.iter().any(|claim| {

@@ -81,13 +81,18 @@ impl Coach {
     /// publishing, or goes back to the draft. Anything else (a ranking,
     /// another advisor, a general question) is the agent's, with the draft
     /// kept for later.
-    pub fn is_about_review(&self, state: &CoachState, message: &str, said: &reader::Said) -> bool {
+    pub fn is_about_review(
+        &self,
+        state: &CoachState,
+        message: &str,
+        reading: &crate::speech_act::Reading,
+        said: &reader::Said,
+    ) -> bool {
         let text = crate::text::fold::fold(message);
         let l = &self.lex;
-        let reading = self.acts.read(message);
         let names = |a: crate::speech_act::Action| {
             !matches!(
-                self.acts.force(&reading, a),
+                self.acts.force(reading, a),
                 crate::speech_act::Force::Absent | crate::speech_act::Force::Reported
             )
         };
@@ -95,7 +100,7 @@ impl Coach {
         names(crate::speech_act::Action::Cancel)
             || names(crate::speech_act::Action::Publish)
             || state.waiting != state::Waiting::Content
-                && self.acts.answer(&reading) != crate::speech_act::Answer::Other
+                && self.acts.answer(reading) != crate::speech_act::Answer::Other
             || !said.is_empty()
             || !self.reader.edits(message, state.choosing).is_empty()
             || CoachLexicon::any(&l.question, &text)

@@ -35,12 +35,13 @@ pub enum EditorReply {
 
 /// How a dimension is named to the model, with what to ask about.
 fn dimension_words(d: Dimension) -> (&'static str, &'static str) {
-    match d {
-        Dimension::Academic => ("学术水平", "指导、组会、论文"),
-        Dimension::Funding => ("科研经费", "补助、设备"),
-        Dimension::Relationship => ("师生关系", "沟通、态度"),
-        Dimension::Prospects => ("学生前途", "毕业、去向、推荐信"),
-    }
+    let hint = match d {
+        Dimension::Academic => "指导、组会、论文",
+        Dimension::Funding => "补助、设备",
+        Dimension::Relationship => "沟通、态度",
+        Dimension::Prospects => "毕业、去向、推荐信",
+    };
+    (d.name(), hint)
 }
 
 fn names(ds: &[Dimension]) -> String {

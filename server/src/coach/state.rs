@@ -35,6 +35,16 @@ impl Dimension {
         }
     }
 
+    /// How it is named to the student (and to a model).
+    pub fn name(self) -> &'static str {
+        match self {
+            Dimension::Academic => "学术水平",
+            Dimension::Funding => "科研经费",
+            Dimension::Relationship => "师生关系",
+            Dimension::Prospects => "学生前途",
+        }
+    }
+
     pub fn from_key(key: &str) -> Option<Dimension> {
         Dimension::ALL.into_iter().find(|d| d.key() == key)
     }

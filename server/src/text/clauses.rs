@@ -188,9 +188,9 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
                 question_mark: false,
                 link: std::mem::take(link),
             });
-        } else if *link != Link::None {
-            // A connective alone ("但是，") opens the next clause.
         }
+        // An empty clause keeps its link: a connective alone ("但是，")
+        // opens the next clause.
     };
     let mut i = 0;
     while i < chars.len() {

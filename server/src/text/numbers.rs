@@ -120,15 +120,10 @@ const SCORE_WORDS: [(&[char], u8); 7] = [
     (&['0', '分'], 1),
 ];
 
-/// The first score said in `chars` ("5分", "两分", "4.5分" → 5, "四星",
-/// "五颗星", "3/5", "满分", "及格"): a number of points on the site's 1–5
-/// scale. "8分" or "3000" are no score (out of range, or not points), and
-/// "三个", "两周" are not either.
-pub fn score(chars: &[char]) -> Option<ScoreWord> {
-    scores(chars).into_iter().next()
-}
-
-/// Every score said in `chars`, in order.
+/// Every score said in `chars`, in order ("5分", "两分", "4.5分" → 5,
+/// "四星", "五颗星", "3/5", "满分", "及格"): a number of points on the site's
+/// 1–5 scale. "8分" or "3000" are no score (out of range, or not points),
+/// and "三个", "两周", "5分钟", "一分钱" are not either.
 pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
     let mut out = Vec::new();
     let mut i = 0;

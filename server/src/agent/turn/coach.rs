@@ -21,11 +21,13 @@ impl Agent {
         // advisor, a general question) is the agent's: the draft stays
         // stored as it is, and "继续写" or any review sentence returns to it.
         let said = self.coach.read(&t.text);
-        if !self.coach.is_about_review(&draft, &t.text, &said) && self.is_agent_business(t).await {
+        let reading = self.acts.read(&t.text);
+        if !self.coach.is_about_review(&draft, &t.text, &reading, &said)
+            && self.is_agent_business(t).await
+        {
             t.digressed = true;
             return;
         }
-        let reading = self.acts.read(&t.text);
         // The coach posts as the client who chats: the same per-client
         // limits as the form and the API, whatever session it uses.
         let model = self.model.as_ref().map(|m| m.client());
