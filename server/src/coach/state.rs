@@ -268,7 +268,8 @@ impl CoachState {
     pub fn undecided(&self) -> Option<Dimension> {
         Dimension::ALL.into_iter().find(|d| {
             let c = self.coverage(*d);
-            !(c.score.is_some() && c.sure) && !self.chosen.contains(d)
+            let decided = c.score.is_some() && c.sure;
+            !decided && !self.chosen.contains(d)
         })
     }
 }

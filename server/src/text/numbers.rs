@@ -155,17 +155,13 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
             }
         }
         let value = n + u32::from(half);
-        let unit_len = if chars.get(j) == Some(&'分') {
+        // The unit after the number: 分, 星, 颗星 / 个星, or "/5".
+        let rest = &chars[j.min(chars.len())..];
+        let out_of_five =
+            rest.starts_with(&['/', '5']) && !rest.get(2).is_some_and(|c| c.is_ascii_digit());
+        let unit_len = if rest.starts_with(&['分']) || rest.starts_with(&['星']) {
             Some(1)
-        } else if chars.get(j) == Some(&'星') {
-            Some(1)
-        } else if chars[j.min(chars.len())..].starts_with(&['颗', '星'])
-            || chars[j.min(chars.len())..].starts_with(&['个', '星'])
-        {
-            Some(2)
-        } else if chars.get(j) == Some(&'/')
-            && chars.get(j + 1) == Some(&'5')
-            && !chars.get(j + 2).is_some_and(|c| c.is_ascii_digit())
+        } else if rest.starts_with(&['颗', '星']) || rest.starts_with(&['个', '星']) || out_of_five
         {
             Some(2)
         } else {

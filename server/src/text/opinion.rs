@@ -196,7 +196,6 @@ impl<A: Copy + Eq> Topics<A> {
             for (term, topic, word, weak) in &self.terms {
                 slots.push((entry(term), *word, Some(*topic), *weak));
             }
-            drop(entry);
             for (i, word, topic, weak) in slots {
                 let m = &mut meanings[i].1;
                 match topic {
