@@ -63,7 +63,7 @@ use axum::middleware;
 use axum::routing::get;
 use axum::{Extension, Json, Router};
 use leptos::prelude::*;
-use leptos_axum::{generate_route_list, LeptosRoutes};
+use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
 
 use app::api::{SharedAgent, SharedSiteData};
@@ -120,6 +120,21 @@ pub async fn serve_on_loopback(
     Ok((addr, server))
 }
 
+/// The pages' routes, listed once per process.
+///
+/// Listing them renders the app with resources suppressed, and Leptos keeps
+/// that switch in one process-wide flag (`leptos_server`'s
+/// `IS_SUPPRESSING_RESOURCE_LOAD`): a page whose resource starts while
+/// another router is being built waits on `pending()` for ever. That was the
+/// 30 s hang of the test suites (many routers, one process) and would be one
+/// in any process that builds a second router while serving (two instances
+/// in one process, `server load`). Listed once, before the first router
+/// exists, no page can be rendering while the flag is up.
+fn page_routes() -> Vec<AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<AxumRouteListing>> = std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
+}
+
 /// [`app_router`] with the trusted proxies given (tests, embedding).
 pub fn app_router_with(
     site: Arc<Site>,
@@ -129,7 +144,7 @@ pub fn app_router_with(
 ) -> Router {
     let data: SharedSiteData = site.clone();
     let agent_data: SharedAgent = agent.clone();
-    let routes = generate_route_list(App);
+    let routes = page_routes();
     let health_site = site.clone();
     let planner = agent.planner_name();
     let limits = Arc::new(

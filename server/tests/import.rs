@@ -1,4 +1,3 @@
-#![allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 //! `server import` and `DEMO_DATA=off` (issue 14, real data in): an empty
 //! site that works, advisors from a CSV file that show in a running site
 //! with consistent aggregates, idempotence, updates, bad lines with their
@@ -106,7 +105,6 @@ async fn an_empty_site_has_the_catalog_only_and_its_pages_render() {
         None
     );
 
-    let _serial = common::render_serially();
     let app = common::router(&site);
     for uri in [
         "/",
@@ -204,7 +202,6 @@ async fn imported_advisors_show_in_a_running_site_with_consistent_aggregates() {
     assert_eq!(majors.len(), 1);
     assert_eq!(majors[0].advisor_count, 1);
 
-    let _serial = common::render_serially();
     let app = common::router(&site);
     let r = common::get(&app, "/ranking?school=清华&major=计算机").await;
     assert_eq!(r.status, StatusCode::OK);

@@ -1,4 +1,3 @@
-#![allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 //! Server-side rendering: each page's HTML comes from the server with its
 //! data in it (so it works without JavaScript) and the right status code.
 
@@ -9,7 +8,6 @@ use common::{app, get};
 
 #[tokio::test]
 async fn the_home_page_renders_with_search_and_popular_schools() {
-    let _serial = common::render_serially();
     let (app, _) = app().await;
     let r = get(&app, "/").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -25,7 +23,6 @@ async fn the_home_page_renders_with_search_and_popular_schools() {
 
 #[tokio::test]
 async fn the_ranking_page_renders_the_list_on_the_server() {
-    let _serial = common::render_serially();
     let (app, _) = app().await;
     let r = get(&app, "/ranking?school=北大&major=计算机").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -36,7 +33,6 @@ async fn the_ranking_page_renders_the_list_on_the_server() {
 
 #[tokio::test]
 async fn the_detail_page_renders_profile_histogram_and_reviews() {
-    let _serial = common::render_serially();
     let (app, site) = app().await;
     let id: i64 = sqlx::query_scalar("SELECT id FROM advisors WHERE name = '张三'")
         .fetch_one(site.pool())
@@ -52,7 +48,6 @@ async fn the_detail_page_renders_profile_histogram_and_reviews() {
 
 #[tokio::test]
 async fn missing_things_get_a_404_page() {
-    let _serial = common::render_serially();
     let (app, _) = app().await;
     for uri in [
         "/advisor/99999999",
@@ -71,7 +66,6 @@ async fn missing_things_get_a_404_page() {
 
 #[tokio::test]
 async fn ambiguous_school_and_missing_major_offer_choices() {
-    let _serial = common::render_serially();
     let (app, _) = app().await;
     let r = get(&app, "/ranking?school=交大&major=计算机").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -104,7 +98,6 @@ async fn pku_cs_ids(site: &server::site::Site) -> Vec<i64> {
 
 #[tokio::test]
 async fn the_compare_page_draws_a_radar_with_one_polygon_per_advisor() {
-    let _serial = common::render_serially();
     let (app, site) = app().await;
     let ids = pku_cs_ids(&site).await;
     assert!(ids.len() >= 3, "{ids:?}");
@@ -145,7 +138,6 @@ async fn the_compare_page_draws_a_radar_with_one_polygon_per_advisor() {
 
 #[tokio::test]
 async fn bad_compare_links_get_a_400_or_404_page() {
-    let _serial = common::render_serially();
     let (app, site) = app().await;
     let ids = pku_cs_ids(&site).await;
     for uri in [
@@ -171,7 +163,6 @@ async fn bad_compare_links_get_a_400_or_404_page() {
 
 #[tokio::test]
 async fn the_ranking_page_shows_the_overview_of_its_school_and_major() {
-    let _serial = common::render_serially();
     let (app, site) = app().await;
     let r = get(&app, "/ranking?school=北大&major=计算机&sort=funding").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -201,4 +192,27 @@ async fn the_ranking_page_shows_the_overview_of_its_school_and_major() {
     // Pages that are not a ranking have no overview.
     let r = get(&app, "/ranking?school=交大&major=计算机").await;
     assert!(!r.body.contains("ranking-stats"));
+}
+
+/// Building a router lists the pages' routes by rendering the app with
+/// resources suppressed, through a flag Leptos keeps for the whole process.
+/// Were the list made for every router, a page rendering meanwhile (another
+/// test, a second instance in the process) would wait on its resource for
+/// ever; it is made once (`server::page_routes`), so pages keep rendering.
+#[tokio::test]
+async fn pages_render_while_other_routers_are_built() {
+    let (app, site) = app().await;
+    let builder = std::thread::spawn(move || {
+        for _ in 0..20 {
+            let _ = common::router(&site);
+        }
+    });
+    let mut rendered = 0;
+    while !builder.is_finished() || rendered < 20 {
+        let q = ["张三", "北京大学", "zs", "计算机"][rendered % 4];
+        let r = get(&app, &format!("/search?q={q}")).await;
+        assert_eq!(r.status, StatusCode::OK, "/search?q={q}");
+        rendered += 1;
+    }
+    builder.join().unwrap();
 }

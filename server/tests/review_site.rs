@@ -3,7 +3,6 @@
 //! reviews sorted by 最新 / 最有用 and filtered by relation and tag; the
 //! optional 是否推荐报考 and its share — over the JSON API and the pages
 //! without JavaScript.
-#![allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 
 mod common;
 
@@ -147,7 +146,6 @@ async fn a_bad_search_is_a_chinese_4xx_and_nothing_found_is_empty() {
 
 #[tokio::test]
 async fn the_search_page_works_without_javascript() {
-    let _guard = common::render_serially();
     let (app, site) = app().await;
     let (id, name) = an_advisor(&site).await;
     let r = get(&app, &encode_uri(&format!("/search?q={name}"))).await;
@@ -408,7 +406,6 @@ async fn reviews_sort_by_helpful_and_filter_by_relation_and_tag() {
 
 #[tokio::test]
 async fn the_detail_page_links_sorting_and_filters_and_shows_the_recommend_share() {
-    let _guard = common::render_serially();
     let (app, site) = app().await;
     let (advisor, _) = an_advisor(&site).await;
     let before: (i64, i64) =
@@ -587,7 +584,6 @@ async fn a_surname_is_read_from_one_index_in_result_order() {
 
 #[tokio::test]
 async fn an_overlong_search_on_the_page_is_a_400_that_says_why() {
-    let _guard = common::render_serially();
     let (app, _) = app().await;
     let long = "张".repeat(60);
     let r = get(&app, &encode_uri(&format!("/search?q={long}"))).await;

@@ -391,11 +391,9 @@ fn form_body(text: &str) -> String {
 }
 
 #[tokio::test]
-#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
     let (app, site) = app().await;
     let id = common::zhang_id(&app).await;
-    let _guard = common::render_serially();
     let page = get(&app, &format!("/advisor/{id}/review")).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(
@@ -462,12 +460,10 @@ async fn the_review_form_posts_without_javascript_and_shows_errors_by_field() {
 }
 
 #[tokio::test]
-#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn the_writer_edits_with_the_form_and_the_cookie_proves_it() {
     let (app, _) = app().await;
     let id = common::zhang_id(&app).await;
     let (rid, token) = post_one(&app, &id, "10.0.4.1").await;
-    let _guard = common::render_serially();
     let form = get(&app, &format!("/advisor/{id}/review?edit={rid}")).await;
     assert!(form
         .body

@@ -15,7 +15,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{app, get, has_chinese, render_serially, Student};
+use common::{app, get, has_chinese, Student};
 
 /// Text a stranger could write, meant to leave the text and run as markup.
 const HOSTILE: &str = "导师学术水平很高，每周组会都认真指导。</textarea><script>alert(1)</script>\
@@ -89,7 +89,6 @@ fn form_req(uri: &str, body: String, headers: &[(&str, &str)]) -> Request<Body> 
 }
 
 #[tokio::test]
-#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn hostile_text_is_inert_on_every_page_it_reaches() {
     std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
@@ -116,7 +115,6 @@ async fn hostile_text_is_inert_on_every_page_it_reaches() {
             .contains('\u{202E}'),
         "invisible direction controls are not published"
     );
-    let _serial = render_serially();
     let page = get(&app, &format!("/advisor/{id}")).await;
     assert_eq!(page.status, StatusCode::OK);
     assert_inert(&page.body, "detail page");
@@ -205,10 +203,8 @@ async fn hostile_text_is_inert_on_every_page_it_reaches() {
 }
 
 #[tokio::test]
-#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn pages_carry_a_content_security_policy_their_scripts_satisfy() {
     let (app, _) = app().await;
-    let _serial = render_serially();
     let page = send(&app, Request::get("/").body(Body::empty()).unwrap()).await;
     assert_eq!(page.status, StatusCode::OK);
     let csp = page.headers["content-security-policy"].to_str().unwrap();
@@ -396,11 +392,9 @@ async fn every_json_endpoint_answers_bad_bodies_with_the_envelope() {
 }
 
 #[tokio::test]
-#[allow(clippy::await_holding_lock)] // rendering tests take turns on purpose (see common::render_serially)
 async fn no_path_segment_produces_a_server_error() {
     std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, _) = app().await;
-    let _serial = render_serially();
     let segments = [
         "%0B12",
         "%00",

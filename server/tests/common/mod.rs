@@ -45,8 +45,12 @@ fn scratch_dir() -> PathBuf {
 }
 
 /// Seeds a template database at `url` on a runtime of its own (the pool
-/// must not outlive the runtime it was made on).
-fn seed_template(url: String) {
+/// must not outlive the runtime it was made on). With `vacuum_into`, the
+/// seeded database is then written whole to that file by SQLite itself
+/// (`VACUUM INTO`), and the copies are taken from it: a file no connection
+/// ever opens, so a copy can never meet a connection still closing (whose
+/// last checkpoint writes the file it came from).
+fn seed_template(url: String, vacuum_into: Option<PathBuf>) {
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().unwrap();
         rt.block_on(async {
@@ -54,6 +58,12 @@ fn seed_template(url: String) {
                 .await
                 .expect("seed template");
             assert!(seeded);
+            if let Some(path) = vacuum_into {
+                sqlx::query(&format!("VACUUM INTO '{}'", path.display()))
+                    .execute(&pool)
+                    .await
+                    .expect("write the template");
+            }
             pool.close().await;
         });
     })
@@ -68,14 +78,15 @@ fn template() -> &'static PathBuf {
     TEMPLATE.get_or_init(|| match database::backend() {
         server::db::Backend::Sqlite => {
             remove_stale_scratch();
+            let seeded = scratch_dir().join("seeded.db");
             let path = scratch_dir().join("template.db");
-            seed_template(format!("sqlite://{}", path.display()));
+            seed_template(format!("sqlite://{}", seeded.display()), Some(path.clone()));
             path
         }
         server::db::Backend::Postgres => {
             let cluster = database::cluster();
             cluster.psql("CREATE DATABASE template_demo");
-            seed_template(cluster.url("template_demo"));
+            seed_template(cluster.url("template_demo"), None);
             PathBuf::from("template_demo")
         }
     })
@@ -233,15 +244,6 @@ pub async fn site_with(
     app_with_model(&vars).await.0
 }
 
-/// Server-side rendering uses Leptos's process-wide task executor; tests
-/// that render pages from several tokio runtimes at once can strand a task on
-/// another test's runtime (a real server has one runtime). Rendering tests
-/// hold this guard so they take turns.
-pub fn render_serially() -> std::sync::MutexGuard<'static, ()> {
-    static RENDER: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    RENDER.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 pub struct Reply {
     pub status: StatusCode,
     pub body: String,
@@ -271,16 +273,19 @@ pub fn encode_uri(uri: &str) -> String {
 
 async fn send(app: &Router, request: Request<Body>) -> Reply {
     let uri = request.uri().to_string();
-    // A stuck request fails the test instead of stalling the whole run.
-    let response = tokio::time::timeout(
-        std::time::Duration::from_secs(30),
-        app.clone().oneshot(request),
-    )
-    .await
-    .unwrap_or_else(|_| panic!("{uri} did not finish within 30 s"))
-    .unwrap();
+    // A stuck request fails the test, saying which half it was waiting for,
+    // instead of stalling the whole run.
+    let bound = std::time::Duration::from_secs(30);
+    let response = tokio::time::timeout(bound, app.clone().oneshot(request))
+        .await
+        .unwrap_or_else(|_| panic!("{uri}: no response head within 30 s (the handler or a page's resources never finished)"))
+        .unwrap();
     let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let bytes = tokio::time::timeout(bound, response.into_body().collect())
+        .await
+        .unwrap_or_else(|_| panic!("{uri}: {status}, but the body did not finish within 30 s (a streamed part never resolved)"))
+        .unwrap()
+        .to_bytes();
     Reply {
         status,
         body: String::from_utf8_lossy(&bytes).into_owned(),
