@@ -9,7 +9,7 @@
 //! `{"text": "…", "rules": ["contains_contact"]}` (`[]`: innocent).
 //! `server eval-rules <file>` prints precision and recall per rule, the
 //! contact details together, and the share of innocent sentences accepted;
-//! `server/tests/rules_eval.rs` asserts the targets.
+//! `server/tests/suite/rules_eval.rs` asserts the targets.
 
 use serde::Deserialize;
 

@@ -5,7 +5,7 @@
 //! page contexts; edit tokens kept out of the database; admin throttling;
 //! cross-site writes refused.
 
-mod common;
+use crate::common;
 
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 //! optional 是否推荐报考 and its share — over the JSON API and the pages
 //! without JavaScript.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

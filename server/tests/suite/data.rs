@@ -1,7 +1,7 @@
 //! The demo database as seeded: size, aliases the issue names, aggregates that
 //! agree with the reviews, and the Bayesian ranking on real data.
 
-mod common;
+use crate::common;
 
 use app::model::{RankingView, SortKey};
 use server::catalog::Resolution;

@@ -3,7 +3,7 @@
 //! `GET /api/v1/advisors`): order, repeats, every bad input answering 4xx in
 //! Chinese, and statistics that agree with the reviews they summarise.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -6,7 +6,7 @@
 //! On PostgreSQL (`TEST_DATABASE=postgres`) the same, with the server on a
 //! database of the test's cluster.
 
-mod common;
+use crate::common;
 
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

@@ -4,7 +4,7 @@
 //! line numbers and nothing written, `--skip-bad`, `--dry-run`, and the
 //! subcommand end to end.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use server::db::Seeding;
@@ -15,7 +15,7 @@ use server::store;
 use app::model::{RankingView, SortKey};
 
 /// The example of the README, as committed.
-const EXAMPLE: &str = include_str!("../../data/import-example.csv");
+const EXAMPLE: &str = include_str!("../../../data/import-example.csv");
 const EXAMPLE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/import-example.csv");
 
 const HEADER: &str = "name,title,school,major,directions,bio\n";

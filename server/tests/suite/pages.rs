@@ -1,7 +1,7 @@
 //! Server-side rendering: each page's HTML comes from the server with its
 //! data in it (so it works without JavaScript) and the right status code.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, get};

@@ -2,7 +2,7 @@
 //! and bodies of any size sent to the chat, review, report and form
 //! endpoints never make the server panic and never answer 5xx.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;

@@ -2,7 +2,7 @@
 //! examples (000 §1.4, §4.1, §6.1–6.3) as test cases, chip clicks, ambiguity,
 //! corrections, the duplicate guard and bad input.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, call, get, post_json, tools, Student};

@@ -3,7 +3,7 @@
 //! final tool (one step, `tool_choice`), and chips are 2–4 options under a
 //! 5–10 character question whoever proposed them.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

@@ -2,18 +2,18 @@
 //! conversation must meet its expectations on the embedded planner. Failures
 //! are listed all at once, with what was said and done.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
 use server::agent::eval::{parse_suite, run_dialogue};
 use server::agent::Agent;
 
-const SUITE: &str = include_str!("../evals/dialogues.jsonl");
+const SUITE: &str = include_str!("../../evals/dialogues.jsonl");
 /// Phrasings of the categories the NLU used to fail (issue 11).
-const GENERALISATION: &str = include_str!("../evals/generalisation.jsonl");
+const GENERALISATION: &str = include_str!("../../evals/generalisation.jsonl");
 /// Seed 003's coached conversation, the one `make eval-model` runs on a model.
-const COACH_DIALOGUE: &str = include_str!("../evals/coach-dialogue.jsonl");
+const COACH_DIALOGUE: &str = include_str!("../../evals/coach-dialogue.jsonl");
 
 /// Every turn of `suite` on the embedded planner: the turns taken, and a
 /// line for each that failed.

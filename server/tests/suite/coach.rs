@@ -3,7 +3,7 @@
 //! on the way, the checkpointed draft, cancelling, the model's structured
 //! evaluation, and the labelled set's scores.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 
@@ -183,7 +183,7 @@ async fn with_a_model_the_router_uses_its_structured_evaluation() {
 
 #[test]
 fn the_labelled_set_is_routed_and_checked_well() {
-    let set = eval::parse(include_str!("../evals/coach.jsonl")).expect("the set parses");
+    let set = eval::parse(include_str!("../../evals/coach.jsonl")).expect("the set parses");
     assert!(set.len() >= 100, "{} labelled messages", set.len());
     let verdicts = eval::run(&set);
     let (accuracy, rules) = eval::score(&verdicts);

@@ -4,7 +4,7 @@
 //! when, why) shown on the admin page; the same text on several advisors
 //! flagged for review.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use serde_json::json;

@@ -9,7 +9,7 @@ use server::text::jsonl::parse as parse_jsonl;
 #[test]
 fn the_rules_meet_their_targets_on_the_labelled_set() {
     let set: Vec<Labelled> =
-        parse_jsonl(include_str!("../evals/rules.jsonl")).expect("the set parses");
+        parse_jsonl(include_str!("../../evals/rules.jsonl")).expect("the set parses");
     assert!(set.len() >= 400, "{} sentences", set.len());
     let report = Report::of(&run(&set));
     assert!(

@@ -4,7 +4,7 @@
 //! model's intent classification for what code understood nothing of —
 //! with the embedded planner and with a scripted model.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 

@@ -10,7 +10,7 @@
 //! test prints how many variants of each kind acted. The nine rows of the
 //! issue's table follow as regression tests.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 
@@ -18,8 +18,8 @@ use app::protocol::{ChatResponse, SelectedAdvisor};
 use common::{app, app_with_model, call, get, tools, Student};
 use server::llm::scripted::{Script, ScriptedServer};
 
-const ACTIONS: &str = include_str!("../lexicons/actions.txt");
-const SPEECH_ACTS: &str = include_str!("../lexicons/speech_acts.txt");
+const ACTIONS: &str = include_str!("../../lexicons/actions.txt");
+const SPEECH_ACTS: &str = include_str!("../../lexicons/speech_acts.txt");
 
 /// A review that covers the four dimensions: the coach summarises it at once.
 const FULL_REVIEW: &str =

@@ -3,7 +3,7 @@
 //! casual one never touches data tools; and the analysis side's comparison,
 //! statistics and the extra form fields (degree type, enrollment year).
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};

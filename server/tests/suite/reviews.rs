@@ -4,7 +4,7 @@
 //! rate limits per client; aggregates that move in the same transaction and
 //! equal a recomputation from the reviews.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

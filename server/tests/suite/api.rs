@@ -1,7 +1,7 @@
 //! The read API over the demo data: shapes, ranking order, aliases, paging,
 //! and every kind of bad parameter answering 4xx with a Chinese message.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, get, has_chinese};

@@ -2,7 +2,7 @@
 //! pair's statistics read stored scores through one index per sort, and
 //! stay exactly what scoring every advisor would give.
 
-mod common;
+use crate::common;
 
 use app::model::{RankingView, SortKey};
 use server::ranking;

@@ -3,7 +3,7 @@
 //! alternate between them meets one site: one conversation, one review and
 //! its edit, one refused form shown again, one chat limit.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
