@@ -278,12 +278,12 @@ async fn send(app: &Router, request: Request<Body>) -> Reply {
     let bound = std::time::Duration::from_secs(30);
     let response = tokio::time::timeout(bound, app.clone().oneshot(request))
         .await
-        .unwrap_or_else(|_| panic!("{uri}: no response head within 30 s (the handler or a page's resources never finished)"))
+        .unwrap_or_else(|_| panic!("{uri}: no response head within {bound:?} (the handler or a page's resources never finished)"))
         .unwrap();
     let status = response.status();
     let bytes = tokio::time::timeout(bound, response.into_body().collect())
         .await
-        .unwrap_or_else(|_| panic!("{uri}: {status}, but the body did not finish within 30 s (a streamed part never resolved)"))
+        .unwrap_or_else(|_| panic!("{uri}: {status}, but the body did not finish within {bound:?} (a streamed part never resolved)"))
         .unwrap()
         .to_bytes();
     Reply {
