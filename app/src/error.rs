@@ -14,7 +14,14 @@ pub const UNKNOWN_SESSION_MESSAGE: &str = "会话不存在或已过期，请开�
 pub struct ApiError {
     pub status: u16,
     pub info: ErrorInfo,
+    /// Seconds after which a refused request (429) may be sent again: the
+    /// `Retry-After` header of the response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
 }
+
+/// The message of a chat turn refused for coming too fast.
+pub const TOO_MANY_TURNS_MESSAGE: &str = "消息发得太快了，请稍等一会儿再说。";
 
 impl ApiError {
     fn new(status: u16, code: &str, message: impl Into<String>) -> Self {
@@ -25,6 +32,15 @@ impl ApiError {
                 message: message.into(),
                 field: None,
             },
+            retry_after: None,
+        }
+    }
+
+    /// 429 `rate_limited`: too many requests; again in `wait_secs` seconds.
+    pub fn too_many(wait_secs: u64, message: impl Into<String>) -> Self {
+        ApiError {
+            retry_after: Some(wait_secs),
+            ..Self::new(429, "rate_limited", message)
         }
     }
 

@@ -170,6 +170,7 @@ pub async fn connect(url: &str) -> Result<Pool, SetupError> {
             };
             // An in-memory database exists once per connection: keep exactly one.
             AnyPoolOptions::new()
+                .test_before_acquire(false)
                 .max_connections(if in_memory { 1 } else { max })
                 .min_connections(if in_memory { 1 } else { 0 })
                 .idle_timeout((!in_memory).then_some(Duration::from_secs(600)))
@@ -212,7 +213,7 @@ pub fn redacted(url: &str) -> String {
 /// (a rate limit, a repeated review, a drifted prior); one writer at a time,
 /// as on SQLite, keeps those reads true until commit on every instance.
 /// Readers never wait for it.
-/// Every transaction that writes begins here.
+/// Every transaction that writes begins here or in [`begin_own_rows`].
 pub async fn begin_write(pool: &Pool) -> Result<Tx, sqlx::Error> {
     match Backend::of(pool) {
         Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
@@ -224,6 +225,19 @@ pub async fn begin_write(pool: &Pool) -> Result<Tx, sqlx::Error> {
                 .await?;
             Ok(tx)
         }
+    }
+}
+
+/// A write transaction whose statements touch only rows of their own
+/// request and read nothing they then rely on: a chat turn's session, its
+/// messages and checkpoint, a counter bumped in one statement. SQLite: as
+/// [`begin_write`] (one writer at a time is SQLite's rule). PostgreSQL: a
+/// plain `BEGIN`; row locks order two writes of one row, and turns of
+/// different sessions never wait for each other or for a review's write.
+pub async fn begin_own_rows(pool: &Pool) -> Result<Tx, sqlx::Error> {
+    match Backend::of(pool) {
+        Backend::Sqlite => begin_write(pool).await,
+        Backend::Postgres => pool.begin().await,
     }
 }
 

@@ -177,6 +177,26 @@ impl PageCache {
     const CAPACITY: usize = 500;
 }
 
+/// Which recommender candidates: (school, major, what a large pair's
+/// shortlist was drawn for).
+type FactsKey = (i64, i64, Option<String>);
+
+/// The recommender's candidates of a pair with the pair version they were
+/// read at, kept as the ranking pages are ([`Site::recommend_facts`]): a
+/// recommending turn then reads one row while nothing in the pair changed,
+/// instead of up to 150 advisors, their tags and the prior. The stored
+/// prior changes only when every score is recomputed, which moves every
+/// pair's version.
+#[derive(Default)]
+struct FactsCache {
+    by_key: std::collections::HashMap<FactsKey, (i64, Arc<GroupFacts>)>,
+}
+
+impl FactsCache {
+    /// Candidate sets kept at most (up to 150 advisors each: a few MB).
+    const CAPACITY: usize = 200;
+}
+
 pub struct Site {
     pool: Pool,
     catalog: Arc<Catalog>,
@@ -184,6 +204,8 @@ pub struct Site {
     /// Rendered ranking pages and the pair version each was rendered at
     /// ([`Site::ranking_page`]).
     pages: std::sync::Mutex<PageCache>,
+    /// The recommender's candidates of a pair at a pair version.
+    facts: std::sync::Mutex<FactsCache>,
     /// The roster version ([`store::roster`]) the caches were loaded at;
     /// held while they are reloaded, so reloads take turns.
     roster_seen: tokio::sync::Mutex<i64>,
@@ -204,6 +226,7 @@ impl Site {
             catalog,
             directories: Default::default(),
             pages: Default::default(),
+            facts: Default::default(),
             roster_seen: tokio::sync::Mutex::new(roster),
         })
     }
@@ -445,6 +468,68 @@ impl Site {
         m.generation = m.generation.wrapping_add(1);
         let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
         pages.by_key.clear();
+        let mut facts = self.facts.lock().unwrap_or_else(|e| e.into_inner());
+        facts.by_key.clear();
+    }
+
+    /// The advisors a recommendation weighs in a pair, with their
+    /// directions, tags and the priors: every advisor of a pair of at most
+    /// `max`, else those `shortlist` picks from the best `max` (in ranking
+    /// order) and the pair's directory — the same pick for the same `drawn_for`.
+    /// Kept at the pair's version, so while nothing in the pair changed a
+    /// recommendation costs one row read.
+    pub async fn candidate_facts(
+        &self,
+        (school_id, major_id): (i64, i64),
+        max: usize,
+        drawn_for: Option<&str>,
+        shortlist: impl FnOnce(&[i64], &Directory) -> Vec<i64>,
+    ) -> Result<Arc<GroupFacts>, ApiError> {
+        let small = self.catalog.advisor_count(school_id, major_id) <= max as i64;
+        // A small pair's candidates are all of it, whatever they are for.
+        let key = (
+            school_id,
+            major_id,
+            (!small).then(|| drawn_for.unwrap_or_default().to_string()),
+        );
+        let (_, version) = store::rankings::size_and_version(&self.pool, school_id, major_id)
+            .await
+            .map_err(db_error)?;
+        let kept = {
+            let facts = self.facts.lock().unwrap_or_else(|e| e.into_inner());
+            facts
+                .by_key
+                .get(&key)
+                .filter(|(at, _)| *at == version)
+                .map(|(_, f)| f.clone())
+        };
+        if let Some(facts) = kept {
+            return Ok(facts);
+        }
+        let generation = self
+            .directories
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .generation;
+        let facts = if small {
+            self.group_facts(school_id, major_id).await?
+        } else {
+            let top = self.top_advisor_ids(school_id, major_id, max).await?;
+            let directory = self.directory(school_id, major_id).await?;
+            let ids = shortlist(&top, &directory);
+            self.facts_of(school_id, major_id, &ids).await?
+        };
+        let facts = Arc::new(facts);
+        // As `keep_page`: not kept if the directories were forgotten meanwhile.
+        let directories = self.directories.read().unwrap_or_else(|e| e.into_inner());
+        if directories.generation == generation {
+            let mut kept = self.facts.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.by_key.len() >= FactsCache::CAPACITY {
+                kept.by_key.clear();
+            }
+            kept.by_key.insert(key, (version, facts.clone()));
+        }
+        Ok(facts)
     }
 
     /// One advisor's row, if the id names one.
@@ -457,24 +542,38 @@ impl Site {
 
     /// A page context as the database knows it: advisors whose ids do not
     /// exist are dropped, names and titles are the stored ones. What the
-    /// browser reports is a claim; the agent acts on what is true.
+    /// browser reports is a claim; the agent acts on what is true. `known`
+    /// is a page checked before (the session's last one): its advisors are
+    /// taken from it, and only ids it does not name are read — most turns
+    /// show the page the last turn left, and read nothing here.
     pub async fn checked_page(
         &self,
         mut page: app::protocol::PageContext,
+        known: &app::protocol::PageContext,
     ) -> Result<app::protocol::PageContext, ApiError> {
+        let mut names: std::collections::HashMap<i64, (String, String)> = known
+            .visible_advisors
+            .iter()
+            .filter_map(|a| Some((parse_advisor_id(&a.id)?, (a.name.clone(), a.title.clone()))))
+            .collect();
         let mut ids: Vec<i64> = page
             .visible_advisors
             .iter()
             .map(|a| a.id.as_str())
             .chain(page.selected_advisor.iter().map(|a| a.id.as_str()))
             .filter_map(parse_advisor_id)
+            .filter(|id| !names.contains_key(id))
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        let known = store::advisor_names(&self.pool, &ids)
-            .await
-            .map_err(db_error)?;
-        let lookup = |id: &str| parse_advisor_id(id).and_then(|n| known.get(&n));
+        if !ids.is_empty() {
+            names.extend(
+                store::advisor_names(&self.pool, &ids)
+                    .await
+                    .map_err(db_error)?,
+            );
+        }
+        let lookup = |id: &str| parse_advisor_id(id).and_then(|n| names.get(&n));
         page.visible_advisors.retain_mut(|a| match lookup(&a.id) {
             Some((name, title)) => {
                 a.name = name.clone();

@@ -64,11 +64,10 @@ use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, Planner};
 use self::recommend::Recommender;
 use self::replies::Templates;
 use self::request::Input;
-use self::session::{Session, SessionStore};
+use self::session::{Caller, Session, SessionStore};
 use self::steer::ChipSource;
 use self::stream::VoiceSink;
 use self::tools::ToolRegistry;
-use crate::coach::checkpoint::Checkpoints;
 use crate::coach::Coach;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
@@ -101,7 +100,6 @@ pub struct Agent {
     casual: Templates,
     /// The review coach and its per-session drafts (seed 003).
     coach: Coach,
-    drafts: Checkpoints,
     /// Whose words each clause is and what it does to an action (issue 16).
     acts: Arc<SpeechActs>,
     /// For telling advisor names in a reply (facts only from data).
@@ -119,6 +117,8 @@ pub struct Agent {
 /// A request that passed the checks: its session and what the student did.
 pub struct Prepared {
     session: Session,
+    /// The session's review draft as stored, if one is open.
+    draft: Option<crate::coach::state::CoachState>,
     page: PageContext,
     act: Action,
 }
@@ -135,6 +135,10 @@ pub struct TurnStats {
     pub model_calls: u32,
     pub tokens: u32,
     pub micros: u64,
+    /// Counted over its caller's quota when it was stored (it raced other
+    /// turns of the same client): nothing was stored, the reply says so,
+    /// and the client may try again after these many seconds.
+    pub over_limit: Option<u64>,
 }
 
 impl Agent {
@@ -193,7 +197,6 @@ impl Agent {
         let model = client.map(|c| ModelPlanner::new(c, &registry));
         let acts = Arc::new(SpeechActs::load());
         let coach = Coach::new(site.clone(), acts.clone());
-        let drafts = Checkpoints::new(site.pool().clone());
         Agent {
             sessions: SessionStore::new(site.pool().clone()),
             site,
@@ -208,7 +211,6 @@ impl Agent {
             personas: PersonaLexicon::load(),
             casual: replies::casual(),
             coach,
-            drafts,
             acts,
             surnames: facts::Surnames::load(),
             tool_names,
@@ -246,18 +248,28 @@ impl Agent {
 
     /// One turn of the protocol.
     pub async fn turn(&self, req: ChatRequest) -> Result<ChatResponse, ApiError> {
-        self.turn_from(req, session::LOCAL_CLIENT).await
+        self.turn_from(req, Caller::local()).await
     }
 
-    /// One turn sent by `client` (`http::client`'s key): per-client limits,
-    /// such as the review coach's posting limits, count against it.
+    /// One turn sent by `caller`: per-client limits, such as the review
+    /// coach's posting limits, count against its key, and the turn counts
+    /// against its quota (429 when the quota is used up).
     pub async fn turn_from(
         &self,
         req: ChatRequest,
-        client: &str,
+        caller: Caller,
     ) -> Result<ChatResponse, ApiError> {
-        let prepared = self.prepare_from(req, client).await?;
-        Ok(self.run(prepared, None).await.0)
+        let prepared = self.prepare_from(req, caller).await?;
+        match self.run(prepared, None).await {
+            (
+                _,
+                TurnStats {
+                    over_limit: Some(wait),
+                    ..
+                },
+            ) => Err(ApiError::too_many(wait, app::error::TOO_MANY_TURNS_MESSAGE)),
+            (reply, _) => Ok(reply),
+        }
     }
 
     /// One turn, with what it cost; `voice` receives the reply's sentences
@@ -275,18 +287,25 @@ impl Agent {
     /// is stored or any planner runs (so a stream starts only for a turn that
     /// will answer).
     pub async fn prepare(&self, req: ChatRequest) -> Result<Prepared, ApiError> {
-        self.prepare_from(req, session::LOCAL_CLIENT).await
+        self.prepare_from(req, Caller::local()).await
     }
 
-    /// [`Agent::prepare`] for a turn sent by `client`.
-    pub async fn prepare_from(&self, req: ChatRequest, client: &str) -> Result<Prepared, ApiError> {
+    /// [`Agent::prepare`] for a turn sent by `caller`: a caller whose quota
+    /// is used up is refused here (429), before any planner runs.
+    pub async fn prepare_from(
+        &self,
+        req: ChatRequest,
+        caller: Caller,
+    ) -> Result<Prepared, ApiError> {
         let input = request::check(&req)?;
-        let mut session = self
-            .session(req.session_id.as_deref(), DEFAULT_PERSONA)
+        let (session, draft) = self
+            .start(req.session_id.as_deref(), DEFAULT_PERSONA, caller)
             .await?;
-        session.client = client.to_string();
         // The page as the database knows it: a forged advisor id is no advisor.
-        let page = self.site.checked_page(req.page_context).await?;
+        let page = self
+            .site
+            .checked_page(req.page_context, &session.page_context)
+            .await?;
         let act = match input {
             Input::Option(click) => {
                 let chip = option::interpret(&click, self.site.catalog(), &session.form)?;
@@ -302,23 +321,45 @@ impl Agent {
             }
             Input::Message(text) => Action::Text(text),
         };
-        Ok(Prepared { session, page, act })
+        Ok(Prepared {
+            session,
+            draft,
+            page,
+            act,
+        })
     }
 
-    /// The stored session `id` names (404 when there is none), or a new one
-    /// with `persona` when no id is given.
-    async fn session(&self, id: Option<&str>, persona: &str) -> Result<Session, ApiError> {
-        match id.map(str::trim).filter(|s| !s.is_empty()) {
-            Some(id) => self
-                .sessions
-                .load(id)
-                .await
-                .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
-                .ok_or_else(|| {
-                    ApiError::not_found("unknown_session", app::error::UNKNOWN_SESSION_MESSAGE)
-                        .with_field("session_id")
-                }),
-            None => Ok(SessionStore::open(persona)),
+    /// The stored session `id` names (404 when there is none) with its
+    /// review draft, or a new one with `persona` when no id is given; 429
+    /// when `caller`'s quota is used up. One read.
+    async fn start(
+        &self,
+        id: Option<&str>,
+        persona: &str,
+        caller: Caller,
+    ) -> Result<(Session, Option<crate::coach::state::CoachState>), ApiError> {
+        let id = id.map(str::trim).filter(|s| !s.is_empty());
+        let loaded = self
+            .sessions
+            .load(id, &caller)
+            .await
+            .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?;
+        let now = crate::store::limits::now_ms();
+        if let Some(wait) = caller.quota.and_then(|q| q.full(loaded.window, now)) {
+            return Err(ApiError::too_many(wait, app::error::TOO_MANY_TURNS_MESSAGE));
+        }
+        match (id, loaded.session) {
+            (Some(_), Some(session)) => Ok((session, loaded.draft)),
+            (Some(_), None) => Err(ApiError::not_found(
+                "unknown_session",
+                app::error::UNKNOWN_SESSION_MESSAGE,
+            )
+            .with_field("session_id")),
+            (None, _) => {
+                let mut session = SessionStore::open(persona);
+                session.caller = caller;
+                Ok((session, None))
+            }
         }
     }
 
@@ -523,7 +564,7 @@ impl Agent {
             )
             .with_field("agent_type")
         })?;
-        let mut session = self.session(session_id, to).await?;
+        let (mut session, _) = self.start(session_id, to, Caller::local()).await?;
         let from = persona::parse(&session.persona).unwrap_or(DEFAULT_PERSONA);
         let line = (from != to).then(|| persona::switch_message(from, to));
         let message = if line.is_some() || session.is_new {
@@ -545,9 +586,10 @@ impl Agent {
     pub async fn history(&self, session_id: &str) -> Result<Option<ChatHistory>, ApiError> {
         let Some(session) = self
             .sessions
-            .load(session_id.trim())
+            .load(Some(session_id.trim()), &Caller::local())
             .await
             .map_err(|_| ApiError::unavailable("会话加载失败，请稍后再试。"))?
+            .session
         else {
             return Ok(None);
         };
@@ -614,11 +656,12 @@ pub(crate) fn switch_event(from: &str, to: &'static str, why: &Reason) -> AgentE
 #[async_trait::async_trait]
 impl app::api::AgentApi for Agent {
     async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, ApiError> {
-        // A server function: the request's parts are in Leptos's context.
-        let client = leptos::prelude::use_context::<axum::http::request::Parts>()
-            .map(|parts| crate::http::client::of(&parts.extensions).key)
-            .unwrap_or_else(|| session::LOCAL_CLIENT.to_string());
-        self.turn_from(request, &client).await
+        // A server function: the request's parts are in Leptos's context,
+        // the caller among them (`http::limits::chat_turns`).
+        let caller = leptos::prelude::use_context::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Caller>().cloned())
+            .unwrap_or_else(Caller::local);
+        self.turn_from(request, caller).await
     }
 
     async fn history(&self, session_id: &str) -> Result<Option<ChatHistory>, ApiError> {

@@ -64,9 +64,60 @@ pub struct Session {
     pub memory: Memory,
     /// Not stored yet: opened by this turn.
     pub is_new: bool,
-    /// Who sent this turn (`http::client`'s key): per-client limits, such as
-    /// the review coach's, count against it. Not stored.
-    pub client: String,
+    /// Who sent this turn: per-client limits, such as the review coach's,
+    /// count against it, and the turn counts against its quota. Not stored.
+    pub caller: Caller,
+}
+
+/// Who sent a turn: the client's key (`http::client`), and the quota of
+/// chat turns it counts against when the counters are in the database (the
+/// turn reads the window with its session and counts itself in the write
+/// that stores it: `store::sessions`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller {
+    pub key: String,
+    pub quota: Option<crate::store::limits::Quota>,
+}
+
+impl Caller {
+    /// A turn from no network (tests, evaluations): counted nowhere.
+    pub fn local() -> Caller {
+        Caller {
+            key: LOCAL_CLIENT.to_string(),
+            quota: None,
+        }
+    }
+}
+
+/// A session as a turn starts from: the stored session (if the id named
+/// one), its review draft, and the caller's window of turns.
+pub struct Loaded {
+    pub session: Option<Session>,
+    pub draft: Option<crate::coach::state::CoachState>,
+    /// The caller's window (start, count) when it has a quota.
+    pub window: Option<crate::store::limits::Window>,
+}
+
+/// What a turn's write does to the session's review draft.
+pub enum DraftWrite<'a> {
+    Keep(&'a crate::coach::state::CoachState),
+    Drop,
+}
+
+/// Why a turn was not stored.
+#[derive(Debug)]
+pub enum SaveError {
+    /// The caller's window was full when the turn was counted (a turn that
+    /// raced others of the same client): nothing was stored; again in
+    /// these many seconds.
+    OverLimit(u64),
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for SaveError {
+    fn from(e: sqlx::Error) -> Self {
+        SaveError::Db(e)
+    }
 }
 
 /// A line of history as planners read it.
@@ -112,27 +163,33 @@ impl SessionStore {
             page_context: PageContext::default(),
             memory: Memory::default(),
             is_new: true,
-            client: LOCAL_CLIENT.to_string(),
+            caller: Caller::local(),
         }
     }
 
-    pub async fn load(&self, id: &str) -> Result<Option<Session>, sqlx::Error> {
-        if !is_valid_id(id) {
-            return Ok(None);
-        }
-        let row = store::session(&self.pool, id).await?;
-        Ok(
-            row.map(|(id, persona, form, page_context, memory)| Session {
-                id,
-                persona,
+    /// The session `id` names (none for an id this server never hands out),
+    /// with its review draft and `caller`'s window: one read.
+    pub async fn load(&self, id: Option<&str>, caller: &Caller) -> Result<Loaded, sqlx::Error> {
+        let id = id.filter(|id| is_valid_id(id));
+        let window = caller
+            .quota
+            .as_ref()
+            .map(|q| (q.scope, caller.key.as_str()));
+        let start = store::turn_start(&self.pool, id, window).await?;
+        Ok(Loaded {
+            session: start.session.map(|row| Session {
+                id: row.id,
+                persona: row.persona,
                 // Stored JSON is ours; a shape from an older version degrades to defaults.
-                form: serde_json::from_str(&form).unwrap_or_default(),
-                page_context: serde_json::from_str(&page_context).unwrap_or_default(),
-                memory: serde_json::from_str(&memory).unwrap_or_default(),
+                form: serde_json::from_str(&row.form).unwrap_or_default(),
+                page_context: serde_json::from_str(&row.page_context).unwrap_or_default(),
+                memory: serde_json::from_str(&row.memory).unwrap_or_default(),
                 is_new: false,
-                client: LOCAL_CLIENT.to_string(),
+                caller: caller.clone(),
             }),
-        )
+            draft: crate::coach::checkpoint::parse(start.checkpoint.as_deref()),
+            window: start.window,
+        })
     }
 
     /// The last `limit` messages of a session, oldest first (system lines included).
@@ -171,14 +228,17 @@ impl SessionStore {
             .collect())
     }
 
-    /// Stores a finished turn: the session's new state, the student's words
-    /// (or chip), the events as system lines, and the reply with its tool calls.
+    /// Stores a finished turn in one transaction: the session's new state,
+    /// the student's words (or chip), the events as system lines, the reply
+    /// with its tool calls, the review draft's change, and the turn counted
+    /// against the caller's quota (over it, nothing is stored).
     pub async fn save_turn(
         &self,
         session: &Session,
         user_text: &str,
         reply: &ChatResponse,
-    ) -> Result<(), sqlx::Error> {
+        draft: Option<DraftWrite<'_>>,
+    ) -> Result<(), SaveError> {
         let to_json = |v: &dyn erased::Json| v.json();
         // The turn's lines, in order: the student's words, the events as
         // system lines, then the reply with its tool calls.
@@ -194,7 +254,21 @@ impl SessionStore {
             error: reply.error.as_ref().map(|e| to_json(e)),
             ..line("assistant", &reply.voice_response)
         });
-        store::save_turn(&self.pool, &stored_row(session), &lines).await
+        let checkpoint = draft.map(|d| match d {
+            DraftWrite::Keep(state) => {
+                store::CheckpointWrite::Put(crate::coach::checkpoint::json(state))
+            }
+            DraftWrite::Drop => store::CheckpointWrite::Delete,
+        });
+        let count = session.caller.quota.as_ref().map(|quota| store::Count {
+            quota,
+            client: &session.caller.key,
+            now_ms: crate::store::limits::now_ms(),
+        });
+        match store::save_turn(&self.pool, &stored_row(session), &lines, checkpoint, count).await? {
+            store::Saved::Stored => Ok(()),
+            store::Saved::OverLimit(wait) => Err(SaveError::OverLimit(wait)),
+        }
     }
 
     /// Stores the session's state alone, with an optional system line (a
@@ -205,7 +279,15 @@ impl SessionStore {
         system_line: Option<&str>,
     ) -> Result<(), sqlx::Error> {
         let line = system_line.map(|content| store::MessageRow::plain("system", content));
-        store::save_turn(&self.pool, &stored_row(session), line.as_slice()).await
+        store::save_turn(
+            &self.pool,
+            &stored_row(session),
+            line.as_slice(),
+            None,
+            None,
+        )
+        .await
+        .map(|_| ())
     }
 
     /// Deletes sessions untouched for `days` days (their messages go with them).

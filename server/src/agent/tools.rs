@@ -152,24 +152,14 @@ impl Executor<'_> {
                     funding: get("funding"),
                     degree: get("degree_type"),
                 };
-                let facts = if self.site.catalog().advisor_count(school.id, major.id)
-                    <= recommend::MAX_CANDIDATES as i64
-                {
-                    self.site.group_facts(school.id, major.id).await?
-                } else {
-                    let top = self
-                        .site
-                        .top_advisor_ids(school.id, major.id, recommend::MAX_CANDIDATES)
-                        .await?;
-                    let directory = self.site.directory(school.id, major.id).await?;
-                    let ids = recommend::shortlist(
-                        &top,
-                        &directory.directions,
-                        wanted.direction.as_deref(),
-                        recommend::MAX_CANDIDATES,
-                    );
-                    self.site.facts_of(school.id, major.id, &ids).await?
-                };
+                let want = wanted.direction.as_deref();
+                let max = recommend::MAX_CANDIDATES;
+                let facts = self
+                    .site
+                    .candidate_facts((school.id, major.id), max, want, |top, directory| {
+                        recommend::shortlist(top, &directory.directions, want, max)
+                    })
+                    .await?;
                 let empty: Vec<String> = Vec::new();
                 let no_tags = Vec::new();
                 let candidates: Vec<Candidate<'_>> = facts

@@ -1,37 +1,31 @@
 //! Checkpoints of the coach's graph state, one per chat session (seed 003's
-//! checkpointer): read before a turn, written after it in the same
-//! transaction as nothing else — a failed write is logged and the draft
-//! stays as it was before the turn.
-
-use crate::db::Pool;
+//! checkpointer): read with the session before a turn, written in the same
+//! transaction that stores the turn (`agent::session::SessionStore`), so a
+//! draft and the conversation it came from are never out of step. This
+//! module is their shape on the way in and out.
 
 use super::state::CoachState;
 
-#[derive(Clone)]
-pub struct Checkpoints {
-    pool: Pool,
+/// The draft a stored checkpoint holds. One that no longer parses (an
+/// older shape) counts as none.
+pub fn parse(state: Option<&str>) -> Option<CoachState> {
+    state.and_then(|s| serde_json::from_str(s).ok())
 }
 
-impl Checkpoints {
-    pub fn new(pool: Pool) -> Checkpoints {
-        Checkpoints { pool }
-    }
+/// The draft as it is stored.
+pub fn json(state: &CoachState) -> String {
+    serde_json::to_string(state).unwrap_or_else(|_| "{}".into())
+}
 
-    /// The draft of a session, if one is in progress. A checkpoint that no
-    /// longer parses (an older shape) counts as none.
-    pub async fn load(&self, session_id: &str) -> Result<Option<CoachState>, sqlx::Error> {
-        let state = crate::store::sessions::checkpoint(&self.pool, session_id).await?;
-        Ok(state.and_then(|s| serde_json::from_str(&s).ok()))
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// Writes the state (the session row must exist: call after the turn is saved).
-    pub async fn save(&self, session_id: &str, state: &CoachState) -> Result<(), sqlx::Error> {
-        let json = serde_json::to_string(state).unwrap_or_else(|_| "{}".into());
-        crate::store::sessions::save_checkpoint(&self.pool, session_id, &json).await
-    }
-
-    /// The review was published or abandoned.
-    pub async fn clear(&self, session_id: &str) -> Result<(), sqlx::Error> {
-        crate::store::sessions::clear_checkpoint(&self.pool, session_id).await
+    #[test]
+    fn a_draft_survives_its_checkpoint_and_a_stale_one_is_none() {
+        let state = CoachState::default();
+        assert_eq!(parse(Some(&json(&state))), Some(state));
+        assert_eq!(parse(Some("{\"not\": \"a draft\"")), None);
+        assert_eq!(parse(None), None);
     }
 }

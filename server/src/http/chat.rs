@@ -24,9 +24,9 @@ use app::protocol::{
     ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest, SwitchAgentResponse,
 };
 
-use super::client::ClientId;
 use super::security::{limit, CHAT_BODY};
 use super::JsonError;
+use crate::agent::session::Caller;
 use crate::agent::stream::{StreamEvent, VoiceSink};
 use crate::agent::Agent;
 
@@ -52,22 +52,24 @@ fn request(body: Result<Json<ChatRequest>, JsonRejection>) -> Result<ChatRequest
 
 async fn chat(
     State(agent): State<Arc<Agent>>,
-    client: ClientId,
+    caller: Caller,
     body: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Json<ChatResponse>, JsonError> {
-    Ok(Json(agent.turn_from(request(body)?, &client.key).await?))
+    Ok(Json(agent.turn_from(request(body)?, caller).await?))
 }
 
 /// The same turn as [`chat`], its sentences sent as they are ready. The
-/// request is checked first, so bad input is the usual 4xx JSON; once the
-/// stream starts the turn runs to the end even if the student leaves, so it
-/// is stored either way.
+/// request is checked first, so bad input (and a used-up quota) is the
+/// usual 4xx JSON; once the stream starts the turn runs to the end even if
+/// the student leaves, so it is stored either way — unless it raced other
+/// turns of its client past the quota, when the last event's reply carries
+/// `rate_limited` and nothing was stored.
 async fn chat_stream(
     State(agent): State<Arc<Agent>>,
-    client: ClientId,
+    caller: Caller,
     body: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Response, JsonError> {
-    let prepared = agent.prepare_from(request(body)?, &client.key).await?;
+    let prepared = agent.prepare_from(request(body)?, caller).await?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         let sink = VoiceSink::new(tx);

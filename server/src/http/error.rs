@@ -21,7 +21,12 @@ impl IntoResponse for JsonError {
     fn into_response(self) -> Response {
         let status =
             StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(ErrorEnvelope { error: self.0.info })).into_response()
+        let retry_after = self.0.retry_after;
+        let mut res = (status, Json(ErrorEnvelope { error: self.0.info })).into_response();
+        if let Some(v) = retry_after.and_then(|s| s.to_string().parse().ok()) {
+            res.headers_mut().insert(axum::http::header::RETRY_AFTER, v);
+        }
+        res
     }
 }
 

@@ -5,13 +5,22 @@
 //! the table never holds more than [`MAX_KEYS`] clients (expired windows
 //! are swept first, then the oldest), so a flood of new addresses costs a
 //! bounded amount of memory.
+//!
+//! Chat turns in the database are not counted here: [`chat_turns`] hands
+//! the turn its [`Caller`] with the quota, the turn reads the window with
+//! its session (one read) and refuses a full one before any work, and
+//! counts itself in the same transaction that stores it (one write per
+//! turn, exact across instances; a turn that races past the limit there is
+//! rolled back and refused).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
+use crate::agent::session::Caller;
 use crate::db::Pool;
+use crate::store::limits::{now_ms, Quota};
 
 /// The most clients one in-memory limiter remembers.
 pub const MAX_KEYS: usize = 50_000;
@@ -27,19 +36,12 @@ pub struct RateLimiter {
 
 enum Counters {
     Memory(Mutex<HashMap<String, (Instant, u32)>>),
-    /// Rows of `rate_windows` under `scope`.
+    /// Rows of `rate_windows` under the quota's scope.
     Shared {
         pool: Pool,
-        scope: &'static str,
+        quota: Quota,
         hits: AtomicU64,
     },
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 impl RateLimiter {
@@ -59,20 +61,34 @@ impl RateLimiter {
             window,
             counters: Counters::Shared {
                 pool,
-                scope,
+                quota: Quota {
+                    scope,
+                    limit,
+                    window_ms: window.as_millis() as i64,
+                },
                 hits: AtomicU64::new(0),
             },
         }
     }
 
-    fn window_ms(&self) -> i64 {
-        self.window.as_millis() as i64
+    /// The quota of a limiter kept in the database (`None` in memory).
+    pub fn shared_quota(&self) -> Option<Quota> {
+        match &self.counters {
+            Counters::Memory(_) => None,
+            Counters::Shared { quota, .. } => Some(*quota),
+        }
     }
 
-    /// Seconds until a window that began at `started_ms` ends (at least 1).
-    fn wait_from(&self, started_ms: i64, now: i64) -> u64 {
-        let left = (started_ms + self.window_ms() - now).max(0) as u64;
-        left.div_ceil(1000).max(1)
+    /// Forgets the expired windows once every [`SWEEP_EVERY`] calls.
+    async fn sweep_now_and_then(&self) {
+        if let Counters::Shared { pool, quota, hits } = &self.counters {
+            if hits.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+                let before = now_ms() - quota.window_ms;
+                if let Err(e) = crate::store::limits::sweep(pool, quota.scope, before).await {
+                    tracing::warn!(error = %e, scope = quota.scope, "could not sweep rate windows");
+                }
+            }
+        }
     }
 
     /// Counts one event of `key`: `Ok` while under the limit, else
@@ -82,22 +98,13 @@ impl RateLimiter {
     pub async fn hit(&self, key: &str) -> Result<(), u64> {
         match &self.counters {
             Counters::Memory(table) => self.hit_at(table, key, Instant::now()),
-            Counters::Shared { pool, scope, hits } => {
+            Counters::Shared { pool, quota, .. } => {
+                self.sweep_now_and_then().await;
                 let now = now_ms();
-                if hits.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-                    if let Err(e) =
-                        crate::store::limits::sweep(pool, scope, now - self.window_ms()).await
-                    {
-                        tracing::warn!(error = %e, scope, "could not sweep rate windows");
-                    }
-                }
-                match crate::store::limits::hit(pool, scope, key, now, self.window_ms()).await {
-                    Ok((started, count)) if count > i64::from(self.limit) => {
-                        Err(self.wait_from(started, now))
-                    }
-                    Ok(_) => Ok(()),
+                match crate::store::limits::hit(pool, quota, key, now).await {
+                    Ok(counted) => quota.over(counted, now).map_or(Ok(()), Err),
                     Err(e) => {
-                        tracing::warn!(error = %e, scope, "rate window not counted");
+                        tracing::warn!(error = %e, scope = quota.scope, "rate window not counted");
                         Ok(())
                     }
                 }
@@ -148,13 +155,11 @@ impl RateLimiter {
                 (elapsed < self.window && *n >= self.limit)
                     .then(|| self.window.saturating_sub(elapsed).as_secs().max(1))
             }
-            Counters::Shared { pool, scope, .. } => {
-                let (started, count) = crate::store::limits::window(pool, scope, key)
+            Counters::Shared { pool, quota, .. } => {
+                let window = crate::store::limits::window(pool, quota.scope, key)
                     .await
-                    .ok()??;
-                let now = now_ms();
-                (now - started < self.window_ms() && count >= i64::from(self.limit))
-                    .then(|| self.wait_from(started, now))
+                    .ok()?;
+                quota.full(window, now_ms())
             }
         }
     }
@@ -165,9 +170,9 @@ impl RateLimiter {
             Counters::Memory(table) => {
                 table.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
             }
-            Counters::Shared { pool, scope, .. } => {
-                if let Err(e) = crate::store::limits::clear(pool, scope, key).await {
-                    tracing::warn!(error = %e, scope, "could not clear a rate window");
+            Counters::Shared { pool, quota, .. } => {
+                if let Err(e) = crate::store::limits::clear(pool, quota.scope, key).await {
+                    tracing::warn!(error = %e, scope = quota.scope, "could not clear a rate window");
                 }
             }
         }
@@ -241,33 +246,58 @@ fn is_chat_turn(req: &axum::extract::Request) -> bool {
         )
 }
 
-/// Middleware: a client over [`CHAT_TURNS_PER_MINUTE`] gets 429 in Chinese
-/// with `Retry-After`, before the turn touches the session or a planner.
+/// Middleware: a chat turn carries its [`Caller`] (the client, and the
+/// quota the turn counts against in the database). A client over
+/// [`CHAT_TURNS_PER_MINUTE`] gets 429 in Chinese with `Retry-After` before
+/// the turn touches a planner: here when the counters are in memory, in the
+/// turn's read of its session when they are in the database.
 pub async fn chat_turns(
     axum::extract::State(limits): axum::extract::State<std::sync::Arc<Limits>>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::response::IntoResponse;
     if is_chat_turn(&req) {
         let client = super::client::of(req.extensions());
-        if let Err(wait) = limits.chat.hit(&client.key).await {
-            return too_many(wait, "消息发得太快了，请稍等一会儿再说。").into_response();
+        let quota = limits.chat.shared_quota();
+        if quota.is_none() {
+            if let Err(wait) = limits.chat.hit(&client.key).await {
+                return too_many(wait, app::error::TOO_MANY_TURNS_MESSAGE);
+            }
+        } else {
+            limits.chat.sweep_now_and_then().await;
         }
+        req.extensions_mut().insert(Caller {
+            key: client.key,
+            quota,
+        });
     }
     next.run(req).await
+}
+
+/// The caller of a chat turn as [`chat_turns`] named it (or, outside that
+/// middleware, the client alone, counted nowhere).
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Caller {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Caller, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<Caller>()
+            .cloned()
+            .unwrap_or_else(|| Caller {
+                key: super::client::of(&parts.extensions).key,
+                quota: None,
+            }))
+    }
 }
 
 /// 429 with the envelope and `Retry-After`.
 pub fn too_many(wait_secs: u64, message: &str) -> axum::response::Response {
     use axum::response::IntoResponse;
-    let mut e = app::error::ApiError::bad_request("rate_limited", message);
-    e.status = 429;
-    let mut res = super::JsonError(e).into_response();
-    if let Ok(v) = wait_secs.to_string().parse() {
-        res.headers_mut().insert(axum::http::header::RETRY_AFTER, v);
-    }
-    res
+    super::JsonError(app::error::ApiError::too_many(wait_secs, message)).into_response()
 }
 
 #[cfg(test)]
@@ -318,13 +348,5 @@ mod tests {
         assert!(l.exhausted("a").await.is_some());
         l.clear("a").await;
         assert!(l.exhausted("a").await.is_none());
-    }
-
-    #[test]
-    fn the_wait_is_rounded_up_to_whole_seconds() {
-        let l = RateLimiter::new(1, Duration::from_secs(60));
-        assert_eq!(l.wait_from(0, 10_500), 50);
-        assert_eq!(l.wait_from(0, 59_999), 1);
-        assert_eq!(l.wait_from(0, 70_000), 1);
     }
 }

@@ -41,17 +41,80 @@ impl<'a> MessageRow<'a> {
     }
 }
 
-/// (id, persona, form, page_context, memory) of a session.
-pub async fn session(
+/// A session's row as read: its id, persona, and form, page context and
+/// memory as JSON.
+pub struct StoredSession {
+    pub id: String,
+    pub persona: String,
+    pub form: String,
+    pub page_context: String,
+    pub memory: String,
+}
+
+/// What a turn reads before it starts.
+pub struct TurnStart {
+    pub session: Option<StoredSession>,
+    /// The coach's checkpoint of the session (its state as JSON).
+    pub checkpoint: Option<String>,
+    /// The caller's window of turns (start, count).
+    pub window: Option<crate::store::limits::Window>,
+}
+
+/// The session `id` (if given), its coach checkpoint and the window of
+/// `(scope, client)` (if given), in one statement: a turn reads once.
+pub async fn turn_start(
     pool: &Pool,
-    id: &str,
-) -> Result<Option<(String, String, String, String, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, persona, form, page_context, memory FROM chat_sessions WHERE id = $1",
+    id: Option<&str>,
+    window: Option<(&str, &str)>,
+) -> Result<TurnStart, sqlx::Error> {
+    if id.is_none() && window.is_none() {
+        return Ok(TurnStart {
+            session: None,
+            checkpoint: None,
+            window: None,
+        });
+    }
+    type Row = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<i64>,
+        Option<i64>,
+    );
+    let (scope, client) = window.unzip();
+    let row: Row = sqlx::query_as(
+        "SELECT s.id, s.persona, s.form, s.page_context, s.memory, c.state, w.started_ms, w.count \
+         FROM (SELECT 1 AS one) AS o \
+         LEFT JOIN chat_sessions s ON s.id = $1 \
+         LEFT JOIN review_coach_checkpoints c ON c.session_id = s.id \
+         LEFT JOIN rate_windows w ON w.scope = $2 AND w.client = $3",
     )
     .bind(id)
-    .fetch_optional(pool)
-    .await
+    .bind(scope)
+    .bind(client)
+    .fetch_one(pool)
+    .await?;
+    let (id, persona, form, page_context, memory, checkpoint, started, count) = row;
+    let session = match (id, persona, form, page_context, memory) {
+        (Some(id), Some(persona), Some(form), Some(page_context), Some(memory)) => {
+            Some(StoredSession {
+                id,
+                persona,
+                form,
+                page_context,
+                memory,
+            })
+        }
+        _ => None,
+    };
+    Ok(TurnStart {
+        session,
+        checkpoint,
+        window: started.zip(count),
+    })
 }
 
 /// When a session was opened (ISO 8601 UTC), `None` for no such session.
@@ -93,13 +156,48 @@ pub async fn messages(
     .await
 }
 
-/// The session's new state and the turn's lines, in one transaction.
+/// What a turn's write does to the coach's checkpoint of the session.
+pub enum CheckpointWrite {
+    /// The draft goes on: its state as JSON.
+    Put(String),
+    /// The review was published or abandoned.
+    Delete,
+}
+
+/// The turn counted against a quota in the write that stores it.
+pub struct Count<'a> {
+    pub quota: &'a crate::store::limits::Quota,
+    pub client: &'a str,
+    pub now_ms: i64,
+}
+
+/// Whether a turn was stored.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Saved {
+    Stored,
+    /// Counted over the quota: rolled back; again in these many seconds.
+    OverLimit(u64),
+}
+
+/// The session's new state, the turn's lines and the checkpoint's change,
+/// with the turn counted against `count` first: one transaction, the
+/// turn's only write. Over the quota nothing is stored.
 pub async fn save_turn(
     pool: &Pool,
     session: &SessionRow<'_>,
     lines: &[MessageRow<'_>],
-) -> Result<(), sqlx::Error> {
-    let mut tx = crate::db::begin_write(pool).await?;
+    checkpoint: Option<CheckpointWrite>,
+    count: Option<Count<'_>>,
+) -> Result<Saved, sqlx::Error> {
+    let mut tx = crate::db::begin_own_rows(pool).await?;
+    if let Some(count) = count {
+        let counted =
+            crate::store::limits::hit(&mut *tx, count.quota, count.client, count.now_ms).await?;
+        if let Some(wait) = count.quota.over(counted, count.now_ms) {
+            tx.rollback().await?;
+            return Ok(Saved::OverLimit(wait));
+        }
+    }
     write_session(&mut tx, session).await?;
     if !lines.is_empty() {
         let mut qb = crate::store::sql::Sql::new(
@@ -117,7 +215,28 @@ pub async fn save_turn(
         });
         qb.build().execute(&mut *tx).await?;
     }
-    tx.commit().await
+    match checkpoint {
+        None => {}
+        Some(CheckpointWrite::Put(state)) => {
+            sqlx::query(
+                "INSERT INTO review_coach_checkpoints (session_id, state) VALUES ($1, $2) \
+                 ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, \
+                     updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+            )
+            .bind(session.id)
+            .bind(state)
+            .execute(&mut *tx)
+            .await?;
+        }
+        Some(CheckpointWrite::Delete) => {
+            sqlx::query("DELETE FROM review_coach_checkpoints WHERE session_id = $1")
+                .bind(session.id)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(Saved::Stored)
 }
 
 /// Deletes sessions untouched for `days` days (their messages and
@@ -150,39 +269,5 @@ async fn write_session(
     .bind(&session.memory)
     .execute(&mut **tx)
     .await?;
-    Ok(())
-}
-
-/// The coach's checkpoint of a session (its state as JSON), if any.
-pub async fn checkpoint(pool: &Pool, session_id: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT state FROM review_coach_checkpoints WHERE session_id = $1")
-        .bind(session_id)
-        .fetch_optional(pool)
-        .await
-}
-
-/// Writes the coach's checkpoint (the session row must exist).
-pub async fn save_checkpoint(
-    pool: &Pool,
-    session_id: &str,
-    state: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO review_coach_checkpoints (session_id, state) VALUES ($1, $2) \
-         ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, \
-             updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-    )
-    .bind(session_id)
-    .bind(state)
-    .execute(pool)
-    .await?;
-    Ok(())
-}
-
-pub async fn clear_checkpoint(pool: &Pool, session_id: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM review_coach_checkpoints WHERE session_id = $1")
-        .bind(session_id)
-        .execute(pool)
-        .await?;
     Ok(())
 }

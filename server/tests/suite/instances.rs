@@ -173,6 +173,48 @@ async fn the_chat_limit_counts_a_client_once_across_instances() {
     assert_eq!(refused, 4);
 }
 
+/// Turns of one client sent all at once to two instances: every turn passes
+/// the read of its window before any is stored, so the limit is kept by the
+/// count inside the turn's own write. Exactly the limit is answered and
+/// stored; the rest are refused with `Retry-After` and store nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn turns_racing_past_the_limit_are_refused_by_the_write_that_counts_them() {
+    let ((a, site), (b, _)) = common::two_instances().await;
+    let limit = server::http::limits::CHAT_TURNS_PER_MINUTE as usize;
+    let sent = limit + 12;
+    let turns: Vec<_> = (0..sent)
+        .map(|n| {
+            let app = if n % 2 == 0 { a.clone() } else { b.clone() };
+            tokio::spawn(async move {
+                let request = Request::post("/api/v1/chat")
+                    .header("content-type", "application/json")
+                    .header("x-forwarded-for", "10.7.3.1")
+                    .body(Body::from(json!({"message": "并发的一轮你好"}).to_string()))
+                    .unwrap();
+                let response = app.oneshot(request).await.unwrap();
+                let retry_after = response.headers().get("retry-after").cloned();
+                (response.status(), retry_after)
+            })
+        })
+        .collect();
+    let (mut answered, mut refused) = (0, 0);
+    for turn in turns {
+        match turn.await.unwrap() {
+            (StatusCode::OK, _) => answered += 1,
+            (StatusCode::TOO_MANY_REQUESTS, Some(_)) => refused += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    let stored: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM chat_messages WHERE role = 'user' AND content = '并发的一轮你好'",
+    )
+    .fetch_one(site.pool())
+    .await
+    .unwrap();
+    assert_eq!((answered, refused), (limit, sent - limit));
+    assert_eq!(stored, limit as i64, "only the answered turns are stored");
+}
+
 #[tokio::test]
 async fn instances_starting_at_once_migrate_and_seed_once() {
     let dir = std::env::temp_dir().join(format!("advisor-start-{}", std::process::id()));
@@ -246,4 +288,42 @@ async fn a_kept_ranking_page_never_outlives_a_write_on_another_instance() {
         .unwrap();
     let (_, retitled) = request(&a, "GET", &uri, &[], None).await;
     assert_eq!(card(&retitled, &id)["title"], "研究员");
+}
+
+/// The recommender's candidates an instance keeps are reused only while
+/// nothing in their pair changed: a review written through the other
+/// instance is weighed by the next recommendation.
+#[tokio::test]
+async fn kept_recommendation_candidates_never_outlive_a_write_on_another_instance() {
+    let ((_, site_a), (b, _)) = common::two_instances().await;
+    let catalog = site_a.catalog();
+    let school = catalog.resolve_school("北京大学").found().unwrap().id;
+    let major = catalog
+        .resolve_major("计算机科学与技术")
+        .found()
+        .unwrap()
+        .id;
+    let candidates = || site_a.candidate_facts((school, major), 150, None, |top, _| top.to_vec());
+    let first = candidates().await.unwrap();
+    assert!(!first.rows.is_empty());
+    assert!(
+        std::sync::Arc::ptr_eq(&first, &candidates().await.unwrap()),
+        "kept"
+    );
+
+    let advisor = &first.rows[0];
+    let (status, posted) = request(
+        &b,
+        "POST",
+        &format!("/api/v1/advisors/{}/reviews", advisor.id),
+        &[("x-forwarded-for", "10.7.0.10")],
+        Some(&common::review_json(
+            "导师学术水平高，组会指导认真，经费也充足，很推荐。",
+        )),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{posted}");
+    let after = candidates().await.unwrap();
+    let row = after.rows.iter().find(|r| r.id == advisor.id).unwrap();
+    assert_eq!(row.review_count, advisor.review_count + 1);
 }

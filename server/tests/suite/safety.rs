@@ -567,6 +567,33 @@ async fn a_forged_page_context_is_no_advisor_not_an_upstream_failure() {
     assert!(!r.voice_response.contains("假名字"), "{}", r.voice_response);
 }
 
+/// The page the last turn left is known to be true; what a request claims
+/// beyond it is still checked: a forged name on a known id speaks the real
+/// name, and an id that was never on the page and does not exist is dropped.
+#[tokio::test]
+async fn a_page_is_checked_again_beyond_what_the_last_turn_left() {
+    let (app, _) = app().await;
+    let mut s = Student::new(&app);
+    s.say("我想考北京大学计算机系").await;
+    let first = s.page.visible_advisors.first().cloned().expect("a ranking");
+    s.page.visible_advisors[0].name = "假名字".into();
+    s.page.visible_advisors.insert(
+        0,
+        serde_json::from_value(json!({"id": "987654321", "name": "王五", "title": "教授"}))
+            .unwrap(),
+    );
+    let r = s.say("第一个导师怎么样").await;
+    assert!(r.error.is_none(), "{:?}", r.error);
+    for forged in ["假名字", "王五"] {
+        assert!(!r.voice_response.contains(forged), "{}", r.voice_response);
+    }
+    assert!(
+        r.voice_response.contains(&first.name),
+        "{}",
+        r.voice_response
+    );
+}
+
 #[tokio::test]
 async fn a_published_reviews_token_is_never_stored_in_the_conversation() {
     let (app, site) = app().await;

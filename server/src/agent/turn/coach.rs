@@ -38,7 +38,7 @@ impl Agent {
                 &t.text,
                 &said,
                 &reading,
-                &t.session.client,
+                &t.session.caller.key,
                 model,
             )
             .await;

@@ -178,6 +178,8 @@ pub(super) struct Turn<'v> {
     // What the steps found.
     /// The open review draft (`session`).
     pub draft: Option<CoachState>,
+    /// The draft as stored, read with the session (`Agent::prepare`).
+    pub stored_draft: Option<CoachState>,
     /// Whose words each clause is and what it does to an action (`intent`).
     pub reading: Reading,
     pub intent: IntentResult,
@@ -222,11 +224,18 @@ pub(super) struct Turn<'v> {
     pub model_calls: u32,
     pub tokens: u32,
     pub reply: Option<ChatResponse>,
+    /// Counted over the caller's quota when stored (`save`): seconds to wait.
+    pub over_limit: Option<u64>,
 }
 
 impl<'v> Turn<'v> {
     fn new(prepared: Prepared, sink: Option<&'v VoiceSink>) -> Turn<'v> {
-        let Prepared { session, page, act } = prepared;
+        let Prepared {
+            session,
+            draft,
+            page,
+            act,
+        } = prepared;
         let (user_text, text, chip) = match act {
             Action::Text(text) => (text.clone(), text, None),
             Action::Chip { chip, shown } => (shown, String::new(), Some(chip)),
@@ -246,6 +255,7 @@ impl<'v> Turn<'v> {
             sink,
             chip,
             draft: None,
+            stored_draft: draft,
             reading: Reading::default(),
             intent: IntentResult::default(),
             authorised: Vec::new(),
@@ -271,6 +281,7 @@ impl<'v> Turn<'v> {
             model_calls: 0,
             tokens: 0,
             reply: None,
+            over_limit: None,
         }
     }
 
@@ -320,7 +331,7 @@ impl Agent {
             }
             taken += 1;
             match step {
-                Step::Session => self.session_step(&mut t).await,
+                Step::Session => self.session_step(&mut t),
                 Step::Chip => self.chip(&mut t),
                 Step::Coach => self.coach(&mut t).await,
                 Step::Intent => self.intent(&mut t),
@@ -362,6 +373,7 @@ impl Agent {
                 model_calls: t.model_calls,
                 tokens: t.tokens,
                 micros,
+                over_limit: t.over_limit,
             },
         )
     }
@@ -399,6 +411,7 @@ mod tests {
             let mut t = Turn::new(
                 Prepared {
                     session: crate::agent::session::SessionStore::open(super::super::ANALYSIS),
+                    draft: None,
                     page: PageContext::default(),
                     act: Action::Text("你好".into()),
                 },

@@ -1,10 +1,14 @@
-//! `save`: the reply, and the turn stored with the session in one
-//! transaction; the review draft is checkpointed (or dropped) only once the
-//! turn is stored. A failed save still answers, with `storage_unavailable`.
+//! `save`: the reply, and the turn stored in one transaction with the
+//! session, the review draft's checkpoint (kept or dropped) and the turn
+//! counted against the caller's quota: the turn's only write. A failed save
+//! still answers, with `storage_unavailable`; a turn counted over the quota
+//! (it raced other turns of its client) answers `rate_limited`. Neither
+//! stores anything.
 
 use app::protocol::{ChatResponse, ErrorInfo};
 
 use super::{Draft, Turn};
+use crate::agent::session::{DraftWrite, SaveError};
 use crate::agent::{voice, Agent};
 
 impl Agent {
@@ -30,41 +34,47 @@ impl Agent {
         t.session.page_context = std::mem::take(&mut t.page);
         t.session.memory = std::mem::take(&mut t.memory);
         t.session.memory.turns += 1;
-        let reply = match self
+        let draft = match &t.draft_out {
+            None => None,
+            Some(Draft::Keep(state)) => Some(DraftWrite::Keep(state)),
+            Some(Draft::Drop) => Some(DraftWrite::Drop),
+        };
+        let saved = self
             .sessions
-            .save_turn(&t.session, &t.user_text, &reply)
-            .await
-        {
-            Ok(()) => {
-                self.store_draft(&t.session.id, t.draft_out.take()).await;
-                reply
+            .save_turn(&t.session, &t.user_text, &reply, draft)
+            .await;
+        let reply = match saved {
+            Ok(()) => reply,
+            Err(SaveError::OverLimit(wait)) => {
+                t.over_limit = Some(wait);
+                let message = app::error::TOO_MANY_TURNS_MESSAGE;
+                unsaved(reply, "rate_limited", message, message.to_string())
             }
-            Err(e) => {
+            Err(SaveError::Db(e)) => {
                 tracing::error!(error = %e, "saving the turn failed");
-                ChatResponse {
-                    voice_response: self.templates.render("data_error", 0, &[]),
-                    tool_calls: Vec::new(),
-                    error: Some(ErrorInfo {
-                        code: "storage_unavailable".into(),
-                        message: "会话保存失败，请稍后再试。".into(),
-                        field: None,
-                    }),
-                    ..reply
-                }
+                unsaved(
+                    reply,
+                    "storage_unavailable",
+                    "会话保存失败，请稍后再试。",
+                    self.templates.render("data_error", 0, &[]),
+                )
             }
         };
         t.reply = Some(reply);
     }
+}
 
-    /// Checkpoints (or drops) the review draft after its turn was stored.
-    async fn store_draft(&self, session_id: &str, draft: Option<Draft>) {
-        let result = match draft {
-            None => return,
-            Some(Draft::Keep(state)) => self.drafts.save(session_id, &state).await,
-            Some(Draft::Drop) => self.drafts.clear(session_id).await,
-        };
-        if let Err(e) = result {
-            tracing::error!(error = %e, "could not checkpoint the review draft");
-        }
+/// The reply of a turn that was not stored: `voice` and the error, no tool
+/// calls (the page must not move to what was never stored).
+fn unsaved(reply: ChatResponse, code: &str, message: &str, voice: String) -> ChatResponse {
+    ChatResponse {
+        voice_response: voice,
+        tool_calls: Vec::new(),
+        error: Some(ErrorInfo {
+            code: code.into(),
+            message: message.into(),
+            field: None,
+        }),
+        ..reply
     }
 }
