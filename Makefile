@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-postgres test-e2e bench bench-scale size load model eval-model fmt lint clean
+.PHONY: run test setup build test-rust test-postgres test-e2e bench bench-langgraph bench-scale size load model eval-model fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -54,6 +54,11 @@ test-e2e:
 
 bench:
 	cargo bench -p server
+
+# The same 8 messages through a LangGraph ReAct agent (zero-latency scripted
+# model, the same tools over the same SQLite demo data), in process: p50/p95.
+bench-langgraph:
+	scripts/langgraph-baseline/run.sh
 
 # The main reads (ranking API and page, detail, a chat turn) at 100,000
 # advisors and 1,000,000 reviews next to the demo data, p50/p95 against the
