@@ -194,7 +194,8 @@ pub async fn classify(
             LlmError::Timeout
             | LlmError::Unreachable(_)
             | LlmError::RateLimited(_)
-            | LlmError::Upstream(_) => Unclassified::Unavailable(e),
+            | LlmError::Upstream(_)
+            | LlmError::Skipped(_) => Unclassified::Unavailable(e),
             other => Unclassified::Unusable(other.to_string()),
         })?;
     let tokens = completion.usage.map(|u| u.total_tokens).unwrap_or(0);

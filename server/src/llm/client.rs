@@ -4,6 +4,7 @@
 //! Transient failures (no connection, 429, 5xx) are retried with exponential
 //! backoff and jitter, but only while nothing has been streamed to the
 //! student yet: a retry must never make the panel say a sentence twice.
+//! A provider that keeps failing is skipped for a while (`llm::breaker`).
 
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,7 @@ const BODY_SNIPPET: usize = 300;
 pub struct LlmClient {
     http: reqwest::Client,
     config: LlmConfig,
+    breaker: super::breaker::Breaker,
 }
 
 impl LlmClient {
@@ -63,7 +65,11 @@ impl LlmClient {
             .connect_timeout(config.timeout.min(Duration::from_secs(5)))
             .build()
             .map_err(|e| format!("无法创建 HTTP 客户端：{e}"))?;
-        Ok(LlmClient { http, config })
+        Ok(LlmClient {
+            http,
+            config,
+            breaker: Default::default(),
+        })
     }
 
     pub fn config(&self) -> &LlmConfig {
@@ -72,7 +78,27 @@ impl LlmClient {
 
     /// One completion within the deadline. `on_content` receives the reply's
     /// text as it arrives (once, whole, when the reply is not streamed).
+    /// Skipped at once while the breaker is open.
     pub async fn complete(
+        &self,
+        request: &CompletionRequest,
+        on_content: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, LlmError> {
+        use super::breaker::Admit;
+        if let Admit::Skip(left) = self.breaker.admit(Instant::now()) {
+            return Err(LlmError::Skipped(left));
+        }
+        let result = self.complete_within_deadline(request, on_content).await;
+        match &result {
+            Ok(_) => self.breaker.succeeded(),
+            Err(e) if e.provider_failed() => self.breaker.failed(Instant::now()),
+            // The provider answered, if badly: it is up.
+            Err(_) => self.breaker.succeeded(),
+        }
+        result
+    }
+
+    async fn complete_within_deadline(
         &self,
         request: &CompletionRequest,
         on_content: &mut (dyn FnMut(&str) + Send),

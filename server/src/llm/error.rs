@@ -29,6 +29,10 @@ pub enum LlmError {
     /// The model said nothing and called nothing.
     #[error("empty reply")]
     Empty,
+    /// Not called: the provider failed several times in a row and is
+    /// skipped for a cool-down (`llm::breaker`); the seconds left.
+    #[error("skipped for {0} s after repeated failures")]
+    Skipped(u64),
 }
 
 impl LlmError {
@@ -36,7 +40,9 @@ impl LlmError {
     pub fn code(&self) -> &'static str {
         match self {
             LlmError::Timeout => "upstream_timeout",
-            LlmError::Unreachable(_) | LlmError::Upstream(_) => "upstream_unavailable",
+            LlmError::Unreachable(_) | LlmError::Upstream(_) | LlmError::Skipped(_) => {
+                "upstream_unavailable"
+            }
             LlmError::RateLimited(_) => "upstream_rate_limited",
             LlmError::Rejected(..) => "upstream_rejected",
             LlmError::BadOutput(_) => "upstream_invalid_output",
@@ -56,6 +62,7 @@ impl LlmError {
             }
             LlmError::BadOutput(_) => "语言模型的回复格式有误。".into(),
             LlmError::Empty => "语言模型没有给出回复。".into(),
+            LlmError::Skipped(_) => "语言模型服务暂时不可用，已由站内规则回答。".into(),
         }
     }
 
@@ -66,6 +73,12 @@ impl LlmError {
             self,
             LlmError::Unreachable(_) | LlmError::RateLimited(_) | LlmError::Upstream(_)
         )
+    }
+
+    /// The provider itself failed (down, overloaded, too slow), as opposed
+    /// to answering something unusable: what the breaker counts.
+    pub fn provider_failed(&self) -> bool {
+        self.retryable() || matches!(self, LlmError::Timeout)
     }
 }
 
@@ -94,6 +107,7 @@ mod tests {
             LlmError::Rejected(401, String::new()),
             LlmError::BadOutput(String::new()),
             LlmError::Empty,
+            LlmError::Skipped(30),
         ] {
             assert!(e.code().starts_with("upstream_"));
             assert!(e.message().contains("语言模型"));

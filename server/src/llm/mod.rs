@@ -2,15 +2,17 @@
 //! which DeepSeek, Qwen (DashScope), OpenAI, vLLM and Ollama all speak. This
 //! module knows nothing of advisors or forms; it sends messages and tools and
 //! returns what the model said, streamed or not, with every failure mapped to
-//! one [`LlmError`] the agent turns into a spoken apology.
+//! one [`LlmError`]; the agent then answers with code's own plan.
 //!
 //! - [`config`]: the `LLM_*` environment variables.
 //! - [`wire`]: the JSON shapes of requests, replies and stream chunks.
 //! - [`sse`]: server-sent events decoding and tool calls assembled from deltas.
 //! - [`client`]: one completion with a deadline, retries, backoff and jitter.
 //! - [`error`]: what can go wrong, as error codes and Chinese messages.
+//! - [`breaker`]: a provider that keeps failing is skipped for a while.
 //! - [`scripted`]: a scripted OpenAI-compatible server for tests and demos.
 
+pub mod breaker;
 pub mod client;
 pub mod config;
 pub mod error;

@@ -15,6 +15,7 @@ mod compare;
 mod crash;
 mod data;
 mod dialogues;
+mod faults;
 mod flow;
 mod general_questions;
 mod import;

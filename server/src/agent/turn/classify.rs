@@ -3,12 +3,12 @@
 //! question the model is confident of is answered here, by code's own
 //! template and code's own reading of the form; anything else goes on to
 //! `resolve` as code would have taken it, with code's `unknown` intent. A
-//! provider that is down ends the turn in the apology at once (the
-//! planner's call would only meet it again).
+//! provider that is down changes nothing: the turn goes on as it would with
+//! no model (flagged `degraded`), and the breaker (`llm::breaker`) spares
+//! the planner's call the same wait.
 
 use super::Turn;
 use crate::agent::classify::{self, ModelIntent, Unclassified};
-use crate::agent::planner::PlanError;
 use crate::agent::Agent;
 
 impl Agent {
@@ -53,11 +53,11 @@ impl Agent {
                 }
             }
             Err(Unclassified::Unavailable(e)) => {
-                tracing::warn!(error = %e, "the model is unavailable; the turn ends in the apology");
-                t.failure = Some(PlanError {
-                    code: e.code().to_string(),
-                    message: e.message(),
-                });
+                tracing::warn!(error = %e, "the model is unavailable; code takes the turn as it would alone");
+                t.model_calls += u32::from(!matches!(e, crate::llm::LlmError::Skipped(_)));
+                t.model_down = true;
+                t.events
+                    .push(crate::agent::degraded_event(e.code(), &e.message()));
             }
             Err(Unclassified::Unusable(why)) => {
                 t.model_calls += 1;

@@ -202,6 +202,8 @@ pub(super) struct Turn<'v> {
     pub offered: Option<crate::agent::about_place::PlaceOffer>,
     /// Code understood nothing and a model is configured (`classify`).
     pub classify: bool,
+    /// The provider failed earlier in this turn: it is not asked again.
+    pub model_down: bool,
     pub persona: &'static str,
     /// Code's plan (`plan`), and whether the model is asked too.
     pub code: Option<Result<Plan, PlanError>>,
@@ -247,6 +249,7 @@ impl<'v> Turn<'v> {
             memory,
             offered,
             classify: false,
+            model_down: false,
             persona: super::persona::parse(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
             session,
             page,

@@ -4,7 +4,7 @@
 //! the page and the history stay as they are, shared with the analysis
 //! persona.
 
-use app::protocol::{ErrorInfo, IntentResult};
+use app::protocol::IntentResult;
 
 use super::Turn;
 use crate::agent::nlu::Analysis;
@@ -47,10 +47,13 @@ impl Agent {
             confidence: 0.8,
             reasoning: "闲聊模式：陪伴与鼓励，不调用数据工具".into(),
         };
-        let Some(model) = &self.model else {
+        let embedded = |t: &mut Turn<'_>| {
             let normalized = crate::catalog::normalize(&t.text);
             let key = format!("casual_{}", self.personas.topic(&normalized));
             t.say(self.casual.render(&key, turn, &[]));
+        };
+        let Some(model) = &self.model else {
+            embedded(t);
             return;
         };
         let history = self.recent_history(&t.session).await;
@@ -62,7 +65,7 @@ impl Agent {
             resolved: &resolved,
             form: &t.form,
             memory: &t.memory,
-            page: &t.session.page_context,
+            page: &t.page,
             history: &history,
             turn,
             understood: None,
@@ -74,15 +77,13 @@ impl Agent {
                 t.tokens += plan.tokens;
                 t.say(voice::clean(&plan.voice_response, &self.tool_names));
             }
+            // As with no model: the persona's own reply (flagged `degraded`).
             Err(e) => {
-                tracing::warn!(error = %e, "casual persona failed");
+                tracing::warn!(error = %e, "casual persona's model failed; its template answers");
                 t.model_calls += 1;
-                t.error = Some(ErrorInfo {
-                    code: e.code,
-                    message: e.message,
-                    field: None,
-                });
-                t.say(self.templates.render("model_error", turn, &[]));
+                t.events
+                    .push(crate::agent::degraded_event(&e.code, &e.message));
+                embedded(t);
             }
         }
     }

@@ -4,16 +4,18 @@
 //! asked only when the turn needs more than code can say — not when the
 //! message merely restates the ranking on screen — and is told what code
 //! understood, as facts. `merge` keeps what code found and lets the model
-//! add what code left open (`agent::merge`). A model answer that is empty,
-//! unparseable or invalid degrades to code's plan, flagged `degraded` in the
-//! reply's events; the apology is for a turn neither can answer.
+//! add what code left open (`agent::merge`). A model that fails in any way
+//! — down, too slow, skipped by the breaker, empty, unparseable, invalid —
+//! leaves the turn exactly as code alone would take it, flagged `degraded`
+//! in the reply's events: a model never makes a turn worse than no model.
+//! The apology is for a turn code cannot answer either.
 
 use app::protocol::{ErrorInfo, IntentResult, PageContext};
 
 use super::{Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
-use crate::agent::planner::{Plan, PlanError, PlanInput, Planner};
-use crate::agent::{degraded_event, merge, tools, Agent};
+use crate::agent::planner::{Plan, PlanInput, Planner};
+use crate::agent::{degraded_event, merge, Agent};
 
 impl Agent {
     pub(super) async fn plan(&self, t: &mut Turn<'_>) {
@@ -34,6 +36,7 @@ impl Agent {
             t.intent = intent;
         }
         t.ask_model = self.model.is_some()
+            && !t.model_down
             && !restates_page(&t.analysis, &t.page)
             && answered_from_data(t.analysis.act).is_none();
         if !t.ask_model {
@@ -101,9 +104,8 @@ impl Agent {
                     ..code
                 };
             }
-            // A broken answer degrades to code's plan; an apology only
-            // when code cannot answer either.
-            (Err(e), Ok(code)) if code_answers(&e, &code) => {
+            // Any other failure: code's plan, as with no model.
+            (Err(e), Ok(code)) => {
                 tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
                 t.events.push(degraded_event(&e.code, &e.message));
                 t.plan = Plan {
@@ -111,7 +113,12 @@ impl Agent {
                     ..code
                 };
             }
-            (Err(e), _) => t.failure = Some(e),
+            // Code could not plan either: what it would say alone.
+            (Err(e), Err(code)) => {
+                tracing::warn!(error = %e, "model failed and code has no plan");
+                t.events.push(degraded_event(&e.code, &e.message));
+                t.failure = Some(code);
+            }
         }
     }
 
@@ -136,24 +143,6 @@ impl Agent {
         });
         t.say(self.templates.render(key, t.session.memory.turns, &[]));
     }
-}
-
-/// Whether code's plan answers a turn whose model call failed: always when
-/// the model answered something unusable (code could have answered it); on
-/// a timeout or a provider that is down, when code understood something —
-/// form values, an advisor, a data call — rather than only a wish it cannot
-/// fulfil alone.
-fn code_answers(e: &PlanError, code: &Plan) -> bool {
-    let broken_output = matches!(
-        e.code.as_str(),
-        "upstream_empty_reply" | "upstream_invalid_output"
-    );
-    broken_output
-        || code.focus.is_some()
-        || code
-            .tool_calls
-            .iter()
-            .any(|c| c.tool != tools::PRESENT_OPTIONS)
 }
 
 /// The acts code answers wholly from its own data — the form read back, a
