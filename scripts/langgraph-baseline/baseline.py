@@ -47,16 +47,17 @@ with warnings.catch_warnings():  # deprecated in 1.x in favour of langchain.agen
     warnings.simplefilter("ignore")
     from langgraph.prebuilt import create_react_agent
 
-MESSAGES = [  # server/benches/agent.rs
-    "我想考北京大学计算机系",
-    "我想做机器学习，希望导师温和一点",
-    "第一个导师怎么样？",
-    "他的学生评价呢",
-    "什么是985",
-    "你好",
-    "我想考浙大软工，做计算机视觉，经费充足",
-    "算了，改成清华",
-]
+def bench_messages():
+    """The student messages of server/benches/agent.rs (its `MESSAGES`), read
+    from that file, so both sides of the comparison always say the same."""
+    import re
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../server/benches/agent.rs")
+    with open(path, encoding="utf-8") as f:
+        block = re.search(r"const MESSAGES: &\[&str\] = &\[(.*?)\];", f.read(), re.S).group(1)
+    return re.findall(r'"([^"]*)"', block)
+
+
+MESSAGES = bench_messages()
 CONVERSATIONS = 40
 
 # ---------------------------------------------------------------- data ----

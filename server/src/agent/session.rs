@@ -98,9 +98,10 @@ pub struct Loaded {
     pub window: Option<crate::store::limits::Window>,
 }
 
-/// What a turn's write does to the session's review draft.
-pub enum DraftWrite<'a> {
-    Keep(&'a crate::coach::state::CoachState),
+/// What a coached turn does to the session's review draft, written with
+/// the turn.
+pub enum Draft {
+    Keep(Box<crate::coach::state::CoachState>),
     Drop,
 }
 
@@ -237,7 +238,7 @@ impl SessionStore {
         session: &Session,
         user_text: &str,
         reply: &ChatResponse,
-        draft: Option<DraftWrite<'_>>,
+        draft: Option<&Draft>,
     ) -> Result<(), SaveError> {
         let to_json = |v: &dyn erased::Json| v.json();
         // The turn's lines, in order: the student's words, the events as
@@ -255,10 +256,10 @@ impl SessionStore {
             ..line("assistant", &reply.voice_response)
         });
         let checkpoint = draft.map(|d| match d {
-            DraftWrite::Keep(state) => {
+            Draft::Keep(state) => {
                 store::CheckpointWrite::Put(crate::coach::checkpoint::json(state))
             }
-            DraftWrite::Drop => store::CheckpointWrite::Delete,
+            Draft::Drop => store::CheckpointWrite::Delete,
         });
         let count = session.caller.quota.as_ref().map(|quota| store::Count {
             quota,

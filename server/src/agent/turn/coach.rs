@@ -7,8 +7,9 @@
 
 use app::protocol::{ErrorInfo, IntentResult};
 
-use super::{Draft, Turn};
+use super::Turn;
 use crate::agent::resolve::Target;
+use crate::agent::session::Draft;
 use crate::agent::{tools, Agent};
 use crate::coach::state::CoachState;
 

@@ -158,12 +158,6 @@ pub(super) enum Words {
     },
 }
 
-/// What a coached turn does to the session's draft once the turn is stored.
-pub(super) enum Draft {
-    Keep(Box<CoachState>),
-    Drop,
-}
-
 /// Everything one turn reads and decides, step by step.
 pub(super) struct Turn<'v> {
     // What arrived.
@@ -222,7 +216,7 @@ pub(super) struct Turn<'v> {
     /// A planner failed and nothing answers (`apology`).
     pub failure: Option<PlanError>,
     pub persona_out: Option<&'static str>,
-    pub draft_out: Option<Draft>,
+    pub draft_out: Option<crate::agent::session::Draft>,
     pub model_calls: u32,
     pub tokens: u32,
     pub reply: Option<ChatResponse>,

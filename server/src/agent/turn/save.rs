@@ -7,8 +7,8 @@
 
 use app::protocol::{ChatResponse, ErrorInfo};
 
-use super::{Draft, Turn};
-use crate::agent::session::{DraftWrite, SaveError};
+use super::Turn;
+use crate::agent::session::SaveError;
 use crate::agent::{voice, Agent};
 
 impl Agent {
@@ -34,14 +34,9 @@ impl Agent {
         t.session.page_context = std::mem::take(&mut t.page);
         t.session.memory = std::mem::take(&mut t.memory);
         t.session.memory.turns += 1;
-        let draft = match &t.draft_out {
-            None => None,
-            Some(Draft::Keep(state)) => Some(DraftWrite::Keep(state)),
-            Some(Draft::Drop) => Some(DraftWrite::Drop),
-        };
         let saved = self
             .sessions
-            .save_turn(&t.session, &t.user_text, &reply, draft)
+            .save_turn(&t.session, &t.user_text, &reply, t.draft_out.as_ref())
             .await;
         let reply = match saved {
             Ok(()) => reply,
