@@ -83,7 +83,7 @@ load:
 model:
 	.ci/model setup
 
-# Serves that model on loopback and scores it on the dialogue suites next to
+# Serves that model on loopback and scores it on the rescue set and the dialogue suites next to
 # the embedded planner (turns, slots, tools, apologies, unsupported facts).
 eval-model:
 	.ci/model eval

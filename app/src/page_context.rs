@@ -84,6 +84,21 @@ impl PageContextStore {
         }));
     }
 
+    /// A ranking is being opened (its page and data still on the way): it
+    /// is the page from now on, its list not known yet. The same ranking
+    /// already on screen is kept as it is.
+    pub fn open_ranking(&self, filters: RankingFilters) {
+        let same = self.current_page.get_untracked() == PageKind::Ranking
+            && self.ranking_filters.get_untracked().as_ref() == Some(&filters);
+        if same {
+            return;
+        }
+        self.current_page.set(PageKind::Ranking);
+        self.visible_advisors.set(Vec::new());
+        self.selected_advisor.set(None);
+        self.ranking_filters.set(Some(filters));
+    }
+
     /// A detail page is open. The ranking the student came from stays known,
     /// so "第一个" still means what they just saw.
     pub fn show_detail(&self, detail: &AdvisorDetail) {

@@ -169,6 +169,36 @@ test('asking about stress switches to the casual persona by itself', async ({ pa
   await expect(page).toHaveURL(/\/ranking\?school=/);
 });
 
+test('on a slow network "第三个" right after the ranking opens means its third advisor', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page, 'home');
+  // From now on the pages' code and data come slowly (a phone on a weak
+  // network); the agent's own turns do not.
+  await page.route(/\/(pkg\/|api\/(?!v1\/chat))/, async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  const sent: { current_page: string; visible_advisors: unknown[] }[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/v1/chat') && r.method() === 'POST') sent.push(r.postDataJSON().page_context);
+  });
+  await send(page, '我想考北京大学计算机系，推荐几个导师');
+  await send(page, '第三个导师的详细信息');
+  // The ranking page had not loaded: the panel put what the reply carried
+  // into the page context at once.
+  expect(sent[1].current_page).toBe('ranking');
+  await expect(page).toHaveURL(/\/advisor\/\d+$/);
+  await page.unroute(/\/(pkg\/|api\/(?!v1\/chat))/);
+  await hydrated(page, 'detail');
+  const opened = page.url().split('/').pop();
+  // The ranking the recommendation opened, as the site shows it.
+  const ranking = await page.request.get(
+    '/api/v1/advisors?school=%E5%8C%97%E4%BA%AC%E5%A4%A7%E5%AD%A6&major=%E8%AE%A1%E7%AE%97%E6%9C%BA%E7%A7%91%E5%AD%A6%E4%B8%8E%E6%8A%80%E6%9C%AF',
+  );
+  const body = await ranking.json();
+  expect(String(body.advisors[2].id)).toBe(opened);
+});
+
 test('a review written with the coach is published, and a reload resumes the draft', async ({ page }) => {
   await page.goto('/');
   await hydrated(page, 'home');

@@ -48,6 +48,8 @@ const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 const USAGE: &str = "用法：
   server                                   启动网站
   server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
+  server eval-model <suite.jsonl>…          同一对话集先用内置规划器、再用 LLM_* 配置的模型各跑一遍：模型挽救和弄坏的回合、
+                                           各原因的模型调用次数、首句语音时间 p50/p95
   server eval-coach <set.jsonl> [--misses] 用标注集评测评价助手：路由准确率和发帖规则（coach.jsonl），或各维度评分的准确率（coach-scores*.jsonl）
   server analyze <句子> [已知导师名…]        打印代码的语言理解结果（槽位、意图、指代），不调用模型
   server eval-rules <set.jsonl>            用标注集评测发帖规则：各条规则的精确率、召回率，无辜句子的通过率
@@ -70,7 +72,9 @@ async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let default_filter = match args.first().map(String::as_str) {
         // The evaluation prints its own report; only warnings go to the log.
-        Some("eval" | "load" | "bench-scale" | "seed" | "import") => "warn,sqlx=warn",
+        Some("eval" | "eval-model" | "load" | "bench-scale" | "seed" | "import") => {
+            "warn,sqlx=warn"
+        }
         _ => "info,sqlx=warn",
     };
     tracing_subscriber::fmt()
@@ -82,6 +86,7 @@ async fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         None => serve().await,
         Some("eval") => evaluate(&args[1..]).await,
+        Some("eval-model") => evaluate_model(&args[1..]).await,
         Some("eval-coach") => evaluate_coach(&args[1..]).await,
         Some("eval-rules") => evaluate_rules(&args[1..]),
         Some("analyze") => analyze(&args[1..]).await,
@@ -222,6 +227,58 @@ async fn evaluate(args: &[String]) -> Result<ExitCode, Failure> {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// `server eval-model`: each suite on code alone and with the configured
+/// model, turn by turn (issue 28): what the model rescues and what it
+/// breaks, its calls by why it was asked, and the time to the first spoken
+/// sentence.
+async fn evaluate_model(args: &[String]) -> Result<ExitCode, Failure> {
+    if args.is_empty() {
+        return Err(format!("缺少对话集文件\n{USAGE}").into());
+    }
+    let config = server::llm::LlmConfig::from_env()?
+        .ok_or("eval-model 需要 LLM_BASE_URL（或 LLM_API_KEY / LLM_MODEL）指向一个模型")?;
+    let mut broken = 0;
+    for path in args {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+        let dialogues = parse_suite(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
+        let mut runs = Vec::new();
+        for with_model in [false, true] {
+            let temp = TempDatabase(std::env::temp_dir().join(format!(
+                "advisor-eval-model-{}-{with_model}.db",
+                std::process::id()
+            )));
+            let (pool, _) =
+                db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
+            let site = Arc::new(Site::load(pool.clone()).await?);
+            let agent = if with_model {
+                Agent::with_model(site.clone(), config.clone())?
+            } else {
+                Agent::new(site.clone())
+            };
+            let mut reports = Vec::new();
+            for d in &dialogues {
+                reports.extend(run_dialogue(&agent, &site, d).await);
+            }
+            let summary = Summary::of(dialogues.len(), &reports);
+            println!("== {path}\n{}", summary.render(&agent.planner_name()));
+            runs.push(reports);
+            pool.close().await;
+            drop(temp);
+        }
+        let comparison = eval::Comparison::of(&runs[0], &runs[1]);
+        println!("{}", comparison.render());
+        for line in &comparison.rescued {
+            println!("  RESCUED {line}");
+        }
+        broken += comparison.broken.len();
+    }
+    Ok(if broken == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     })
 }
 

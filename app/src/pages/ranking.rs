@@ -55,7 +55,12 @@ pub fn RankingPageView() -> impl IntoView {
     // Keep the page context true: what is on screen is what the agent sees.
     Effect::new(move |_| match data.get() {
         Some(Ok(Some(RankingView::Ranking(page)))) => store.show_ranking(&page),
-        Some(_) => store.show_other(PageKind::Ranking),
+        // A choice of school or major: no ranking is on screen.
+        Some(_) => {
+            store.show_other(PageKind::Ranking);
+            store.ranking_filters.set(None);
+        }
+        // Still loading: the panel marked the ranking it opened.
         None => {}
     });
 

@@ -195,7 +195,9 @@ pub async fn classify(
             | LlmError::Unreachable(_)
             | LlmError::RateLimited(_)
             | LlmError::Upstream(_)
-            | LlmError::Skipped(_) => Unclassified::Unavailable(e),
+            | LlmError::Skipped(_)
+            | LlmError::OverBudget
+            | LlmError::NoTimeLeft => Unclassified::Unavailable(e),
             other => Unclassified::Unusable(other.to_string()),
         })?;
     let tokens = completion.usage.map(|u| u.total_tokens).unwrap_or(0);

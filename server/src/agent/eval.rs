@@ -20,7 +20,7 @@
 //! `tools` (the exact sequence), `tools_include`, `tools_exclude`, `params`
 //! (per tool, a subset of its parameters), `first_result` (per tool, the name
 //! of the first advisor of its result), `voice` (exact), `voice_prefix`,
-//! `voice_contains` (all of a list), `intent`, `agent` (the persona), `error` (the reply's error
+//! `voice_contains` (all of a list), `voice_excludes` (none of a list), `intent`, `agent` (the persona), `error` (the reply's error
 //! code; without it, a reply with an error fails an expectation).
 
 use serde::Deserialize;
@@ -72,6 +72,9 @@ pub struct Expect {
     pub voice_prefix: Option<String>,
     #[serde(default)]
     pub voice_contains: Vec<String>,
+    /// None of these may be said (the generic fallback, say).
+    #[serde(default)]
+    pub voice_excludes: Vec<String>,
     #[serde(default)]
     pub intent: Option<String>,
     #[serde(default)]
@@ -95,7 +98,12 @@ pub struct TurnReport {
     /// Whether a tool expectation was given and met.
     pub tool_check: Option<bool>,
     pub micros: u128,
+    /// From the message sent to its first spoken sentence (streamed as the
+    /// panel receives it).
+    pub first_voice_micros: Option<u128>,
     pub model_calls: u32,
+    /// The same calls by why the model was asked.
+    pub calls_by: super::ModelCalls,
     pub tokens: u32,
     /// The reply's error code, when it was an apology.
     pub error: Option<String>,
@@ -225,6 +233,11 @@ pub fn check(reply: &ChatResponse, e: &Expect) -> (Vec<String>, (usize, usize), 
             f.push(format!("voice: want {c:?} in {voice:?}"));
         }
     }
+    for c in &e.voice_excludes {
+        if voice.contains(c.as_str()) {
+            f.push(format!("voice: {c:?} must not be in {voice:?}"));
+        }
+    }
     if let Some(a) = &e.agent {
         if &reply.agent != a {
             f.push(format!("agent: want {a}, got {}", reply.agent));
@@ -312,6 +325,8 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
             tool_check: None,
             micros: 0,
             model_calls: 0,
+            first_voice_micros: None,
+            calls_by: Default::default(),
             tokens: 0,
             error: None,
             unsupported: Vec::new(),
@@ -341,10 +356,29 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
             })
             .unwrap_or_default();
         let started = std::time::Instant::now();
-        match agent.turn_measured(request, None).await {
+        // Through a voice sink, as the panel's stream: when the first
+        // sentence would be spoken is what a student waits for.
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let sink = super::stream::VoiceSink::new(tx);
+        let first_voice = tokio::spawn(async move {
+            while let Some(event) = rx.recv().await {
+                if matches!(event, super::stream::StreamEvent::Voice(_)) {
+                    return Some(started.elapsed().as_micros());
+                }
+            }
+            None
+        });
+        let outcome = agent.turn_measured(request, Some(&sink)).await;
+        if let Ok((reply, _)) = &outcome {
+            sink.close(reply.clone());
+        }
+        drop(sink);
+        report.first_voice_micros = first_voice.await.ok().flatten();
+        match outcome {
             Ok((reply, stats)) => {
                 report.micros = started.elapsed().as_micros();
                 report.model_calls = stats.model_calls;
+                report.calls_by = stats.calls_by;
                 report.tokens = stats.tokens;
                 report.error = reply.error.as_ref().map(|e| e.code.clone());
                 session_id = Some(reply.session_id.clone());
@@ -382,6 +416,10 @@ pub struct Summary {
     /// Turns with a tool expectation / met.
     pub tool_turns: (usize, usize),
     pub model_calls: u64,
+    /// The same calls by why the model was asked.
+    pub calls_by: super::ModelCalls,
+    /// Turns on which the model was asked at all.
+    pub model_turns: usize,
     pub tokens: u64,
     /// Turns that ended in an apology.
     pub errors: usize,
@@ -391,6 +429,9 @@ pub struct Summary {
     pub degraded: usize,
     pub p50_micros: u128,
     pub p95_micros: u128,
+    /// Time to the first spoken sentence, p50 and p95.
+    pub first_voice_p50_micros: u128,
+    pub first_voice_p95_micros: u128,
 }
 
 impl Summary {
@@ -401,12 +442,14 @@ impl Summary {
             .collect();
         let mut micros: Vec<u128> = turns.iter().map(|r| r.micros).collect();
         micros.sort_unstable();
-        let pct = |p: usize| {
-            micros
-                .get((micros.len() * p / 100).min(micros.len().saturating_sub(1)))
+        let mut first: Vec<u128> = turns.iter().filter_map(|r| r.first_voice_micros).collect();
+        first.sort_unstable();
+        let at = |list: &[u128], p: usize| {
+            list.get((list.len() * p / 100).min(list.len().saturating_sub(1)))
                 .copied()
                 .unwrap_or(0)
         };
+        let pct = |p: usize| at(&micros, p);
         Summary {
             dialogues,
             turns: turns.len(),
@@ -419,12 +462,21 @@ impl Summary {
                 .filter_map(|r| r.tool_check)
                 .fold((0, 0), |(a, b), ok| (a + 1, b + usize::from(ok))),
             model_calls: turns.iter().map(|r| u64::from(r.model_calls)).sum(),
+            calls_by: turns
+                .iter()
+                .fold(Default::default(), |mut by: super::ModelCalls, r| {
+                    by.add(&r.calls_by);
+                    by
+                }),
+            model_turns: turns.iter().filter(|r| r.model_calls > 0).count(),
             tokens: turns.iter().map(|r| u64::from(r.tokens)).sum(),
             errors: turns.iter().filter(|r| r.error.is_some()).count(),
             unsupported: turns.iter().map(|r| r.unsupported.len()).sum(),
             degraded: turns.iter().filter(|r| r.degraded).count(),
             p50_micros: pct(50),
             p95_micros: pct(95),
+            first_voice_p50_micros: at(&first, 50),
+            first_voice_p95_micros: at(&first, 95),
         }
     }
 
@@ -450,23 +502,33 @@ impl Summary {
              turns passed       {}\n\
              slot accuracy      {}\n\
              tool-call accuracy {}\n\
-             model calls/turn   {:.2}\n\
+             model calls/turn   {:.2}  ({}; asked on {} turns)\n\
              tokens/turn        {:.0}\n\
              apologies          {}\n\
              degraded to code   {}\n\
              unsupported facts  {}\n\
-             latency p50 / p95  {:.2} ms / {:.2} ms\n",
+             latency p50 / p95  {:.2} ms / {:.2} ms\n\
+             first sentence     {:.2} ms / {:.2} ms (p50 / p95)\n",
             self.dialogues,
             ratio(self.passed, self.turns),
             ratio(self.slots.1, self.slots.0),
             ratio(self.tool_turns.1, self.tool_turns.0),
             per_turn(self.model_calls),
+            self.calls_by
+                .named()
+                .iter()
+                .map(|(why, n)| format!("{why} {:.2}", per_turn(u64::from(*n))))
+                .collect::<Vec<_>>()
+                .join(" · "),
+            self.model_turns,
             per_turn(self.tokens),
             self.errors,
             self.degraded,
             self.unsupported,
             self.p50_micros as f64 / 1000.0,
             self.p95_micros as f64 / 1000.0,
+            self.first_voice_p50_micros as f64 / 1000.0,
+            self.first_voice_p95_micros as f64 / 1000.0,
         )
     }
 }
@@ -502,4 +564,57 @@ pub fn render_turn(r: &TurnReport) -> String {
         line.push_str(&format!("\n      {f}"));
     }
     line
+}
+
+/// The same suite on code alone and with a model, turn by turn: the turns
+/// the model rescues (wrong or half right on code alone, right with it) and
+/// those it breaks (right on code alone, wrong with it; issue 28 wants none).
+#[derive(Clone, Debug, Default)]
+pub struct Comparison {
+    pub turns: usize,
+    pub rescued: Vec<String>,
+    pub broken: Vec<String>,
+}
+
+impl Comparison {
+    pub fn of(embedded: &[TurnReport], model: &[TurnReport]) -> Comparison {
+        let mut out = Comparison::default();
+        for (e, m) in embedded.iter().zip(model) {
+            if e.input.starts_with("visit ") {
+                continue;
+            }
+            out.turns += 1;
+            let line = || {
+                format!(
+                    "[{}] #{} «{}» → «{}»",
+                    m.dialogue,
+                    m.index + 1,
+                    m.input,
+                    m.voice
+                )
+            };
+            match (e.passed(), m.passed()) {
+                (false, true) => out.rescued.push(line()),
+                (true, false) => {
+                    out.broken
+                        .push(format!("{}\n      {}", line(), m.failures.join("; ")))
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    pub fn render(&self) -> String {
+        let mut text = format!(
+            "turns compared     {}\nrescued by model   {}\nbroken by model    {}\n",
+            self.turns,
+            self.rescued.len(),
+            self.broken.len()
+        );
+        for line in &self.broken {
+            text.push_str(&format!("  BROKEN  {line}\n"));
+        }
+        text
+    }
 }

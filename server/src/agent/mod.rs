@@ -133,12 +133,51 @@ enum Action {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TurnStats {
     pub model_calls: u32,
+    /// The same calls by why the model was asked.
+    pub calls_by: ModelCalls,
     pub tokens: u32,
     pub micros: u64,
     /// Counted over its caller's quota when it was stored (it raced other
     /// turns of the same client): nothing was stored, the reply says so,
     /// and the client may try again after these many seconds.
     pub over_limit: Option<u64>,
+}
+
+/// A turn's model calls by why the model was asked (issue 28: only for
+/// what code could not do). `server eval` reports them per turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModelCalls {
+    /// Seed 001's intent classification of a message code read nothing of.
+    pub intent: u32,
+    /// The planner, for words code did not read.
+    pub unread: u32,
+    /// The planner, where code had only its generic fallback (or no plan).
+    pub fallback: u32,
+    /// The casual persona, for what its replies do not answer.
+    pub casual: u32,
+    /// The review coach's router and lines.
+    pub coach: u32,
+}
+
+impl ModelCalls {
+    /// The kinds with their names, in report order.
+    pub fn named(&self) -> [(&'static str, u32); 5] {
+        [
+            ("intent", self.intent),
+            ("unread", self.unread),
+            ("fallback", self.fallback),
+            ("casual", self.casual),
+            ("coach", self.coach),
+        ]
+    }
+
+    pub fn add(&mut self, other: &ModelCalls) {
+        self.intent += other.intent;
+        self.unread += other.unread;
+        self.fallback += other.fallback;
+        self.casual += other.casual;
+        self.coach += other.coach;
+    }
 }
 
 impl Agent {
@@ -302,10 +341,11 @@ impl Agent {
             .start(req.session_id.as_deref(), DEFAULT_PERSONA, caller)
             .await?;
         // The page as the database knows it: a forged advisor id is no advisor.
-        let page = self
+        let seen = self
             .site
             .checked_page(req.page_context, &session.page_context)
             .await?;
+        let page = self.page_meant(seen, &session.page_context).await;
         let act = match input {
             Input::Option(click) => {
                 let chip = option::interpret(&click, self.site.catalog(), &session.form)?;
@@ -327,6 +367,28 @@ impl Agent {
             page,
             act,
         })
+    }
+
+    /// The page the student means: what the browser shows, or, while it is
+    /// still loading the page the last reply opened ([`client::catching_up`]),
+    /// that page, with the first page of its ranking when the reply only
+    /// navigated there (as the panel does for a recommendation).
+    async fn page_meant(&self, seen: PageContext, led_to: &PageContext) -> PageContext {
+        if !client::catching_up(&seen, led_to) {
+            return seen;
+        }
+        let mut page = led_to.clone();
+        if let (true, Some(f)) = (page.visible_advisors.is_empty(), &page.ranking_filters) {
+            let ranking = self
+                .site
+                .ranking(&f.school, &f.major, app::model::SortKey::Overall, 1)
+                .await;
+            if let Ok(app::model::RankingView::Ranking(r)) = ranking {
+                page.visible_advisors = r.advisors.iter().map(|a| a.to_visible()).collect();
+            }
+        }
+        tracing::debug!(page = ?page.current_page, "the browser is still opening the last reply's page");
+        page
     }
 
     /// The stored session `id` names (404 when there is none) with its
@@ -365,13 +427,21 @@ impl Agent {
 
     /// Steps 2–7 of a prepared turn, through the turn's graph
     /// ([`turn`]). Never fails: a failing dependency ends in a spoken
-    /// apology with `error`, and the turn is stored.
+    /// apology with `error`, and the turn is stored. With a model, every
+    /// model call of the turn (the coach's too) keeps the turn's latency
+    /// budget (`llm::budget`).
     pub async fn run(
         &self,
         prepared: Prepared,
         voice: Option<&VoiceSink>,
     ) -> (ChatResponse, TurnStats) {
-        self.walk(prepared, voice).await
+        match self.model.as_ref() {
+            Some(model) => {
+                let budget = model.client().config().turn_budget;
+                crate::llm::budget::within(budget, self.walk(prepared, voice)).await
+            }
+            None => self.walk(prepared, voice).await,
+        }
     }
 
     /// The form's school and major as catalog entries, where they resolve.

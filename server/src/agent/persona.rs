@@ -133,6 +133,18 @@ impl PersonaLexicon {
         wanted.filter(|(to, _)| *to != current)
     }
 
+    /// Whether `fragment` (normalised) holds a word the casual persona's
+    /// replies answer, or a request to switch: what code did not read as a
+    /// form value but did read as the human side ("压力好大") or a switch
+    /// ("切换到分析模式") was understood. The analysis side's words are not:
+    /// "实验室" alone says nothing code can answer.
+    pub fn covers(&self, fragment: &str) -> bool {
+        [&self.to_analysis, &self.to_casual, &self.casual]
+            .into_iter()
+            .chain(self.topics.iter().map(|(_, words)| words))
+            .any(|list| Self::find(list, fragment).is_some())
+    }
+
     /// The casual topic of `text`: the key of its reply template.
     pub fn topic(&self, text: &str) -> &str {
         self.topics

@@ -103,12 +103,22 @@ impl LlmClient {
         request: &CompletionRequest,
         on_content: &mut (dyn FnMut(&str) + Send),
     ) -> Result<Completion, LlmError> {
-        let deadline = Instant::now() + self.config.timeout;
+        let own = Instant::now() + self.config.timeout;
+        // The turn's budget, when it ends first: its expiry is code's turn.
+        let turn = super::budget::deadline().filter(|t| *t < own);
+        let deadline = turn.unwrap_or(own);
+        let expired = || match turn {
+            Some(_) => LlmError::OverBudget,
+            None => LlmError::Timeout,
+        };
+        if turn.is_some_and(|t| t <= Instant::now()) {
+            return Err(LlmError::NoTimeLeft);
+        }
         let mut attempt: u32 = 0;
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                return Err(LlmError::Timeout);
+                return Err(expired());
             }
             let mut streamed = false;
             let result = {
@@ -117,7 +127,11 @@ impl LlmClient {
                     on_content(delta);
                 };
                 match tokio::time::timeout(remaining, self.attempt(request, &mut relay)).await {
-                    Err(_) => Err(LlmError::Timeout),
+                    Err(_) => {
+                        let e = expired();
+                        tracing::warn!(error = %e, waited_ms = remaining.as_millis() as u64, "the model's answer came too late and is dropped");
+                        Err(e)
+                    }
                     Ok(r) => r,
                 }
             };

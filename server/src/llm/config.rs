@@ -22,8 +22,12 @@ pub struct LlmConfig {
     /// Sent as a bearer token; local servers (Ollama, vLLM) need none.
     pub api_key: Option<String>,
     pub model: String,
-    /// The whole turn's budget for the model, retries included.
+    /// One model call's limit, retries included.
     pub timeout: Duration,
+    /// The whole turn's latency budget (`llm::budget`): past it, code's
+    /// answer is spoken and the model's dropped, however many calls the
+    /// turn made.
+    pub turn_budget: Duration,
     /// Further attempts after a connection failure, a 429 or a 5xx.
     pub retries: u32,
     pub mode: ToolMode,
@@ -37,6 +41,9 @@ pub struct LlmConfig {
 
 pub const DEFAULT_BASE_URL: &str = "https://api.deepseek.com/v1";
 pub const DEFAULT_MODEL: &str = "deepseek-chat";
+/// The voice panel's budget: a spoken reply that starts later than this
+/// feels broken. Below the 30 s request deadline whatever it is set to.
+pub const DEFAULT_TURN_BUDGET_SECS: f64 = 6.0;
 
 impl LlmConfig {
     /// From the process environment; `Ok(None)` when no model is configured,
@@ -97,6 +104,12 @@ impl LlmConfig {
             api_key,
             model: model.unwrap_or_else(|| DEFAULT_MODEL.to_string()),
             timeout: Duration::from_secs_f64(number("LLM_TIMEOUT_SECS", 20.0, 0.1, 600.0)?),
+            turn_budget: Duration::from_secs_f64(number(
+                "LLM_TURN_BUDGET_SECS",
+                DEFAULT_TURN_BUDGET_SECS,
+                0.1,
+                25.0,
+            )?),
             retries: number("LLM_MAX_RETRIES", 2.0, 0.0, 5.0)? as u32,
             mode,
             stream: flag("LLM_STREAM", true)?,

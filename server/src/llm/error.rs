@@ -33,16 +33,28 @@ pub enum LlmError {
     /// skipped for a cool-down (`llm::breaker`); the seconds left.
     #[error("skipped for {0} s after repeated failures")]
     Skipped(u64),
+    /// The turn's latency budget (`llm::budget`) was spent while the model
+    /// was still answering: its late answer is dropped, code answers.
+    #[error("over the turn's latency budget")]
+    OverBudget,
+    /// Not called: the turn's latency budget was already spent.
+    #[error("no time left in the turn's latency budget")]
+    NoTimeLeft,
 }
+
+/// Error codes of failures for which no request reached the provider: such
+/// a turn cost no model call.
+pub const NOT_SENT: &[&str] = &["upstream_skipped", "upstream_no_time_left"];
 
 impl LlmError {
     /// The `error.code` of the reply.
     pub fn code(&self) -> &'static str {
         match self {
             LlmError::Timeout => "upstream_timeout",
-            LlmError::Unreachable(_) | LlmError::Upstream(_) | LlmError::Skipped(_) => {
-                "upstream_unavailable"
-            }
+            LlmError::Unreachable(_) | LlmError::Upstream(_) => "upstream_unavailable",
+            LlmError::Skipped(_) => "upstream_skipped",
+            LlmError::OverBudget => "upstream_over_budget",
+            LlmError::NoTimeLeft => "upstream_no_time_left",
             LlmError::RateLimited(_) => "upstream_rate_limited",
             LlmError::Rejected(..) => "upstream_rejected",
             LlmError::BadOutput(_) => "upstream_invalid_output",
@@ -63,6 +75,9 @@ impl LlmError {
             LlmError::BadOutput(_) => "语言模型的回复格式有误。".into(),
             LlmError::Empty => "语言模型没有给出回复。".into(),
             LlmError::Skipped(_) => "语言模型服务暂时不可用，已由站内规则回答。".into(),
+            LlmError::OverBudget | LlmError::NoTimeLeft => {
+                "语言模型没能在本回合的时限内答完，已由站内规则回答。".into()
+            }
         }
     }
 
@@ -78,7 +93,12 @@ impl LlmError {
     /// The provider itself failed (down, overloaded, too slow), as opposed
     /// to answering something unusable: what the breaker counts.
     pub fn provider_failed(&self) -> bool {
-        self.retryable() || matches!(self, LlmError::Timeout)
+        self.retryable() || matches!(self, LlmError::Timeout | LlmError::OverBudget)
+    }
+
+    /// A request reached the provider (the turn paid a model call).
+    pub fn was_sent(&self) -> bool {
+        !NOT_SENT.contains(&self.code())
     }
 }
 
@@ -108,6 +128,8 @@ mod tests {
             LlmError::BadOutput(String::new()),
             LlmError::Empty,
             LlmError::Skipped(30),
+            LlmError::OverBudget,
+            LlmError::NoTimeLeft,
         ] {
             assert!(e.code().starts_with("upstream_"));
             assert!(e.message().contains("语言模型"));

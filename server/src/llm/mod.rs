@@ -10,9 +10,11 @@
 //! - [`client`]: one completion with a deadline, retries, backoff and jitter.
 //! - [`error`]: what can go wrong, as error codes and Chinese messages.
 //! - [`breaker`]: a provider that keeps failing is skipped for a while.
+//! - [`budget`]: the turn's latency budget, which every model call keeps.
 //! - [`scripted`]: a scripted OpenAI-compatible server for tests and demos.
 
 pub mod breaker;
+pub mod budget;
 pub mod client;
 pub mod config;
 pub mod error;

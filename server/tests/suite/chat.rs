@@ -190,6 +190,70 @@ async fn seed_6_3_a_reference_with_no_list_on_the_page() {
 }
 
 #[tokio::test]
+async fn a_reference_while_the_page_is_still_loading_means_the_page_the_reply_opened() {
+    let (app, site) = app().await;
+    // A ranking the reply carried, and a recommendation whose ranking the
+    // page fetches itself: on a slow network the next message leaves before
+    // either page shows its list; the panel has marked the ranking open.
+    for first in [
+        "我想考北京大学计算机系",
+        "我想考北京大学计算机系，推荐几个导师",
+    ] {
+        let mut s = Student::new(&app);
+        let r = s.say(first).await;
+        let listed = s.page.clone();
+        s.page.visible_advisors.clear();
+        assert_eq!(s.page.current_page, app::protocol::PageKind::Ranking);
+        let r2 = s.say("第三个导师的详细信息").await;
+        let detail = call(&r2, "get_advisor_detail");
+        let id = detail.params["advisor_id"].as_str().unwrap().to_string();
+        let third = if listed.visible_advisors.len() >= 3 {
+            listed.visible_advisors[2].id.clone()
+        } else {
+            // The ranking the panel opens: its first page, by overall score.
+            let view = site
+                .ranking(
+                    "北京大学",
+                    "计算机科学与技术",
+                    app::model::SortKey::Overall,
+                    1,
+                )
+                .await
+                .unwrap();
+            let app::model::RankingView::Ranking(page) = view else {
+                panic!("no ranking")
+            };
+            page.advisors[2].id.clone()
+        };
+        assert_eq!(id, third, "{first}: {}", r.voice_response);
+    }
+    // The student who went back home, or to another ranking, means that page.
+    let mut s = Student::new(&app);
+    s.say("我想考北京大学计算机系").await;
+    s.page = Default::default();
+    let r = s.say("第三个导师的详细信息").await;
+    assert!(
+        r.tool_calls.iter().all(|c| c.tool != "get_advisor_detail"),
+        "{r:?}"
+    );
+    let mut s = Student::new(&app);
+    s.say("我想考北京大学计算机系").await;
+    s.page = app::protocol::PageContext {
+        current_page: app::protocol::PageKind::Ranking,
+        ranking_filters: Some(app::protocol::RankingFilters {
+            school: "清华大学".into(),
+            major: "计算机科学与技术".into(),
+        }),
+        ..Default::default()
+    };
+    let r = s.say("第三个导师的详细信息").await;
+    assert!(
+        r.tool_calls.iter().all(|c| c.tool != "get_advisor_detail"),
+        "{r:?}"
+    );
+}
+
+#[tokio::test]
 async fn chip_clicks_fill_the_form_without_the_planner() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);

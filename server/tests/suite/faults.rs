@@ -1,6 +1,7 @@
 //! A model never makes a turn worse than no model (issue 28): the dialogue
-//! suites replayed with a provider that is down, answers 500, or answers
-//! garbage must equal the embedded planner's replay turn by turn — the same
+//! suites replayed with a provider that is down, answers 500, answers
+//! garbage, answers after the turn's latency budget or after the request's
+//! deadline must equal the embedded planner's replay turn by turn — the same
 //! tools, the same words — with at most a `degraded` event more. The
 //! breaker (`llm::breaker`) keeps a dead provider from costing every turn
 //! its retries.
@@ -15,10 +16,13 @@ use server::llm::LlmConfig;
 const DIALOGUES: &str = include_str!("../../evals/dialogues.jsonl");
 const GENERALISATION: &str = include_str!("../../evals/generalisation.jsonl");
 
-fn config(base: String) -> LlmConfig {
+fn config(base: String, extra: &[(&str, &str)]) -> LlmConfig {
     LlmConfig::from_lookup(|k| match k {
         "LLM_BASE_URL" => Some(base.clone()),
-        _ => None,
+        _ => extra
+            .iter()
+            .find(|(key, _)| *key == k)
+            .map(|(_, v)| v.to_string()),
     })
     .unwrap()
     .unwrap()
@@ -71,10 +75,14 @@ fn differences(embedded: &[TurnReport], faulty: &[TurnReport]) -> Vec<String> {
 }
 
 async fn equals_the_embedded_run(base_url: String) {
+    equals_the_embedded_run_with(base_url, &[]).await
+}
+
+async fn equals_the_embedded_run_with(base_url: String, extra: &[(&str, &str)]) {
     for suite in [DIALOGUES, GENERALISATION] {
         let embedded = replay(suite, Agent::new).await;
         let faulty = replay(suite, |site| {
-            Agent::with_model(site, config(base_url.clone())).unwrap()
+            Agent::with_model(site, config(base_url.clone(), extra)).unwrap()
         })
         .await;
         let diff = differences(&embedded, &faulty);
@@ -111,4 +119,32 @@ async fn a_provider_answering_garbage_changes_no_turn() {
     .unwrap();
     let server = ScriptedServer::start(script).await.unwrap();
     equals_the_embedded_run(server.base_url()).await;
+}
+
+/// A model that answers, but after the turn's latency budget: code's answer
+/// is spoken, the late one dropped.
+#[tokio::test]
+async fn a_provider_slower_than_the_turn_budget_changes_no_turn() {
+    let script: Script = serde_json::from_value(serde_json::json!({
+        "rules": [{"delay_ms": 1500, "reply": {"content": "好的，我来帮你看看。"}}]
+    }))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    equals_the_embedded_run_with(server.base_url(), &[("LLM_TURN_BUDGET_SECS", "0.3")]).await;
+}
+
+/// A model that would answer after the request's own deadline (30 s): the
+/// turn's budget ends it long before.
+#[tokio::test]
+async fn a_provider_slower_than_the_request_deadline_changes_no_turn() {
+    let script: Script = serde_json::from_value(serde_json::json!({
+        "rules": [{"delay_ms": 60000, "reply": {"content": "好的，我来帮你看看。"}}]
+    }))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    equals_the_embedded_run_with(
+        server.base_url(),
+        &[("LLM_TURN_BUDGET_SECS", "0.3"), ("LLM_TIMEOUT_SECS", "120")],
+    )
+    .await;
 }

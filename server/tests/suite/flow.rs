@@ -36,8 +36,9 @@ async fn each_phase_has_its_temperature_and_the_last_forces_the_final_tool() {
     let app = site(&server).await;
     let mut s = Student::new(&app);
 
-    // Asking for the school: its phase's temperature.
-    s.say("我想考北京大学计算机系").await;
+    // Asking for the school: its phase's temperature (the model is asked
+    // for the words code did not read).
+    s.say("我想考北京大学计算机系，那边竞争激烈吗").await;
     let first = planner_requests(&server);
     assert!(
         (temperature(&first[0]) - 0.2).abs() < 1e-6,
@@ -55,7 +56,7 @@ async fn each_phase_has_its_temperature_and_the_last_forces_the_final_tool() {
         s.click(field, &[]).await;
     }
     let before = planner_requests(&server).len();
-    let r = s.say("导师温和一点就行").await;
+    let r = s.say("导师温和一点就行，希望能常去外地开会").await;
     let sent = &planner_requests(&server)[before..];
     assert_eq!(sent.len(), 1, "one step");
     assert_eq!(

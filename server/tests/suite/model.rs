@@ -67,6 +67,7 @@ fn seed_4_1_rules() -> Value {
                 {"name": "recommend_advisors", "arguments": {"school": "北京大学", "major": "计算机科学与技术"}}
             ]}},
         {"when": "第一个导师怎么样", "reply": {"content": "张三教授是机器学习方向的，学生评价很高，很受欢迎。"}},
+        {"when": "几点来实验室", "reply": {"content": "这个可以直接问问张三教授组里的同学。"}},
         {"when": "详细信息", "reply": {
             "content": "好的，这是张三教授的详细信息。",
             "tool_calls": [{"name": "get_advisor_detail", "arguments": {"advisor_name": "张三"}}]}}
@@ -77,10 +78,10 @@ fn seed_4_1_rules() -> Value {
 async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
     let server = scripted(seed_4_1_rules()).await;
     let app = site_with(&server, &[]).await;
-    let mut s = Student::new(&app);
 
-    // Code understood the turn: its words are said, the model's are not
-    // streamed (issue 11: the model adds only what code left open).
+    // The seed's own conversation: code reads every word of it, so the
+    // model is never asked (issue 28) and code's words are said.
+    let mut s = Student::new(&app);
     let (voices, r) = s.say_streamed("我想考北京大学计算机系").await;
     assert!(
         voices[0]["text"]
@@ -90,6 +91,26 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
         "{voices:?}"
     );
     assert_eq!(voices[0]["restart"], false);
+    let spoken: String = voices.iter().map(|v| v["text"].as_str().unwrap()).collect();
+    assert_eq!(spoken, r.voice_response);
+    s.say_streamed("我想做机器学习，希望导师温和一点").await;
+    s.say_streamed("第一个导师怎么样？").await;
+    s.say_streamed("我想看看他的详细信息").await;
+    assert_eq!(server.received().len(), 0, "code understood every turn");
+
+    // The same conversation, each turn with words code does not read: the
+    // model is asked, and code still steers.
+    let mut s = Student::new(&app);
+    let (voices, r) = s
+        .say_streamed("我想考北京大学计算机系，顺便问下宿舍条件怎么样")
+        .await;
+    assert!(
+        voices[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("好的，北京大学计算机系。"),
+        "{voices:?}"
+    );
     let spoken: String = voices.iter().map(|v| v["text"].as_str().unwrap()).collect();
     assert_eq!(spoken, r.voice_response);
     assert_eq!(r.agent, "analysis");
@@ -107,7 +128,9 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
     assert!(r.error.is_none());
     assert_eq!(s.page.visible_advisors[0].name, "张三");
 
-    let (_, r) = s.say_streamed("我想做机器学习，希望导师温和一点").await;
+    let (_, r) = s
+        .say_streamed("我想做机器学习，希望导师温和一点，组里别天天加班")
+        .await;
     assert_eq!(r.form.research_direction.as_deref(), Some("机器学习"));
     assert_eq!(r.form.preferences.personality.as_deref(), Some("温和"));
     let rec = call(&r, "recommend_advisors");
@@ -117,22 +140,24 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
     );
     assert_eq!(rec.result.as_ref().unwrap()["advisors"][0]["name"], "张三");
 
-    let (_, r) = s.say_streamed("第一个导师怎么样？").await;
-    assert!(
-        r.voice_response.starts_with("张三教授主要研究机器学习"),
-        "code describes the advisor from the data: {}",
-        r.voice_response
-    );
-    assert!(tools(&r).is_empty());
+    let (_, r) = s.say_streamed("第一个导师怎么样？他实验室大概多少人").await;
+    assert!(r.error.is_none());
+    assert!(tools(&r).is_empty(), "{r:?}");
 
-    let (_, r) = s.say_streamed("我想看看他的详细信息").await;
+    let (_, r) = s
+        .say_streamed("我想看看他的详细信息，顺便看看他发过的论文")
+        .await;
     let detail = call(&r, "get_advisor_detail");
     assert_eq!(detail.result.as_ref().unwrap()["name"], "张三");
     assert_eq!(s.page.selected_advisor.as_ref().unwrap().name, "张三");
 
     // What the model was sent.
     let sent = server.received();
-    assert_eq!(sent.len(), 4, "one model call per ordinary turn");
+    assert_eq!(
+        sent.len(),
+        4,
+        "one model call per turn with words code did not read"
+    );
     let registry: Vec<String> = server::agent::tools::ToolRegistry::load()
         .planner_specs()
         .map(|s| s.name.clone())
@@ -161,9 +186,6 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
         sent[1].prompt_text().contains("\"school\":\"北京大学\""),
         "the form is in the prompt"
     );
-    assert!(sent[1]
-        .prompt_text()
-        .contains("（已执行：update_form、update_ranking、present_options）"));
     assert_eq!(sent[2].body["tool_choice"], "auto");
     assert!(
         sent[2]
@@ -175,7 +197,10 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
         sent[3].body["tool_choice"]["function"]["name"], "get_advisor_detail",
         "an explicit request for a known advisor's details forces the tool"
     );
-    assert_eq!(sent[3].last_user_message(), "我想看看他的详细信息");
+    assert_eq!(
+        sent[3].last_user_message(),
+        "我想看看他的详细信息，顺便看看他发过的论文"
+    );
     assert!(
         sent[3].prompt_text().contains("代码已经从这句话里理解了"),
         "the model is told what code understood"
@@ -187,7 +212,7 @@ async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
         .filter_map(|m| m["content"].as_str())
         .collect();
     assert!(
-        history.contains(&"第一个导师怎么样？"),
+        history.contains(&"第一个导师怎么样？他实验室大概多少人"),
         "history is sent: {history:?}"
     );
 }
@@ -201,7 +226,7 @@ async fn speech_starts_while_the_model_is_still_talking() {
     .await;
     let app = site_with(&server, &[]).await;
     // A message code has no answer of its own for: the model's words stream.
-    let body = json!({"message": "随便说点什么吧", "page_context": {"current_page": "home"}});
+    let body = json!({"message": "读研期间能出国交换吗", "page_context": {"current_page": "home"}});
     let response = app
         .oneshot(
             Request::post("/api/v1/chat/stream")
@@ -249,7 +274,7 @@ async fn whole_replies_work_the_same_without_streaming() {
         ["update_form", "update_ranking", "present_options"]
     );
     // The stream endpoint sends a whole reply as one voice event.
-    let (voices, r) = s.say_streamed("第一个导师怎么样？").await;
+    let (voices, r) = s.say_streamed("第一个导师怎么样？他平时几点来实验室").await;
     assert_eq!(voices.len(), 1);
     assert_eq!(voices[0]["text"], r.voice_response.as_str());
     let sent = server.received();
@@ -269,7 +294,9 @@ async fn json_output_mode_reads_seed_2_1_objects_and_speaks_only_the_voice() {
     .await;
     let app = site_with(&server, &[("LLM_TOOL_MODE", "json")]).await;
     let mut s = Student::new(&app);
-    let (voices, r) = s.say_streamed("我想考北京大学计算机系").await;
+    let (voices, r) = s
+        .say_streamed("我想考北京大学计算机系，那边竞争激烈吗")
+        .await;
     let spoken: String = voices.iter().map(|v| v["text"].as_str().unwrap()).collect();
     assert_eq!(spoken, r.voice_response);
     assert!(spoken.starts_with("好的，北京大学计算机系。"), "{spoken}");
@@ -344,7 +371,7 @@ fn assert_degraded(r: &app::protocol::ChatResponse, reason: &str) {
 /// the next turn answered.
 async fn fault_then_recovery(rule: Value, extra: &[(&str, &str)], reason: &str) -> Vec<Value> {
     let server = scripted(json!([
-        {"when": "随便说点什么吧", "times": 1, "status": rule.get("status").cloned().unwrap_or(Value::Null),
+        {"when": "读研期间能出国交换吗", "times": 1, "status": rule.get("status").cloned().unwrap_or(Value::Null),
          "delay_ms": rule.get("delay_ms").cloned().unwrap_or(json!(0)),
          "raw": rule.get("raw").cloned().unwrap_or(Value::Null),
          "reply": rule.get("reply").cloned().unwrap_or(Value::Null),
@@ -356,7 +383,7 @@ async fn fault_then_recovery(rule: Value, extra: &[(&str, &str)], reason: &str) 
     let mut s = Student::new(&app);
     let started = Instant::now();
     // Code has no answer of its own for it: the model's words stream.
-    let (voices, r) = s.say_streamed("随便说点什么吧").await;
+    let (voices, r) = s.say_streamed("读研期间能出国交换吗").await;
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "no hang past the timeout"
@@ -368,7 +395,7 @@ async fn fault_then_recovery(rule: Value, extra: &[(&str, &str)], reason: &str) 
     let id = s.session_id.clone().unwrap();
     let history = get(&app, &format!("/api/v1/chat/{id}")).await.json();
     let messages = history["messages"].as_array().unwrap();
-    assert_eq!(messages[0]["content"], "随便说点什么吧");
+    assert_eq!(messages[0]["content"], "读研期间能出国交换吗");
     assert_eq!(messages[1]["content"], r.voice_response.as_str());
     let (_, r) = s.say_streamed("你觉得呢").await;
     assert!(r.error.is_none(), "{r:?}");
@@ -387,6 +414,28 @@ async fn a_timeout_is_answered_by_code_within_the_budget() {
 }
 
 #[tokio::test]
+async fn a_model_slower_than_the_turn_budget_is_dropped_for_code() {
+    fault_then_recovery(
+        json!({"delay_ms": 2500}),
+        &[("LLM_TURN_BUDGET_SECS", "0.5")],
+        "upstream_over_budget",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_model_slower_than_the_request_deadline_never_reaches_it() {
+    // 40 s is past the server's 30 s request deadline (which would answer
+    // 408 with nothing said): the turn's budget ends the wait long before.
+    fault_then_recovery(
+        json!({"delay_ms": 40000}),
+        &[("LLM_TURN_BUDGET_SECS", "0.5"), ("LLM_TIMEOUT_SECS", "120")],
+        "upstream_over_budget",
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_refused_connection_is_answered_by_code() {
     let closed = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -396,7 +445,7 @@ async fn a_refused_connection_is_answered_by_code() {
     let (app, _) = app_with_model(&[("LLM_BASE_URL", &base), ("LLM_TIMEOUT_SECS", "2")]).await;
     let mut s = Student::new(&app);
     let started = Instant::now();
-    let r = s.say("帮我推荐导师").await;
+    let r = s.say("读研期间能出国交换吗").await;
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_degraded(&r, "upstream_unavailable");
     // Code-handled turns still work without the model.
@@ -415,7 +464,7 @@ async fn rate_limits_and_server_errors_are_retried_with_backoff() {
     ]))
     .await;
     let app = site_with(&server, &[]).await;
-    let r = Student::new(&app).say("随便说点什么吧").await;
+    let r = Student::new(&app).say("读研期间能出国交换吗").await;
     assert!(r.error.is_none(), "{r:?}");
     assert_eq!(r.voice_response, "好的，我在。");
     assert_eq!(server.received().len(), 3);
@@ -437,7 +486,7 @@ async fn a_server_that_keeps_failing_gets_bounded_retries() {
 async fn a_bad_key_is_not_retried() {
     let server = scripted(json!([{"status": 401, "error": "invalid api key"}])).await;
     let app = site_with(&server, &[]).await;
-    let r = Student::new(&app).say("帮我推荐导师").await;
+    let r = Student::new(&app).say("读研期间能出国交换吗").await;
     assert_degraded(&r, "upstream_rejected");
     // The operator's hint is in the event, not in what is spoken.
     let event = r.events.iter().find(|e| e.kind == "degraded").unwrap();
@@ -548,16 +597,23 @@ async fn turns_code_answers_alone_cost_no_model_call() {
     assert_eq!(r.intent.intent, "greeting");
     assert_eq!(server.received().len(), 0, "a greeting is code's");
     s.say("我想考北京大学计算机系").await;
-    assert_eq!(server.received().len(), 1);
+    assert_eq!(server.received().len(), 0, "code read every word of it");
     let r = s.click("research_direction", &["机器学习"]).await;
     assert!(tools(&r).contains(&"recommend_advisors"));
-    assert_eq!(server.received().len(), 1, "a chip click is code's");
+    assert_eq!(server.received().len(), 0, "a chip click is code's");
     let r = s.say("北京大学计算机科学与技术").await;
     assert!(
         !tools(&r).contains(&"update_ranking"),
         "the page shows it already"
     );
-    assert_eq!(server.received().len(), 1, "the duplicate guard is code's");
+    assert_eq!(server.received().len(), 0, "the duplicate guard is code's");
+    for said in ["第一个导师怎么样", "985是什么意思", "谢谢", "好的"] {
+        s.say(said).await;
+        assert_eq!(server.received().len(), 0, "«{said}» is code's");
+    }
+    // Words code does not read are the model's to add to.
+    s.say("第一个导师平时几点来实验室").await;
+    assert_eq!(server.received().len(), 1);
 }
 
 #[tokio::test]
@@ -565,15 +621,21 @@ async fn general_questions_forbid_tools_and_the_casual_persona_has_none() {
     let server = scripted(json!([{"reply": {"content": "985高校共39所，都是顶尖大学。"}}])).await;
     let app = site_with(&server, &[]).await;
     let mut s = Student::new(&app);
-    s.say("985是什么意思").await;
-    assert_eq!(server.received()[0].body["tool_choice"], "none");
-    assert!(server.received()[0]
-        .prompt_text()
-        .contains("不要调用任何工具"));
-    // 谢谢 switches to the casual persona: its own prompt, no tools at all.
-    let r = s.say("谢谢你").await;
+    // A general question beside the FAQ's words: code answers the FAQ and
+    // the model may say more, with no tool.
+    s.say("985是什么意思，和双一流哪个含金量高").await;
+    let planner: Vec<_> = server
+        .received()
+        .into_iter()
+        .filter(|r| !r.prompt_text().contains("你是意图识别助手"))
+        .collect();
+    assert_eq!(planner[0].body["tool_choice"], "none");
+    assert!(planner[0].prompt_text().contains("不要调用任何工具"));
+    // 谢谢 switches to the casual persona: its own prompt, no tools at all
+    // (asked because the student says more than its replies answer).
+    let r = s.say("谢谢你，今天陪我聊了这么久，心里舒服多了").await;
     assert_eq!(r.agent, "casual");
-    let casual = &server.received()[1];
+    let casual = server.received().into_iter().last().unwrap();
     assert!(casual.body.get("tools").is_none());
     assert!(casual.prompt_text().contains("小暖"));
     assert!(
@@ -588,7 +650,8 @@ async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
         {"say": "我想考北京大学计算机系", "expect": {"form": {"school": "北京大学", "major": "计算机科学与技术"}, "tools_include": ["update_form", "update_ranking"]}},
         {"say": "我想做机器学习，希望导师温和一点", "expect": {"form": {"research_direction": "机器学习", "personality": "温和"}, "tools_include": ["recommend_advisors"], "first_result": {"recommend_advisors": "张三"}}},
         {"say": "第一个导师怎么样？", "expect": {"voice_contains": ["张三"]}},
-        {"say": "我想看看他的详细信息", "expect": {"tools_include": ["get_advisor_detail"]}}
+        {"say": "我想看看他的详细信息", "expect": {"tools_include": ["get_advisor_detail"]}},
+        {"say": "他平时几点来实验室"}
     ]});
     let suite = parse_suite(&dialogue.to_string()).unwrap();
     let server = scripted(seed_4_1_rules()).await;
@@ -596,12 +659,14 @@ async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
     let config = config_for(&server);
     for (agent, model_calls) in [
         (Agent::new(site.clone()), 0),
-        (Agent::with_model(site.clone(), config).unwrap(), 4),
+        // Code reads the seed's four turns whole; only the last has words
+        // it does not read.
+        (Agent::with_model(site.clone(), config).unwrap(), 1),
     ] {
         let reports = run_dialogue(&agent, &site, &suite[0]).await;
         let summary = Summary::of(1, &reports);
         let failures: Vec<_> = reports.iter().flat_map(|r| r.failures.clone()).collect();
-        assert_eq!(summary.passed, 4, "{}: {failures:?}", agent.planner_name());
+        assert_eq!(summary.passed, 5, "{}: {failures:?}", agent.planner_name());
         assert_eq!(summary.slots, (4, 4));
         assert_eq!(summary.tool_turns, (3, 3));
         assert_eq!(summary.model_calls, model_calls);
@@ -611,7 +676,7 @@ async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
             "tokens are counted from usage"
         );
         let text = summary.render(&agent.planner_name());
-        assert!(text.contains("turns passed       4/4 (100.0%)"), "{text}");
+        assert!(text.contains("turns passed       5/5 (100.0%)"), "{text}");
     }
 }
 

@@ -17,6 +17,7 @@ use crate::model::{
     AdvisorDetail, RankingPage, RecommendResult, RecommendedAdvisor, ReviewPage, ReviewsResult,
     SortKey,
 };
+use crate::page_context::PageContextStore;
 use crate::pages::{encode, ranking_href};
 use crate::protocol::{AgentEvent, RankingFilters, ToolCall};
 
@@ -53,6 +54,10 @@ pub enum Step {
     PutDetail(Box<AdvisorDetail>),
     /// Hand a page of reviews to the detail page the next navigation opens.
     PutReviews(ReviewPage),
+    /// The page context says this ranking is on screen from now on, its
+    /// list still to come: on a slow network the student may speak before
+    /// the page's code and data arrive, and means this ranking.
+    OpenRanking(RankingFilters),
     /// Go to an in-app URL.
     Navigate(String),
     /// Scroll the element with this id into view once it exists.
@@ -209,6 +214,9 @@ fn go(
     let next = Here::after_navigating(&href, ranking);
     let moved = next.url != here.url;
     if moved {
+        if let Some(filters) = &next.ranking {
+            steps.push(Step::OpenRanking(filters.clone()));
+        }
         steps.push(Step::Navigate(href));
     }
     *here = next;
@@ -408,13 +416,26 @@ const SCROLL_RETRIES: u32 = 30;
 const SCROLL_RETRY_MS: u64 = 100;
 
 /// Performs the steps of a [`plan`] in order. `navigate` goes to an in-app URL
-/// (the router's `use_navigate`, in the panel).
-pub fn run(steps: Vec<Step>, overlay: AgentOverlay, navigate: impl Fn(&str)) {
+/// (the router's `use_navigate`, in the panel). What the reply hands over is
+/// in the page context at once, before the page it opens has loaded.
+pub fn run(
+    steps: Vec<Step>,
+    overlay: AgentOverlay,
+    store: PageContextStore,
+    navigate: impl Fn(&str),
+) {
     for step in steps {
         match step {
-            Step::PutRanking(page) => overlay.put_ranking(page),
+            Step::PutRanking(page) => {
+                store.show_ranking(&page);
+                overlay.put_ranking(page)
+            }
             Step::SetRecommendations(list) => overlay.recommendations.set(list),
-            Step::PutDetail(detail) => overlay.put_detail(*detail),
+            Step::PutDetail(detail) => {
+                store.show_detail(&detail);
+                overlay.put_detail(*detail)
+            }
+            Step::OpenRanking(filters) => store.open_ranking(filters),
             Step::PutReviews(page) => overlay.put_reviews(page),
             Step::Navigate(href) => navigate(&href),
             Step::ScrollTo(id) => scroll_into_view_soon(id, SCROLL_RETRIES),
@@ -526,11 +547,15 @@ mod tests {
             ),
         ];
         let plan = plan(&calls, &home());
-        assert_eq!(plan.steps.len(), 3);
+        assert_eq!(plan.steps.len(), 4);
         assert!(matches!(&plan.steps[0], Step::PutRanking(p) if p.advisors[0].name == "张三"));
         assert_eq!(plan.steps[1], Step::SetRecommendations(vec![]));
         assert_eq!(
             plan.steps[2],
+            Step::OpenRanking(filters("北京大学", "计算机科学与技术"))
+        );
+        assert_eq!(
+            plan.steps[3],
             Step::Navigate(ranking_href(
                 "北京大学",
                 "计算机科学与技术",
@@ -601,10 +626,15 @@ mod tests {
             ranking: Some(filters("清华大学", "计算机科学与技术")),
             ..on_it
         };
+        let moved = plan(&calls, &elsewhere);
         assert_eq!(
-            navigations(&plan(&calls, &elsewhere)),
+            navigations(&moved),
             vec![ranking_href("北京大学", "计算机科学与技术", SortKey::Overall, 1).as_str()]
         );
+        // Its list comes with the page: until then the ranking is marked open.
+        assert!(moved
+            .steps
+            .contains(&Step::OpenRanking(filters("北京大学", "计算机科学与技术"))));
     }
 
     #[test]
@@ -717,8 +747,13 @@ mod tests {
             std::slice::from_ref(&call),
             &Here::after_navigating("/", None),
         );
+        // The ranking is open in the page context before its page loads.
+        assert_eq!(
+            home.steps[0],
+            Step::OpenRanking(filters("北京大学", "计算机科学与技术"))
+        );
         assert!(
-            matches!(&home.steps[0], Step::Navigate(href) if href.starts_with("/ranking?school="))
+            matches!(&home.steps[1], Step::Navigate(href) if href.starts_with("/ranking?school="))
         );
         assert_eq!(home.steps.last(), Some(&Step::ScrollTo(STATS_ID)));
         let on_it = Here::after_navigating(

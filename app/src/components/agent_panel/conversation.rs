@@ -374,7 +374,7 @@ impl Conversation {
             speech::speak(&reply.voice_response, speech::voice_of(&reply.agent));
         }
         let navigate = self.navigate;
-        apply::run(plan.steps, self.overlay, move |href| {
+        apply::run(plan.steps, self.overlay, self.store, move |href| {
             navigate.with_value(|go| go(href, NavigateOptions::default()))
         });
     }

@@ -43,6 +43,14 @@ impl FaqEntry {
             .flat_map(|g| g.words.iter().map(|w| w.iter().collect::<String>()))
             .collect()
     }
+
+    /// Every trigger word of the entry as characters (what code read of a
+    /// message this entry answers).
+    pub(crate) fn trigger_words(&self) -> impl Iterator<Item = &[char]> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.words.iter().map(Vec::as_slice))
+    }
 }
 
 /// Parses the FAQ file; a malformed entry is a programming error and panics.

@@ -257,6 +257,7 @@ pub(crate) struct Lists {
     pub postpone_school: WordList,
     pub postpone_major: WordList,
     pub place_jobs: WordList,
+    pub function: WordList,
 }
 
 impl Lists {
@@ -290,6 +291,7 @@ impl Lists {
             "number_suffix" => &mut self.number_suffix,
             "date_word" => &mut self.date_word,
             "place_jobs" => &mut self.place_jobs,
+            "function" => &mut self.function,
             _ => return None,
         })
     }

@@ -23,6 +23,7 @@
 
 mod acts;
 mod correction;
+mod coverage;
 pub mod enrollment;
 mod faq;
 mod lexicon;
@@ -215,7 +216,23 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         },
         follow_up: norm.follow_up,
         postponed: postponed(&t, lex),
+        unexplained: Vec::new(),
     };
+    // What code read as a degree, a year or an unknown name was understood.
+    a.unexplained = coverage::unexplained(&t, lex, faq.filter(|_| act == Act::Faq))
+        .into_iter()
+        .filter(|f| {
+            lex.enrollment.degree(f).is_none()
+                && lex.enrollment.year(f, enrollment::current_year()).is_none()
+                && !a.enrollment_year.as_ref().is_some_and(|y| {
+                    f.chars().all(|c| c.is_ascii_digit()) && y.ends_with(f.as_str())
+                })
+                && ![&a.unknown_school, &a.unknown_major]
+                    .into_iter()
+                    .flatten()
+                    .any(|name| name.contains(f.as_str()))
+        })
+        .collect();
     if matches!(act, Act::Faq | Act::AboutPlace | Act::ReadBack) {
         // A question about a concept ("横向项目是什么") states no wish.
         a.research_direction = None;

@@ -120,6 +120,9 @@ pub struct Analysis {
     /// Fields the student puts off ("计算机，学校再说": `["school"]`): not
     /// asked for again this turn.
     pub postponed: Vec<&'static str>,
+    /// What the message says that code did not understand (`coverage`):
+    /// empty when code read it whole, and a model has nothing to add.
+    pub unexplained: Vec<String>,
 }
 
 impl Analysis {

@@ -54,8 +54,10 @@ pub struct Plan {
     pub about_form: bool,
     /// The student explicitly chose an advisor to open (id, name).
     pub open: Option<(String, String)>,
-    /// Code understood nothing specific: its reply is the generic fallback
-    /// ("我可以帮你按学校和专业找导师…"), which a model may say better.
+    /// Code did not understand the whole message: nothing specific (its
+    /// reply is the generic fallback, "我可以帮你按学校和专业找导师…"), or
+    /// words it did not read beside what it did (`Turn::unread`). A model
+    /// may say it better; its words are still checked against the data.
     pub open_ended: bool,
     /// A place answer's offer to search (`agent::about_place`), remembered
     /// for the next turn.

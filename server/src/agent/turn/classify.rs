@@ -19,6 +19,7 @@ impl Agent {
         match classify::classify(model.client(), &t.text).await {
             Ok((c, tokens)) => {
                 t.model_calls += 1;
+                t.calls_by.intent += 1;
                 t.tokens += tokens;
                 tracing::debug!(
                     intent = c.intent.name(),
@@ -54,13 +55,15 @@ impl Agent {
             }
             Err(Unclassified::Unavailable(e)) => {
                 tracing::warn!(error = %e, "the model is unavailable; code takes the turn as it would alone");
-                t.model_calls += u32::from(!matches!(e, crate::llm::LlmError::Skipped(_)));
+                t.model_calls += u32::from(e.was_sent());
+                t.calls_by.intent += u32::from(e.was_sent());
                 t.model_down = true;
                 t.events
                     .push(crate::agent::degraded_event(e.code(), &e.message()));
             }
             Err(Unclassified::Unusable(why)) => {
                 t.model_calls += 1;
+                t.calls_by.intent += 1;
                 tracing::warn!(error = %why, "the model's intent classification is unusable; code's fallback");
             }
         }

@@ -55,6 +55,7 @@ impl Agent {
         };
         t.calls = turn.calls;
         t.model_calls += turn.model_calls;
+        t.calls_by.coach += turn.model_calls;
         t.error = turn.failed.then(|| ErrorInfo {
             code: "coach_failed".into(),
             message: "评价助手出错，草稿已保留。".into(),

@@ -184,6 +184,10 @@ pub(super) struct Turn<'v> {
     /// Advisor names the student may say (`understand`).
     pub known: Vec<String>,
     pub analysis: Analysis,
+    /// What the message says that code did not read: the analysis's
+    /// unexplained fragments that are no persona cue either (`understand`).
+    /// A model is asked only when there is some, or code had no answer.
+    pub unread: Vec<String>,
     /// Values only someone else's clauses name, or that the student negated.
     pub foreign: Vec<String>,
     pub resolved: Resolved,
@@ -218,6 +222,9 @@ pub(super) struct Turn<'v> {
     pub persona_out: Option<&'static str>,
     pub draft_out: Option<crate::agent::session::Draft>,
     pub model_calls: u32,
+    /// Of `model_calls`, those made by classify, casual and coach (the rest
+    /// are the planner's).
+    pub calls_by: super::ModelCalls,
     pub tokens: u32,
     pub reply: Option<ChatResponse>,
     /// Counted over the caller's quota when stored (`save`): seconds to wait.
@@ -258,6 +265,7 @@ impl<'v> Turn<'v> {
             authorised: Vec::new(),
             known: Vec::new(),
             analysis: Analysis::default(),
+            unread: Vec::new(),
             foreign: Vec::new(),
             resolved: Resolved::default(),
             wants_review: false,
@@ -276,10 +284,25 @@ impl<'v> Turn<'v> {
             persona_out: None,
             draft_out: None,
             model_calls: 0,
+            calls_by: super::ModelCalls::default(),
             tokens: 0,
             reply: None,
             over_limit: None,
         }
+    }
+
+    /// The turn's model calls by why: what classify, casual and coach
+    /// counted, and the planner's as `unread` or `fallback`.
+    fn calls_by(&self) -> super::ModelCalls {
+        let mut by = self.calls_by;
+        let others = by.intent + by.casual + by.coach;
+        let planner = self.model_calls.saturating_sub(others);
+        if self.unread.is_empty() {
+            by.fallback = planner;
+        } else {
+            by.unread = planner;
+        }
+        by
     }
 
     /// The turn answers with `voice` and nothing else.
@@ -368,6 +391,7 @@ impl Agent {
             reply,
             TurnStats {
                 model_calls: t.model_calls,
+                calls_by: t.calls_by(),
                 tokens: t.tokens,
                 micros,
                 over_limit: t.over_limit,

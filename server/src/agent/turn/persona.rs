@@ -52,7 +52,9 @@ impl Agent {
             let key = format!("casual_{}", self.personas.topic(&normalized));
             t.say(self.casual.render(&key, turn, &[]));
         };
-        let Some(model) = &self.model else {
+        // The persona's own reply answers what its topic words cover; a
+        // model is asked when the student said more than they do.
+        let Some(model) = self.model.as_ref().filter(|_| !t.unread.is_empty()) else {
             embedded(t);
             return;
         };
@@ -74,13 +76,17 @@ impl Agent {
         match model.chat_casual(&input).await {
             Ok(plan) => {
                 t.model_calls += plan.model_calls;
+                t.calls_by.casual += plan.model_calls;
                 t.tokens += plan.tokens;
                 t.say(voice::clean(&plan.voice_response, &self.tool_names));
             }
             // As with no model: the persona's own reply (flagged `degraded`).
             Err(e) => {
                 tracing::warn!(error = %e, "casual persona's model failed; its template answers");
-                t.model_calls += 1;
+                let sent = e.code.starts_with("upstream_")
+                    && !crate::llm::error::NOT_SENT.contains(&e.code.as_str());
+                t.model_calls += u32::from(sent);
+                t.calls_by.casual += u32::from(sent);
                 t.events
                     .push(crate::agent::degraded_event(&e.code, &e.message));
                 embedded(t);

@@ -1,9 +1,10 @@
 //! `plan`, `model`, `merge` and `apology` (seed 004, 代码掌舵，AI 划桨).
 //!
 //! Code plans every turn from its own analysis. A configured model is
-//! asked only when the turn needs more than code can say — not when the
-//! message merely restates the ranking on screen — and is told what code
-//! understood, as facts. `merge` keeps what code found and lets the model
+//! asked only when the turn needs more than code can say — words code did
+//! not read (`Turn::unread`) or no answer but the generic fallback; not
+//! when code understood the message whole, nor when it merely restates the
+//! ranking on screen — and is told what code understood, as facts. `merge` keeps what code found and lets the model
 //! add what code left open (`agent::merge`). A model that fails in any way
 //! — down, too slow, skipped by the breaker, empty, unparseable, invalid —
 //! leaves the turn exactly as code alone would take it, flagged `degraded`
@@ -35,10 +36,16 @@ impl Agent {
         if let Some(intent) = answered_from_data(t.analysis.act) {
             t.intent = intent;
         }
+        // The model is asked only for what code could not do: words code
+        // did not read, or a turn code has only its generic fallback for.
+        // Where code understood the message whole it would add nothing and
+        // cost seconds (issue 28).
+        let code_short = code.as_ref().map_or(true, |plan| plan.open_ended);
         t.ask_model = self.model.is_some()
             && !t.model_down
             && !restates_page(&t.analysis, &t.page)
-            && answered_from_data(t.analysis.act).is_none();
+            && answered_from_data(t.analysis.act).is_none()
+            && (code_short || !t.unread.is_empty());
         if !t.ask_model {
             match code {
                 Ok(plan) => t.plan = plan,
@@ -46,7 +53,13 @@ impl Agent {
             }
             return;
         }
-        t.code = Some(code);
+        // Words code did not read: its reply is not the whole answer, and
+        // the model's may stand in for it (`merge`).
+        let unread = !t.unread.is_empty();
+        t.code = Some(code.map(|plan| Plan {
+            open_ended: plan.open_ended || unread,
+            ..plan
+        }));
     }
 
     pub(super) async fn model(&self, t: &mut Turn<'_>) {
@@ -109,7 +122,7 @@ impl Agent {
                 tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
                 t.events.push(degraded_event(&e.code, &e.message));
                 t.plan = Plan {
-                    model_calls: u32::from(e.code.starts_with("upstream_")),
+                    model_calls: u32::from(sent(&e.code)),
                     ..code
                 };
             }
@@ -129,7 +142,7 @@ impl Agent {
             return;
         };
         tracing::warn!(error = %e, "planner failed");
-        t.model_calls += u32::from(e.code.starts_with("upstream_"));
+        t.model_calls += u32::from(sent(&e.code));
         let key = if t.model_calls > 0 {
             "model_error"
         } else {
@@ -143,6 +156,12 @@ impl Agent {
         });
         t.say(self.templates.render(key, t.session.memory.turns, &[]));
     }
+}
+
+/// Whether a planner failure with `code` is a model call that was made
+/// (not one skipped by the breaker or the turn's budget).
+fn sent(code: &str) -> bool {
+    code.starts_with("upstream_") && !crate::llm::error::NOT_SENT.contains(&code)
 }
 
 /// The acts code answers wholly from its own data — the form read back, a

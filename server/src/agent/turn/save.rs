@@ -9,7 +9,7 @@ use app::protocol::{ChatResponse, ErrorInfo};
 
 use super::Turn;
 use crate::agent::session::SaveError;
-use crate::agent::{voice, Agent};
+use crate::agent::{client, voice, Agent};
 
 impl Agent {
     pub(super) async fn save(&self, t: &mut Turn<'_>) {
@@ -31,7 +31,10 @@ impl Agent {
             error: t.error.take(),
         };
         t.session.form = reply.form.clone();
+        // The page the reply leads to: a browser still loading it when the
+        // next message comes is understood as showing it.
         t.session.page_context = std::mem::take(&mut t.page);
+        client::apply(&mut t.session.page_context, &reply.tool_calls);
         t.session.memory = std::mem::take(&mut t.memory);
         t.session.memory.turns += 1;
         let saved = self

@@ -68,11 +68,20 @@ impl Agent {
         // the student asks it, not when a friend wants to ("我同学想评价他").
         let own_words = crate::text::fold::fold(&t.reading.own_text());
         t.wants_review = self.coach.wants_to_start(&own_words);
-        // Seed 001: what code understood nothing of, a model classifies.
+        t.unread = t
+            .analysis
+            .unexplained
+            .iter()
+            .filter(|f| !self.personas.covers(f))
+            .cloned()
+            .collect();
+        // Seed 001: what code understood nothing of, a model classifies —
+        // when it says something at all ("好的" alone says nothing).
         t.classify = self.model.is_some()
             && t.session.persona != crate::agent::CASUAL
             && !t.wants_review
-            && understood_nothing(&t.analysis);
+            && understood_nothing(&t.analysis)
+            && !t.unread.is_empty();
     }
 
     /// The student's answer to a place answer's offer to search: a yes
