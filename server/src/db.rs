@@ -120,9 +120,17 @@ fn max_connections() -> Result<u32, SetupError> {
     }
 }
 
+/// How long a SQLite writer waits for the write lock before the request
+/// fails (503). Half the request deadline (`http::security`, 30 s): on a
+/// busy machine 5 s refused acknowledged-looking writes (a review writer
+/// under two CPU hogs and a build got 503), while the deadline still bounds
+/// every request.
+pub const BUSY_TIMEOUT_MS: u32 = 15_000;
+
 /// Connects with the settings a web server wants. SQLite: the file and its
 /// folder are created if needed, WAL for concurrent readers, foreign keys
-/// on, a 5 s busy timeout instead of immediate "database is locked" errors,
+/// on, a busy timeout ([`BUSY_TIMEOUT_MS`]) instead of immediate "database
+/// is locked" errors,
 /// and 16 MB of page cache per connection (SQLite's default is 2 MB: at a
 /// hundred thousand advisors the indexes a page reads stay cached).
 /// PostgreSQL: the URL as given (host, database, user, `sslmode`…).
@@ -162,11 +170,13 @@ pub async fn connect(url: &str) -> Result<Pool, SetupError> {
             } else {
                 format!("{url}?mode=rwc")
             };
-            let pragmas = if in_memory {
-                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384;"
+            let common = format!(
+                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}; PRAGMA cache_size = -16384;"
+            );
+            let pragmas: std::sync::Arc<str> = if in_memory {
+                common.into()
             } else {
-                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384; \
-                 PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+                format!("{common} PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;").into()
             };
             // An in-memory database exists once per connection: keep exactly one.
             AnyPoolOptions::new()
@@ -176,8 +186,9 @@ pub async fn connect(url: &str) -> Result<Pool, SetupError> {
                 .idle_timeout((!in_memory).then_some(Duration::from_secs(600)))
                 .max_lifetime((!in_memory).then_some(Duration::from_secs(3600)))
                 .after_connect(move |conn, _| {
+                    let pragmas = pragmas.clone();
                     Box::pin(async move {
-                        conn.execute(sqlx::raw_sql(pragmas)).await?;
+                        conn.execute(sqlx::raw_sql(&pragmas)).await?;
                         Ok(())
                     })
                 })

@@ -138,6 +138,12 @@ struct Walk<'m> {
     error: Option<String>,
     /// The reply is decided.
     answered: bool,
+    /// The rules read nothing of the message (no dimension, no overall
+    /// score, no rule broken, not "就这些"): only then is the router's
+    /// model asked, and only then may a model word the follow-up — where
+    /// code read the message, its evaluation and its templates answer at
+    /// once (issue 28: a model only for what code did not understand).
+    unread: bool,
     turn: CoachTurn,
 }
 
@@ -302,6 +308,7 @@ impl Coach {
             found: None,
             error: None,
             answered: false,
+            unread: false,
             turn: CoachTurn::default(),
         };
         let mut step = Step::Verdict;
@@ -474,7 +481,11 @@ impl Coach {
         let mut evaluation =
             router::evaluate(&self.lex, w.said, state, &w.text, violations.clone());
         let mut router_failed = false;
-        if let Some(client) = w.model {
+        w.unread = w.said.is_empty()
+            && violations.is_empty()
+            && !evaluation.question
+            && !CoachLexicon::any(&self.lex.done, &w.text);
+        if let Some(client) = w.model.filter(|_| w.unread) {
             w.turn.model_calls += 1;
             match self.model_evaluation(client, state, w.message).await {
                 Ok(proposed) => {
@@ -604,7 +615,7 @@ impl Coach {
             }
             None => self.say("ask_more", state, &[]),
         };
-        let model = w.model.filter(|_| with_model);
+        let model = w.model.filter(|_| with_model && w.unread);
         if let (Some(client), Some(d)) = (model, gap) {
             w.turn.model_calls += 1;
             match self.follow_up_line(client, state, &e, d, &w.text).await {
@@ -927,6 +938,7 @@ mod tests {
                     found: None,
                     error: (flags & 16 != 0).then(|| "x".to_string()),
                     answered: flags & 32 != 0,
+                    unread: false,
                     turn: CoachTurn::default(),
                 };
                 let mut step = start;

@@ -170,7 +170,8 @@ async fn with_a_model_the_router_uses_its_structured_evaluation() {
     let mut s = Student::new(&app);
     s.say("我想考北京大学计算机系").await;
     s.say("我想评价一下张三老师").await;
-    let r = s.say("学术水平很高，每周组会").await;
+    // Words the coach's rules do not read: the router's model is asked.
+    let r = s.say("his research is top notch, we meet every week").await;
     assert_eq!(r.intent.reasoning, "谈了学术，还缺其他维度");
     assert!(r.voice_response.contains("经费"), "{}", r.voice_response);
     let routed = server
@@ -179,6 +180,14 @@ async fn with_a_model_the_router_uses_its_structured_evaluation() {
         .filter(|q| q.prompt_text().contains("路由"))
         .count();
     assert_eq!(routed, 1, "one structured evaluation per coached message");
+    // Words the rules read: code's evaluation, no model call.
+    s.say("经费充足，每个月补助三千").await;
+    let routed = server
+        .received()
+        .into_iter()
+        .filter(|q| q.prompt_text().contains("路由"))
+        .count();
+    assert_eq!(routed, 1, "the rules read it: no model call");
 }
 
 #[test]
@@ -284,7 +293,7 @@ fn routed(dimensions: &[&str], question: bool, complete: bool) -> String {
 async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     let script: Script = serde_json::from_value(json!({"rules": [
         {"when_system": "路由", "when": "修改吗", "reply": {"content": routed(&[], true, false)}},
-        {"when_system": "路由", "when": "学术", "reply": {"content": routed(&["academic"], false, false)}},
+        {"when_system": "路由", "when": "research", "reply": {"content": routed(&["academic"], false, false)}},
         {"when_system": "路由", "when": "就这些", "reply": {"content": routed(&[], false, true)}},
         {"when_system": "路由", "reply": {"content": routed(&["funding", "relationship", "prospects"], false, false)}},
         {"when_system": "追问", "reply": {"content": "那科研经费怎么样？补助和设备够用吗？"}},
@@ -301,8 +310,10 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     let advisor = s.page.selected_advisor.clone().unwrap();
     s.say("我想评价他").await;
 
+    // Words the coach's rules do not read: the model evaluates and words
+    // the follow-up.
     let r = s
-        .say("我是他组里的在读学生，学术水平很高，每周组会都认真指导论文")
+        .say("I am in his group; his research is excellent and he reviews our papers every week")
         .await;
     assert_eq!(
         r.voice_response, "那科研经费怎么样？补助和设备够用吗？",
@@ -314,11 +325,11 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
         .find(|q| q.prompt_text().contains("追问"))
         .expect("a follow-up call");
     let prompt = follow_up.prompt_text();
-    assert!(
-        prompt.contains("还缺的维度：科研经费、师生关系、学生前途"),
-        "{prompt}"
-    );
-    assert!(prompt.contains("每周组会"), "the draft: {prompt}");
+    // The model's evaluation is what the follow-up is told; the draft's
+    // coverage stays what code read from the student's words (none here).
+    assert!(prompt.contains("这句话谈到的维度：学术水平"), "{prompt}");
+    assert!(prompt.contains("还缺的维度："), "{prompt}");
+    assert!(prompt.contains("reviews our papers"), "the draft: {prompt}");
 
     let r = s.say("评价发布后还能修改吗").await;
     assert_eq!(
@@ -340,7 +351,7 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     );
     assert!(tools(&r).is_empty(), "nothing published: {:?}", tools(&r));
 
-    s.say("经费充足，每个月补助三千，设备也够用，老师脾气很好很关心学生，毕业的师兄都去了大厂")
+    s.say("学术水平很高，经费充足，每个月补助三千，设备也够用，老师脾气很好很关心学生，毕业的师兄都去了大厂")
         .await;
     let r = s.say("就这些").await;
     assert!(
@@ -352,7 +363,10 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     let posted = call(&r, "submit_review");
     assert!(posted.result.is_some());
     let page = get(&app, &format!("/api/v1/advisors/{}/reviews", advisor.id)).await;
-    assert!(page.body.contains("每周组会"), "the review is published");
+    assert!(
+        page.body.contains("reviews our papers"),
+        "the review is published"
+    );
     common::assert_aggregates_match_recomputation(&site).await;
 }
 
@@ -361,7 +375,7 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
 #[tokio::test]
 async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak() {
     let script: Script = serde_json::from_value(json!({"rules": [
-        {"when_system": "路由", "when": "学术", "status": 500},
+        {"when_system": "路由", "when": "research", "status": 500},
         {"when_system": "路由", "reply": {"content": routed(&["funding"], false, false)}},
         {"when_system": "追问", "reply": {"content": "已发布！有问题打13812345678吗？"}},
         {"reply": {"content": "好的。"}}
@@ -377,7 +391,10 @@ async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak(
     .await;
     let mut s = on_zhang_page(&app).await;
     s.say("我想评价他").await;
-    let r = s.say("学术水平很高，每周组会都认真指导论文").await;
+    // Words the rules do not read: the router's model is asked, and fails.
+    let r = s
+        .say("his research is excellent and he reviews our papers")
+        .await;
     assert!(r.error.is_none(), "{:?}", r.error);
     assert!(
         !r.voice_response.contains("抱歉"),
@@ -391,7 +408,7 @@ async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak(
             .all(|q| !q.prompt_text().contains("追问")),
         "the editor, not the follow-up, took the turn"
     );
-    let r = s.say("经费充足，每个月补助三千").await;
+    let r = s.say("money is fine, about three thousand a month").await;
     assert!(!r.voice_response.contains("已发布"), "{}", r.voice_response);
     assert!(!r.voice_response.contains("138"), "{}", r.voice_response);
     assert!(
@@ -586,4 +603,38 @@ async fn a_model_line_that_contradicts_the_site_is_refused() {
         "the passage's answer: {}",
         r.voice_response
     );
+}
+
+/// The coach's model calls keep the turn's latency budget (issue 28): a
+/// model slower than it costs the student no more than the budget, and the
+/// coach's own templates speak.
+#[tokio::test]
+async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
+    let script: Script = serde_json::from_value(json!({"rules": [
+        {"delay_ms": 3000, "reply": {"content": "好的。"}}
+    ]}))
+    .unwrap();
+    let server = ScriptedServer::start(script).await.unwrap();
+    let base = server.base_url();
+    let (app, _) = app_with_model(&[
+        ("LLM_BASE_URL", &base),
+        ("LLM_TURN_BUDGET_SECS", "0.4"),
+        ("LLM_MAX_RETRIES", "0"),
+    ])
+    .await;
+    let mut s = on_zhang_page(&app).await;
+    s.say("我想评价他").await;
+    let started = std::time::Instant::now();
+    let r = s.say("学术水平很高，每周组会都认真指导论文").await;
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(2500),
+        "the turn waited {:?}",
+        started.elapsed()
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert!(!r.voice_response.contains("抱歉"), "{}", r.voice_response);
+    assert!(r.voice_response.contains('？'), "{}", r.voice_response);
+    // The draft goes on.
+    let r = s.say("经费充足，每个月补助三千").await;
+    assert!(r.error.is_none(), "{:?}", r.error);
 }

@@ -159,11 +159,12 @@ async fn sqlite_connections_get_the_servers_settings() {
     }
     let site = common::site().await;
     let mut conn = site.pool().acquire().await.unwrap();
+    let busy = server::db::BUSY_TIMEOUT_MS.to_string();
     for (pragma, want) in [
         ("journal_mode", "wal"),
         ("synchronous", "1"),
         ("foreign_keys", "1"),
-        ("busy_timeout", "5000"),
+        ("busy_timeout", busy.as_str()),
         ("cache_size", "-16384"),
     ] {
         let row = sqlx::query(&format!("PRAGMA {pragma}"))
