@@ -1,7 +1,9 @@
 //! How well the coach reads scores: the labelled sets
-//! `server/evals/coach-scores.jsonl` (development) and
-//! `coach-scores-heldout.jsonl` (written after the code by someone who never
-//! read it; never tuned on), labelled by `server/evals/coach-scores.md`.
+//! `server/evals/coach-scores.jsonl` and `coach-scores-heldout.jsonl`
+//! (development; the second was held out until its misses were read) and
+//! `coach-scores-heldout2.jsonl` (written after the code by someone who read
+//! only the guide; never tuned on), labelled by
+//! `server/evals/coach-scores.md`.
 //!
 //! Each message goes through what a coached turn runs — the reader
 //! (`reader.rs`), the draft taking it (`CoachState::take`), and for edits

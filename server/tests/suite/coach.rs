@@ -638,3 +638,50 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
     let r = s.say("经费充足，每个月补助三千").await;
     assert!(r.error.is_none(), "{:?}", r.error);
 }
+
+/// The coach's reading of scores cannot fall back (issue 27's measure):
+/// the development sets as they are read now, and the set written after the
+/// code (`coach-scores-heldout2.jsonl`, never tuned on) at its measured
+/// floor. The issue's targets (≥ 90 % exact per dimension, ≥ 98 % within
+/// ±1 on the held-out set) are not met yet: `server eval-coach` prints them.
+#[test]
+fn the_coach_reads_scores_no_worse_than_measured() {
+    use server::coach::eval_scores;
+    for (file, text, exact, within_one) in [
+        (
+            "coach-scores.jsonl",
+            include_str!("../../evals/coach-scores.jsonl"),
+            99.0,
+            100.0,
+        ),
+        (
+            "coach-scores-heldout.jsonl (tuned on since)",
+            include_str!("../../evals/coach-scores-heldout.jsonl"),
+            90.0,
+            96.0,
+        ),
+        (
+            "coach-scores-heldout2.jsonl",
+            include_str!("../../evals/coach-scores-heldout2.jsonl"),
+            87.0,
+            96.0,
+        ),
+    ] {
+        let set = eval_scores::parse(text).expect("the set parses");
+        let report = eval_scores::run(&set);
+        let t = &report.total;
+        assert!(
+            t.exact() >= exact && t.within_one() >= within_one,
+            "{file}: exact {:.3}, within one {:.3}\n{}",
+            t.exact(),
+            t.within_one(),
+            eval_scores::render(file, &report, true)
+        );
+        // Percentages, as printed.
+        assert_eq!(
+            t.edit_accuracy(),
+            100.0,
+            "{file}: every edit that names a number"
+        );
+    }
+}
