@@ -345,7 +345,14 @@ fn value(head: Word, p: &Pending) -> Option<i8> {
                     -1
                 }
             }
-            Some(_) => 1,
+            // Few of a bad thing: praise, strong when said strongly ("极少延毕").
+            Some(_) => {
+                if strong {
+                    2
+                } else {
+                    1
+                }
+            }
             None => {
                 if strong {
                     -2
@@ -354,9 +361,23 @@ fn value(head: Word, p: &Pending) -> Option<i8> {
                 }
             }
         },
+        // How much of a good thing, with its degree as for any judgement:
+        // "指导太少" criticises strongly, "指导特别多" praises strongly.
         (None, Word::Activity) => match p.quantity {
-            Some(q) if q < 0 => -1,
-            Some(_) => 1,
+            Some(q) if q < 0 => {
+                if strong {
+                    -2
+                } else {
+                    -1
+                }
+            }
+            Some(_) => {
+                if strong {
+                    2
+                } else {
+                    1
+                }
+            }
             None if strong => 2,
             None if p.weak => 1,
             None => return None,
@@ -619,6 +640,10 @@ mod tests {
         assert_eq!(v("很少延毕"), 1);
         assert_eq!(v("经常延毕"), -1);
         assert_eq!(v("老师管得比较少"), -1);
+        // The degree of a count counts as for any judgement.
+        assert_eq!(v("老师指导太少了"), -2);
+        assert_eq!(v("老师指导特别多"), 2);
+        assert_eq!(v("极少延毕"), 2);
     }
 
     #[test]
