@@ -17,9 +17,12 @@
 //! - `enrollment`  degree type (学硕 / 专硕 / 直博) and enrollment year
 //! - `faq`         FAQ file and matching
 //! - `acts`        what the student asks for, with its precedence
+//! - `coverage`    what the message says that none of the above read: a
+//!                 language model is asked only when there is some (issue 28)
 //!
 //! Pipeline of `analyze`: normalise → scan → resolve roles → unknown names →
-//! negation → references → correction cues → slots → preferences → FAQ → act.
+//! negation → references → correction cues → slots → preferences → FAQ → act
+//! → coverage.
 
 mod acts;
 mod correction;
