@@ -85,6 +85,11 @@ impl LlmClient {
         on_content: &mut (dyn FnMut(&str) + Send),
     ) -> Result<Completion, LlmError> {
         use super::breaker::Admit;
+        // The turn's budget is spent: no request, and nothing the breaker
+        // should learn from (it would take it for an answer).
+        if super::budget::deadline().is_some_and(|t| t <= Instant::now()) {
+            return Err(LlmError::NoTimeLeft);
+        }
         if let Admit::Skip(left) = self.breaker.admit(Instant::now()) {
             return Err(LlmError::Skipped(left));
         }
@@ -111,9 +116,6 @@ impl LlmClient {
             Some(_) => LlmError::OverBudget,
             None => LlmError::Timeout,
         };
-        if turn.is_some_and(|t| t <= Instant::now()) {
-            return Err(LlmError::NoTimeLeft);
-        }
         let mut attempt: u32 = 0;
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
@@ -382,5 +384,36 @@ mod tests {
         assert_eq!(c.tool_calls[0].name, "update_form");
         assert_eq!(c.usage.unwrap().total(), 120);
         assert!(matches!(read_whole(b"<html>"), Err(LlmError::BadOutput(_))));
+    }
+
+    /// A call the turn's budget leaves no time for goes nowhere and teaches
+    /// the breaker nothing: failures before and after it still add up.
+    #[tokio::test]
+    async fn a_call_with_no_time_left_leaves_the_breaker_as_it_was() {
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}/v1", closed.local_addr().unwrap());
+        drop(closed);
+        let config = LlmConfig::from_lookup(|k| match k {
+            "LLM_BASE_URL" => Some(base.clone()),
+            "LLM_MAX_RETRIES" => Some("0".into()),
+            _ => None,
+        })
+        .unwrap()
+        .unwrap();
+        let client = LlmClient::new(config).unwrap();
+        let request = CompletionRequest {
+            messages: Vec::new(),
+            tools: None,
+            tool_choice: None,
+            temperature: None,
+        };
+        let call = || async { client.complete(&request, &mut |_| {}).await };
+        for _ in 1..super::super::breaker::TRIPS_AFTER {
+            assert!(matches!(call().await, Err(LlmError::Unreachable(_))));
+        }
+        let spent = super::super::budget::within(Duration::ZERO, call()).await;
+        assert_eq!(spent, Err(LlmError::NoTimeLeft));
+        assert!(matches!(call().await, Err(LlmError::Unreachable(_))));
+        assert!(matches!(call().await, Err(LlmError::Skipped(_))));
     }
 }

@@ -44,7 +44,14 @@ pub enum LlmError {
 
 /// Error codes of failures for which no request reached the provider: such
 /// a turn cost no model call.
-pub const NOT_SENT: &[&str] = &["upstream_skipped", "upstream_no_time_left"];
+const NOT_SENT: &[&str] = &["upstream_skipped", "upstream_no_time_left"];
+
+/// Whether a failure with the error `code` (a planner's `PlanError`, made
+/// from an [`LlmError`]) cost a model call: a model's failure that was not
+/// skipped before any request went out.
+pub fn code_was_sent(code: &str) -> bool {
+    code.starts_with("upstream_") && !NOT_SENT.contains(&code)
+}
 
 impl LlmError {
     /// The `error.code` of the reply.
@@ -98,7 +105,7 @@ impl LlmError {
 
     /// A request reached the provider (the turn paid a model call).
     pub fn was_sent(&self) -> bool {
-        !NOT_SENT.contains(&self.code())
+        code_was_sent(self.code())
     }
 }
 

@@ -83,8 +83,7 @@ impl Agent {
             // As with no model: the persona's own reply (flagged `degraded`).
             Err(e) => {
                 tracing::warn!(error = %e, "casual persona's model failed; its template answers");
-                let sent = e.code.starts_with("upstream_")
-                    && !crate::llm::error::NOT_SENT.contains(&e.code.as_str());
+                let sent = crate::llm::error::code_was_sent(&e.code);
                 t.model_calls += u32::from(sent);
                 t.calls_by.casual += u32::from(sent);
                 t.events

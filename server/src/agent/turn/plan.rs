@@ -17,6 +17,7 @@ use super::{Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
 use crate::agent::planner::{Plan, PlanInput, Planner};
 use crate::agent::{degraded_event, merge, Agent};
+use crate::llm::error::code_was_sent;
 
 impl Agent {
     pub(super) async fn plan(&self, t: &mut Turn<'_>) {
@@ -122,7 +123,7 @@ impl Agent {
                 tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
                 t.events.push(degraded_event(&e.code, &e.message));
                 t.plan = Plan {
-                    model_calls: u32::from(sent(&e.code)),
+                    model_calls: u32::from(code_was_sent(&e.code)),
                     ..code
                 };
             }
@@ -142,7 +143,7 @@ impl Agent {
             return;
         };
         tracing::warn!(error = %e, "planner failed");
-        t.model_calls += u32::from(sent(&e.code));
+        t.model_calls += u32::from(code_was_sent(&e.code));
         let key = if t.model_calls > 0 {
             "model_error"
         } else {
@@ -156,12 +157,6 @@ impl Agent {
         });
         t.say(self.templates.render(key, t.session.memory.turns, &[]));
     }
-}
-
-/// Whether a planner failure with `code` is a model call that was made
-/// (not one skipped by the breaker or the turn's budget).
-fn sent(code: &str) -> bool {
-    code.starts_with("upstream_") && !crate::llm::error::NOT_SENT.contains(&code)
 }
 
 /// The acts code answers wholly from its own data — the form read back, a
