@@ -185,10 +185,19 @@ async fn serve() -> Result<ExitCode, Failure> {
 }
 
 /// A fresh copy of the demo data in a temporary file, deleted afterwards, so
-/// an evaluation neither reads nor changes the site's own database.
-struct TempDatabase(std::path::PathBuf);
+/// an evaluation neither reads nor changes the site's own database. The
+/// suites are written against the demo, whatever DEMO_DATA says.
+struct DemoSite {
+    site: Arc<Site>,
+    pool: db::Pool,
+    _file: TempFile,
+}
 
-impl Drop for TempDatabase {
+/// The database file and its companions, deleted when dropped (an early
+/// error included).
+struct TempFile(std::path::PathBuf);
+
+impl Drop for TempFile {
     fn drop(&mut self) {
         for suffix in ["", "-wal", "-shm", ".setup-lock"] {
             let mut p = self.0.clone().into_os_string();
@@ -198,31 +207,65 @@ impl Drop for TempDatabase {
     }
 }
 
+impl DemoSite {
+    /// Opens a new copy; `tag` names its file (one per command and copy).
+    async fn open(tag: &str) -> Result<DemoSite, Failure> {
+        let file =
+            TempFile(std::env::temp_dir().join(format!("advisor-{tag}-{}.db", std::process::id())));
+        let (pool, _) =
+            db::open_with(&format!("sqlite://{}", file.0.display()), db::Seeding::Demo).await?;
+        let site = Arc::new(Site::load(pool.clone()).await?);
+        Ok(DemoSite {
+            site,
+            pool,
+            _file: file,
+        })
+    }
+
+    /// Closes the database; its files go with `self`.
+    async fn close(self) {
+        self.pool.close().await;
+    }
+}
+
+/// The dialogues of the suite file at `path`.
+fn read_suite(path: &str) -> Result<Vec<eval::Dialogue>, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+    Ok(parse_suite(&text).map_err(|e| format!("{path} 格式错误：{e}"))?)
+}
+
+/// Every turn of `dialogues` on `agent`, each printed as it ends when
+/// `print` is set.
+async fn replay(
+    agent: &Agent,
+    site: &Site,
+    dialogues: &[eval::Dialogue],
+    print: bool,
+) -> Vec<eval::TurnReport> {
+    let mut reports = Vec::new();
+    for d in dialogues {
+        for r in run_dialogue(agent, site, d).await {
+            if print {
+                println!("{}", eval::render_turn(&r));
+            }
+            reports.push(r);
+        }
+    }
+    reports
+}
+
 async fn evaluate(args: &[String]) -> Result<ExitCode, Failure> {
     let strict = args.iter().any(|a| a == "--strict");
     let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
         return Err(format!("缺少对话集文件\n{USAGE}").into());
     };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
-    let dialogues = parse_suite(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
-    let temp =
-        TempDatabase(std::env::temp_dir().join(format!("advisor-eval-{}.db", std::process::id())));
-    // The suites are written against the demo, whatever DEMO_DATA says.
-    let (pool, _) =
-        db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
-    let site = Arc::new(Site::load(pool.clone()).await?);
-    let agent = Agent::from_env(site.clone())?;
-    let mut reports = Vec::new();
-    for d in &dialogues {
-        for r in run_dialogue(&agent, &site, d).await {
-            println!("{}", eval::render_turn(&r));
-            reports.push(r);
-        }
-    }
+    let dialogues = read_suite(path)?;
+    let demo = DemoSite::open("eval").await?;
+    let agent = Agent::from_env(demo.site.clone())?;
+    let reports = replay(&agent, &demo.site, &dialogues, true).await;
     let summary = Summary::of(dialogues.len(), &reports);
     println!("\n{}", summary.render(&agent.planner_name()));
-    pool.close().await;
-    drop(temp);
+    demo.close().await;
     Ok(if strict && summary.passed < summary.turns {
         ExitCode::FAILURE
     } else {
@@ -242,31 +285,20 @@ async fn evaluate_model(args: &[String]) -> Result<ExitCode, Failure> {
         .ok_or("eval-model 需要 LLM_BASE_URL（或 LLM_API_KEY / LLM_MODEL）指向一个模型")?;
     let mut broken = 0;
     for path in args {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
-        let dialogues = parse_suite(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
+        let dialogues = read_suite(path)?;
         let mut runs = Vec::new();
         for with_model in [false, true] {
-            let temp = TempDatabase(std::env::temp_dir().join(format!(
-                "advisor-eval-model-{}-{with_model}.db",
-                std::process::id()
-            )));
-            let (pool, _) =
-                db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
-            let site = Arc::new(Site::load(pool.clone()).await?);
+            let demo = DemoSite::open(&format!("eval-model-{with_model}")).await?;
             let agent = if with_model {
-                Agent::with_model(site.clone(), config.clone())?
+                Agent::with_model(demo.site.clone(), config.clone())?
             } else {
-                Agent::new(site.clone())
+                Agent::new(demo.site.clone())
             };
-            let mut reports = Vec::new();
-            for d in &dialogues {
-                reports.extend(run_dialogue(&agent, &site, d).await);
-            }
+            let reports = replay(&agent, &demo.site, &dialogues, false).await;
             let summary = Summary::of(dialogues.len(), &reports);
             println!("== {path}\n{}", summary.render(&agent.planner_name()));
             runs.push(reports);
-            pool.close().await;
-            drop(temp);
+            demo.close().await;
         }
         let comparison = eval::Comparison::of(&runs[0], &runs[1]);
         println!("{}", comparison.render());
@@ -288,16 +320,11 @@ async fn analyze(args: &[String]) -> Result<ExitCode, Failure> {
     let Some(text) = args.first() else {
         return Err(format!("缺少句子\n{USAGE}").into());
     };
-    let temp =
-        TempDatabase(std::env::temp_dir().join(format!("advisor-nlu-{}.db", std::process::id())));
-    let (pool, _) =
-        db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
-    let site = Arc::new(Site::load(pool.clone()).await?);
-    let agent = Agent::new(site);
+    let demo = DemoSite::open("nlu").await?;
+    let agent = Agent::new(demo.site.clone());
     let analysis = server::agent::nlu::analyze(text, &agent.lexicons(), &args[1..]);
     println!("{analysis:#?}");
-    pool.close().await;
-    drop(temp);
+    demo.close().await;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -323,18 +350,14 @@ async fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
     if let Some(config) = server::llm::LlmConfig::from_env()? {
         let model = config.model.clone();
         let client = server::llm::LlmClient::new(config)?;
-        let temp = TempDatabase(
-            std::env::temp_dir().join(format!("advisor-eval-coach-{}.db", std::process::id())),
+        let demo = DemoSite::open("eval-coach").await?;
+        let coach = server::coach::Coach::new(
+            demo.site.clone(),
+            Arc::new(server::speech_act::SpeechActs::load()),
         );
-        let (pool, _) =
-            db::open_with(&format!("sqlite://{}", temp.0.display()), db::Seeding::Demo).await?;
-        let site = Arc::new(Site::load(pool.clone()).await?);
-        let coach =
-            server::coach::Coach::new(site, Arc::new(server::speech_act::SpeechActs::load()));
         let score = server::coach::eval::run_model(&coach, &client, &set).await;
         print!("\n{}", score.render(&model));
-        pool.close().await;
-        drop(temp);
+        demo.close().await;
     }
     Ok(ExitCode::SUCCESS)
 }
