@@ -4,6 +4,7 @@
 //! them, and the session keeps the page a reply leads to, so that a browser
 //! still loading that page ([`catching_up`]) is understood as showing it.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use app::model::{AdvisorDetail, Comparison, RankingPage, RecommendResult};
@@ -16,12 +17,13 @@ use super::tools::{
 /// Applies the reply's tool results to `page`, as the panel does.
 pub fn apply(page: &mut PageContext, calls: &[ToolCall]) {
     for call in calls {
-        let Some(result) = call.result.clone() else {
+        // Read in place, not cloned: every turn updates the session's page so.
+        let Some(result) = call.result.as_ref() else {
             continue;
         };
         match call.tool.as_str() {
             UPDATE_RANKING => {
-                if let Ok(p) = serde_json::from_value::<RankingPage>(result) {
+                if let Ok(p) = RankingPage::deserialize(result) {
                     page.current_page = PageKind::Ranking;
                     page.visible_advisors = p.advisors.iter().map(|a| a.to_visible()).collect();
                     page.selected_advisor = None;
@@ -32,7 +34,7 @@ pub fn apply(page: &mut PageContext, calls: &[ToolCall]) {
                 }
             }
             RECOMMEND_ADVISORS => {
-                if let Ok(r) = serde_json::from_value::<RecommendResult>(result) {
+                if let Ok(r) = RecommendResult::deserialize(result) {
                     let filters = RankingFilters {
                         school: r.school,
                         major: r.major,
@@ -50,7 +52,7 @@ pub fn apply(page: &mut PageContext, calls: &[ToolCall]) {
                 }
             }
             GET_ADVISOR_DETAIL => {
-                if let Ok(d) = serde_json::from_value::<AdvisorDetail>(result) {
+                if let Ok(d) = AdvisorDetail::deserialize(result) {
                     page.current_page = PageKind::Detail;
                     page.selected_advisor = Some(SelectedAdvisor {
                         id: d.id,
@@ -70,7 +72,7 @@ pub fn apply(page: &mut PageContext, calls: &[ToolCall]) {
                 }
             }
             COMPARE_ADVISORS => {
-                if let Ok(c) = serde_json::from_value::<Comparison>(result) {
+                if let Ok(c) = Comparison::deserialize(result) {
                     page.current_page = PageKind::Compare;
                     page.visible_advisors = c.advisors.iter().map(|d| d.to_visible()).collect();
                     page.selected_advisor = None;
