@@ -610,17 +610,12 @@ async fn a_model_line_that_contradicts_the_site_is_refused() {
 /// coach's own templates speak.
 #[tokio::test]
 async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
-    let script: Script = serde_json::from_value(json!({"rules": [
-        {"delay_ms": 3000, "reply": {"content": "好的。"}}
-    ]}))
-    .unwrap();
-    let server = ScriptedServer::start(script).await.unwrap();
-    let base = server.base_url();
-    let (app, _) = app_with_model(&[
-        ("LLM_BASE_URL", &base),
-        ("LLM_TURN_BUDGET_SECS", "0.4"),
-        ("LLM_MAX_RETRIES", "0"),
-    ])
+    let server =
+        common::scripted(json!([{"delay_ms": 3000, "reply": {"content": "好的。"}}])).await;
+    let app = common::site_with(
+        &server,
+        &[("LLM_TURN_BUDGET_SECS", "0.4"), ("LLM_MAX_RETRIES", "0")],
+    )
     .await;
     let mut s = on_zhang_page(&app).await;
     s.say("我想评价他").await;

@@ -10,7 +10,6 @@ use crate::common;
 
 use server::agent::eval::{parse_suite, run_dialogue, TurnReport};
 use server::agent::Agent;
-use server::llm::scripted::{Script, ScriptedServer};
 use server::llm::LlmConfig;
 
 const DIALOGUES: &str = include_str!("../../evals/dialogues.jsonl");
@@ -103,21 +102,14 @@ async fn a_provider_that_is_down_changes_no_turn() {
 
 #[tokio::test]
 async fn a_provider_answering_500_changes_no_turn() {
-    let script: Script = serde_json::from_value(serde_json::json!({
-        "rules": [{"status": 500, "error": "internal error"}]
-    }))
-    .unwrap();
-    let server = ScriptedServer::start(script).await.unwrap();
+    let server =
+        common::scripted(serde_json::json!([{"status": 500, "error": "internal error"}])).await;
     equals_the_embedded_run(server.base_url()).await;
 }
 
 #[tokio::test]
 async fn a_provider_answering_garbage_changes_no_turn() {
-    let script: Script = serde_json::from_value(serde_json::json!({
-        "rules": [{"raw": "data: {\"choices\": [\n\n"}]
-    }))
-    .unwrap();
-    let server = ScriptedServer::start(script).await.unwrap();
+    let server = common::scripted(serde_json::json!([{"raw": "data: {\"choices\": [\n\n"}])).await;
     equals_the_embedded_run(server.base_url()).await;
 }
 
@@ -125,11 +117,10 @@ async fn a_provider_answering_garbage_changes_no_turn() {
 /// is spoken, the late one dropped.
 #[tokio::test]
 async fn a_provider_slower_than_the_turn_budget_changes_no_turn() {
-    let script: Script = serde_json::from_value(serde_json::json!({
-        "rules": [{"delay_ms": 1500, "reply": {"content": "好的，我来帮你看看。"}}]
-    }))
-    .unwrap();
-    let server = ScriptedServer::start(script).await.unwrap();
+    let server = common::scripted(
+        serde_json::json!([{"delay_ms": 1500, "reply": {"content": "好的，我来帮你看看。"}}]),
+    )
+    .await;
     equals_the_embedded_run_with(server.base_url(), &[("LLM_TURN_BUDGET_SECS", "0.3")]).await;
 }
 
@@ -137,11 +128,10 @@ async fn a_provider_slower_than_the_turn_budget_changes_no_turn() {
 /// turn's budget ends it long before.
 #[tokio::test]
 async fn a_provider_slower_than_the_request_deadline_changes_no_turn() {
-    let script: Script = serde_json::from_value(serde_json::json!({
-        "rules": [{"delay_ms": 60000, "reply": {"content": "好的，我来帮你看看。"}}]
-    }))
-    .unwrap();
-    let server = ScriptedServer::start(script).await.unwrap();
+    let server = common::scripted(
+        serde_json::json!([{"delay_ms": 60000, "reply": {"content": "好的，我来帮你看看。"}}]),
+    )
+    .await;
     equals_the_embedded_run_with(
         server.base_url(),
         &[("LLM_TURN_BUDGET_SECS", "0.3"), ("LLM_TIMEOUT_SECS", "120")],
