@@ -17,8 +17,7 @@
 //! - `enrollment`  degree type (学硕 / 专硕 / 直博) and enrollment year
 //! - `faq`         FAQ file and matching
 //! - `acts`        what the student asks for, with its precedence
-//! - `coverage`    what the message says that none of the above read: a
-//!                 language model is asked only when there is some (issue 28)
+//! - `coverage`    what none of the above read (a model is asked only then)
 //!
 //! Pipeline of `analyze`: normalise → scan → resolve roles → unknown names →
 //! negation → references → correction cues → slots → preferences → FAQ → act
