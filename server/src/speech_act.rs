@@ -214,6 +214,12 @@ pub struct Clause {
     pub reported: bool,
     /// How it relates to the clause before (但是, 其实 …).
     pub link: Link,
+    /// It judges the statement before it ("这样挺好的").
+    pub refers_back: bool,
+    /// The next clause says what is true instead ("不是不指导，是…").
+    pub denied: bool,
+    /// It speaks of another advisor or group ("不管学生的是另一个老师").
+    pub about_someone_else: bool,
 }
 
 /// A message cut into clauses, each with its owner.
@@ -309,19 +315,27 @@ impl SpeechActs {
 
     /// Like [`SpeechActs::read`], also cut where a contrast or a revision
     /// starts without punctuation ("学术很强但是经费少"): how a review is read.
+    /// Spaces are the clause cutter's to read here: typed speech pauses with
+    /// them, and English words keep theirs ("research level很高").
     pub fn read_at_connectives(&self, message: &str) -> Reading {
-        self.owners(clauses::split_at_connectives(&fold(message)))
+        self.owners(clauses::split_at_connectives(&crate::text::fold::fold(
+            message,
+        )))
     }
 
     fn owners(&self, cut: Vec<clauses::Clause>) -> Reading {
         let mut clauses: Vec<Clause> = cut
-            .into_iter()
-            .map(|c| Clause {
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Clause {
                 chars: c.text.chars().collect(),
                 sentence: c.sentence,
                 question_mark: c.question_mark,
                 reported: false,
                 link: c.link,
+                refers_back: c.refers_back(),
+                denied: cut.get(i + 1).is_some_and(|next| c.denied_by(next)),
+                about_someone_else: c.about_someone_else(),
             })
             .collect();
         // Whose words: a reporter at the start hands the clause over, and a

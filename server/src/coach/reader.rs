@@ -157,15 +157,32 @@ impl Reader {
             }
         };
         let mut carry: Option<Aspect> = None;
+        let mut sentence = 0;
         for clause in reading.clauses() {
+            // A judgement with no topic continues its own sentence only
+            // ("补助每月四千。不好的地方：老师太忙了" is not the funding).
+            if clause.sentence != sentence {
+                sentence = clause.sentence;
+                carry = None;
+            }
             let statements =
                 opinion::read(&self.topics, &clause.chars, carry, clause.question_mark);
+            // "不是不指导，是每周都讨论": the denied clause names the topic
+            // the next one judges; another advisor's clause judges no one here.
+            if clause.denied || clause.about_someone_else {
+                carry = statements.last().map(|s| s.topic).or(carry);
+                continue;
+            }
+            // "这样挺好的": a judgement of the statement before, which it
+            // replaces, as a revision does.
+            let revises = clause.link == Link::Revision
+                || (clause.refers_back && self.topics.named(&clause.chars).is_empty());
             let mut revised: Vec<Aspect> = Vec::new();
             for s in &statements {
                 let i = slot(&mut per, s.topic);
                 let c = &mut per[i].1;
                 // A revision replaces what this message said before it.
-                if clause.link == Link::Revision && !revised.contains(&s.topic) {
+                if revises && !revised.contains(&s.topic) {
                     revised.push(s.topic);
                     if !clause.reported {
                         c.own.clear();

@@ -261,6 +261,16 @@ impl CoachState {
                 c.sure = score.sure;
             }
         }
+        // "就业那块我不太清楚": a later "don't know" takes back what was said.
+        for d in &said.unknown {
+            if self.coverage(*d).score.is_some() {
+                self.scores = None;
+            }
+            let c = self.coverage_mut(*d);
+            c.score = None;
+            c.sure = false;
+            c.mentioned = false;
+        }
     }
 
     /// The first dimension whose score the student's words did not decide

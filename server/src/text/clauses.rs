@@ -8,6 +8,9 @@
 //! - a sentence ends at `。 ! ? ！ ？` or a line break; a clause inside it at
 //!   `， 、 ; : … ~` and quotes, at a full stop between words (not in
 //!   "4.5"), and at an emoji;
+//! - [`split_at_connectives`] reads a review by aspect: it keeps a list
+//!   ("经费、设备") in one clause and cuts where typed speech puts a space
+//!   between two phrases instead of a comma;
 //! - [`split_at_connectives`] also cuts where a connective starts a new
 //!   statement without punctuation, as spoken text has none: a contrast
 //!   (但是, 不过, 可是, 就是, 可惜 …) or a revision (其实, 后来发现 …). The
@@ -34,6 +37,9 @@ pub enum Link {
     Revision,
     /// 虽然 / 尽管: it concedes what a contrast will turn against.
     Concession,
+    /// 而是: it says what is true instead of the clause before ("不是不指导，
+    /// 而是每周都讨论").
+    Instead,
 }
 
 /// One clause of a message.
@@ -52,6 +58,37 @@ pub struct Clause {
 impl Clause {
     pub fn chars(&self) -> Vec<char> {
         self.text.chars().collect()
+    }
+
+    /// Whether it judges the statement before it rather than a thing of its
+    /// own: it opens, after the writer's view, with a word that points back
+    /// ("不过我觉得这样挺好的").
+    pub fn refers_back(&self) -> bool {
+        let c = connectives();
+        let mut rest = self.text.as_str();
+        if let Some(lead) = c.leads.iter().find(|l| rest.starts_with(l.as_str())) {
+            rest = &rest[lead.len()..];
+        }
+        c.anaphors.iter().any(|a| rest.starts_with(a.as_str()))
+    }
+
+    /// Whether it speaks of another advisor or group ("不管学生的是另一个
+    /// 老师", "隔壁组更惨"), not of the one reviewed.
+    pub fn about_someone_else(&self) -> bool {
+        let c = connectives();
+        let named = |words: &[String]| words.iter().any(|o| self.text.contains(o.as_str()));
+        // "我老板吊打隔壁组": a comparison still speaks of the one reviewed.
+        named(&c.others) && !named(&c.ours)
+    }
+
+    /// Whether it denies what the next clause puts instead ("不是不指导，
+    /// 是每周都讨论"): it opens with 不是 (and is not "不是…就是…"), and
+    /// `next` opens with 是 or 而是.
+    pub fn denied_by(&self, next: &Clause) -> bool {
+        self.text.starts_with("不是")
+            && !self.text.contains("就是")
+            && next.sentence == self.sentence
+            && (next.link == Link::Instead || next.text.starts_with('是'))
     }
 
     /// Whether it asks: its sentence ends in "？", or it ends in a question
@@ -127,17 +164,47 @@ pub fn list_items(s: &str) -> Vec<String> {
 struct Connectives {
     /// (words, link), longest first.
     words: Vec<(Vec<char>, Link)>,
+    /// Words that point back at the statement before ("这样", "这点").
+    anaphors: Vec<String>,
+    /// Words that open the writer's view ("我觉得"), before an anaphor.
+    leads: Vec<String>,
+    /// Words that name another advisor or group ("隔壁老师").
+    others: Vec<String>,
+    /// Words that name the one reviewed ("我导师", "他").
+    ours: Vec<String>,
 }
 
 fn connectives() -> &'static Connectives {
     static C: OnceLock<Connectives> = OnceLock::new();
     C.get_or_init(|| {
         let mut words = Vec::new();
+        let (mut anaphors, mut leads, mut others, mut ours) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for e in lexfile::parse("clauses.txt", CONNECTIVES) {
+            match e.key.as_str() {
+                "anaphor" => {
+                    anaphors.extend(e.terms);
+                    continue;
+                }
+                "lead" => {
+                    leads.extend(e.terms);
+                    continue;
+                }
+                "other" => {
+                    others.extend(e.terms);
+                    continue;
+                }
+                "ours" => {
+                    ours.extend(e.terms);
+                    continue;
+                }
+                _ => {}
+            }
             let link = match e.key.as_str() {
                 "contrast" => Link::Contrast,
                 "revision" => Link::Revision,
                 "concession" => Link::Concession,
+                "instead" => Link::Instead,
                 k => panic!("clauses.txt: unknown key {k}"),
             };
             for t in e.terms {
@@ -145,7 +212,13 @@ fn connectives() -> &'static Connectives {
             }
         }
         words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
-        Connectives { words }
+        Connectives {
+            words,
+            anaphors,
+            leads,
+            others,
+            ours,
+        }
     })
 }
 
@@ -156,6 +229,17 @@ pub fn connective_at(chars: &[char]) -> Option<(usize, Link)> {
         .iter()
         .find(|(w, _)| chars.starts_with(w))
         .map(|(w, l)| (w.len(), *l))
+}
+
+/// Whether the space at `i` stands between two runs of at least three
+/// Chinese characters: a pause in typed speech, not a space inside a phrase
+/// ("push 很 厉害", "北京 大学").
+fn spoken_pause(chars: &[char], i: usize) -> bool {
+    let cjk =
+        |c: &char| !c.is_ascii() && !c.is_whitespace() && !ends_clause(*c) && !ends_sentence(*c);
+    let before = chars[..i].iter().rev().take_while(|c| cjk(c)).count();
+    let after = chars[i + 1..].iter().take_while(|c| cjk(c)).count();
+    before >= 3 && after >= 3
 }
 
 /// `folded` cut at punctuation (see the module doc). Spaces go, except one
@@ -199,7 +283,10 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
             && i > 0
             && chars[i - 1].is_ascii_digit()
             && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
-        if ends_sentence(c) || (ends_clause(c) && !decimal) {
+        // With `at_connectives` (a review read by aspect), "、" joins the
+        // items of one list ("经费、毕业这些我都不了解") instead of cutting.
+        let list = at_connectives && c == '、';
+        if ends_sentence(c) || (ends_clause(c) && !decimal && !list) {
             push(&mut clauses, &mut current, &mut link, sentence);
             if ends_sentence(c) {
                 let question = matches!(c, '?' | '？');
@@ -216,6 +303,10 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
             let latin = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
             if latin(current.last()) && latin(chars.get(i + 1)) {
                 current.push(' ');
+            } else if at_connectives && spoken_pause(&chars, i) {
+                // Typed speech puts a space where a comma goes ("他学术挺厉害的
+                // 在组里带我们也很上心").
+                push(&mut clauses, &mut current, &mut link, sentence);
             }
             i += 1;
             continue;

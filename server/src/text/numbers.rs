@@ -169,9 +169,12 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
         };
         match unit_len {
             Some(u) if (1..=5).contains(&value) => {
-                // "5分钟" is time, "一分钱" money, "三分之一" a fraction.
+                // "5分钟" is time, "一分钱" money, "三分之一" a fraction,
+                // "一分不少" / "一分都没有" not a cent.
                 let after = j + u;
-                if matches!(chars.get(after), Some('钟' | '钱' | '之')) {
+                let not_a_cent =
+                    value == 1 && matches!(chars.get(after), Some('不' | '都' | '也' | '没'));
+                if matches!(chars.get(after), Some('钟' | '钱' | '之')) || not_a_cent {
                     i = after;
                     continue;
                 }
@@ -250,6 +253,8 @@ mod tests {
         assert_eq!(sc("4.5分"), vec![5]);
         assert_eq!(sc("3/5"), vec![3]);
         assert_eq!(sc("打0分"), vec![1]);
+        assert!(sc("劳务费按时发，一分不少").is_empty());
+        assert!(sc("补助一分都没有").is_empty());
         assert!(sc("8分").is_empty());
         assert!(sc("15分").is_empty());
         assert!(sc("等了5分钟").is_empty());

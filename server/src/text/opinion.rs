@@ -47,6 +47,7 @@ pub enum Word {
     StrongNegator,
     HedgedNegator,
     Unknown,
+    NotYet,
     Asks,
     Neutral,
 }
@@ -69,6 +70,7 @@ impl Word {
             "negator.strong" => Word::StrongNegator,
             "negator.hedged" => Word::HedgedNegator,
             "unknown" => Word::Unknown,
+            "notyet" => Word::NotYet,
             "asks" => Word::Asks,
             "neutral" => Word::Neutral,
             _ => return None,
@@ -92,7 +94,7 @@ impl Word {
     fn is_negator(self) -> bool {
         matches!(
             self,
-            Word::Negator | Word::StrongNegator | Word::HedgedNegator
+            Word::Negator | Word::StrongNegator | Word::HedgedNegator | Word::NotYet
         )
     }
 }
@@ -301,6 +303,8 @@ struct Pending {
     strong: bool,
     weak: bool,
     negator: Option<Word>,
+    /// The negator says a thing is not there (没, 无), not that it is not so.
+    existential: bool,
     quantity: Option<i8>,
     /// Where the last modifier ended (a modifier reaches a few characters).
     end: usize,
@@ -410,20 +414,61 @@ pub fn read<A: Copy + Eq>(
     };
     let asks = asks || tokens.iter().any(|t| t.has(Word::Asks));
     let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
-    if asks || unknown {
+    let unknown_about = |named: Vec<A>| -> Vec<Statement<A>> {
         let about = if named.is_empty() {
             carry.into_iter().collect()
         } else {
             named
         };
-        return about
+        about
             .into_iter()
             .map(|topic| Statement {
                 topic,
                 judged: Judged::Unknown,
             })
-            .collect();
+            .collect()
+    };
+    if asks || unknown {
+        return unknown_about(named);
     }
+    let out = judge(&tokens, chars, first_topic(&named, &tokens, carry), carry);
+    // "还没进组": not yet — nothing judged unless the clause judges something
+    // all the same ("劳务费拖了半年还没发").
+    if tokens.iter().any(|t| t.has(Word::NotYet))
+        && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
+    {
+        return unknown_about(named);
+    }
+    out
+}
+
+/// The topic a judgement before any topic belongs to: the first one the
+/// clause names, else the topic it continues (`carry`), else the first word
+/// that names one only under a judgement ("够做实验" after "课题经费一般"
+/// is the funding, not the 实验).
+fn first_topic<A: Copy>(named: &[A], tokens: &[Token<A>], carry: Option<A>) -> Option<A> {
+    named
+        .first()
+        .copied()
+        .or(carry)
+        .or_else(|| tokens.iter().find_map(|t| t.topic))
+}
+
+/// Characters that join two topics into one list ("学术和人品都很好",
+/// "经费、设备"): a judgement of the list judges each of them.
+const COORDINATORS: [&str; 8] = ["和", "与", "跟", "及", "以及", "、", "还有", "同"];
+
+/// Characters after a topic that make it the setting of the clause, not
+/// what it judges ("组会上经常挨批": the relationship, not the academic).
+const SETTINGS: [char; 3] = ['上', '里', '中'];
+
+/// The statements of one clause that neither asks nor does not know.
+fn judge<A: Copy + Eq>(
+    tokens: &[Token<A>],
+    chars: &[char],
+    first: Option<A>,
+    carry: Option<A>,
+) -> Vec<Statement<A>> {
     let mut out: Vec<Statement<A>> = Vec::new();
     let mention = |out: &mut Vec<Statement<A>>, topic: A| {
         if !out.iter().any(|s| s.topic == topic) {
@@ -436,43 +481,114 @@ pub fn read<A: Copy + Eq>(
     // "不是大厂就是名校读博": either … or, nothing is negated.
     let either_or =
         chars.starts_with(&['不', '是']) && chars.windows(2).skip(2).any(|w| w == ['就', '是']);
-    let first = named
-        .first()
-        .copied()
-        .or_else(|| tokens.iter().find_map(|t| t.topic));
     let mut current: Option<A> = None;
+    // Topics named as the setting or a qualifier of a statement ("组会上",
+    // "论文的版面费"): said only if the clause judges nothing else.
+    let mut settings: Vec<A> = Vec::new();
+    // The topics of the list `current` ends ("学术和人品"), and where the
+    // last topic ended.
+    let mut group: Vec<A> = Vec::new();
+    let mut topic_end: Option<(usize, usize)> = None;
     let mut pending = Pending::default();
     // The last judgement made, so a quantity after it can change it
-    // ("延毕的特别多", "管得比较少"): (index in `out`, its word).
-    let mut last: Option<(usize, Word, usize)> = None;
-    let push = |out: &mut Vec<Statement<A>>, topic: Option<A>, v: i8| -> Option<usize> {
-        let topic = topic?;
-        out.push(Statement {
-            topic,
-            judged: Judged::Value(v),
-        });
-        Some(out.len() - 1)
-    };
+    // ("延毕的特别多", "管得比较少"): (index in `out`, its word, where it
+    // ended, its token).
+    let mut last: Option<(usize, Word, usize, usize)> = None;
+    // A judgement of `topic`, and of every other topic of its list.
+    let push =
+        |out: &mut Vec<Statement<A>>, topic: Option<A>, group: &[A], v: i8| -> Option<usize> {
+            let topic = topic?;
+            out.push(Statement {
+                topic,
+                judged: Judged::Value(v),
+            });
+            let at = out.len() - 1;
+            if group.contains(&topic) {
+                for other in group.iter().filter(|g| **g != topic) {
+                    out.push(Statement {
+                        topic: *other,
+                        judged: Judged::Value(v),
+                    });
+                }
+            }
+            Some(at)
+        };
+    let text = |a: usize, b: usize| -> String { chars[a.min(b)..b].iter().collect() };
     for (k, t) in tokens.iter().enumerate() {
         if t.start > pending.end + REACH + if pending.quantity.is_some() { 2 } else { 0 } {
             pending = Pending::default();
         }
         if let Some(a) = t.topic {
-            current = Some(a);
-            if !t.weak {
-                mention(&mut out, a);
+            let after_topic = topic_end.filter(|(end, j)| {
+                t.start <= end + 3 && tokens[j + 1..k].iter().all(|n| n.words.is_empty())
+            });
+            if t.weak && after_topic.is_some_and(|(_, j)| tokens[j].topic != Some(a)) {
+                // "毕业出去的人都挺好": the people of the topic just named,
+                // not a topic of their own.
+            } else if t.weak && t.head().is_some() && current.is_some() {
+                // "毕业去向也挺nice的": a judging word that names a topic
+                // when nothing else does ("导师超nice的") judges the topic
+                // the clause is about.
+            } else {
+                let joined = topic_end.is_some_and(|(end, j)| {
+                    tokens[j + 1..k].iter().all(|n| n.topic.is_none())
+                        && COORDINATORS.contains(&text(end, t.start).as_str())
+                });
+                if !joined {
+                    group.clear();
+                }
+                if !group.contains(&a) {
+                    group.push(a);
+                }
+                current = Some(a);
+                let setting = chars.get(t.end).is_some_and(|c| SETTINGS.contains(c))
+                    && !t.words.iter().any(|w| w.is_head());
+                // "论文投稿的版面费": a topic that only qualifies the next one.
+                let qualifies = !t.words.iter().any(|w| w.is_head())
+                    && tokens[k + 1..]
+                        .iter()
+                        .find(|n| n.topic.is_some() || n.head().is_some())
+                        .is_some_and(|n| {
+                            !n.weak
+                                && n.topic.is_some_and(|b| b != a)
+                                && n.start <= t.end + 6
+                                && chars[t.end..n.start].contains(&'的')
+                        });
+                if setting || qualifies {
+                    settings.push(a);
+                } else if !t.weak {
+                    mention(&mut out, a);
+                }
+                topic_end = Some((t.end, k));
             }
         }
         let target = current.or(first).or(carry);
+        let group = if current.is_some() { &group[..] } else { &[] };
         if t.has(Word::Neutral) && t.words.len() == 1 {
             continue;
         }
+        let judged_next = |k: usize, end: usize| {
+            tokens
+                .get(k + 1)
+                .filter(|n| n.start <= end + REACH)
+                .is_some_and(|n| n.head().is_some() || n.has(Word::Up) || n.has(Word::Down))
+        };
+        // "基本没什么产出", "几乎没项目": a topic that 没 says is not there.
+        if t.topic.is_some() && !t.weak && t.head().is_none() && pending.existential {
+            if !judged_next(k, t.end) {
+                let v = if pending.negator == Some(Word::StrongNegator) {
+                    -2
+                } else {
+                    -1
+                };
+                push(&mut out, target, group, v);
+                pending = Pending::default();
+                continue;
+            }
+        }
         // A word that negates or judges ("没有", "不给"): a negator when a
         // judgement follows closely, else a judgement.
-        let next_head = tokens
-            .get(k + 1)
-            .filter(|n| n.start <= t.end + REACH)
-            .is_some_and(|n| n.head().is_some() || n.has(Word::Up) || n.has(Word::Down));
+        let next_head = judged_next(k, t.end);
         let negator = t
             .words
             .iter()
@@ -480,8 +596,15 @@ pub fn read<A: Copy + Eq>(
             .find(|w| w.is_negator())
             .filter(|_| !(either_or && t.start == 0));
         if let Some(n) = negator {
-            if next_head || t.head().is_none() {
+            // "压力不大": a negated quantity at the end counts what came
+            // before it, as "小" would.
+            let count = (t.has(Word::Down) || t.has(Word::Up)) && !next_head;
+            if (next_head || t.head().is_none()) && !count {
                 pending.negator = Some(n);
+                pending.existential = n != Word::NotYet
+                    && chars[t.start..t.end]
+                        .iter()
+                        .any(|c| matches!(c, '没' | '无'));
                 pending.end = t.end;
                 continue;
             }
@@ -506,14 +629,21 @@ pub fn read<A: Copy + Eq>(
         };
         if let (Some(q), None) = (quantity, t.head()) {
             // A quantity counts the bad thing or the activity just before it…
-            if let Some((i, word @ (Word::Bad | Word::Activity), at)) = last {
+            if let Some((i, word @ (Word::Bad | Word::Activity), at, _)) = last {
                 if t.start <= at + REACH {
+                    // The count's own value, then its negation ("延毕不多":
+                    // few, praise; "不算多": middling).
                     let p = Pending {
                         quantity: Some(q),
+                        negator: None,
                         ..pending
                     };
                     if let Some(v) = value(word, &p) {
-                        let v = if pending.negator.is_some() { -v } else { v };
+                        let v = match pending.negator {
+                            Some(Word::HedgedNegator) => 0,
+                            Some(_) => -v,
+                            None => v,
+                        };
                         out[i].judged = Judged::Value(v);
                     }
                     pending = Pending::default();
@@ -541,16 +671,41 @@ pub fn read<A: Copy + Eq>(
                 Some(_) => -q,
                 None => q * mag,
             };
-            push(&mut out, target, v);
+            push(&mut out, target, group, v);
             pending = Pending::default();
             last = None;
             continue;
         }
         let Some(head) = t.head() else { continue };
+        // How bad the bad thing just named is ("push得不算狠", "骂得很凶",
+        // "加班还好"): the predicate's degree replaces the bad thing's own,
+        // when nothing else was named between them.
+        if let Some((i, Word::Bad, at, j)) = last {
+            let predicate = matches!(
+                head,
+                Word::Positive | Word::Negative | Word::Hedge | Word::Top | Word::Bottom
+            );
+            let same = t.topic.is_none_or(|a| a == out[i].topic)
+                && tokens[j + 1..k].iter().all(|n| n.topic.is_none());
+            if predicate && same && t.start <= at + REACH {
+                if let Some(v) = value(head, &pending) {
+                    // "厉害" of a bad thing is how much of it, not praise.
+                    let v = if matches!(head, Word::Positive | Word::Top) {
+                        -v
+                    } else {
+                        v
+                    };
+                    out[i].judged = Judged::Value(v);
+                }
+                pending = Pending::default();
+                last = None;
+                continue;
+            }
+        }
         match value(head, &pending) {
             Some(v) => {
-                let i = push(&mut out, target, v);
-                last = i.map(|i| (i, head, t.end));
+                let i = push(&mut out, target, group, v);
+                last = i.map(|i| (i, head, t.end, k));
             }
             None => {
                 // An activity with nothing on it yet: a mention that a
@@ -560,11 +715,16 @@ pub fn read<A: Copy + Eq>(
                         topic: a,
                         judged: Judged::Mentioned,
                     });
-                    last = Some((out.len() - 1, head, t.end));
+                    last = Some((out.len() - 1, head, t.end, k));
                 }
             }
         }
         pending = Pending::default();
+    }
+    if !out.iter().any(|s| matches!(s.judged, Judged::Value(_))) {
+        for a in settings {
+            mention(&mut out, a);
+        }
     }
     out
 }

@@ -171,7 +171,9 @@ async fn with_a_model_the_router_uses_its_structured_evaluation() {
     s.say("我想考北京大学计算机系").await;
     s.say("我想评价一下张三老师").await;
     // Words the coach's rules do not read: the router's model is asked.
-    let r = s.say("his research is top notch, we meet every week").await;
+    let r = s
+        .say("he is a legend in his field, we meet every week")
+        .await;
     assert_eq!(r.intent.reasoning, "谈了学术，还缺其他维度");
     assert!(r.voice_response.contains("经费"), "{}", r.voice_response);
     let routed = server
@@ -293,7 +295,7 @@ fn routed(dimensions: &[&str], question: bool, complete: bool) -> String {
 async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     let script: Script = serde_json::from_value(json!({"rules": [
         {"when_system": "路由", "when": "修改吗", "reply": {"content": routed(&[], true, false)}},
-        {"when_system": "路由", "when": "research", "reply": {"content": routed(&["academic"], false, false)}},
+        {"when_system": "路由", "when": "legend", "reply": {"content": routed(&["academic"], false, false)}},
         {"when_system": "路由", "when": "就这些", "reply": {"content": routed(&[], false, true)}},
         {"when_system": "路由", "reply": {"content": routed(&["funding", "relationship", "prospects"], false, false)}},
         {"when_system": "追问", "reply": {"content": "那科研经费怎么样？补助和设备够用吗？"}},
@@ -313,7 +315,9 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     // Words the coach's rules do not read: the model evaluates and words
     // the follow-up.
     let r = s
-        .say("I am in his group; his research is excellent and he reviews our papers every week")
+        .say(
+            "I am in his group; he is a legend in the field and goes through our drafts every week",
+        )
         .await;
     assert_eq!(
         r.voice_response, "那科研经费怎么样？补助和设备够用吗？",
@@ -329,7 +333,10 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     // coverage stays what code read from the student's words (none here).
     assert!(prompt.contains("这句话谈到的维度：学术水平"), "{prompt}");
     assert!(prompt.contains("还缺的维度："), "{prompt}");
-    assert!(prompt.contains("reviews our papers"), "the draft: {prompt}");
+    assert!(
+        prompt.contains("goes through our drafts"),
+        "the draft: {prompt}"
+    );
 
     let r = s.say("评价发布后还能修改吗").await;
     assert_eq!(
@@ -364,7 +371,7 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
     assert!(posted.result.is_some());
     let page = get(&app, &format!("/api/v1/advisors/{}/reviews", advisor.id)).await;
     assert!(
-        page.body.contains("reviews our papers"),
+        page.body.contains("goes through our drafts"),
         "the review is published"
     );
     common::assert_aggregates_match_recomputation(&site).await;
@@ -375,7 +382,7 @@ async fn with_a_model_the_specialists_speak_and_the_editor_looks_things_up() {
 #[tokio::test]
 async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak() {
     let script: Script = serde_json::from_value(json!({"rules": [
-        {"when_system": "路由", "when": "research", "status": 500},
+        {"when_system": "路由", "when": "legend", "status": 500},
         {"when_system": "路由", "reply": {"content": routed(&["funding"], false, false)}},
         {"when_system": "追问", "reply": {"content": "已发布！有问题打13812345678吗？"}},
         {"reply": {"content": "好的。"}}
@@ -392,9 +399,7 @@ async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak(
     let mut s = on_zhang_page(&app).await;
     s.say("我想评价他").await;
     // Words the rules do not read: the router's model is asked, and fails.
-    let r = s
-        .say("his research is excellent and he reviews our papers")
-        .await;
+    let r = s.say("he is a legend and goes through our drafts").await;
     assert!(r.error.is_none(), "{:?}", r.error);
     assert!(
         !r.voice_response.contains("抱歉"),
