@@ -220,6 +220,12 @@ pub struct Clause {
     pub denied: bool,
     /// It speaks of another advisor or group ("不管学生的是另一个老师").
     pub about_someone_else: bool,
+    /// It says what the writer expected, not what is so ("本来以为…").
+    pub expected: bool,
+    /// It judges the rest, apart from what came before ("其他都挺好").
+    pub about_the_rest: bool,
+    /// It wishes for what is lacking ("要是经费再多点就好了").
+    pub wishes: bool,
 }
 
 /// A message cut into clauses, each with its owner.
@@ -336,6 +342,9 @@ impl SpeechActs {
                 refers_back: c.refers_back(),
                 denied: cut.get(i + 1).is_some_and(|next| c.denied_by(next)),
                 about_someone_else: c.about_someone_else(),
+                expected: c.expected(),
+                about_the_rest: c.about_the_rest(),
+                wishes: c.wishes(),
             })
             .collect();
         // Whose words: a reporter at the start hands the clause over, and a

@@ -158,25 +158,65 @@ impl Reader {
         };
         let mut carry: Option<Aspect> = None;
         let mut sentence = 0;
-        for clause in reading.clauses() {
+        let mut introduced = false;
+        let clauses = reading.clauses();
+        for (n, clause) in clauses.iter().enumerate() {
             // A judgement with no topic continues its own sentence only
-            // ("补助每月四千。不好的地方：老师太忙了" is not the funding).
+            // ("补助每月四千。不好的地方：老师太忙了" is not the funding),
+            // unless that sentence only named the topic ("补助？不存在的").
             if clause.sentence != sentence {
                 sentence = clause.sentence;
+                if !std::mem::take(&mut introduced) {
+                    carry = None;
+                }
+            }
+            // "除了经费少，其他都挺好": the rest is not the topic before.
+            if clause.about_the_rest && self.topics.named(&clause.chars).is_empty() {
                 carry = None;
             }
-            let statements =
-                opinion::read(&self.topics, &clause.chars, carry, clause.question_mark);
-            // "不是不指导，是每周都讨论": the denied clause names the topic
-            // the next one judges; another advisor's clause judges no one here.
-            if clause.denied || clause.about_someone_else {
+            // "补助？" before more of the message: the topic it goes on to
+            // judge, not a question.
+            let intro = clause.question_mark
+                && n + 1 < clauses.len()
+                && clause.chars.len() <= 6
+                && !self.topics.named(&clause.chars).is_empty();
+            introduced |= intro;
+            let mut statements = opinion::read(
+                &self.topics,
+                &clause.chars,
+                carry,
+                clause.question_mark && !intro,
+            );
+            // "要是经费再多点就好了": what is wished for is lacking.
+            if clause.wishes {
+                for s in statements.iter_mut() {
+                    if let Judged::Value(_) = s.judged {
+                        s.judged = Judged::Value(-1);
+                    }
+                }
+            }
+            // "不是不指导，是每周都讨论", "本来以为…": the denied or expected
+            // clause names the topic the next one judges; another advisor's
+            // clause judges no one here.
+            if clause.denied || clause.about_someone_else || clause.expected {
                 carry = statements.last().map(|s| s.topic).or(carry);
                 continue;
             }
-            // "这样挺好的": a judgement of the statement before, which it
-            // replaces, as a revision does.
-            let revises = clause.link == Link::Revision
-                || (clause.refers_back && self.topics.named(&clause.chars).is_empty());
+            // "这样挺好的", "这样也挺自由的": a judgement of the statement
+            // before, whatever its own words name; it replaces that
+            // statement, as a revision does.
+            let back = clause.refers_back && carry.is_some();
+            if back {
+                statements = statements
+                    .into_iter()
+                    .filter(|s| matches!(s.judged, Judged::Value(_)))
+                    .map(|s| opinion::Statement {
+                        topic: carry.unwrap_or(s.topic),
+                        judged: s.judged,
+                    })
+                    .collect();
+            }
+            let revises = clause.link == Link::Revision || back;
             let mut revised: Vec<Aspect> = Vec::new();
             for s in &statements {
                 let i = slot(&mut per, s.topic);
@@ -322,5 +362,55 @@ mod tests {
             scores(&r.read("经费很少，给个3分吧")),
             [None, Some(3), None, None]
         );
+    }
+
+    #[test]
+    fn what_a_clause_does_to_the_one_before_is_read() {
+        let r = Reader::load();
+        let s = |m: &str| scores(&r.read(m));
+        // A judgement of the statement before replaces it.
+        assert_eq!(
+            s("老师比较放养，不过我觉得这样挺好的"),
+            [Some(4), None, None, None]
+        );
+        // The denied clause, what was only expected, another advisor: not
+        // statements about this one.
+        assert_eq!(
+            s("纠正一下，不是不指导，而是每周都一对一讨论，挺上心的"),
+            [Some(4), None, None, None]
+        );
+        assert_eq!(
+            s("本来以为老师会手把手带，结果进来发现是放养"),
+            [Some(2), None, None, None]
+        );
+        assert_eq!(
+            s("说反了，不管学生的是另一个老师，我导师指导很认真"),
+            [Some(4), None, None, None]
+        );
+        // The rest, a wish, a topic introduced with a question mark.
+        assert_eq!(s("除了经费少，其他都挺好"), [None, Some(2), None, None]);
+        assert_eq!(s("要是经费再多点就好了"), [None, Some(2), None, None]);
+        assert_eq!(s("补助？不存在的"), [None, Some(2), None, None]);
+        assert_eq!(s("经费怎么样？"), [None, None, None, None]);
+        // Not yet in a clause of its own leaves what came before.
+        assert_eq!(
+            s("听说导师学术很强，我还没正式进组"),
+            [Some(4), None, None, None]
+        );
+        // A judgement with no topic continues its own sentence only.
+        assert_eq!(
+            s("补助每月四千，算高的。不好的地方：老师太忙了，论文靠师兄带"),
+            [Some(2), Some(4), None, None]
+        );
+    }
+
+    #[test]
+    fn a_later_unknown_takes_back_what_was_said() {
+        let r = Reader::load();
+        let mut state = super::super::state::CoachState::new("a".into(), "张三".into());
+        state.take(&r.read("就业很好，师兄都去了大厂"), false);
+        assert_eq!(state.coverage(Dimension::Prospects).score, Some(4));
+        state.take(&r.read("就业那块我不太清楚，刚才是瞎说的"), false);
+        assert_eq!(state.coverage(Dimension::Prospects).score, None);
     }
 }

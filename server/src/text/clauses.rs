@@ -20,6 +20,7 @@
 //! Clauses are read in folded text (`text::fold::fold`): half-width
 //! punctuation, simplified characters.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::lexfile;
@@ -64,21 +65,39 @@ impl Clause {
     /// own: it opens, after the writer's view, with a word that points back
     /// ("不过我觉得这样挺好的").
     pub fn refers_back(&self) -> bool {
-        let c = connectives();
         let mut rest = self.text.as_str();
-        if let Some(lead) = c.leads.iter().find(|l| rest.starts_with(l.as_str())) {
+        if let Some(lead) = list("lead").iter().find(|l| rest.starts_with(l.as_str())) {
             rest = &rest[lead.len()..];
         }
-        c.anaphors.iter().any(|a| rest.starts_with(a.as_str()))
+        list("anaphor").iter().any(|a| rest.starts_with(a.as_str()))
+    }
+
+    fn has(&self, key: &str) -> bool {
+        list(key).iter().any(|w| self.text.contains(w.as_str()))
     }
 
     /// Whether it speaks of another advisor or group ("不管学生的是另一个
-    /// 老师", "隔壁组更惨"), not of the one reviewed.
+    /// 老师", "隔壁组更惨"), not of the one reviewed ("我老板吊打隔壁组" does).
     pub fn about_someone_else(&self) -> bool {
-        let c = connectives();
-        let named = |words: &[String]| words.iter().any(|o| self.text.contains(o.as_str()));
-        // "我老板吊打隔壁组": a comparison still speaks of the one reviewed.
-        named(&c.others) && !named(&c.ours)
+        self.has("other") && !self.has("ours")
+    }
+
+    /// Whether it says what the writer expected rather than what is so
+    /// ("本来以为老师会手把手带", "之前以为经费充足").
+    pub fn expected(&self) -> bool {
+        self.has("expectation")
+    }
+
+    /// Whether it judges the rest, apart from what came before ("除了经费少，
+    /// 其他都挺好").
+    pub fn about_the_rest(&self) -> bool {
+        self.has("rest")
+    }
+
+    /// Whether it wishes for something ("要是经费再多点就好了", "希望老师能
+    /// 多指导"): what it wishes for is lacking now.
+    pub fn wishes(&self) -> bool {
+        self.has("wish")
     }
 
     /// Whether it denies what the next clause puts instead ("不是不指导，
@@ -164,41 +183,31 @@ pub fn list_items(s: &str) -> Vec<String> {
 struct Connectives {
     /// (words, link), longest first.
     words: Vec<(Vec<char>, Link)>,
-    /// Words that point back at the statement before ("这样", "这点").
-    anaphors: Vec<String>,
-    /// Words that open the writer's view ("我觉得"), before an anaphor.
-    leads: Vec<String>,
-    /// Words that name another advisor or group ("隔壁老师").
-    others: Vec<String>,
-    /// Words that name the one reviewed ("我导师", "他").
-    ours: Vec<String>,
+    /// The word lists that say what a clause does, by key (see
+    /// `clauses.txt`): anaphor, lead, other, ours, expectation, rest, wish.
+    lists: HashMap<&'static str, Vec<String>>,
 }
+
+/// The keys of `clauses.txt` that are word lists, not links.
+const LISTS: [&str; 7] = [
+    "anaphor",
+    "lead",
+    "other",
+    "ours",
+    "expectation",
+    "rest",
+    "wish",
+];
 
 fn connectives() -> &'static Connectives {
     static C: OnceLock<Connectives> = OnceLock::new();
     C.get_or_init(|| {
         let mut words = Vec::new();
-        let (mut anaphors, mut leads, mut others, mut ours) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut lists: HashMap<&'static str, Vec<String>> = HashMap::new();
         for e in lexfile::parse("clauses.txt", CONNECTIVES) {
-            match e.key.as_str() {
-                "anaphor" => {
-                    anaphors.extend(e.terms);
-                    continue;
-                }
-                "lead" => {
-                    leads.extend(e.terms);
-                    continue;
-                }
-                "other" => {
-                    others.extend(e.terms);
-                    continue;
-                }
-                "ours" => {
-                    ours.extend(e.terms);
-                    continue;
-                }
-                _ => {}
+            if let Some(key) = LISTS.iter().find(|k| **k == e.key) {
+                lists.entry(key).or_default().extend(e.terms);
+                continue;
             }
             let link = match e.key.as_str() {
                 "contrast" => Link::Contrast,
@@ -212,14 +221,17 @@ fn connectives() -> &'static Connectives {
             }
         }
         words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
-        Connectives {
-            words,
-            anaphors,
-            leads,
-            others,
-            ours,
-        }
+        Connectives { words, lists }
     })
+}
+
+/// The words of one list of `clauses.txt`.
+fn list(key: &str) -> &'static [String] {
+    connectives()
+        .lists
+        .get(key)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
 }
 
 /// The connective `chars` starts with, if any: (its length, its link).
@@ -404,5 +416,40 @@ mod tests {
             list_items("机器学习、CV/NLP 和推荐"),
             ["机器学习", "CV", "NLP", "推荐"]
         );
+    }
+
+    #[test]
+    fn a_review_keeps_its_lists_and_cuts_at_typed_pauses() {
+        let cs = split_at_connectives(&fold("经费、毕业这些我都不了解"));
+        assert_eq!(texts(&cs), ["经费、毕业这些我都不了解"]);
+        let cs = split_at_connectives(&fold("他学术挺厉害的 在组里带我们也很上心"));
+        assert_eq!(texts(&cs), ["他学术挺厉害的", "在组里带我们也很上心"]);
+        // Spaces inside a phrase, and between English words, stay as they were.
+        assert_eq!(texts(&split_at_connectives("push 很 厉害")), ["push很厉害"]);
+        assert_eq!(
+            texts(&split_at_connectives("research level很高")),
+            ["research level很高"]
+        );
+        // Punctuation alone: 、 still cuts.
+        assert_eq!(split(&fold("经费、毕业")).len(), 2);
+    }
+
+    #[test]
+    fn what_a_clause_does_to_the_statement_before() {
+        let cs = split_at_connectives(&fold("不是不指导，而是每周都讨论"));
+        assert_eq!(cs[1].link, Link::Instead);
+        assert!(cs[0].denied_by(&cs[1]));
+        let cs = split_at_connectives(&fold("不是不指导，是每周都讨论"));
+        assert!(cs[0].denied_by(&cs[1]));
+        let cs = split_at_connectives(&fold("不是很好，但是还行"));
+        assert!(!cs[0].denied_by(&cs[1]));
+        let cs = split_at_connectives(&fold("老师比较放养，不过我觉得这样挺好的"));
+        assert!(cs[1].refers_back() && !cs[0].refers_back());
+        let cs = split_at_connectives(&fold("不管学生的是另一个老师，我导师很认真"));
+        assert!(cs[0].about_someone_else());
+        assert!(!split(&fold("我老板吊打隔壁组"))[0].about_someone_else());
+        assert!(split(&fold("本来以为会手把手带"))[0].expected());
+        assert!(split(&fold("其他都挺好"))[0].about_the_rest());
+        assert!(split(&fold("要是经费再多点就好了"))[0].wishes());
     }
 }

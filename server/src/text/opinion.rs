@@ -412,7 +412,11 @@ pub fn read<A: Copy + Eq>(
         }
         v
     };
-    let asks = asks || tokens.iter().any(|t| t.has(Word::Asks));
+    // "会主动问我们适应得怎么样": a question the clause reports asks nothing.
+    let asks = asks
+        || tokens
+            .iter()
+            .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'));
     let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
     let unknown_about = |named: Vec<A>| -> Vec<Statement<A>> {
         let about = if named.is_empty() {
@@ -434,10 +438,17 @@ pub fn read<A: Copy + Eq>(
     let out = judge(&tokens, chars, first_topic(&named, &tokens, carry), carry);
     // "还没进组": not yet — nothing judged unless the clause judges something
     // all the same ("劳务费拖了半年还没发").
+    // Only a topic it names: "我还没正式进组" leaves what came before as it was.
     if tokens.iter().any(|t| t.has(Word::NotYet))
         && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
     {
-        return unknown_about(named);
+        return named
+            .into_iter()
+            .map(|topic| Statement {
+                topic,
+                judged: Judged::Unknown,
+            })
+            .collect();
     }
     out
 }
@@ -651,6 +662,12 @@ fn judge<A: Copy + Eq>(
                     continue;
                 }
             }
+            // (How often a judgement held says no more: "把人说哭过好几次".)
+            if last.is_some_and(|(_, _, at, _)| t.start <= at + REACH) {
+                pending = Pending::default();
+                last = None;
+                continue;
+            }
             // … or the bad thing right after it ("很少延毕", "很少有人延毕":
             // words that only name a topic may stand between) …
             let bad_after = tokens[k + 1..]
@@ -749,6 +766,7 @@ mod tests {
         t.add("脾气", T::People, None);
         t.add("延毕", T::Work, Some(Word::Bad));
         t.add("毕业", T::Work, None);
+        t.add("组会", T::Work, None);
         t
     }
 
@@ -838,5 +856,56 @@ mod tests {
                 judged: Judged::Mentioned
             }]
         );
+    }
+
+    #[test]
+    fn a_list_is_judged_as_a_whole_and_a_setting_only_when_nothing_else_is() {
+        // The judgement binds to the list's last topic, then to the others.
+        assert_eq!(
+            values("经费和脾气都很好"),
+            vec![(T::People, Judged::Value(1)), (T::Money, Judged::Value(1))]
+        );
+        assert_eq!(
+            values("经费、脾气都一般"),
+            vec![(T::People, Judged::Value(0)), (T::Money, Judged::Value(0))]
+        );
+        // "组会上" sets the scene of a judgement of the people…
+        let chars: Vec<char> = "组会上脾气很差".chars().collect();
+        assert!(read(&topics(), &chars, None, false)
+            .iter()
+            .all(|s| s.topic == T::People));
+        // … and is said when nothing else is judged.
+        let chars: Vec<char> = "组会上讲了很久".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, None, false),
+            vec![Statement {
+                topic: T::Work,
+                judged: Judged::Mentioned
+            }]
+        );
+    }
+
+    #[test]
+    fn a_bad_thing_s_predicate_and_a_missing_thing_give_the_degree() {
+        // How bad the bad thing is.
+        assert_eq!(v("延毕还好"), 0);
+        assert_eq!(v("延毕很严重"), -1);
+        // A negated count at the end of the clause, not a double negation.
+        assert_eq!(v("延毕不多"), 1);
+        assert_eq!(v("延毕不算多"), 0);
+        // 没 + a topic: it is missing.
+        assert_eq!(v("几乎没经费"), -1);
+        assert_eq!(v("根本没补助"), -2);
+        // Not yet: nothing judged, and only what it names is unknown.
+        let chars: Vec<char> = "还没毕业".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, Some(T::Money), false),
+            vec![Statement {
+                topic: T::Work,
+                judged: Judged::Unknown
+            }]
+        );
+        let chars: Vec<char> = "我还没进组".chars().collect();
+        assert!(read(&topics(), &chars, Some(T::Money), false).is_empty());
     }
 }
