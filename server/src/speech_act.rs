@@ -47,6 +47,7 @@
 //!   [`Answer::No`] when a clause is a no word or the message hesitates.
 
 use crate::text::clauses::{self, Link};
+use crate::text::fold::compact as fold;
 use crate::text::lexfile;
 
 const SPEECH_ACTS: &str = include_str!("../lexicons/speech_acts.txt");
@@ -192,15 +193,6 @@ pub struct SpeechActs {
     connective: Terms,
     polite: Terms,
     actions: Vec<(Action, Terms, Vec<String>)>,
-}
-
-/// The folded message without spaces (`text::fold`): the form every list
-/// and message is matched in (punctuation stays, it cuts clauses).
-pub fn fold(s: &str) -> String {
-    crate::text::fold::fold(s)
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
 }
 
 /// One clause of a message (cut by `text::clauses`) and whose words it is.

@@ -243,15 +243,16 @@ pub fn connective_at(chars: &[char]) -> Option<(usize, Link)> {
         .map(|(w, l)| (w.len(), *l))
 }
 
-/// Whether the space at `i` stands between two runs of at least three
-/// Chinese characters: a pause in typed speech, not a space inside a phrase
-/// ("push 很 厉害", "北京 大学").
+/// Whether the space at `i` stands between two phrases of at least three
+/// characters with Chinese in each: a pause in typed speech, not a space
+/// inside a phrase ("push 很 厉害", "北京 大学").
 fn spoken_pause(chars: &[char], i: usize) -> bool {
-    let cjk =
-        |c: &char| !c.is_ascii() && !c.is_whitespace() && !ends_clause(*c) && !ends_sentence(*c);
-    let before = chars[..i].iter().rev().take_while(|c| cjk(c)).count();
-    let after = chars[i + 1..].iter().take_while(|c| cjk(c)).count();
-    before >= 3 && after >= 3
+    let word = |c: &&char| !c.is_whitespace() && !ends_clause(**c) && !ends_sentence(**c);
+    // A run of words ("8卡随便跑", "人很nice"): three characters at least,
+    // one of them Chinese.
+    let phrase = |run: Vec<&char>| run.len() >= 3 && run.iter().any(|c| !c.is_ascii());
+    phrase(chars[..i].iter().rev().take_while(word).collect())
+        && phrase(chars[i + 1..].iter().take_while(word).collect())
 }
 
 /// `folded` cut at punctuation (see the module doc). Spaces go, except one

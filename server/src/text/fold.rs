@@ -114,6 +114,13 @@ pub fn fold(s: &str) -> String {
     Folded::new(s).text
 }
 
+/// `s` folded without any spaces: the form the speech acts' word lists and
+/// the messages they read are matched in (punctuation stays: it cuts
+/// clauses).
+pub fn compact(s: &str) -> String {
+    fold(s).chars().filter(|c| !c.is_whitespace()).collect()
+}
+
 /// Punctuation and spaces a name is written with but not told apart by.
 fn name_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, '·' | '・' | '-' | '_' | '.' | '。' | ',' | '•')

@@ -686,6 +686,12 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             98.0,
             99.5,
         ),
+        (
+            "coach-scores-heldout6.jsonl",
+            include_str!("../../evals/coach-scores-heldout6.jsonl"),
+            98.0,
+            99.5,
+        ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
         let report = eval_scores::run(&set);

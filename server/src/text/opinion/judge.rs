@@ -1,0 +1,392 @@
+//! One clause's tokens judged: modifiers waiting for their judgement, the
+//! topic each judgement binds to, lists, settings, counts and the degree of
+//! a bad thing (see the module doc of `text::opinion`).
+
+use super::words::{Token, Word};
+use super::{Judged, Statement};
+
+/// A modifier waiting for the judgement it applies to.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    strong: bool,
+    weak: bool,
+    negator: Option<Word>,
+    /// The negator says a thing is not there (没, 无), not that it is not so.
+    existential: bool,
+    quantity: Option<i8>,
+    /// Where the last modifier ended (a modifier reaches a few characters).
+    end: usize,
+}
+
+/// How far (in characters of no term) a modifier reaches its judgement.
+const REACH: usize = 4;
+
+/// The value of a judgement word under the pending modifiers; `None` for an
+/// activity nothing modified (a mention).
+fn value(head: Word, p: &Pending) -> Option<i8> {
+    let strong = p.strong;
+    let v = match (p.negator, head) {
+        (Some(Word::StrongNegator), Word::Positive | Word::Top | Word::Activity) => -2,
+        (Some(Word::StrongNegator), Word::Negative | Word::Bottom | Word::Bad) => 1,
+        (Some(Word::HedgedNegator), Word::Positive | Word::Top | Word::Activity) => -1,
+        (Some(Word::HedgedNegator), Word::Negative | Word::Bottom | Word::Bad) => 0,
+        (Some(_), Word::Positive | Word::Top | Word::Activity) => -1,
+        (Some(_), Word::Negative | Word::Bottom | Word::Bad) => 1,
+        (_, Word::Hedge) => 0,
+        (None, Word::Top) => 2,
+        (None, Word::Bottom) => -2,
+        (None, Word::Positive) => {
+            if strong {
+                2
+            } else {
+                1
+            }
+        }
+        (None, Word::Negative) => {
+            if strong {
+                -2
+            } else {
+                -1
+            }
+        }
+        (None, Word::Bad) => match p.quantity {
+            Some(q) if q > 0 => {
+                if strong {
+                    -2
+                } else {
+                    -1
+                }
+            }
+            // Few of a bad thing: praise, strong when said strongly ("极少延毕").
+            Some(_) => {
+                if strong {
+                    2
+                } else {
+                    1
+                }
+            }
+            None => {
+                if strong {
+                    -2
+                } else {
+                    -1
+                }
+            }
+        },
+        // How much of a good thing, with its degree as for any judgement:
+        // "指导太少" criticises strongly, "指导特别多" praises strongly.
+        (None, Word::Activity) => match p.quantity {
+            Some(q) if q < 0 => {
+                if strong {
+                    -2
+                } else {
+                    -1
+                }
+            }
+            Some(_) => {
+                if strong {
+                    2
+                } else {
+                    1
+                }
+            }
+            None if strong => 2,
+            None if p.weak => 1,
+            None => return None,
+        },
+        _ => return None,
+    };
+    Some(v)
+}
+
+/// Characters that join two topics into one list ("学术和人品都很好",
+/// "经费、设备"): a judgement of the list judges each of them.
+const COORDINATORS: [&str; 8] = ["和", "与", "跟", "及", "以及", "、", "还有", "同"];
+
+/// Characters after a topic that make it the setting of the clause, not
+/// what it judges ("组会上经常挨批": the relationship, not the academic).
+const SETTINGS: [char; 3] = ['上', '里', '中'];
+
+/// The statements of one clause that neither asks nor does not know.
+pub(super) fn judge<A: Copy + Eq>(
+    tokens: &[Token<A>],
+    chars: &[char],
+    first: Option<A>,
+    carry: Option<A>,
+) -> Vec<Statement<A>> {
+    let mut out: Vec<Statement<A>> = Vec::new();
+    let mention = |out: &mut Vec<Statement<A>>, topic: A| {
+        if !out.iter().any(|s| s.topic == topic) {
+            out.push(Statement {
+                topic,
+                judged: Judged::Mentioned,
+            });
+        }
+    };
+    // "不是大厂就是名校读博": either … or, nothing is negated.
+    let either_or =
+        chars.starts_with(&['不', '是']) && chars.windows(2).skip(2).any(|w| w == ['就', '是']);
+    let mut current: Option<A> = None;
+    // Topics named as the setting or a qualifier of a statement ("组会上",
+    // "论文的版面费"): said only if the clause judges nothing else.
+    let mut settings: Vec<A> = Vec::new();
+    // The topics of the list `current` ends ("学术和人品"), and where the
+    // last topic ended.
+    let mut group: Vec<A> = Vec::new();
+    let mut topic_end: Option<(usize, usize)> = None;
+    let mut pending = Pending::default();
+    // The last judgement made, so a quantity after it can change it
+    // ("延毕的特别多", "管得比较少"): (index in `out`, its word, where it
+    // ended, its token).
+    let mut last: Option<(usize, Word, usize, usize)> = None;
+    // A judgement of `topic`, and of every other topic of its list.
+    let push =
+        |out: &mut Vec<Statement<A>>, topic: Option<A>, group: &[A], v: i8| -> Option<usize> {
+            let topic = topic?;
+            out.push(Statement {
+                topic,
+                judged: Judged::Value(v),
+            });
+            let at = out.len() - 1;
+            if group.contains(&topic) {
+                for other in group.iter().filter(|g| **g != topic) {
+                    out.push(Statement {
+                        topic: *other,
+                        judged: Judged::Value(v),
+                    });
+                }
+            }
+            Some(at)
+        };
+    let text = |a: usize, b: usize| -> String { chars[a.min(b)..b].iter().collect() };
+    for (k, t) in tokens.iter().enumerate() {
+        if t.start > pending.end + REACH + if pending.quantity.is_some() { 2 } else { 0 } {
+            pending = Pending::default();
+        }
+        if let Some(a) = t.topic {
+            let after_topic = topic_end.filter(|(end, j)| {
+                t.start <= end + 3 && tokens[j + 1..k].iter().all(|n| n.words.is_empty())
+            });
+            if t.weak && after_topic.is_some_and(|(_, j)| tokens[j].topic != Some(a)) {
+                // "毕业出去的人都挺好": the people of the topic just named,
+                // not a topic of their own.
+            } else if t.weak && t.head().is_some() && current.is_some() {
+                // "毕业去向也挺nice的": a judging word that names a topic
+                // when nothing else does ("导师超nice的") judges the topic
+                // the clause is about.
+            } else {
+                let joined = topic_end.is_some_and(|(end, j)| {
+                    tokens[j + 1..k].iter().all(|n| n.topic.is_none())
+                        && COORDINATORS.contains(&text(end, t.start).as_str())
+                });
+                if !joined {
+                    group.clear();
+                }
+                if !group.contains(&a) {
+                    group.push(a);
+                }
+                current = Some(a);
+                let setting = chars.get(t.end).is_some_and(|c| SETTINGS.contains(c))
+                    && !t.words.iter().any(|w| w.is_head());
+                // "论文投稿的版面费": a topic that only qualifies the next one.
+                let qualifies = !t.words.iter().any(|w| w.is_head())
+                    && tokens[k + 1..]
+                        .iter()
+                        .find(|n| n.topic.is_some() || n.head().is_some())
+                        .is_some_and(|n| {
+                            !n.weak
+                                && n.topic.is_some_and(|b| b != a)
+                                && n.start <= t.end + 6
+                                && chars[t.end..n.start].contains(&'的')
+                        });
+                if setting || qualifies {
+                    settings.push(a);
+                } else if !t.weak {
+                    mention(&mut out, a);
+                }
+                topic_end = Some((t.end, k));
+            }
+        }
+        let target = current.or(first).or(carry);
+        let group = if current.is_some() { &group[..] } else { &[] };
+        if t.has(Word::Neutral) && t.words.len() == 1 {
+            continue;
+        }
+        let judged_next = |k: usize, end: usize| {
+            tokens
+                .get(k + 1)
+                .filter(|n| n.start <= end + REACH)
+                .is_some_and(|n| n.head().is_some() || n.has(Word::Up) || n.has(Word::Down))
+        };
+        // "基本没什么产出", "几乎没项目": a topic that 没 says is not there.
+        if t.topic.is_some()
+            && !t.weak
+            && t.head().is_none()
+            && pending.existential
+            && !judged_next(k, t.end)
+        {
+            let v = if pending.negator == Some(Word::StrongNegator) {
+                -2
+            } else {
+                -1
+            };
+            push(&mut out, target, group, v);
+            pending = Pending::default();
+            continue;
+        }
+        // A word that negates or judges ("没有", "不给"): a negator when a
+        // judgement follows closely, else a judgement.
+        let next_head = judged_next(k, t.end);
+        let negator = t
+            .words
+            .iter()
+            .copied()
+            .find(|w| w.is_negator())
+            .filter(|_| !(either_or && t.start == 0));
+        if let Some(n) = negator {
+            // "压力不大": a negated quantity at the end counts what came
+            // before it, as "小" would.
+            let count = (t.has(Word::Down) || t.has(Word::Up)) && !next_head;
+            if (next_head || t.head().is_none()) && !count {
+                pending.negator = Some(n);
+                pending.existential = n != Word::NotYet
+                    && chars[t.start..t.end]
+                        .iter()
+                        .any(|c| matches!(c, '没' | '无'));
+                pending.end = t.end;
+                continue;
+            }
+        }
+        if t.has(Word::Strong) || t.has(Word::Weak) {
+            if t.has(Word::Strong) {
+                pending.strong = true;
+            } else {
+                pending.weak = true;
+            }
+            pending.end = t.end;
+            if t.head().is_none() && !t.has(Word::Up) && !t.has(Word::Down) {
+                continue;
+            }
+        }
+        let quantity = if t.has(Word::Up) {
+            Some(1)
+        } else if t.has(Word::Down) {
+            Some(-1)
+        } else {
+            None
+        };
+        // "一千多", "十多个": a number's "more than", not a count.
+        let approximate = t.has(Word::Up)
+            && t.start > 0
+            && (chars[t.start - 1].is_ascii_digit() || "十百千万亿".contains(chars[t.start - 1]));
+        if approximate && t.head().is_none() {
+            continue;
+        }
+        if let (Some(q), None) = (quantity, t.head()) {
+            // A quantity counts the bad thing or the activity just before it…
+            if let Some((i, word @ (Word::Bad | Word::Activity), at, _)) = last {
+                if t.start <= at + REACH {
+                    // The count's own value, then its negation ("延毕不多":
+                    // few, praise; "不算多": middling).
+                    let p = Pending {
+                        quantity: Some(q),
+                        negator: None,
+                        ..pending
+                    };
+                    if let Some(v) = value(word, &p) {
+                        let v = match pending.negator {
+                            Some(Word::HedgedNegator) => 0,
+                            Some(_) => -v,
+                            None => v,
+                        };
+                        out[i].judged = Judged::Value(v);
+                    }
+                    pending = Pending::default();
+                    last = None;
+                    continue;
+                }
+            }
+            // (How often a judgement held says no more: "把人说哭过好几次".)
+            if last.is_some_and(|(_, _, at, _)| t.start <= at + REACH) {
+                pending = Pending::default();
+                last = None;
+                continue;
+            }
+            // … or the bad thing or activity right after it ("很少延毕",
+            // "很少有人延毕", "很少亲自带":
+            // words that only name a topic may stand between) …
+            let bad_after = tokens[k + 1..]
+                .iter()
+                .take_while(|n| n.start <= t.end + REACH + 2)
+                .find(|n| n.head().is_some() || n.words.iter().any(|w| w.is_negator()))
+                .is_some_and(|n| matches!(n.head(), Some(Word::Bad | Word::Activity)));
+            if bad_after {
+                pending.quantity = Some(q);
+                pending.end = t.end;
+                continue;
+            }
+            // … else the topic itself: "补助很少", "经费不多".
+            let mag: i8 = if pending.strong { 2 } else { 1 };
+            let v = match pending.negator {
+                Some(Word::HedgedNegator) => 0,
+                Some(Word::StrongNegator) if q > 0 => -2,
+                Some(_) => -q,
+                None => q * mag,
+            };
+            push(&mut out, target, group, v);
+            pending = Pending::default();
+            last = None;
+            continue;
+        }
+        let Some(head) = t.head() else { continue };
+        // How bad the bad thing just named is ("push得不算狠", "骂得很凶",
+        // "加班还好"): the predicate's degree replaces the bad thing's own,
+        // when nothing else was named between them.
+        if let Some((i, Word::Bad, at, j)) = last {
+            let predicate = matches!(
+                head,
+                Word::Positive | Word::Negative | Word::Hedge | Word::Top | Word::Bottom
+            );
+            let same = t.topic.is_none_or(|a| a == out[i].topic)
+                && tokens[j + 1..k].iter().all(|n| n.topic.is_none());
+            if predicate && same && t.start <= at + REACH {
+                if let Some(v) = value(head, &pending) {
+                    // "厉害" of a bad thing is how much of it, not praise.
+                    let v = if matches!(head, Word::Positive | Word::Top) {
+                        -v
+                    } else {
+                        v
+                    };
+                    out[i].judged = Judged::Value(v);
+                }
+                pending = Pending::default();
+                last = None;
+                continue;
+            }
+        }
+        match value(head, &pending) {
+            Some(v) => {
+                let i = push(&mut out, target, group, v);
+                last = i.map(|i| (i, head, t.end, k));
+            }
+            None => {
+                // An activity with nothing on it yet: a mention that a
+                // quantity after it may still judge.
+                if let Some(a) = target {
+                    out.push(Statement {
+                        topic: a,
+                        judged: Judged::Mentioned,
+                    });
+                    last = Some((out.len() - 1, head, t.end, k));
+                }
+            }
+        }
+        pending = Pending::default();
+    }
+    if !out.iter().any(|s| matches!(s.judged, Judged::Value(_))) {
+        for a in settings {
+            mention(&mut out, a);
+        }
+    }
+    out
+}

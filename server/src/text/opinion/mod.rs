@@ -1,0 +1,289 @@
+//! Opinions: what a clause says about each topic it names, and how
+//! strongly — the one reader of praise, criticism, negation, degree and
+//! hedges (`server/lexicons/opinion.txt`).
+//!
+//! A feature brings its topics ([`Topics`]: the review coach's four
+//! dimensions and the facts its readers take as good or bad); the words of
+//! judgement are general Chinese and live here. A clause is read left to
+//! right in tokens (longest term first, so "不错" is praise and "水平" is no
+//! "水"):
+//!
+//! - a judgement (`好`, `差`, `顶尖`, `还行`) belongs to the topic named last
+//!   before it in the clause, else the first one after it, else the topic
+//!   the clause continues (`carry`: "经费很少，给个3分吧");
+//! - an intensifier before it (`非常` strong, `很` weak) and a negator
+//!   (`不`, `根本不`, `不算`) change it: praise 4 / 5, criticism 2 / 1,
+//!   middling 3 ([`Judged::Value`] from −2 to 2);
+//! - quantities take the value of what they count: `补助很少` criticises,
+//!   `骂人少` and `很少延毕` praise, `延毕的特别多` criticises strongly;
+//! - a clause that asks (`经费怎么样`) or does not know (`不清楚`) judges
+//!   nothing: its topics are [`Judged::Unknown`];
+//! - a topic named with no judgement is [`Judged::Mentioned`] ("补助每月三千":
+//!   said, but whether that is good needs a norm).
+//!
+//! The words and the feature's topics, tokenised longest first, are in
+//! `words.rs`; how one clause's tokens are judged, in `judge.rs`.
+
+mod judge;
+mod words;
+
+pub use words::{Topics, Word};
+
+use judge::judge;
+use words::{tokenize, Token};
+
+/// What a clause says about one topic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judged {
+    /// From −2 (strong criticism) to 2 (strong praise); 0 is middling.
+    Value(i8),
+    /// Named, nothing judged.
+    Mentioned,
+    /// Asked about, or the writer does not know: not said.
+    Unknown,
+}
+
+/// One topic and what a clause says of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Statement<A> {
+    pub topic: A,
+    pub judged: Judged,
+}
+
+/// What `chars` (one clause, folded) says about each topic of `topics`.
+/// `carry` is the topic the clause continues when it names none itself;
+/// `asks` that the clause is a question (its sentence ends in "？").
+pub fn read<A: Copy + Eq>(
+    topics: &Topics<A>,
+    chars: &[char],
+    carry: Option<A>,
+    asks: bool,
+) -> Vec<Statement<A>> {
+    let tokens = tokenize(topics, chars);
+    let named: Vec<A> = {
+        let mut v: Vec<A> = Vec::new();
+        for t in tokens.iter().filter(|t| !t.weak) {
+            if let Some(a) = t.topic {
+                if !v.contains(&a) {
+                    v.push(a);
+                }
+            }
+        }
+        v
+    };
+    // "会主动问我们适应得怎么样": a question the clause reports asks nothing.
+    let asks = asks
+        || tokens
+            .iter()
+            .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'));
+    let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
+    let unknown_about = |named: Vec<A>| -> Vec<Statement<A>> {
+        let about = if named.is_empty() {
+            carry.into_iter().collect()
+        } else {
+            named
+        };
+        about
+            .into_iter()
+            .map(|topic| Statement {
+                topic,
+                judged: Judged::Unknown,
+            })
+            .collect()
+    };
+    if asks || unknown {
+        return unknown_about(named);
+    }
+    let out = judge(&tokens, chars, first_topic(&named, &tokens, carry), carry);
+    // "还没进组": not yet — nothing judged unless the clause judges something
+    // all the same ("劳务费拖了半年还没发").
+    // Only a topic it names: "我还没正式进组" leaves what came before as it was.
+    if tokens.iter().any(|t| t.has(Word::NotYet))
+        && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
+    {
+        return named
+            .into_iter()
+            .map(|topic| Statement {
+                topic,
+                judged: Judged::Unknown,
+            })
+            .collect();
+    }
+    out
+}
+
+/// The topic a judgement before any topic belongs to: the first one the
+/// clause names, else the topic it continues (`carry`), else the first word
+/// that names one only under a judgement ("够做实验" after "课题经费一般"
+/// is the funding, not the 实验).
+fn first_topic<A: Copy>(named: &[A], tokens: &[Token<A>], carry: Option<A>) -> Option<A> {
+    named
+        .first()
+        .copied()
+        .or(carry)
+        .or_else(|| tokens.iter().find_map(|t| t.topic))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::fold::fold;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum T {
+        Money,
+        People,
+        Work,
+    }
+
+    fn topics() -> Topics<T> {
+        let mut t = Topics::new();
+        t.add("经费", T::Money, None);
+        t.add("补助", T::Money, None);
+        t.add("老师", T::People, None);
+        t.add("脾气", T::People, None);
+        t.add("延毕", T::Work, Some(Word::Bad));
+        t.add("毕业", T::Work, None);
+        t.add("组会", T::Work, None);
+        t
+    }
+
+    fn values(s: &str) -> Vec<(T, Judged)> {
+        let chars: Vec<char> = fold(s).chars().collect();
+        read(&topics(), &chars, None, false)
+            .into_iter()
+            .filter(|s| s.judged != Judged::Mentioned)
+            .map(|s| (s.topic, s.judged))
+            .collect()
+    }
+
+    fn v(s: &str) -> i8 {
+        match values(s).last() {
+            Some((_, Judged::Value(v))) => *v,
+            other => panic!("{s}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn degree_turns_praise_and_criticism() {
+        assert_eq!(v("经费很好"), 1);
+        assert_eq!(v("经费非常好"), 2);
+        assert_eq!(v("经费特别差"), -2);
+        assert_eq!(v("经费差"), -1);
+        assert_eq!(v("经费还行"), 0);
+        assert_eq!(v("经费还不错"), 1);
+    }
+
+    #[test]
+    fn negation_turns_and_hedged_negation_halves() {
+        assert_eq!(v("脾气不好"), -1);
+        assert_eq!(v("脾气不太好"), -1);
+        assert_eq!(v("脾气一点都不好"), -2);
+        assert_eq!(v("脾气不差"), 1);
+        assert_eq!(v("补助不算少"), 0);
+        assert_eq!(v("老师从不骂人"), 1);
+        assert_eq!(v("老师根本不管"), -2);
+        assert_eq!(v("老师不怎么指导"), -1);
+    }
+
+    #[test]
+    fn quantities_take_the_value_of_what_they_count() {
+        assert_eq!(v("补助很少"), -1);
+        assert_eq!(v("补助特别少"), -2);
+        assert_eq!(v("补助不少"), 1);
+        assert_eq!(v("经费不多"), -1);
+        assert_eq!(v("延毕的特别多"), -2);
+        assert_eq!(v("很少延毕"), 1);
+        assert_eq!(v("经常延毕"), -1);
+        assert_eq!(v("老师管得比较少"), -1);
+        // The degree of a count counts as for any judgement.
+        assert_eq!(v("老师指导太少了"), -2);
+        assert_eq!(v("老师指导特别多"), 2);
+        assert_eq!(v("极少延毕"), 2);
+    }
+
+    #[test]
+    fn questions_and_not_knowing_judge_nothing() {
+        assert_eq!(values("经费怎么样"), vec![(T::Money, Judged::Unknown)]);
+        assert_eq!(values("经费不清楚"), vec![(T::Money, Judged::Unknown)]);
+        let chars: Vec<char> = "说不好".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, Some(T::Work), false),
+            vec![Statement {
+                topic: T::Work,
+                judged: Judged::Unknown
+            }]
+        );
+    }
+
+    #[test]
+    fn judgements_bind_to_the_topic_named_before_them() {
+        assert_eq!(
+            values("经费很少老师很好"),
+            vec![(T::Money, Judged::Value(-1)), (T::People, Judged::Value(1))]
+        );
+        // Words that hold a judging word judge nothing.
+        assert!(values("毕业的师兄水平一般都能按时走")
+            .iter()
+            .all(|(_, j)| *j != Judged::Value(-1)));
+        let chars: Vec<char> = "补助每个月三千".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, None, false),
+            vec![Statement {
+                topic: T::Money,
+                judged: Judged::Mentioned
+            }]
+        );
+    }
+
+    #[test]
+    fn a_list_is_judged_as_a_whole_and_a_setting_only_when_nothing_else_is() {
+        // The judgement binds to the list's last topic, then to the others.
+        assert_eq!(
+            values("经费和脾气都很好"),
+            vec![(T::People, Judged::Value(1)), (T::Money, Judged::Value(1))]
+        );
+        assert_eq!(
+            values("经费、脾气都一般"),
+            vec![(T::People, Judged::Value(0)), (T::Money, Judged::Value(0))]
+        );
+        // "组会上" sets the scene of a judgement of the people…
+        let chars: Vec<char> = "组会上脾气很差".chars().collect();
+        assert!(read(&topics(), &chars, None, false)
+            .iter()
+            .all(|s| s.topic == T::People));
+        // … and is said when nothing else is judged.
+        let chars: Vec<char> = "组会上讲了很久".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, None, false),
+            vec![Statement {
+                topic: T::Work,
+                judged: Judged::Mentioned
+            }]
+        );
+    }
+
+    #[test]
+    fn a_bad_thing_s_predicate_and_a_missing_thing_give_the_degree() {
+        // How bad the bad thing is.
+        assert_eq!(v("延毕还好"), 0);
+        assert_eq!(v("延毕很严重"), -1);
+        // A negated count at the end of the clause, not a double negation.
+        assert_eq!(v("延毕不多"), 1);
+        assert_eq!(v("延毕不算多"), 0);
+        // 没 + a topic: it is missing.
+        assert_eq!(v("几乎没经费"), -1);
+        assert_eq!(v("根本没补助"), -2);
+        // Not yet: nothing judged, and only what it names is unknown.
+        let chars: Vec<char> = "还没毕业".chars().collect();
+        assert_eq!(
+            read(&topics(), &chars, Some(T::Money), false),
+            vec![Statement {
+                topic: T::Work,
+                judged: Judged::Unknown
+            }]
+        );
+        let chars: Vec<char> = "我还没进组".chars().collect();
+        assert!(read(&topics(), &chars, Some(T::Money), false).is_empty());
+    }
+}

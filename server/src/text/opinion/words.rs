@@ -1,0 +1,260 @@
+//! The words of judgement (`server/lexicons/opinion.txt`) and a feature's
+//! topics, in one word list; a clause in tokens, longest term first.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::super::lexfile;
+use super::super::words::WordSet;
+
+const LEXICON: &str = include_str!("../../../lexicons/opinion.txt");
+
+/// What a term does in a judgement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    Positive,
+    Negative,
+    Top,
+    Bottom,
+    Hedge,
+    Activity,
+    Bad,
+    Up,
+    Down,
+    Strong,
+    Weak,
+    Negator,
+    StrongNegator,
+    HedgedNegator,
+    Unknown,
+    NotYet,
+    Asks,
+    Neutral,
+}
+
+impl Word {
+    fn from_key(key: &str) -> Option<Word> {
+        Some(match key {
+            "positive" => Word::Positive,
+            "negative" => Word::Negative,
+            "top" => Word::Top,
+            "bottom" => Word::Bottom,
+            "hedge" => Word::Hedge,
+            "activity" => Word::Activity,
+            "bad" => Word::Bad,
+            "up" => Word::Up,
+            "down" => Word::Down,
+            "strong" => Word::Strong,
+            "weak" => Word::Weak,
+            "negator" => Word::Negator,
+            "negator.strong" => Word::StrongNegator,
+            "negator.hedged" => Word::HedgedNegator,
+            "unknown" => Word::Unknown,
+            "notyet" => Word::NotYet,
+            "asks" => Word::Asks,
+            "neutral" => Word::Neutral,
+            _ => return None,
+        })
+    }
+
+    /// A judgement by itself (not a modifier).
+    pub(super) fn is_head(self) -> bool {
+        matches!(
+            self,
+            Word::Positive
+                | Word::Negative
+                | Word::Top
+                | Word::Bottom
+                | Word::Hedge
+                | Word::Activity
+                | Word::Bad
+        )
+    }
+
+    pub(super) fn is_negator(self) -> bool {
+        matches!(
+            self,
+            Word::Negator | Word::StrongNegator | Word::HedgedNegator | Word::NotYet
+        )
+    }
+}
+
+/// A feature's topics: terms that name a topic, and terms that name a
+/// topic and judge it too ("大厂": the prospects, praised; "延毕": the
+/// prospects, a bad thing). Terms are added first; the first reading builds
+/// one word list of them and the general words of judgement
+/// (`text::words`, searched in one pass).
+pub struct Topics<A> {
+    /// (term, topic, its judgement, weak), in the order added.
+    terms: Vec<(String, A, Option<Word>, bool)>,
+    words: OnceLock<WordSet<Meaning<A>>>,
+}
+
+/// Everything one term means: its general words of judgement, the topic it
+/// names, and whether it names it only under a judgement.
+#[derive(Clone, Debug)]
+struct Meaning<A> {
+    words: Vec<Word>,
+    topic: Option<A>,
+    weak: bool,
+}
+
+impl<A: Copy + Eq> Topics<A> {
+    pub fn new() -> Topics<A> {
+        Topics {
+            terms: Vec::new(),
+            words: OnceLock::new(),
+        }
+    }
+
+    /// `term` names `topic` only when a judgement binds to it ("人" in
+    /// "人很好"; not in "有人延毕").
+    pub fn add_weak(&mut self, term: &str, topic: A) {
+        self.push(term, topic, None, true);
+    }
+
+    /// `term` (folded) names `topic`, and judges it as `word` says.
+    pub fn add(&mut self, term: &str, topic: A, word: Option<Word>) {
+        self.push(term, topic, word, false);
+    }
+
+    fn push(&mut self, term: &str, topic: A, word: Option<Word>, weak: bool) {
+        assert!(
+            self.words.get().is_none(),
+            "topics are added before the first reading"
+        );
+        if !term.is_empty() {
+            self.terms.push((term.to_string(), topic, word, weak));
+        }
+    }
+
+    /// The word list: every term once, with all it means. A feature's
+    /// judgement of its own term comes before the general one.
+    fn words(&self) -> &WordSet<Meaning<A>> {
+        self.words.get_or_init(|| {
+            let mut meanings: Vec<(String, Meaning<A>)> = Vec::new();
+            let mut at: HashMap<String, usize> = HashMap::new();
+            let mut entry = |term: &str| -> usize {
+                *at.entry(term.to_string()).or_insert_with(|| {
+                    meanings.push((
+                        term.to_string(),
+                        Meaning {
+                            words: Vec::new(),
+                            topic: None,
+                            weak: false,
+                        },
+                    ));
+                    meanings.len() - 1
+                })
+            };
+            let mut general: Vec<(String, Word)> = Vec::new();
+            for e in lexfile::parse("opinion.txt", LEXICON) {
+                let word = Word::from_key(&e.key)
+                    .unwrap_or_else(|| panic!("opinion.txt: unknown key {}", e.key));
+                general.extend(e.terms.iter().map(|t| (super::super::fold::fold(t), word)));
+            }
+            let mut slots = Vec::new();
+            for (term, word) in &general {
+                slots.push((entry(term), Some(*word), None, false));
+            }
+            for (term, topic, word, weak) in &self.terms {
+                slots.push((entry(term), *word, Some(*topic), *weak));
+            }
+            for (i, word, topic, weak) in slots {
+                let m = &mut meanings[i].1;
+                match topic {
+                    None => {
+                        if let Some(w) = word.filter(|w| !m.words.contains(w)) {
+                            m.words.push(w);
+                        }
+                    }
+                    Some(a) => {
+                        m.topic = m.topic.or(Some(a));
+                        m.weak |= weak;
+                        if let Some(w) = word {
+                            m.words.retain(|x| !x.is_head());
+                            m.words.insert(0, w);
+                        }
+                    }
+                }
+            }
+            WordSet::new(meanings)
+        })
+    }
+
+    /// Adds `term` as a word of the given kind ("positive", "bad" …), or
+    /// `None` when the kind is unknown.
+    pub fn add_judging(&mut self, term: &str, topic: A, kind: &str) -> Option<()> {
+        let word = Word::from_key(kind)?;
+        self.add(term, topic, Some(word));
+        Some(())
+    }
+
+    /// The topics `chars` names, each once, in order.
+    pub fn named(&self, chars: &[char]) -> Vec<A> {
+        let mut out: Vec<A> = Vec::new();
+        for (_, _, a) in self.spans(chars) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+        out
+    }
+
+    /// Where `chars` names a topic: (start, end, topic), weak terms left out.
+    pub fn spans(&self, chars: &[char]) -> Vec<(usize, usize, A)> {
+        tokenize(self, chars)
+            .into_iter()
+            .filter(|t| !t.weak)
+            .filter_map(|t| t.topic.map(|a| (t.start, t.end, a)))
+            .collect()
+    }
+}
+
+impl<A: Copy + Eq> Default for Topics<A> {
+    fn default() -> Self {
+        Topics::new()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Token<A> {
+    /// Char offsets in the clause.
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) words: Vec<Word>,
+    pub(super) topic: Option<A>,
+    pub(super) weak: bool,
+}
+
+impl<A> Token<A> {
+    pub(super) fn has(&self, w: Word) -> bool {
+        self.words.contains(&w)
+    }
+    pub(super) fn head(&self) -> Option<Word> {
+        self.words.iter().copied().find(|w| w.is_head())
+    }
+}
+
+/// The clause in tokens: at each place the longest term, with every
+/// meaning it has.
+pub(super) fn tokenize<A: Copy + Eq>(topics: &Topics<A>, chars: &[char]) -> Vec<Token<A>> {
+    let text: String = chars.iter().collect();
+    // Byte offset → char offset, for the word list's byte ranges.
+    let mut char_at = vec![0; text.len() + 1];
+    for (n, (b, c)) in text.char_indices().enumerate() {
+        char_at[b..b + c.len_utf8()].fill(n);
+    }
+    char_at[text.len()] = chars.len();
+    topics
+        .words()
+        .find(&text)
+        .map(|hit| Token {
+            start: char_at[hit.start],
+            end: char_at[hit.end],
+            words: hit.tag.words.clone(),
+            topic: hit.tag.topic,
+            weak: hit.tag.weak,
+        })
+        .collect()
+}
