@@ -5,7 +5,7 @@
 //! (else the one named in an earlier clause, else the one the coach just
 //! asked about), or to all four after 都 / 全部.
 
-use super::state::Dimension;
+use super::dimension::Dimension;
 use crate::text::clauses;
 use crate::text::fold::fold;
 use crate::text::numbers::{self, parse_number};
@@ -183,8 +183,8 @@ pub fn apply(scores: &mut super::state::Scores, edits: &[Edit]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::dimension::Scores;
     use super::super::reader::Reader;
-    use super::super::state::Scores;
     use super::*;
 
     fn edited(start: [u8; 4], say: &str) -> [u8; 4] {

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::state::Dimension;
+use super::dimension::Dimension;
 use crate::text::fold::fold;
 use crate::text::lexfile;
 

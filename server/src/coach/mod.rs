@@ -19,6 +19,7 @@
 //!   recall, and the scores against `server/evals/coach-scores*.jsonl`
 
 pub mod checkpoint;
+pub mod dimension;
 pub mod edits;
 pub mod eval;
 pub mod eval_scores;

@@ -20,9 +20,9 @@
 
 use std::sync::Arc;
 
+use super::dimension::Dimension;
 use super::edits::{self, Edit};
 use super::lexicon::CoachLexicon;
-use super::state::Dimension;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
 use crate::text::opinion::{self, Judged, Topics};

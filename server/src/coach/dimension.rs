@@ -1,0 +1,85 @@
+//! The four dimensions a review is scored on, and the scores of a draft:
+//! the words every part of the coach shares (the reader, the edits, the
+//! lexicon, the state), so they sit below all of them.
+
+use serde::{Deserialize, Serialize};
+
+/// The four dimensions of a review, in the order the form lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    Academic,
+    Funding,
+    Relationship,
+    Prospects,
+}
+
+impl Dimension {
+    pub const ALL: [Dimension; 4] = [
+        Dimension::Academic,
+        Dimension::Funding,
+        Dimension::Relationship,
+        Dimension::Prospects,
+    ];
+
+    /// The key of lexicons, templates and the protocol's `ratings`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Dimension::Academic => "academic",
+            Dimension::Funding => "funding",
+            Dimension::Relationship => "relationship",
+            Dimension::Prospects => "prospects",
+        }
+    }
+
+    /// How it is named to the student (and to a model).
+    pub fn name(self) -> &'static str {
+        match self {
+            Dimension::Academic => "学术水平",
+            Dimension::Funding => "科研经费",
+            Dimension::Relationship => "师生关系",
+            Dimension::Prospects => "学生前途",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Dimension> {
+        Dimension::ALL.into_iter().find(|d| d.key() == key)
+    }
+}
+
+/// The draft the editor proposes: scores 1–5 per dimension and overall.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scores {
+    pub academic: u8,
+    pub funding: u8,
+    pub relationship: u8,
+    pub prospects: u8,
+    pub overall: u8,
+}
+
+impl Scores {
+    pub fn get(&self, d: Dimension) -> u8 {
+        match d {
+            Dimension::Academic => self.academic,
+            Dimension::Funding => self.funding,
+            Dimension::Relationship => self.relationship,
+            Dimension::Prospects => self.prospects,
+        }
+    }
+
+    pub fn set(&mut self, d: Dimension, v: u8) {
+        let v = v.clamp(1, 5);
+        match d {
+            Dimension::Academic => self.academic = v,
+            Dimension::Funding => self.funding = v,
+            Dimension::Relationship => self.relationship = v,
+            Dimension::Prospects => self.prospects = v,
+        }
+    }
+
+    /// The overall score: the rounded mean of the four.
+    pub fn settle_overall(&mut self) {
+        let sum: u32 = Dimension::ALL.iter().map(|d| u32::from(self.get(*d))).sum();
+        self.overall = ((sum as f64 / 4.0).round() as u8).clamp(1, 5);
+    }
+}
