@@ -24,7 +24,7 @@ fn main() {
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}/bench.db", dir.display());
         let started = Instant::now();
-        let (pool, _) = server::db::open(&url).await.unwrap();
+        let (pool, _) = server::startup::open(&url).await.unwrap();
         println!("demo database: {:?}", started.elapsed());
 
         let started = Instant::now();

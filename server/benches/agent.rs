@@ -43,7 +43,7 @@ fn main() {
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}/bench.db", dir.display());
         let started = Instant::now();
-        let (pool, _) = server::db::open(&url).await.unwrap();
+        let (pool, _) = server::startup::open(&url).await.unwrap();
         println!("seeding the demo database: {:?}", started.elapsed());
         let site = Arc::new(Site::load(pool).await.unwrap());
         let agent = Arc::new(Agent::new(site.clone()));

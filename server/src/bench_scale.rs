@@ -167,9 +167,9 @@ pub async fn run(config: &BenchConfig) -> Result<String, String> {
 
     let dir = std::env::temp_dir().join(format!("advisor-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let (demo_pool, _) = crate::db::open_with(
+    let (demo_pool, _) = crate::startup::open_with(
         &format!("sqlite://{}/demo.db", dir.display()),
-        crate::db::Seeding::Demo,
+        crate::startup::Seeding::Demo,
     )
     .await
     .map_err(|e| e.to_string())?;

@@ -2,8 +2,9 @@
 //! on first run) or PostgreSQL (`DATABASE_URL=postgres://…`, for instances on
 //! several machines), chosen by the URL's scheme. The embedded migrations of
 //! that backend (`migrations/sqlite`, `migrations/postgres`: the same versions,
-//! the same tables) are applied, and an empty database gets the demo data (or,
-//! with `DEMO_DATA=off`, the school/major catalog alone).
+//! the same tables) are applied under the setup lock, and so is whatever the
+//! caller prepares next (start-up seeds and indexes: `crate::startup`; this
+//! module knows no data of the site).
 //!
 //! Both go through sqlx's `Any` driver, so every query in `store` is written
 //! once: `$1`-numbered parameters (both read them), values of the storage
@@ -19,8 +20,6 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::Executor;
-
-pub use crate::demo::Seeding;
 
 /// The pool every module queries through (SQLite or PostgreSQL).
 pub type Pool = sqlx::AnyPool;
@@ -281,41 +280,30 @@ pub async fn resync_ids(conn: &mut Conn, backend: Backend) -> Result<(), sqlx::E
     Ok(())
 }
 
-/// Connects, migrates, and seeds an empty database as `DEMO_DATA` says
-/// ([`Seeding::from_env`]: the demo, or with `off` the catalog only).
-/// Returns the pool and whether anything was seeded. See [`open_with`].
-pub async fn open(url: &str) -> Result<(Pool, bool), SetupError> {
-    let seeding = Seeding::from_env().map_err(SetupError::Config)?;
-    open_with(url, seeding).await
-}
-
-/// Connects, migrates, and seeds an empty database with `seeding`.
-/// Returns the pool and whether anything was seeded.
+/// Connects, migrates, and runs `prepare` (the start-up's seeding) while
+/// holding the setup lock; returns the pool and what `prepare` returned.
 ///
 /// Several instances may start at once on one database: migrating and
-/// seeding happen under an exclusive lock, so the first instance migrates
+/// preparing happen under an exclusive lock, so the first instance migrates
 /// and seeds while the others wait, then find nothing left to do. SQLite: a
 /// lock on a file beside the database (`<file>.setup-lock`; SQLite's own
 /// locks cannot do this: each migration is its own transaction, and two
 /// instances that both read "0019 not applied" would both apply it).
 /// PostgreSQL: a session advisory lock held on one connection meanwhile.
-pub async fn open_with(url: &str, seeding: Seeding) -> Result<(Pool, bool), SetupError> {
+pub async fn open_prepared<T>(
+    url: &str,
+    prepare: impl AsyncFnOnce(&Pool) -> Result<T, SetupError>,
+) -> Result<(Pool, T), SetupError> {
     let pool = connect(url).await?;
     let lock = SetupLock::take(&pool).await?;
     let done = async {
         migrate(&pool).await?;
-        let seeded = crate::demo::seed_if_empty(&pool, seeding).await?;
-        // Advisors written by any path (demo, `server seed`, `server import`,
-        // an older version) become findable by name.
-        let indexed = crate::store::search::index_missing_in(&pool).await?;
-        if indexed > 0 {
-            tracing::info!(advisors = indexed, "name search indexed");
-        }
-        Ok::<_, SetupError>(seeded)
+        prepare(&pool).await
     }
     .await;
     lock.release().await;
-    Ok((pool, done?))
+    let done = done?;
+    Ok((pool, done))
 }
 
 /// The setup lock an instance holds while it migrates and seeds.

@@ -54,6 +54,7 @@ pub mod reviews;
 pub mod search;
 pub mod site;
 pub mod speech_act;
+pub mod startup;
 pub mod store;
 pub mod text;
 

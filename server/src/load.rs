@@ -224,7 +224,7 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let url = format!("sqlite://{}/load.db", dir.display());
     // Its own temporary database, always with the demo (whatever DEMO_DATA says).
-    let (pool, _) = crate::db::open_with(&url, crate::db::Seeding::Demo)
+    let (pool, _) = crate::startup::open_with(&url, crate::startup::Seeding::Demo)
         .await
         .map_err(|e| e.to_string())?;
     let site = Arc::new(

@@ -37,9 +37,9 @@ use tracing_subscriber::EnvFilter;
 
 use server::agent::eval::{self, parse_suite, run_dialogue, Summary};
 use server::agent::Agent;
-use server::db;
 use server::llm::scripted::{Script, ScriptedServer};
 use server::site::Site;
+use server::{db, startup};
 
 /// Chat sessions idle this long are deleted (at start, then every hour).
 const SESSION_DAYS: u32 = 7;
@@ -117,15 +117,15 @@ async fn serve() -> Result<ExitCode, Failure> {
     let url =
         std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string());
     let started = std::time::Instant::now();
-    let seeding = db::Seeding::from_env()?;
-    let (pool, seeded) = db::open_with(&url, seeding).await?;
+    let seeding = startup::Seeding::from_env()?;
+    let (pool, seeded) = startup::open_with(&url, seeding).await?;
     if seeded {
         tracing::info!(
             elapsed_ms = started.elapsed().as_millis() as u64,
             "{} written to {}",
             match seeding {
-                db::Seeding::Demo => "demo data",
-                db::Seeding::CatalogOnly => "the school/major catalog (DEMO_DATA=off)",
+                startup::Seeding::Demo => "demo data",
+                startup::Seeding::CatalogOnly => "the school/major catalog (DEMO_DATA=off)",
             },
             db::redacted(&url)
         );
@@ -212,8 +212,11 @@ impl DemoSite {
     async fn open(tag: &str) -> Result<DemoSite, Failure> {
         let file =
             TempFile(std::env::temp_dir().join(format!("advisor-{tag}-{}.db", std::process::id())));
-        let (pool, _) =
-            db::open_with(&format!("sqlite://{}", file.0.display()), db::Seeding::Demo).await?;
+        let (pool, _) = startup::open_with(
+            &format!("sqlite://{}", file.0.display()),
+            startup::Seeding::Demo,
+        )
+        .await?;
         let site = Arc::new(Site::load(pool.clone()).await?);
         Ok(DemoSite {
             site,
@@ -424,17 +427,17 @@ async fn import(args: &[String]) -> Result<ExitCode, Failure> {
     let url = parsed.db.clone().unwrap_or_else(|| {
         std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string())
     });
-    let seeding = db::Seeding::from_env()?;
-    let (pool, seeded) = db::open_with(&url, seeding).await?;
+    let seeding = startup::Seeding::from_env()?;
+    let (pool, seeded) = startup::open_with(&url, seeding).await?;
     if seeded {
         eprintln!(
             "{} 是空数据库，已先写入{}。",
             db::redacted(&url),
             match seeding {
-                db::Seeding::Demo =>
+                startup::Seeding::Demo =>
                     "演示数据（导师和评价都是虚构的；只要学校和专业目录的空网站，\
                                        请删除这个数据库后用 DEMO_DATA=off 重新运行）",
-                db::Seeding::CatalogOnly => "学校和专业目录",
+                startup::Seeding::CatalogOnly => "学校和专业目录",
             }
         );
     }

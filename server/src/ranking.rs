@@ -33,6 +33,32 @@ impl Prior {
     }
 }
 
+/// The priors of the five scores (overall, then the four dimensions), from
+/// the site-wide sums.
+#[derive(Clone, Copy, Debug)]
+pub struct Priors {
+    pub overall: Prior,
+    pub academic: Prior,
+    pub funding: Prior,
+    pub relationship: Prior,
+    pub prospects: Prior,
+}
+
+impl Priors {
+    /// From the site-wide sums of overall, academic, funding, relationship
+    /// and prospects, over `count` reviews.
+    pub fn from_sums(sums: [i64; 5], count: i64) -> Priors {
+        let p = |sum| Prior::from_sums(sum, count);
+        Priors {
+            overall: p(sums[0]),
+            academic: p(sums[1]),
+            funding: p(sums[2]),
+            relationship: p(sums[3]),
+            prospects: p(sums[4]),
+        }
+    }
+}
+
 /// The Bayesian average of `count` scores adding up to `sum`.
 pub fn bayesian(sum: i64, count: i64, prior: Prior) -> f64 {
     (prior.weight * prior.mean + sum as f64) / (prior.weight + count as f64)

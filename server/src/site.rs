@@ -9,13 +9,13 @@ use crate::db::Pool;
 use app::error::ApiError;
 use app::model::{
     AdvisorCard, AdvisorDetail, AdvisorRef, Comparison, DimensionAverages, DimensionBest, HomeData,
-    Major, RankingPage, RankingStats, RankingView, ReviewPage, ReviewQuery, School, SearchResults,
-    SortKey,
+    Major, RankingPage, RankingStats, RankingView, ReviewPage, ReviewQuery, School, SortKey,
 };
 
 use crate::catalog::{Catalog, MajorEntry, Resolution, SchoolEntry};
-use crate::ranking::{self, Prior};
-use crate::store::{self, AdvisorRow, SiteStats};
+use crate::ranking;
+pub use crate::ranking::Priors;
+use crate::store::{self, AdvisorRow};
 
 /// Advisors per ranking page.
 pub const RANKING_PAGE_SIZE: u32 = 20;
@@ -28,41 +28,6 @@ const CARD_TAGS: usize = 3;
 /// How often a running server looks for a changed roster
 /// ([`Site::refresh_if_changed`]): an import shows within this time.
 pub const ROSTER_POLL: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// The priors of the five scores, from the site-wide sums.
-#[derive(Clone, Copy, Debug)]
-pub struct Priors {
-    pub overall: Prior,
-    pub academic: Prior,
-    pub funding: Prior,
-    pub relationship: Prior,
-    pub prospects: Prior,
-}
-
-impl Priors {
-    pub fn from_stats(s: &SiteStats) -> Priors {
-        Priors {
-            overall: Prior::from_sums(s.sum_overall, s.review_count),
-            academic: Prior::from_sums(s.sum_academic, s.review_count),
-            funding: Prior::from_sums(s.sum_funding, s.review_count),
-            relationship: Prior::from_sums(s.sum_relationship, s.review_count),
-            prospects: Prior::from_sums(s.sum_prospects, s.review_count),
-        }
-    }
-
-    /// The value a ranking under `sort` orders this advisor by.
-    pub fn sort_value(&self, a: &AdvisorRow, sort: SortKey) -> f64 {
-        let n = a.review_count;
-        match sort {
-            SortKey::Overall => ranking::bayesian(a.sum_overall, n, self.overall),
-            SortKey::Academic => ranking::bayesian(a.sum_academic, n, self.academic),
-            SortKey::Funding => ranking::bayesian(a.sum_funding, n, self.funding),
-            SortKey::Relationship => ranking::bayesian(a.sum_relationship, n, self.relationship),
-            SortKey::Prospects => ranking::bayesian(a.sum_prospects, n, self.prospects),
-            SortKey::Reviews => n as f64,
-        }
-    }
-}
 
 pub(crate) fn db_error(e: sqlx::Error) -> ApiError {
     tracing::error!(error = %e, "database error");
@@ -209,8 +174,6 @@ pub struct Site {
     /// The roster version ([`store::roster`]) the caches were loaded at;
     /// held while they are reloaded, so reloads take turns.
     roster_seen: tokio::sync::Mutex<i64>,
-    /// Refused review-form submissions, shown once on the form again.
-    drafts: crate::reviews::form::Drafts,
 }
 
 impl Site {
@@ -221,7 +184,6 @@ impl Site {
         let roster = store::roster::version(&pool).await?;
         let catalog = Arc::new(Catalog::load(&pool).await?);
         Ok(Site {
-            drafts: crate::reviews::form::Drafts::new(pool.clone()),
             pool,
             catalog,
             directories: Default::default(),
@@ -251,11 +213,6 @@ impl Site {
 
     pub fn pool(&self) -> &Pool {
         &self.pool
-    }
-
-    /// Refused review-form submissions waiting to be shown again.
-    pub fn review_drafts(&self) -> &crate::reviews::form::Drafts {
-        &self.drafts
     }
 
     pub fn catalog(&self) -> &Catalog {
@@ -1072,62 +1029,6 @@ fn better_on(a: &AdvisorRow, b: &AdvisorRow, sum: SumColumn) -> std::cmp::Orderi
         .then(b.review_count.cmp(&a.review_count))
         .then_with(|| a.name.cmp(&b.name))
         .then(a.id.cmp(&b.id))
-}
-
-/// The pages read through this implementation of the app's data trait.
-#[async_trait::async_trait]
-impl app::api::SiteData for Site {
-    async fn home(&self) -> Result<HomeData, ApiError> {
-        Site::home(self).await
-    }
-
-    async fn ranking(
-        &self,
-        school: &str,
-        major: &str,
-        sort: SortKey,
-        page: u32,
-    ) -> Result<RankingView, ApiError> {
-        Site::ranking(self, school, major, sort, page).await
-    }
-
-    async fn advisor(&self, id: &str) -> Result<Option<AdvisorDetail>, ApiError> {
-        self.advisor_detail(id).await
-    }
-
-    async fn reviews(
-        &self,
-        id: &str,
-        query: ReviewQuery,
-        viewer: Option<String>,
-    ) -> Result<Option<ReviewPage>, ApiError> {
-        Site::reviews(self, id, &query, viewer.as_deref()).await
-    }
-
-    async fn search(&self, query: &str) -> Result<SearchResults, ApiError> {
-        Site::search(self, query, crate::search::MAX_ADVISORS).await
-    }
-
-    async fn review_form(
-        &self,
-        advisor_id: &str,
-        draft: Option<&str>,
-        edit: Option<&str>,
-    ) -> Result<Option<app::model::ReviewForm>, ApiError> {
-        crate::reviews::form::review_form(self, advisor_id, draft, edit).await
-    }
-
-    async fn compare(&self, ids: &[String]) -> Result<Comparison, ApiError> {
-        Site::compare(self, ids).await
-    }
-
-    async fn ranking_stats(
-        &self,
-        school: &str,
-        major: &str,
-    ) -> Result<Option<RankingStats>, ApiError> {
-        self.ranking_stats_by_name(school, major).await
-    }
 }
 
 #[cfg(test)]

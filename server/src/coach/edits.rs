@@ -5,7 +5,7 @@
 //! (else the one named in an earlier clause, else the one the coach just
 //! asked about), or to all four after 都 / 全部.
 
-use super::dimension::Dimension;
+use super::dimension::{Dimension, Scores};
 use crate::text::clauses;
 use crate::text::fold::fold;
 use crate::text::numbers::{self, parse_number};
@@ -160,7 +160,7 @@ pub fn looks_like_edit(message: &str) -> bool {
 }
 
 /// `scores` after `edits`, each within 1–5.
-pub fn apply(scores: &mut super::state::Scores, edits: &[Edit]) {
+pub fn apply(scores: &mut Scores, edits: &[Edit]) {
     let shift = |v: u8, by: i8| (i16::from(v) + i16::from(by)).clamp(1, 5) as u8;
     for e in edits {
         match *e {
@@ -183,7 +183,6 @@ pub fn apply(scores: &mut super::state::Scores, edits: &[Edit]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::dimension::Scores;
     use super::super::reader::Reader;
     use super::*;
 

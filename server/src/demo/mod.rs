@@ -87,18 +87,18 @@ pub async fn seed_at_scale(
     Ok((data.advisors.len(), data.reviews.len()))
 }
 
-/// 是否推荐报考 of a demo review: about three in five writers answer, and
-/// their answer follows what they rated (4–5 yes, 1–2 no; a 3 leans on
-/// 师生关系, what students weigh most).
-pub(crate) fn demo_recommend(index: usize, r: &generate::ReviewSeed) -> Option<bool> {
-    if index % 5 >= 3 {
-        return None;
+/// 是否推荐报考 of the demo's reviews, by position: about three in five
+/// writers answer, and their answer follows what they rated (4–5 yes, 1–2
+/// no; a 3 leans on 师生关系, what students weigh most).
+pub(crate) fn answer_recommend(reviews: &mut [generate::ReviewSeed]) {
+    for (index, r) in reviews.iter_mut().enumerate() {
+        let yes = match r.overall {
+            4..=5 => true,
+            1..=2 => false,
+            _ => r.relationship >= 4,
+        };
+        r.recommend = (index % 5 < 3).then_some(yes);
     }
-    Some(match r.overall {
-        4..=5 => true,
-        1..=2 => false,
-        _ => r.relationship >= 4,
-    })
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -122,9 +122,11 @@ fn grow_reviews(data: &mut DemoData, target: usize, rng: &mut Rng) {
             text: model.text.clone(),
             relation: model.relation,
             created_at: generate::random_date(rng),
+            recommend: None,
         });
     }
     data.reviews.extend(added);
+    super::answer_recommend(&mut data.reviews);
 }
 
 #[cfg(test)]

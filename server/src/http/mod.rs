@@ -8,6 +8,7 @@ pub mod client;
 mod error;
 pub mod limits;
 pub mod moderation;
+mod pages;
 pub mod security;
 pub mod votes;
 

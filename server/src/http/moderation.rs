@@ -22,8 +22,9 @@ use super::client::ClientId;
 use super::limits::{too_many, Limits};
 use super::security::{limit, REPORT_BODY, REVIEW_BODY};
 use super::{json_body, JsonError};
+use crate::reviews::admin::AdminReview;
 use crate::reviews::admin::{self, Act, AuditEntry, Cursor};
-use crate::reviews::moderation::{self, AdminReview};
+use crate::reviews::moderation;
 use crate::site::Site;
 
 /// Routes under `/api/v1`.
@@ -160,7 +161,10 @@ async fn back_to_form(
     review: NewReview,
     errors: Vec<(String, String)>,
 ) -> Response {
-    match site.review_drafts().put(review, errors).await {
+    match crate::reviews::form::Drafts::new(site.pool().clone())
+        .put(review, errors)
+        .await
+    {
         Ok(draft) => Redirect::to(&format!("{form}draft={draft}#review-form")).into_response(),
         Err(e) => JsonError(e).into_response(),
     }
@@ -523,7 +527,7 @@ async fn moderate(
         actor: actor(headers, client, None),
         reason,
     };
-    match moderation::set_hidden(site, id, hidden, &act).await {
+    match admin::set_one_hidden(site, id, hidden, &act).await {
         Ok(()) => Json(serde_json::json!({"id": id, "hidden": hidden})).into_response(),
         Err(e) => JsonError(e).into_response(),
     }
@@ -706,7 +710,7 @@ async fn admin_action_form(
         actor: actor(&headers, &client, None),
         reason: form.map(|f| f.0.reason).unwrap_or_default(),
     };
-    match moderation::set_hidden(&site, &id, hidden, &act).await {
+    match admin::set_one_hidden(&site, &id, hidden, &act).await {
         Ok(()) => Redirect::to("/admin").into_response(),
         Err(e) => JsonError(e).into_response(),
     }

@@ -156,6 +156,19 @@ async fn hide_one(conn: &mut Conn, id: i64, hidden: bool, act: &Act) -> Result<b
     Ok(change)
 }
 
+/// Hides (`hidden`) or restores one review; the aggregates follow and the
+/// audit log says who (see [`set_hidden`]).
+pub async fn set_one_hidden(
+    site: &Site,
+    id: &str,
+    hidden: bool,
+    act: &Act,
+) -> Result<(), ApiError> {
+    set_hidden(site, &[id.to_string()], hidden, act)
+        .await
+        .map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

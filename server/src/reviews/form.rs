@@ -105,7 +105,7 @@ pub async fn review_form(
         return Ok(None);
     };
     let kept = match draft {
-        Some(d) => site.review_drafts().get(d).await,
+        Some(d) => Drafts::new(site.pool().clone()).get(d).await,
         None => None,
     };
     let (mut values, errors) = kept.map(|(r, e)| (Some(r), e)).unwrap_or_default();

@@ -1,15 +1,14 @@
 //! After a review is published: its writer may edit or delete it with the
 //! secret token for a while; anybody may report it (a report hides
-//! nothing); the admin hides or restores it. Every change that moves a
-//! review in or out of "published" moves the aggregates in the same
-//! transaction.
+//! nothing); the admin hides or restores it (`admin.rs`, above this
+//! module). Every change that moves a review in or out of "published" moves
+//! the aggregates in the same transaction.
 
 use crate::db::Conn;
 
 use app::error::ApiError;
 use app::model::NewReview;
 
-pub use super::admin::{Act, AdminReview};
 use super::rules::RuleContext;
 use super::submit::{add_to_aggregates, token_hash, validate};
 use crate::site::Site;
@@ -160,20 +159,4 @@ pub async fn report(
     store::report(&mut conn, id, client_key, &reason)
         .await
         .map_err(unavailable)
-}
-
-/// Hides (`hidden`) or restores a review; the aggregates follow and the
-/// audit log says who (see [`super::admin::set_hidden`]).
-pub async fn set_hidden(site: &Site, id: &str, hidden: bool, act: &Act) -> Result<(), ApiError> {
-    super::admin::set_hidden(site, &[id.to_string()], hidden, act)
-        .await
-        .map(|_| ())
-}
-
-/// Reported reviews (the first page, most reports first) and the most
-/// recent ones.
-pub async fn admin_lists(site: &Site) -> Result<(Vec<AdminReview>, Vec<AdminReview>), ApiError> {
-    let (flagged, _) = super::admin::reported(site, None, super::admin::PAGE).await?;
-    let recent = super::admin::recent(site, super::admin::PAGE).await?;
-    Ok((flagged, recent))
 }

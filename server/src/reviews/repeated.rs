@@ -10,7 +10,7 @@
 //! bigram Jaccard similarity s share at least one band with probability
 //! 1 − (1 − s^ROWS)^BANDS: 0.9997 at s = 0.8, 0.33 at s = 0.2. Only reviews
 //! sharing a band are read and compared exactly (the same similarity as
-//! the per-writer duplicate rule, [`super::submit::DUPLICATE_SIMILARITY`]).
+//! the per-writer duplicate rule, [`DUPLICATE_SIMILARITY`]).
 //! The demo reviews are seeded, not written, and carry no signature.
 
 use std::collections::HashSet;
@@ -18,8 +18,11 @@ use std::collections::HashSet;
 use crate::db::Conn;
 use crate::store::reviews as store;
 
-use super::submit::{jaccard, DUPLICATE_SIMILARITY};
 use crate::text::fold::Folded;
+use crate::text::similar::jaccard;
+
+/// Texts this similar ([`jaccard`]) are the same review written again.
+pub const DUPLICATE_SIMILARITY: f64 = 0.8;
 
 pub const BANDS: usize = 10;
 pub const ROWS: usize = 2;

@@ -13,13 +13,15 @@ use app::model::{NewReview, PostedReview, Review};
 use super::rules::{self, RuleContext};
 use crate::site::Site;
 
+use crate::text::similar::jaccard;
 pub use app::vocabulary::{MAX_TAGS, MAX_TEXT, MIN_TEXT, RELATIONS};
 /// At most this many reviews per client in the short and the long window.
 pub const BURST: (i64, &str) = (3, "-10 minutes");
 pub const DAILY: (i64, &str) = (10, "-1 day");
-/// The same writer, the same advisor, this similar a text, within this long: a duplicate.
-pub const DUPLICATE_SIMILARITY: f64 = 0.8;
+/// The same writer, the same advisor, a text this similar
+/// ([`DUPLICATE_SIMILARITY`]), within this long: a duplicate.
 pub const DUPLICATE_WINDOW: &str = "-30 days";
+pub use super::repeated::DUPLICATE_SIMILARITY;
 
 /// A field that is wrong, and why (the error's `code`, `field`, `message`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,12 +151,6 @@ pub fn validate(review: &NewReview, ctx: &RuleContext) -> Vec<FieldError> {
     validate_with(review, ctx, &tags)
 }
 
-/// Character bigrams, for "nearly the same text".
-fn bigrams(text: &str) -> std::collections::HashSet<(char, char)> {
-    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-    chars.windows(2).map(|w| (w[0], w[1])).collect()
-}
-
 /// The token's hash, hex: only this is stored.
 pub fn token_hash(token: &str) -> String {
     Sha256::digest(token.as_bytes())
@@ -256,16 +252,6 @@ pub async fn submit(
     })
 }
 
-/// Jaccard similarity of the texts' character bigrams.
-pub fn jaccard(a: &str, b: &str) -> f64 {
-    let (a, b) = (bigrams(a), bigrams(b));
-    let union = a.union(&b).count();
-    if union == 0 {
-        return 1.0;
-    }
-    a.intersection(&b).count() as f64 / union as f64
-}
-
 pub use crate::store::reviews::{add_to_aggregates, write_tags};
 
 #[cfg(test)]
@@ -311,17 +297,5 @@ mod tests {
         r.tags = vec!["帅".into()];
         assert_eq!(validate(&r, &ctx)[0].code, "invalid_tag");
         assert_eq!(validate(&r, &ctx)[0].field, "tags");
-    }
-
-    #[test]
-    fn nearly_the_same_text_is_similar_and_another_is_not() {
-        let a = "导师学术水平很高，每周组会都会认真指导，经费一般但够用。";
-        assert!(
-            jaccard(
-                a,
-                "导师学术水平很高，每周组会都会认真指导，经费一般但够用！"
-            ) >= 0.8
-        );
-        assert!(jaccard(a, "老师很少管学生，经费紧张，毕业去向一般，不太推荐。") < 0.3);
     }
 }

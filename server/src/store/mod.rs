@@ -97,6 +97,39 @@ pub struct SiteStats {
     pub sum_prospects: i64,
 }
 
+impl AdvisorRow {
+    /// The value a ranking under `sort` orders this advisor by.
+    pub fn sort_value(&self, priors: &crate::ranking::Priors, sort: app::model::SortKey) -> f64 {
+        use crate::ranking::bayesian;
+        use app::model::SortKey;
+        let n = self.review_count;
+        match sort {
+            SortKey::Overall => bayesian(self.sum_overall, n, priors.overall),
+            SortKey::Academic => bayesian(self.sum_academic, n, priors.academic),
+            SortKey::Funding => bayesian(self.sum_funding, n, priors.funding),
+            SortKey::Relationship => bayesian(self.sum_relationship, n, priors.relationship),
+            SortKey::Prospects => bayesian(self.sum_prospects, n, priors.prospects),
+            SortKey::Reviews => n as f64,
+        }
+    }
+}
+
+impl SiteStats {
+    /// The ranking's priors these sums give.
+    pub fn priors(&self) -> crate::ranking::Priors {
+        crate::ranking::Priors::from_sums(
+            [
+                self.sum_overall,
+                self.sum_academic,
+                self.sum_funding,
+                self.sum_relationship,
+                self.sum_prospects,
+            ],
+            self.review_count,
+        )
+    }
+}
+
 const ADVISOR_COLUMNS: &str = "id, name, title, school_id, major_id, bio, review_count, \
      sum_overall, sum_academic, sum_funding, sum_relationship, sum_prospects, \
      hist_1, hist_2, hist_3, hist_4, hist_5, score_overall, recommend_yes, recommend_answered";

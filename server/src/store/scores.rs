@@ -18,8 +18,7 @@
 
 use crate::db::Conn;
 
-use crate::ranking::{self, Prior};
-use crate::site::Priors;
+use crate::ranking::{self, Prior, Priors};
 use crate::store::SiteStats;
 
 /// How far (in stars) a stored prior mean may be from the live one before
@@ -40,7 +39,7 @@ pub struct StoredPrior {
 impl StoredPrior {
     /// The prior the live site-wide sums give.
     pub fn live(s: &SiteStats) -> StoredPrior {
-        let p = Priors::from_stats(s);
+        let p = s.priors();
         StoredPrior {
             weight: ranking::PRIOR_WEIGHT,
             mean_overall: p.overall.mean,

@@ -12,6 +12,9 @@
 //! - [`jsonl`]: JSON Lines, the format of the evaluation sets.
 //! - [`names`]: the terms a name is searched by (its parts, pinyin,
 //!   initials) and the key a typed query is looked up by.
+//! - [`clauses`], [`opinion`], [`numbers`]: a message cut into clauses, what
+//!   each says of a topic and how strongly, the scores it gives.
+//! - [`similar`]: how alike two texts are.
 
 pub mod clauses;
 pub mod fold;
@@ -20,5 +23,6 @@ pub mod lexfile;
 pub mod names;
 pub mod numbers;
 pub mod opinion;
+pub mod similar;
 pub mod templates;
 pub mod words;

@@ -7,9 +7,9 @@
 use crate::common;
 
 use axum::http::StatusCode;
-use server::db::Seeding;
 use server::import::{self, Change, ImportPlan, Options, Report};
 use server::site::Site;
+use server::startup::Seeding;
 use server::store;
 
 use app::model::{RankingView, SortKey};
@@ -29,7 +29,7 @@ async fn plan_of(site: &Site, text: &str) -> ImportPlan {
 /// does from another process.
 async fn run(site: &Site, text: &str, options: Options) -> Report {
     let url = common::url_of(site);
-    let (pool, seeded) = server::db::open_with(&url, Seeding::CatalogOnly)
+    let (pool, seeded) = server::startup::open_with(&url, Seeding::CatalogOnly)
         .await
         .unwrap();
     assert!(!seeded);

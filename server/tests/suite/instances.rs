@@ -223,7 +223,7 @@ async fn instances_starting_at_once_migrate_and_seed_once() {
     let starts: Vec<_> = (0..3)
         .map(|_| {
             let url = url.clone();
-            tokio::spawn(async move { server::db::open(&url).await })
+            tokio::spawn(async move { server::startup::open(&url).await })
         })
         .collect();
     let mut seeded = 0;

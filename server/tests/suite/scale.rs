@@ -32,8 +32,8 @@ async fn reference_order(site: &Site, school: i64, major: i64, sort: SortKey) ->
         .unwrap();
     rows.sort_by(|a, b| {
         ranking::compare(
-            (priors.sort_value(a, sort), a.review_count, a.id),
-            (priors.sort_value(b, sort), b.review_count, b.id),
+            (a.sort_value(&priors, sort), a.review_count, a.id),
+            (b.sort_value(&priors, sort), b.review_count, b.id),
         )
     });
     rows.iter().map(|r| r.id.to_string()).collect()

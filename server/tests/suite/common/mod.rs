@@ -54,7 +54,7 @@ fn seed_template(url: String, vacuum_into: Option<PathBuf>) {
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().unwrap();
         rt.block_on(async {
-            let (pool, seeded) = server::db::open_with(&url, server::db::Seeding::Demo)
+            let (pool, seeded) = server::startup::open_with(&url, server::startup::Seeding::Demo)
                 .await
                 .expect("seed template");
             assert!(seeded);
@@ -118,7 +118,9 @@ fn log_errors() {
 /// A fresh copy of the demo database, opened and ready.
 pub async fn site() -> Arc<Site> {
     log_errors();
-    let (pool, seeded) = server::db::open(&demo_copy_url()).await.expect("open copy");
+    let (pool, seeded) = server::startup::open(&demo_copy_url())
+        .await
+        .expect("open copy");
     assert!(!seeded, "a copy of the template is already seeded");
     Arc::new(Site::load(pool).await.expect("load site"))
 }
@@ -136,10 +138,12 @@ pub fn empty_database(name: &str) -> String {
 /// A fresh database as `DEMO_DATA=off` starts it: the school/major
 /// catalog, no advisors, no reviews.
 pub async fn catalog_only_site() -> Arc<Site> {
-    let (pool, seeded) =
-        server::db::open_with(&empty_database("empty"), server::db::Seeding::CatalogOnly)
-            .await
-            .expect("open an empty database");
+    let (pool, seeded) = server::startup::open_with(
+        &empty_database("empty"),
+        server::startup::Seeding::CatalogOnly,
+    )
+    .await
+    .expect("open an empty database");
     assert!(seeded, "the catalog is written into an empty database");
     Arc::new(Site::load(pool).await.expect("load site"))
 }
@@ -157,7 +161,7 @@ pub fn router(site: &Arc<Site>) -> Router {
 /// as two processes would have) over one fresh copy of the demo database.
 pub async fn two_instances() -> ((Router, Arc<Site>), (Router, Arc<Site>)) {
     let first = site().await;
-    let (pool, seeded) = server::db::open(&url_of(&first))
+    let (pool, seeded) = server::startup::open(&url_of(&first))
         .await
         .expect("open the same database");
     assert!(!seeded);

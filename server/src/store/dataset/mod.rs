@@ -4,7 +4,9 @@
 //! write transaction.
 
 use crate::db::{Backend, Conn, Pool};
-use crate::demo::generate::DemoData;
+pub mod data;
+
+pub use data::DemoData;
 
 use super::sql::Sql;
 
@@ -348,7 +350,7 @@ pub async fn insert_advisors_and_reviews(
                 .push_bind(&r.text)
                 .push_bind(r.relation)
                 .push_bind(&r.created_at)
-                .push_bind(crate::demo::demo_recommend(i * CHUNK + j, r).map(i64::from));
+                .push_bind(r.recommend.map(i64::from));
         });
         qb.build().execute(&mut *conn).await?;
     }
