@@ -8,19 +8,20 @@
 //! (`Memory::offer`), and only a yes to it ("好的", "看看导师排名") fills the
 //! form.
 //!
-//! [`plan`] proposes the calls (pure); [`speak`] says the result.
+//! [`plan`] proposes the calls (pure); [`speak`] says the result. The
+//! tool's name, the shape of its result ([`PlaceResult`], which the executor
+//! builds) and the chip call come from [`super::tools`], the short names from
+//! [`super::spoken_names`]; the narrator calls [`speak`], never the reverse.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use app::protocol::{ToolCall, UserForm};
 
-use super::narrate::SpokenNames;
 use super::nlu::{Analysis, Slot};
-use super::tools::GET_PLACE_FACTS;
-use super::validate::chip_call;
+use super::spoken_names::SpokenNames;
+use super::tools::{chip_call, PlaceResult, GET_PLACE_FACTS};
 use crate::catalog::Catalog;
-use crate::places::PlaceFacts;
 use crate::text::lexfile;
 use crate::text::templates::Templates;
 
@@ -126,23 +127,6 @@ pub fn plan(
         "general",
     ));
     (calls, Some(offer))
-}
-
-/// The `get_place_facts` result as the tool returns it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct PlaceResult {
-    #[serde(default)]
-    pub school: Option<String>,
-    #[serde(default)]
-    pub city: Option<String>,
-    #[serde(default)]
-    pub tier: Option<String>,
-    #[serde(default)]
-    pub major: Option<String>,
-    #[serde(default)]
-    pub topic: String,
-    #[serde(flatten)]
-    pub facts: PlaceFacts,
 }
 
 /// The spoken answer for `result`, with the offer's question when its

@@ -19,7 +19,9 @@
 //! - [`validate`], [`steer`], [`tools`]: checks, the form's phases and
 //!   triggers (seed 004), the tools and their execution.
 //! - [`narrate`], [`replies`], [`voice`], [`facts`]: code's words, the reply
-//!   templates, the voice limit and cleaning, facts only from data.
+//!   templates, the voice limit and cleaning, facts only from data;
+//!   [`about_place`]: the answer to a question about a school or a major;
+//!   [`spoken_names`]: the short spoken forms of schools and majors.
 //! - [`stream`]: the reply's sentences to the browser while the turn runs;
 //!   [`eval`]: dialogue suites replayed against either planner.
 
@@ -42,6 +44,7 @@ pub mod request;
 pub mod resolve;
 pub mod session;
 pub mod spoken;
+pub mod spoken_names;
 pub mod steer;
 pub mod stream;
 pub mod tools;
@@ -56,7 +59,7 @@ use app::model::ChatHistory;
 use app::protocol::{AgentEvent, ChatRequest, ChatResponse, PageContext, UserForm};
 
 use self::intent::IntentLexicon;
-use self::narrate::{Narrator, SpokenNames};
+use self::narrate::Narrator;
 use self::nlu::{Lexicons, NameSet};
 use self::option::Chip;
 use self::persona::{PersonaLexicon, Reason, ANALYSIS, CASUAL};
@@ -65,6 +68,7 @@ use self::recommend::Recommender;
 use self::replies::Templates;
 use self::request::Input;
 use self::session::{Caller, Session, SessionStore};
+use self::spoken_names::SpokenNames;
 use self::steer::ChipSource;
 use self::stream::VoiceSink;
 use self::tools::ToolRegistry;

@@ -1,8 +1,11 @@
 //! Spoken replies composed by code from what a turn actually did: used for
 //! chip clicks (no planner runs) and whenever a planner leaves the reply to
 //! code. Every sentence comes from `prompts/embedded/replies.txt`.
-
-use std::collections::HashMap;
+//!
+//! This is the top of the reply side: it reads the tools' results by the
+//! names and types of [`super::tools`], says schools and majors in the short
+//! forms of [`super::spoken_names`], and leaves a place question's answer to
+//! [`super::about_place`]; none of them imports anything from here.
 
 use serde_json::Value;
 
@@ -12,60 +15,14 @@ use app::model::{
 };
 use app::protocol::{ToolCall, UserForm};
 
+use super::about_place::{self, PlaceWords};
+use super::spoken_names::SpokenNames;
 use super::tools::{
-    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
-    PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_RANKING,
+    PlaceResult, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS,
+    GET_STATISTICS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_RANKING,
 };
 use crate::catalog::Catalog;
 use crate::text::templates::Templates;
-
-const SPOKEN_MAJORS: &str = include_str!("../../lexicons/spoken_majors.txt");
-
-/// Short spoken forms of schools and majors ("北大", "计算机系").
-pub struct SpokenNames {
-    majors: HashMap<String, String>,
-}
-
-impl SpokenNames {
-    pub fn load() -> SpokenNames {
-        let majors = SPOKEN_MAJORS
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .filter_map(|l| l.split_once('='))
-            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-            .collect();
-        SpokenNames { majors }
-    }
-
-    /// "计算机科学与技术" → "计算机系"; unknown → "<name>专业".
-    pub fn major(&self, name: &str) -> String {
-        self.majors
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| format!("{name}专业"))
-    }
-
-    /// The shortest unambiguous Chinese alias of a school ("北京大学" → "北大").
-    pub fn school_short(&self, catalog: &Catalog, name: &str) -> String {
-        let Some(school) = catalog.schools().iter().find(|s| s.name == name) else {
-            return name.to_string();
-        };
-        school
-            .aliases
-            .iter()
-            .filter(|a| a.chars().all(|c| c as u32 > 0x2E80) && a.chars().count() <= 3)
-            .filter(|a| {
-                catalog
-                    .resolve_school(a)
-                    .found()
-                    .is_some_and(|s| s.name == name)
-            })
-            .min_by_key(|a| a.chars().count())
-            .cloned()
-            .unwrap_or_else(|| name.to_string())
-    }
-}
 
 fn result<T: serde::de::DeserializeOwned>(calls: &[ToolCall], tool: &str) -> Option<T> {
     calls
@@ -89,7 +46,7 @@ pub struct Narrator<'a> {
     pub templates: &'a Templates,
     pub names: &'a SpokenNames,
     pub catalog: &'a Catalog,
-    pub place_words: &'a super::about_place::PlaceWords,
+    pub place_words: &'a PlaceWords,
 }
 
 impl Narrator<'_> {
@@ -103,8 +60,8 @@ impl Narrator<'_> {
         if let Some(c) = result::<Comparison>(calls, COMPARE_ADVISORS) {
             return self.comparison(&c, turn);
         }
-        if let Some(place) = result::<super::about_place::PlaceResult>(calls, GET_PLACE_FACTS) {
-            return super::about_place::speak(
+        if let Some(place) = result::<PlaceResult>(calls, GET_PLACE_FACTS) {
+            return about_place::speak(
                 &place,
                 calls,
                 self.place_words,

@@ -11,8 +11,14 @@
 //! code's speech-act verdict authorised that action this turn (issue 16). A
 //! tool with `"planner": false` is reported by code (the review coach's
 //! `submit_review`) and never offered to a language model.
+//!
+//! It is also where the calls and results code builds and reads have their
+//! names and shapes — the tool-name constants, [`param`], [`chip_call`] and
+//! [`PlaceResult`] — so the modules that plan, check, answer and narrate
+//! (`validate`, `about_place`, `narrate`, the planners) all import them from
+//! here, and this module imports none of those.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use app::error::ApiError;
@@ -21,6 +27,7 @@ use app::protocol::ToolCall;
 
 use super::recommend::{self, Candidate, Recommender, Wanted};
 use crate::catalog::Resolution;
+use crate::places::PlaceFacts;
 use crate::site::Site;
 use crate::speech_act::Action;
 
@@ -112,6 +119,38 @@ pub fn param<'a>(call: &'a ToolCall, key: &str) -> Option<&'a str> {
         .and_then(Value::as_str)
         .map(str::trim)
         .filter(|s| !s.is_empty())
+}
+
+/// A `present_options` call.
+pub fn chip_call(question: &str, options: Vec<String>, target_field: &str) -> ToolCall {
+    ToolCall {
+        tool: PRESENT_OPTIONS.into(),
+        params: json!({
+            "question": question,
+            "options": options,
+            "target_field": target_field,
+            "allow_skip": false,
+            "multi_select": false,
+        }),
+        result: None,
+    }
+}
+
+/// The `get_place_facts` result as the tool returns it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlaceResult {
+    #[serde(default)]
+    pub school: Option<String>,
+    #[serde(default)]
+    pub city: Option<String>,
+    #[serde(default)]
+    pub tier: Option<String>,
+    #[serde(default)]
+    pub major: Option<String>,
+    #[serde(default)]
+    pub topic: String,
+    #[serde(flatten)]
+    pub facts: PlaceFacts,
 }
 
 /// Runs validated tool calls against the database and returns their results.
@@ -242,7 +281,7 @@ impl Executor<'_> {
                     return Err(ApiError::bad_request("invalid_tool_call", "缺少学校或专业"));
                 }
                 let facts = self.site.place_facts(school, major).await?;
-                let result = super::about_place::PlaceResult {
+                let result = PlaceResult {
                     school: school.map(|s| s.name.clone()),
                     city: school.map(|s| s.city.clone()),
                     tier: school.map(|s| s.tier.clone()),

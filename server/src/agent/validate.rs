@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use app::protocol::{PageContext, ToolCall, UserForm};
 
 use super::tools::{
-    param, ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS,
+    chip_call, param, ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS,
     GET_PLACE_FACTS, GET_STATISTICS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM,
     UPDATE_RANKING,
 };
@@ -427,21 +427,6 @@ pub fn year_value(value: &str, this_year: i32) -> Option<String> {
     (this_year..=this_year + 4)
         .contains(&year)
         .then(|| year.to_string())
-}
-
-/// A `present_options` call.
-pub fn chip_call(question: &str, options: Vec<String>, target_field: &str) -> ToolCall {
-    ToolCall {
-        tool: PRESENT_OPTIONS.into(),
-        params: json!({
-            "question": question,
-            "options": options,
-            "target_field": target_field,
-            "allow_skip": false,
-            "multi_select": false,
-        }),
-        result: None,
-    }
 }
 
 /// Seed 004's `present_options` schema: 2–4 options, a question of 5–10

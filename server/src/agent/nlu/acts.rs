@@ -36,6 +36,7 @@
 use super::lexicon::{Cue, Lexicons};
 use super::tokens::Text;
 use super::types::Act;
+use super::words::SEP;
 
 /// What the classifier needs besides the tokens.
 #[derive(Debug, Clone, Copy)]
@@ -103,7 +104,7 @@ fn only_social(text: &Text, lex: &Lexicons, neg: &[bool]) -> bool {
     let mut leftover = 0;
     let mut p = 0;
     while p < text.chars.len() {
-        if text.chars[p] == super::normalize::SEP {
+        if text.chars[p] == SEP {
             p += 1;
             continue;
         }

@@ -11,9 +11,9 @@
 //! seconds for nothing.
 
 use super::faq::FaqEntry;
-use super::lexicon::{find_word, Lexicons};
-use super::normalize::SEP;
+use super::lexicon::Lexicons;
 use super::tokens::Text;
+use super::words::{find_word, SEP};
 
 /// The shortest fragment (in characters) that counts as not understood.
 const MIN_FRAGMENT: usize = 2;

@@ -6,9 +6,11 @@
 //! FAQ question while "985是什么意思" is. A `not:` word vetoes its entry; a
 //! `not:` line before the first entry vetoes them all.
 //! The longest matched group wins; ties go to the entry written first.
+//!
+//! Parsing and matching need only `words` (spelling, word lists), so this
+//! module sits below `lexicon`, which holds the parsed entries.
 
-use super::lexicon::{find_word, WordList};
-use super::normalize;
+use super::words::{chars, find_word, WordList};
 
 /// The group word that stands for "the sentence is a question".
 const QUESTION_MARK: &str = "?";
@@ -29,10 +31,6 @@ pub(crate) struct FaqEntry {
 
 fn words(s: &str, sep: char) -> impl Iterator<Item = &str> {
     s.split(sep).map(str::trim).filter(|w| !w.is_empty())
-}
-
-fn norm(w: &str) -> Vec<char> {
-    normalize::basic(w).chars().collect()
 }
 
 impl FaqEntry {
@@ -92,7 +90,7 @@ pub(crate) fn parse(src: &str) -> Vec<FaqEntry> {
                     answer: String::new(),
                 });
             }
-            "not" if cur.is_none() => vetoes.extend(words(value, '|').map(norm)),
+            "not" if cur.is_none() => vetoes.extend(words(value, '|').map(chars)),
             k => {
                 let Some(e) = cur.as_mut() else {
                     panic!("faq.txt:{}: `{k}:` before any `id:`", no + 1);
@@ -106,12 +104,12 @@ pub(crate) fn parse(src: &str) -> Vec<FaqEntry> {
                                 words: all
                                     .iter()
                                     .filter(|w| **w != QUESTION_MARK)
-                                    .map(|w| norm(w))
+                                    .map(|w| chars(w))
                                     .collect(),
                             });
                         }
                     }
-                    "not" => e.not.extend(words(value, '|').map(norm)),
+                    "not" => e.not.extend(words(value, '|').map(chars)),
                     "answer" => e.answer = value.to_string(),
                     _ => panic!("faq.txt:{}: unknown key {k:?}", no + 1),
                 }

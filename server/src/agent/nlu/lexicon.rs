@@ -3,13 +3,18 @@
 //! (both from the database), research directions, preference words, cue words
 //! and reference words together. Word lists live in `server/lexicons/*.txt`
 //! and the FAQ in `prompts/embedded/faq.txt`; this file only knows the keys.
+//!
+//! It stands on `words` (the spelling terms are stored in, word lists) and
+//! on the sub-lexicons it holds — `faq`'s parsed entries, `enrollment`'s
+//! words — none of which imports it back; `normalize`, `tokens` and every
+//! rule after them import it.
 
 use std::collections::HashMap;
 
 use super::faq::{self, FaqEntry};
-use super::normalize;
-use super::trie::{word_edges_ok, Trie};
+use super::trie::Trie;
 use super::types::NameSet;
+use super::words::{chars, WordList};
 use crate::text::lexfile;
 
 const DIRECTIONS: &str = include_str!("../../../lexicons/directions.txt");
@@ -164,68 +169,6 @@ pub(crate) enum Filler {
     Soft,
 }
 
-/// A plain word list, longest words first.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct WordList(Vec<Vec<char>>);
-
-impl WordList {
-    fn from_terms(terms: &[String]) -> WordList {
-        let mut words: Vec<Vec<char>> = terms
-            .iter()
-            .map(|t| normalize::basic(t).chars().collect::<Vec<char>>())
-            .filter(|w| !w.is_empty())
-            .collect();
-        words.sort_by_key(|w| std::cmp::Reverse(w.len()));
-        words.dedup();
-        WordList(words)
-    }
-
-    /// Length of the longest word starting at `chars[i]`.
-    pub fn prefix_at(&self, chars: &[char], i: usize) -> Option<usize> {
-        self.0
-            .iter()
-            .find(|w| {
-                chars.get(i..i + w.len()) == Some(&w[..]) && word_edges_ok(chars, i, i + w.len())
-            })
-            .map(Vec::len)
-    }
-
-    /// Length of the longest word ending at `chars[..end]`, not reaching before `floor`.
-    pub fn suffix_at(&self, chars: &[char], end: usize, floor: usize) -> Option<usize> {
-        self.0
-            .iter()
-            .find(|w| {
-                w.len() <= end - floor.min(end)
-                    && chars.get(end - w.len()..end) == Some(&w[..])
-                    && word_edges_ok(chars, end - w.len(), end)
-            })
-            .map(Vec::len)
-    }
-
-    pub fn words(&self) -> impl Iterator<Item = &[char]> {
-        self.0.iter().map(Vec::as_slice)
-    }
-
-    /// Whether `word` is in the list.
-    pub fn has(&self, word: &[char]) -> bool {
-        self.0.iter().any(|w| w[..] == *word)
-    }
-
-    /// Whether any word of the list occurs in `chars`.
-    pub fn occurs_in(&self, chars: &[char]) -> bool {
-        self.0.iter().any(|w| find_word(chars, w, 0).is_some())
-    }
-}
-
-/// First occurrence of `word` in `chars` at or after `from`, respecting Latin word edges.
-pub(crate) fn find_word(chars: &[char], word: &[char], from: usize) -> Option<usize> {
-    if word.is_empty() || word.len() > chars.len() {
-        return None;
-    }
-    (from..=chars.len() - word.len())
-        .find(|&i| chars[i..i + word.len()] == *word && word_edges_ok(chars, i, i + word.len()))
-}
-
 /// The plain lists of cues.txt and references.txt (see their headers).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Lists {
@@ -314,10 +257,6 @@ pub struct Lexicons {
     pub(crate) lists: Lists,
     pub(crate) faq: Vec<FaqEntry>,
     pub(crate) enrollment: super::enrollment::EnrollmentLexicon,
-}
-
-fn chars(term: &str) -> Vec<char> {
-    normalize::basic(term).chars().collect()
 }
 
 fn pref_key(key: &str) -> Option<(PrefSlot, &str)> {

@@ -3,9 +3,11 @@
 //! plain-text lexicons (`server/lexicons/`, `prompts/embedded/faq.txt`); the
 //! Rust files hold the rules, one concern each:
 //!
-//! - `normalize`   width, case, punctuation, spaces, fillers, "第一" → "第1"
+//! - `words`       spelling (width, case, punctuation, spaces), separators,
+//!   plain word lists: the bottom layer, imported by the modules below
 //! - `trie`        the leftmost-longest matcher every lexicon goes through
 //! - `lexicon`     `Lexicons`: loads the files and the catalog names into one trie
+//! - `normalize`   `words`' spelling, then fillers and "第一" → "第1"
 //! - `tokens`      the token stream of one utterance, and clauses
 //! - `roles`       one meaning for terms with several (人工智能: major or direction)
 //! - `patterns`    unknown schools/majors and directions in the student's words
@@ -15,7 +17,7 @@
 //! - `references`  第一个 / 最后一个 / 他 / names
 //! - `correction`  算了 / 改成 / 还是…吧 / 不是…是…
 //! - `enrollment`  degree type (学硕 / 专硕 / 直博) and enrollment year
-//! - `faq`         FAQ file and matching
+//! - `faq`         FAQ file and matching (under `lexicon`, which holds it)
 //! - `acts`        what the student asks for, with its precedence
 //! - `coverage`    what none of the above read (a model is asked only then)
 //!
@@ -40,6 +42,7 @@ mod slots;
 mod tokens;
 mod trie;
 mod types;
+mod words;
 
 #[cfg(test)]
 mod tests;
@@ -133,7 +136,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
     let norm = normalize::normalize(text, lex);
     let names: Vec<Vec<char>> = known_names
         .iter()
-        .map(|n| normalize::basic(n).chars().collect())
+        .map(|n| words::basic(n).chars().collect())
         .collect();
     let mut t = Text::scan(&norm.text, lex, &names);
     roles::resolve(&mut t, lex);

@@ -18,7 +18,8 @@
 //! 太严格的" negates 严格 and keeps the request.
 
 use super::lexicon::{Cue, Lexicons, Tag};
-use super::tokens::{Kind, Text, DE};
+use super::tokens::{Kind, Text};
+use super::words::DE;
 
 /// How many characters may stand between a negator and what it negates.
 const NEGATION_REACH: usize = 8;

@@ -5,13 +5,15 @@
 //! a final 呢 …) and "第一" becomes "第1". Fillers are looked up against the
 //! lexicon trie first, so a filler inside a longer known word ("哈" in
 //! "哈尔滨工业大学") is never dropped.
+//!
+//! The first stage, [`basic`] (width, case, punctuation, spaces), is the
+//! spelling every lexicon term is stored in, so it lives below the lexicons
+//! in `words`; this module adds what needs them (fillers, numerals) and so
+//! sits above `lexicon`.
 
 use super::lexicon::{Cue, Filler, Lexicons, Tag};
-use super::tokens::DE;
+use super::words::{basic, DE, SEP};
 use crate::text::numbers::{self as numerals, ORDINAL_MARK};
-
-/// The clause separator every punctuation mark becomes.
-pub(crate) const SEP: char = ',';
 
 /// Normalised text plus what normalisation noticed on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,69 +23,6 @@ pub(crate) struct Normalized {
     pub question_mark: bool,
     /// A clause-final 呢 was dropped ("第二个呢").
     pub follow_up: bool,
-}
-
-/// One character as the rules see it (`text::fold`); an invisible one is
-/// nothing.
-fn fold(c: char) -> Option<char> {
-    crate::text::fold::fold_char(c)
-}
-
-/// Punctuation as the one clause splitter defines it (`text::clauses`).
-fn is_punct(c: char) -> bool {
-    crate::text::clauses::is_punctuation(c)
-}
-
-/// Width, case, punctuation and spaces only: the form every lexicon term is
-/// stored in, and the first stage of `normalize`.
-pub(crate) fn basic(s: &str) -> String {
-    let chars: Vec<char> = s.chars().filter_map(fold).collect();
-    let mut out: Vec<char> = Vec::with_capacity(chars.len());
-    for (i, &c) in chars.iter().enumerate() {
-        let prev = out.last().copied();
-        let next = chars[i + 1..].iter().copied().find(|c| !c.is_whitespace());
-        let latin = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-        if c.is_whitespace() {
-            if latin(prev) && latin(next) && prev != Some(' ') {
-                out.push(' ');
-            }
-        } else if (c == '、' || (c == '/' && !(latin(prev) && latin(next))))
-            && prev.is_some_and(|p| p != SEP)
-            && next.is_some_and(|n| !is_punct(n))
-        {
-            if prev == Some(' ') {
-                out.pop();
-            }
-            out.push('和');
-        } else if c == '.'
-            && prev.is_some_and(|p| p.is_ascii_digit())
-            && next.is_some_and(|n| n.is_ascii_digit())
-        {
-            out.push('.');
-        } else if matches!(c, '-' | '_' | '/') && latin(prev) && latin(next) {
-            out.push(' ');
-        } else if matches!(c, '+' | '#')
-            && prev.is_some_and(|p| p.is_ascii_alphabetic() || p == '+')
-        {
-            out.push(c);
-        } else if is_punct(c) {
-            if prev.is_some() && prev != Some(SEP) {
-                if prev == Some(' ') {
-                    out.pop();
-                }
-                out.push(SEP);
-            }
-        } else {
-            if prev == Some(' ') && !latin(Some(c)) {
-                out.pop();
-            }
-            out.push(c);
-        }
-    }
-    while matches!(out.last(), Some(&SEP) | Some(&' ')) {
-        out.pop();
-    }
-    out.into_iter().collect()
 }
 
 /// Whether the soft filler ("那个"/"这个") that ends before `after` should be
@@ -189,19 +128,6 @@ pub(crate) fn normalize(text: &str, lex: &Lexicons) -> Normalized {
 mod tests {
     use super::super::tests::fixture::lexicons;
     use super::*;
-
-    #[test]
-    fn basic_width_case_punctuation_spaces() {
-        assert_eq!(basic("ＰＫＵ　计算机！"), "pku计算机");
-        assert_eq!(basic("北大 ， 清华。"), "北大,清华");
-        assert_eq!(basic("Machine  Learning方向"), "machine learning方向");
-        assert_eq!(basic("机器 学习"), "机器学习");
-        assert_eq!(basic("北大、清华/复旦"), "北大和清华和复旦");
-        assert_eq!(basic("4.5分"), "4.5分");
-        assert_eq!(basic("few-shot"), "few shot");
-        assert_eq!(basic("“北大”……"), "北大");
-        assert_eq!(basic("c++方向"), "c++方向");
-    }
 
     #[test]
     fn fillers_numerals_and_protected_words() {

@@ -15,7 +15,8 @@
 //! from the front and the rest is checked against the stop lists.
 
 use super::lexicon::{Cue, Lexicons, Tag};
-use super::tokens::{Text, DE};
+use super::tokens::Text;
+use super::words::DE;
 
 /// Unknown school and major found in the sentence.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -18,8 +18,9 @@
 //! and is not repeated.
 
 use super::lexicon::{Cue, Lexicons, Tag};
-use super::tokens::{Text, DE};
+use super::tokens::Text;
 use super::types::Reference;
+use super::words::DE;
 use crate::text::numbers::{self as numerals, ORDINAL_MARK};
 
 /// The largest N read in 前N个.

@@ -20,7 +20,8 @@
 //!    student's past, not a wish, and mean nothing here.
 
 use super::lexicon::{Cue, Lexicons, Tag};
-use super::tokens::{Text, DE};
+use super::tokens::Text;
+use super::words::DE;
 
 /// How far back (in characters) a cue may stand and still decide a role.
 const CUE_REACH: usize = 10;

@@ -18,8 +18,9 @@
 use super::lexicon::{Cue, Lexicons};
 use super::negation;
 use super::patterns;
-use super::tokens::{Kind, Text, DE};
+use super::tokens::{Kind, Text};
 use super::types::Slot;
+use super::words::DE;
 
 /// How many characters before an ambiguous alias may disambiguate it.
 const QUALIFIER_MAX: usize = 4;

@@ -4,12 +4,8 @@
 //! tokens, and asks it about clauses (stretches between separators).
 
 use super::lexicon::{Cue, Lexicons, PrefSlot, Tag};
-use super::normalize::SEP;
 use super::trie::word_edges_ok;
-
-/// The particle 的, which joins a modifier to its noun ("北大的计算机",
-/// "排第一的"): grammar, not vocabulary, so it lives here and not in a list.
-pub(crate) const DE: char = '的';
+use super::words::SEP;
 
 /// A matched term: characters `start..end` and what they may mean.
 #[derive(Debug, Clone, PartialEq, Eq)]

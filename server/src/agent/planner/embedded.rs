@@ -13,16 +13,15 @@ use app::protocol::{SelectedAdvisor, ToolCall};
 
 use super::{Plan, PlanError, PlanInput, Planner};
 use crate::agent::about_place::{self, PlaceWords};
-use crate::agent::narrate::SpokenNames;
 use crate::agent::nlu::{Act, Analysis, Lexicons, Reference, Slot};
 use crate::agent::readback::ReadBack;
 use crate::agent::resolve::{resolve_on_page, Target};
+use crate::agent::spoken_names::SpokenNames;
 use crate::agent::steer::Phase;
 use crate::agent::tools::{
-    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS, RECOMMEND_ADVISORS,
-    UPDATE_FORM, UPDATE_RANKING,
+    chip_call, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
+    RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
-use crate::agent::validate::chip_call;
 use crate::site::Site;
 use crate::text::templates::Templates;
 

@@ -2,7 +2,7 @@
 //! carries two meanings the rules cannot tell apart.
 
 use super::super::lexicon::{Cue, Tag};
-use super::super::normalize::basic;
+use super::super::words::basic;
 use super::fixture::lexicons;
 use crate::text::lexfile;
 
