@@ -13,8 +13,7 @@ use app::model::{
 };
 
 use crate::catalog::{Catalog, MajorEntry, Resolution, SchoolEntry};
-use crate::ranking;
-pub use crate::ranking::Priors;
+use crate::ranking::{self, Priors};
 use crate::store::{self, AdvisorRow};
 
 /// Advisors per ranking page.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use app::model::{RecommendResult, RecommendedAdvisor, TagCount};
 
 use crate::ranking;
-use crate::site::Priors;
+use crate::ranking::Priors;
 use crate::store::AdvisorRow;
 
 const WEIGHTS: &str = include_str!("../../config/recommend_weights.conf");
