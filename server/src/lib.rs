@@ -3,8 +3,10 @@
 //!
 //! Module map:
 //! - [`db`]: open SQLite or PostgreSQL (`DATABASE_URL`), apply that
-//!   backend's migrations, seed the demo data (or, with `DEMO_DATA=off`, the
-//!   catalog only); the writers' lock and the setup lock of each backend.
+//!   backend's migrations; the writers' lock and the setup lock of each
+//!   backend.
+//! - [`startup`]: the database opened, migrated, seeded with the demo data
+//!   (or, with `DEMO_DATA=off`, the catalog only) and indexed.
 //! - [`demo`]: the deterministic demo dataset, and the same grown to 100,000
 //!   advisors (`demo::scale`, `server seed`).
 //! - [`catalog`]: school and major names, aliases and their resolution.
@@ -26,28 +28,25 @@
 //!   both the agent and the coach act only on its verdict (issue 16).
 //! - [`http`]: the JSON API and the chat endpoints.
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
-//! - [`load`]: `server load`, many students at once against the chat API (`make load`).
-//! - [`bench_scale`]: `server bench-scale`, the site's reads at 100,000
-//!   advisors next to the demo (`make bench-scale`).
-//! - [`latency`], [`cli`]: percentiles and flags for both.
-//! - [`import`]: `server import`, advisors from a CSV file (parsed and
-//!   checked against the catalog apart from the writing, `store::roster`).
+//! - [`cli`]: the command-line tools, apart from the site: the evaluations,
+//!   `server load` (many students at once, `make load`), `server seed`,
+//!   `server bench-scale` (the reads at 100,000 advisors), `server import`
+//!   (advisors from a CSV file, checked against the catalog apart from the
+//!   writing, `store::roster`) and `server mock-llm`.
+//! - [`latency`]: percentiles, for the site's timings and the tools'.
 // The split build's page views (app::sync_hydrate) are deep types; resolving
 // them for server rendering needs more than the default 128 levels.
 #![recursion_limit = "256"]
 
 pub mod agent;
-pub mod bench_scale;
 pub mod catalog;
 pub mod cli;
 pub mod coach;
 pub mod db;
 pub mod demo;
 pub mod http;
-pub mod import;
 pub mod latency;
 pub mod llm;
-pub mod load;
 pub mod places;
 pub mod ranking;
 pub mod reviews;

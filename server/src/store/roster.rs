@@ -1,6 +1,6 @@
 //! The roster: who advises where, with which title, research directions and
 //! bio, as an operator loads it from a file (`server import`,
-//! [`crate::import`]). The parsing, validation and report live in `import`;
+//! [`crate::cli::import`]). The parsing, validation and report live in `import`;
 //! every statement they need is here, as every other read and write of the
 //! site keeps its SQL under `store`.
 //!

@@ -7,7 +7,7 @@
 use crate::common;
 
 use axum::http::StatusCode;
-use server::import::{self, Change, ImportPlan, Options, Report};
+use server::cli::import::{self, Change, ImportPlan, Options, Report};
 use server::site::Site;
 use server::startup::Seeding;
 use server::store;

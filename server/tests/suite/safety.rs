@@ -704,13 +704,13 @@ async fn cross_site_form_posts_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_small_load_run_has_no_errors_and_stores_every_turn() {
     // `make load` at a size a test can afford: the same code path.
-    let config = server::load::LoadConfig {
+    let config = server::cli::load::LoadConfig {
         url: None,
         sessions: 6,
         turns: 10,
         concurrency: 3,
     };
-    let report = server::load::run(&config).await.unwrap();
+    let report = server::cli::load::run(&config).await.unwrap();
     println!("{}", report.render());
     assert_eq!(report.turns, 60);
     assert!(report.ok(), "{}", report.render());

@@ -1,0 +1,113 @@
+//! The small tool commands: `load` (many conversations at once), `seed`
+//! (the demo grown in an empty database), `import` (advisors from a CSV
+//! file), `bench-scale` (the main reads timed) and `mock-llm` (a scripted
+//! model for demos and the end-to-end tests).
+
+use std::process::ExitCode;
+
+use super::{Failure, USAGE};
+use crate::llm::scripted::{Script, ScriptedServer};
+use crate::{db, startup};
+
+pub async fn load(args: &[String]) -> Result<ExitCode, Failure> {
+    let config = super::load::LoadConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    let report = super::load::run(&config).await?;
+    print!("{}", report.render());
+    Ok(if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `server seed`: the demo grown to a size, in an empty database.
+pub async fn seed(args: &[String]) -> Result<ExitCode, Failure> {
+    let config =
+        super::bench_scale::BenchConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    let pool = db::connect(&config.db).await?;
+    db::migrate(&pool).await?;
+    let started = std::time::Instant::now();
+    let (advisors, reviews) =
+        crate::demo::seed_at_scale(&pool, config.advisors, config.reviews).await?;
+    println!(
+        "{}：写入 {advisors} 位导师、{reviews} 条评价，用时 {:.1} s",
+        db::redacted(&config.db),
+        started.elapsed().as_secs_f64()
+    );
+    pool.close().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `server import`: advisors from a CSV file (`crate::import`).
+pub async fn import(args: &[String]) -> Result<ExitCode, Failure> {
+    use super::import::{self, ImportArgs};
+    const USAGE_ERROR: u8 = 2;
+    let parsed = match ImportArgs::parse(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return Ok(ExitCode::from(USAGE_ERROR));
+        }
+    };
+    let bytes = match std::fs::read(&parsed.file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("无法读取 {}：{e}", parsed.file);
+            return Ok(ExitCode::from(USAGE_ERROR));
+        }
+    };
+    let url = parsed.db.clone().unwrap_or_else(|| {
+        std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string())
+    });
+    let seeding = startup::Seeding::from_env()?;
+    let (pool, seeded) = startup::open_with(&url, seeding).await?;
+    if seeded {
+        eprintln!(
+            "{} 是空数据库，已先写入{}。",
+            db::redacted(&url),
+            match seeding {
+                startup::Seeding::Demo =>
+                    "演示数据（导师和评价都是虚构的；只要学校和专业目录的空网站，\
+                                       请删除这个数据库后用 DEMO_DATA=off 重新运行）",
+                startup::Seeding::CatalogOnly => "学校和专业目录",
+            }
+        );
+    }
+    let catalog = crate::catalog::Catalog::load(&pool).await?;
+    let plan = import::plan_bytes(&bytes, &catalog);
+    let report = import::apply(&pool, &plan, parsed.options).await?;
+    pool.close().await;
+    print!("{}", report.render());
+    Ok(ExitCode::from(report.exit_code()))
+}
+
+pub async fn bench_scale(args: &[String]) -> Result<ExitCode, Failure> {
+    let config =
+        super::bench_scale::BenchConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    print!("{}", super::bench_scale::run(&config).await?);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {
+    let mut addr = "127.0.0.1:3199".to_string();
+    let mut script_path = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--addr" => addr = it.next().cloned().ok_or("--addr 需要一个地址")?,
+            other => script_path = Some(other.to_string()),
+        }
+    }
+    let path = script_path.ok_or_else(|| format!("缺少脚本文件\n{USAGE}"))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+    let script: Script =
+        serde_json::from_str(&text).map_err(|e| format!("{path} 不是合法的脚本：{e}"))?;
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    let mut server = ScriptedServer::on(listener, script);
+    tracing::info!("scripted model on {} (script {path})", server.base_url());
+    tokio::select! {
+        _ = server.wait() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}
