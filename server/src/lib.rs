@@ -185,14 +185,16 @@ pub fn app_router_with(
         )
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(leptos_options)
-        .merge(http::moderation::pages(site.clone()))
+        .merge(http::reviews::pages(site.clone()))
+        .merge(http::admin::pages(site.clone()))
         .merge(http::votes::pages(site.clone()))
         .nest(
             "/api/v1",
             http::api_v1::router(site.clone())
                 .merge(http::votes::api(site.clone()))
                 .merge(http::chat::router(agent))
-                .merge(http::moderation::api(site)),
+                .merge(http::reviews::api(site.clone()))
+                .merge(http::admin::api(site)),
         )
         .layer(middleware::from_fn_with_state(
             limits.clone(),

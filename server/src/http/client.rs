@@ -28,6 +28,17 @@ pub struct ClientId {
 }
 
 impl ClientId {
+    /// `; Secure` for a cookie of a request that came over https.
+    pub fn secure_cookie(&self) -> &'static str {
+        if self.https {
+            "; Secure"
+        } else {
+            ""
+        }
+    }
+}
+
+impl ClientId {
     pub fn local() -> ClientId {
         ClientId {
             key: "local".into(),

@@ -2,13 +2,14 @@
 //! reviews, 有用 votes and the agent), the 举报 and 有用 form targets and `/admin`; the guards
 //! every request passes ([`security`], [`client`], [`limits`]).
 
+pub mod admin;
 pub mod api_v1;
 pub mod chat;
 pub mod client;
 mod error;
 pub mod limits;
-pub mod moderation;
 mod pages;
+pub mod reviews;
 pub mod security;
 pub mod votes;
 
