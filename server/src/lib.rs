@@ -56,6 +56,7 @@ pub mod speech_act;
 pub mod startup;
 pub mod store;
 pub mod text;
+pub mod voice;
 
 use std::sync::Arc;
 

@@ -239,13 +239,13 @@ pub fn speak(
         (None, None) => String::new(),
     };
     if !calls.iter().any(|c| words.is_offer(c)) {
-        return super::voice::fit(&voice);
+        return crate::voice::fit(&voice);
     }
     let with_offer = format!("{voice}{}", said("place_offer", &[]));
-    if super::voice::len(&with_offer) <= super::voice::MAX_CHARS {
+    if crate::voice::len(&with_offer) <= crate::voice::MAX_CHARS {
         with_offer
     } else {
-        super::voice::fit(&voice)
+        crate::voice::fit(&voice)
     }
 }
 

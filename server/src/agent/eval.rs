@@ -256,10 +256,10 @@ pub fn check(reply: &ChatResponse, e: &Expect) -> (Vec<String>, (usize, usize), 
         (None, Some(got)) => f.push(format!("error: {} ({})", got.code, got.message)),
         _ => {}
     }
-    if voice.chars().count() > super::voice::MAX_CHARS {
+    if voice.chars().count() > crate::voice::MAX_CHARS {
         f.push(format!(
             "voice over {} characters: {voice}",
-            super::voice::MAX_CHARS
+            crate::voice::MAX_CHARS
         ));
     }
     (f, slots, tool_ok)

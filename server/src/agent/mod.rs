@@ -50,7 +50,6 @@ pub mod stream;
 pub mod tools;
 mod turn;
 pub mod validate;
-pub mod voice;
 
 use std::sync::Arc;
 
@@ -239,7 +238,7 @@ impl Agent {
         let tool_names = registry.specs().iter().map(|s| s.name.clone()).collect();
         let model = client.map(|c| ModelPlanner::new(c, &registry));
         let acts = Arc::new(SpeechActs::load());
-        let coach = Coach::new(site.clone(), acts.clone());
+        let coach = Coach::new(site.clone(), acts.clone(), nlu::faq_passages());
         Agent {
             sessions: SessionStore::new(site.pool().clone()),
             site,
@@ -652,7 +651,7 @@ impl Agent {
             .save_state(&session, line.as_deref())
             .await
             .map_err(|_| ApiError::unavailable("会话保存失败，请稍后再试。"))?;
-        tracing::info!(session = %crate::http::client::short(&session.id), from, to, "persona switched by hand");
+        tracing::info!(session = %crate::agent::session::short(&session.id), from, to, "persona switched by hand");
         Ok((session.id, to, message))
     }
 

@@ -361,7 +361,7 @@ mod tests {
         for key in templates.keys().collect::<Vec<_>>() {
             for v in templates.variants(key) {
                 assert!(
-                    crate::agent::voice::len(v) <= crate::agent::voice::MAX_CHARS,
+                    crate::voice::len(v) <= crate::voice::MAX_CHARS,
                     "{key}: {v}"
                 );
             }

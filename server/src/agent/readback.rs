@@ -105,7 +105,7 @@ impl ReadBack {
                     &[("fields", &labels.join("和"))],
                 ));
             }
-            return super::voice::fit(&out);
+            return crate::voice::fit(&out);
         }
         let held: Vec<String> = FORM_FIELDS
             .iter()
@@ -115,11 +115,11 @@ impl ReadBack {
             return templates.render("read_back_empty", turn, &[]);
         }
         let reply = templates.render("read_back", turn, &[("held", &held.join("，"))]);
-        if super::voice::len(&reply) <= super::voice::MAX_CHARS {
+        if crate::voice::len(&reply) <= crate::voice::MAX_CHARS {
             return reply;
         }
         // Too long to say whole: the values, cut at a clause.
-        super::voice::fit(&templates.render("read_back_short", turn, &[("held", &held.join("，"))]))
+        crate::voice::fit(&templates.render("read_back_short", turn, &[("held", &held.join("，"))]))
     }
 }
 
@@ -177,10 +177,7 @@ mod tests {
         for v in ["北京大学", "计算机科学与技术", "机器学习", "温和"] {
             assert!(r.contains(v), "{v} missing: {r}");
         }
-        assert!(
-            super::super::voice::len(&r) <= super::super::voice::MAX_CHARS,
-            "{r}"
-        );
+        assert!(crate::voice::len(&r) <= crate::voice::MAX_CHARS, "{r}");
     }
 
     #[test]

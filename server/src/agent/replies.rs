@@ -64,9 +64,9 @@ mod tests {
                 let text = t.render(key, i as u32, &vars);
                 assert!(!text.contains('{'), "{key}: unfilled placeholder in {text}");
                 assert!(
-                    crate::agent::voice::len(&text) <= crate::agent::voice::MAX_CHARS,
+                    crate::voice::len(&text) <= crate::voice::MAX_CHARS,
                     "{key}: {text} is {} characters",
-                    crate::agent::voice::len(&text)
+                    crate::voice::len(&text)
                 );
             }
         }

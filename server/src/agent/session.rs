@@ -351,3 +351,18 @@ mod erased {
         }
     }
 }
+/// A shortened id for logs: enough to follow one session through the log,
+/// not enough to take it over.
+pub fn short(id: &str) -> &str {
+    let end = id.char_indices().nth(8).map(|(i, _)| i).unwrap_or(id.len());
+    &id[..end]
+}
+
+#[cfg(test)]
+mod short_ids {
+    #[test]
+    fn short_ids_cut_on_characters() {
+        assert_eq!(super::short("0123456789abcdef"), "01234567");
+        assert_eq!(super::short("短"), "短");
+    }
+}

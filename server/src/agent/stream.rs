@@ -13,7 +13,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use app::protocol::ChatResponse;
 
-use super::voice;
+use crate::voice;
 
 /// What the stream endpoint sends, in order: a `Switch` when the persona
 /// changes this turn (before the new persona's first sentence, seed 002

@@ -185,6 +185,7 @@ pub async fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
         let coach = crate::coach::Coach::new(
             demo.site.clone(),
             Arc::new(crate::speech_act::SpeechActs::load()),
+            crate::agent::nlu::faq_passages(),
         );
         let score = crate::coach::eval::run_model(&coach, &client, &set).await;
         print!("\n{}", score.render(&model));

@@ -7,6 +7,7 @@
 //! `{"say": "…", "covered": ["academic"], "next_agent": "follow_up", "violations": []}`
 //! where `covered` lists the dimensions the draft already had.
 
+pub use crate::reviews::eval::RuleScore;
 use serde::Deserialize;
 
 use super::lexicon::CoachLexicon;
@@ -40,30 +41,6 @@ pub struct Verdict {
     pub want_rules: Vec<String>,
     pub got_rules: Vec<String>,
     pub reason: String,
-}
-
-/// Precision and recall of one rule.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RuleScore {
-    pub code: String,
-    pub true_positives: usize,
-    pub false_positives: usize,
-    pub false_negatives: usize,
-}
-
-impl RuleScore {
-    pub fn precision(&self) -> f64 {
-        ratio(
-            self.true_positives,
-            self.true_positives + self.false_positives,
-        )
-    }
-    pub fn recall(&self) -> f64 {
-        ratio(
-            self.true_positives,
-            self.true_positives + self.false_negatives,
-        )
-    }
 }
 
 fn ratio(n: usize, d: usize) -> f64 {

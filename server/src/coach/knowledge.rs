@@ -29,8 +29,13 @@ pub struct Passage {
 #[derive(Debug)]
 pub struct Knowledge(Vec<Passage>);
 
+/// A passage from elsewhere (the site's FAQ, which the agent parses): its
+/// id, trigger words and answer.
+pub type Extra = (String, Vec<String>, String);
+
 impl Knowledge {
-    pub fn load() -> Knowledge {
+    /// The coach's passages (`knowledge.txt`) and `faq`'s, as `faq:<id>`.
+    pub fn load(faq: Vec<Extra>) -> Knowledge {
         let mut passages = Vec::new();
         let mut current: Option<Passage> = None;
         for (no, raw) in KNOWLEDGE.lines().enumerate() {
@@ -80,7 +85,7 @@ impl Knowledge {
             }
         }
         passages.extend(current);
-        for (id, words, answer) in crate::agent::nlu::faq_passages() {
+        for (id, words, answer) in faq {
             passages.push(Passage {
                 id: format!("faq:{id}"),
                 words: words.into_iter().map(|w| (w, 0)).collect(),
@@ -205,7 +210,7 @@ mod tests {
 
     #[test]
     fn questions_find_the_passage_that_answers_them() {
-        let k = Knowledge::load();
+        let k = Knowledge::load(crate::agent::nlu::faq_passages());
         for (q, ids) in [
             ("评价发布后还能修改吗", &["edit_after"][..]),
             ("导师会知道是我写的吗", &["anonymity"]),
@@ -225,7 +230,7 @@ mod tests {
 
     #[test]
     fn lines_that_say_the_opposite_of_a_passage_are_found() {
-        let k = Knowledge::load();
+        let k = Knowledge::load(crate::agent::nlu::faq_passages());
         let q = "评价发布以后别人能看到我的名字吗？";
         for line in [
             "是的，评价发布后别人可以看到你的名字。",

@@ -54,7 +54,9 @@ pub struct Coach {
 }
 
 impl Coach {
-    pub fn new(site: Arc<Site>, acts: Arc<SpeechActs>) -> Coach {
+    /// `faq`: the site's FAQ as passages, for the editor's lookups (the
+    /// agent parses the FAQ and hands it over: `agent::nlu::faq_passages`).
+    pub fn new(site: Arc<Site>, acts: Arc<SpeechActs>, faq: Vec<knowledge::Extra>) -> Coach {
         let lex = CoachLexicon::load();
         Coach {
             reader: reader::Reader::new(&lex, acts.clone()),
@@ -62,7 +64,7 @@ impl Coach {
             replies: Templates::parse(REPLIES),
             site,
             acts,
-            knowledge: knowledge::Knowledge::load(),
+            knowledge: knowledge::Knowledge::load(faq),
         }
     }
 

@@ -205,7 +205,7 @@ impl Coach {
             .collect();
         let line = self.accept(&completion.content, state, &grounding)?;
         // "否", "可以": too short to be an answer the student can use.
-        if crate::agent::voice::len(&line) < 6 {
+        if crate::voice::len(&line) < 6 {
             return Err(format!("too short to answer: {line}"));
         }
         Ok(EditorReply::Line(line))
@@ -221,7 +221,7 @@ impl Coach {
         state: &CoachState,
         grounding: &[&str],
     ) -> Result<String, String> {
-        let line = crate::agent::voice::clean(line, &[LOOKUP.to_string()]);
+        let line = crate::voice::clean(line, &[LOOKUP.to_string()]);
         let line = line
             .trim()
             .trim_matches(|c| c == '"' || c == '“' || c == '”')
@@ -229,7 +229,7 @@ impl Coach {
         if line.is_empty() {
             return Err("empty".into());
         }
-        if crate::agent::voice::len(line) > crate::agent::voice::MAX_CHARS {
+        if crate::voice::len(line) > crate::voice::MAX_CHARS {
             return Err("over the voice limit".into());
         }
         if has_token(line) {

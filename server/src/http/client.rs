@@ -211,13 +211,6 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientId {
     }
 }
 
-/// A shortened id for logs: enough to follow one session through the log,
-/// not enough to take it over.
-pub fn short(id: &str) -> &str {
-    let end = id.char_indices().nth(8).map(|(i, _)| i).unwrap_or(id.len());
-    &id[..end]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,13 +278,11 @@ mod tests {
     }
 
     #[test]
-    fn no_socket_is_local_and_short_ids_cut_on_characters() {
+    fn no_socket_is_local() {
         let p = TrustedProxies::parse("").unwrap();
         assert_eq!(
             p.identify(None, &headers(&["1.2.3.4"], None)),
             ClientId::local()
         );
-        assert_eq!(short("0123456789abcdef"), "01234567");
-        assert_eq!(short("短"), "短");
     }
 }

@@ -14,7 +14,38 @@
 use serde::Deserialize;
 
 use super::rules::{self, RuleContext};
-pub use crate::coach::eval::RuleScore;
+
+/// Precision and recall of one rule.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleScore {
+    pub code: String,
+    pub true_positives: usize,
+    pub false_positives: usize,
+    pub false_negatives: usize,
+}
+
+impl RuleScore {
+    pub fn precision(&self) -> f64 {
+        ratio(
+            self.true_positives,
+            self.true_positives + self.false_positives,
+        )
+    }
+    pub fn recall(&self) -> f64 {
+        ratio(
+            self.true_positives,
+            self.true_positives + self.false_negatives,
+        )
+    }
+}
+
+fn ratio(n: usize, d: usize) -> f64 {
+    if d == 0 {
+        1.0
+    } else {
+        n as f64 / d as f64
+    }
+}
 
 /// The rules that are contact details (their recall target is 0.95).
 pub const CONTACT_RULES: [&str; 4] = [

@@ -86,7 +86,7 @@ pub fn read(completion: &Completion) -> Result<ModelOutput, LlmError> {
 
 /// `content` without its code fences and JSON objects.
 fn prose(content: &str) -> String {
-    crate::agent::voice::clean(content, &[])
+    crate::voice::clean(content, &[])
 }
 
 /// `{"tool": …, "params": {…}}`, or the function-calling spelling

@@ -377,7 +377,7 @@ impl Agent {
         let micros = started.elapsed().as_micros() as u64;
         let reply = t.reply.take().expect("the save step always replies");
         tracing::info!(
-            session = %crate::http::client::short(&reply.session_id),
+            session = %crate::agent::session::short(&reply.session_id),
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
             error = reply.error.as_ref().map(|e| e.code.as_str()),

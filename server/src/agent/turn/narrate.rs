@@ -8,7 +8,8 @@
 use app::protocol::AgentEvent;
 
 use super::{Turn, Words};
-use crate::agent::{facts, voice, Agent, DEGRADED};
+use crate::agent::{facts, Agent, DEGRADED};
+use crate::voice;
 
 impl Agent {
     pub(super) fn narrate(&self, t: &mut Turn<'_>) {

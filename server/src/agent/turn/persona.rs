@@ -10,7 +10,8 @@ use super::Turn;
 use crate::agent::nlu::Analysis;
 use crate::agent::planner::PlanInput;
 use crate::agent::resolve::Resolved;
-use crate::agent::{persona, switch_event, voice, Agent, DEFAULT_PERSONA};
+use crate::agent::{persona, switch_event, Agent, DEFAULT_PERSONA};
+use crate::voice;
 
 impl Agent {
     pub(super) fn persona(&self, t: &mut Turn<'_>) {

@@ -9,7 +9,8 @@ use app::protocol::{ChatResponse, ErrorInfo};
 
 use super::Turn;
 use crate::agent::session::SaveError;
-use crate::agent::{client, voice, Agent};
+use crate::agent::{client, Agent};
+use crate::voice;
 
 impl Agent {
     pub(super) async fn save(&self, t: &mut Turn<'_>) {
