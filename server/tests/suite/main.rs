@@ -9,6 +9,7 @@
 mod common;
 
 mod api;
+mod architecture;
 mod chat;
 mod coach;
 mod compare;
