@@ -3,7 +3,7 @@
 //! specific, which posting rules it breaks, whether the review is now
 //! complete, a reason — and the `next_agent`. The rules below decide the
 //! route; a language model, when configured, may propose the evaluation
-//! instead (see `graph.rs`), and these same routing rules then apply.
+//! instead (see `graph/route.rs`), and these same routing rules then apply.
 
 use super::lexicon::CoachLexicon;
 use super::reader::Said;

@@ -52,7 +52,7 @@ pub struct Evaluation {
     pub next_agent: Option<NextAgent>,
     /// What a model says the student asks the coach to do ("publish",
     /// "cancel"). Only a proposal: code performs a consequential action on
-    /// its own speech-act verdict alone (see `graph.rs`).
+    /// its own speech-act verdict alone (see `graph/verdict.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
 }
@@ -155,7 +155,7 @@ impl CoachState {
 
     /// Scores proposed from what was said: each dimension's reading, 3 for
     /// one the student never scored (the coach offers chips before it gets
-    /// here, see `graph.rs`).
+    /// here, see `graph/choose.rs`).
     pub fn propose(&self) -> Scores {
         let mut s = Scores::default();
         for d in Dimension::ALL {
