@@ -4,13 +4,16 @@
 //! persona switch and the stored history. A turn itself is an explicit
 //! graph in [`turn`]: session → chip → intent → understand → resolve →
 //! persona → plan → model → merge → validate → steer → execute → narrate →
-//! save, each step a module there, the edges in one function.
+//! save, each step a module there, the edges in one function. A step used
+//! by nothing else owns its code there (`turn/intent.rs`: the greeting /
+//! meaningless / reset word lists of seed 001; `turn/classify.rs`: the
+//! model's classification; `turn/narrate.rs`: code's words from the
+//! results).
 //!
-//! The libraries the steps use:
+//! The libraries the steps share:
 //! - [`request`], [`session`]: input checks; sessions and their memory.
 //! - [`option`]: what a clicked chip means; [`spoken`]: a chip answered in
 //!   words ("第二个", "西安那个").
-//! - [`intent`]: the greeting / meaningless / reset word lists (seed 001).
 //! - [`nlu`]: code's language understanding (slots, acts, references).
 //! - [`resolve`]: references → advisors, once per turn.
 //! - [`persona`]: the two personas and their switch words (seed 002).
@@ -18,21 +21,18 @@
 //! - [`merge`]: code's plan and a model's proposal made one.
 //! - [`validate`], [`steer`], [`tools`]: checks, the form's phases and
 //!   triggers (seed 004), the tools and their execution.
-//! - [`narrate`], [`replies`], [`voice`], [`facts`]: code's words, the reply
-//!   templates, the voice limit and cleaning, facts only from data;
+//! - [`replies`], [`facts`]: the reply templates, facts only from data (the
+//!   voice limit and cleaning are `crate::voice`, shared with the coach);
 //!   [`about_place`]: the answer to a question about a school or a major;
 //!   [`spoken_names`]: the short spoken forms of schools and majors.
 //! - [`stream`]: the reply's sentences to the browser while the turn runs;
 //!   [`eval`]: dialogue suites replayed against either planner.
 
 pub mod about_place;
-pub mod classify;
 pub mod client;
 pub mod eval;
 pub mod facts;
-pub mod intent;
 pub mod merge;
-pub mod narrate;
 pub mod nlu;
 pub mod option;
 pub mod persona;
@@ -57,8 +57,6 @@ use app::error::ApiError;
 use app::model::ChatHistory;
 use app::protocol::{AgentEvent, ChatRequest, ChatResponse, PageContext, UserForm};
 
-use self::intent::IntentLexicon;
-use self::narrate::Narrator;
 use self::nlu::{Lexicons, NameSet};
 use self::option::Chip;
 use self::persona::{PersonaLexicon, Reason, ANALYSIS, CASUAL};
@@ -71,6 +69,8 @@ use self::spoken_names::SpokenNames;
 use self::steer::ChipSource;
 use self::stream::VoiceSink;
 use self::tools::ToolRegistry;
+use self::turn::intent::IntentLexicon;
+use self::turn::narrate::Narrator;
 use crate::coach::Coach;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
@@ -114,7 +114,7 @@ pub struct Agent {
     /// The offer under a place answer ("看看导师排名").
     place_words: about_place::PlaceWords,
     /// What a model's intent must agree with (seed 001 classification).
-    intent_evidence: classify::Evidence,
+    intent_evidence: turn::classify::Evidence,
 }
 
 /// A request that passed the checks: its session and what the student did.
@@ -258,7 +258,7 @@ impl Agent {
             tool_names,
             readback: readback::ReadBack::load(),
             place_words: about_place::PlaceWords::load(),
-            intent_evidence: classify::Evidence::load(),
+            intent_evidence: turn::classify::Evidence::load(),
         }
     }
 

@@ -15,7 +15,7 @@
 //! It is also where the calls and results code builds and reads have their
 //! names and shapes — the tool-name constants, [`param`], [`chip_call`] and
 //! [`PlaceResult`] — so the modules that plan, check, answer and narrate
-//! (`validate`, `about_place`, `narrate`, the planners) all import them from
+//! (`validate`, `about_place`, `turn/narrate.rs`, the planners) all import them from
 //! here, and this module imports none of those.
 
 use serde::{Deserialize, Serialize};

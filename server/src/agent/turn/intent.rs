@@ -4,14 +4,153 @@
 //! direct instruction; a negation or a question about it is answered and the
 //! form stays; someone else's words or a mere mention go on as an ordinary
 //! message. "重新开始，我想考清华" resets and goes on with the rest.
-
-use app::protocol::{IntentResult, UserForm};
+//!
+//! Code-level intents (seed 001): only what code must answer itself —
+//! greetings, resets, and input with no meaning. A reset is named by the
+//! `reset` phrases of `server/lexicons/actions.txt`; whether the student
+//! asked for it is the speech-act step's verdict (`crate::speech_act`),
+//! which the agent checks before resetting anything. Everything else is `unknown`
+//! and goes to the planner, which routes by tool descriptions; adding a tool
+//! never touches this list.
 
 use super::Turn;
-use crate::agent::intent::Intent;
 use crate::agent::session::Memory;
 use crate::agent::Agent;
 use crate::speech_act::{self as speech, Force};
+use app::protocol::{IntentResult, UserForm};
+
+const LEXICON: &str = include_str!("../../../lexicons/code_intents.txt");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    Greeting,
+    /// Start over. `rest` says whether more followed ("重新来，我想考清华").
+    Reset {
+        rest: bool,
+    },
+    /// Nothing to act on: punctuation, interjections, key mashing.
+    Meaningless,
+    Unknown,
+}
+
+impl Intent {
+    pub fn name(self) -> &'static str {
+        match self {
+            Intent::Greeting => "greeting",
+            Intent::Reset { .. } => "reset",
+            Intent::Meaningless => "empty",
+            Intent::Unknown => "unknown",
+        }
+    }
+}
+
+/// The phrase lists, parsed once.
+#[derive(Debug, Default)]
+pub struct IntentLexicon {
+    greeting: Vec<String>,
+    reset: Vec<String>,
+    particles: Vec<String>,
+    interjections: Vec<char>,
+}
+
+impl IntentLexicon {
+    pub fn load() -> IntentLexicon {
+        let mut lex = IntentLexicon {
+            reset: crate::speech_act::SpeechActs::load()
+                .phrases(crate::speech_act::Action::Reset)
+                .iter()
+                .map(|p| crate::catalog::normalize(p))
+                .collect(),
+            ..IntentLexicon::default()
+        };
+        let mut section = "";
+        for line in LEXICON.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                section = match name {
+                    "greeting" => "greeting",
+                    "particles" => "particles",
+                    "interjections" => "interjections",
+                    _ => "",
+                };
+                continue;
+            }
+            let phrase = crate::catalog::normalize(line);
+            match section {
+                "greeting" => lex.greeting.push(phrase),
+                "particles" => lex.particles.push(phrase),
+                "interjections" => lex.interjections.extend(phrase.chars()),
+                _ => {}
+            }
+        }
+        // Longest first, so "你们好" is consumed before "你好".
+        for list in [&mut lex.greeting, &mut lex.reset, &mut lex.particles] {
+            list.sort_by_key(|p| std::cmp::Reverse(p.chars().count()));
+        }
+        lex
+    }
+
+    /// What is left of `text` once every phrase of `phrases` and every particle is removed.
+    fn strip(&self, text: &str, phrases: &[String]) -> (String, bool) {
+        let mut rest = text.to_string();
+        let mut hit = false;
+        for p in phrases {
+            if rest.contains(p.as_str()) {
+                rest = rest.replace(p.as_str(), " ");
+                hit = true;
+            }
+        }
+        if hit {
+            for p in &self.particles {
+                rest = rest.replace(p.as_str(), " ");
+            }
+        }
+        (rest.split_whitespace().collect::<String>(), hit)
+    }
+
+    /// Classifies one message (already known to be non-empty).
+    pub fn classify(&self, message: &str) -> (Intent, IntentResult) {
+        let text = crate::catalog::normalize(message);
+        let meaningful: String = text
+            .chars()
+            .filter(|c| c.is_alphanumeric() && !self.interjections.contains(c))
+            .collect();
+        let result = |intent: Intent, confidence: f64, reasoning: &str| {
+            (
+                intent,
+                IntentResult {
+                    intent: intent.name().to_string(),
+                    confidence,
+                    reasoning: reasoning.to_string(),
+                },
+            )
+        };
+        if meaningful.is_empty() || is_key_mashing(&meaningful) {
+            return result(Intent::Meaningless, 0.95, "没有可理解的内容");
+        }
+        let (rest, hit) = self.strip(&text, &self.reset);
+        if hit {
+            let rest = !rest.chars().all(|c| !c.is_alphanumeric());
+            return result(Intent::Reset { rest }, 0.95, "要求重新开始");
+        }
+        let (rest, hit) = self.strip(&text, &self.greeting);
+        if hit && rest.chars().all(|c| !c.is_alphanumeric()) {
+            return result(Intent::Greeting, 0.98, "问候语");
+        }
+        result(Intent::Unknown, 0.6, "交给规划器根据工具描述处理")
+    }
+}
+
+/// Latin letters with no vowel run and no known word: "asdfgh", "qwrtzp".
+fn is_key_mashing(text: &str) -> bool {
+    if !text.chars().all(|c| c.is_ascii_alphabetic()) || text.len() < 4 {
+        return false;
+    }
+    let vowels = text.chars().filter(|c| "aeiouy".contains(*c)).count();
+    vowels * 5 < text.len()
+}
 
 impl Agent {
     pub(super) fn intent(&self, t: &mut Turn<'_>) {
@@ -57,4 +196,66 @@ fn declined(t: &mut Turn<'_>, voice: String, reasoning: &str) {
         reasoning: reasoning.into(),
     };
     t.say(voice);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn intent(text: &str) -> Intent {
+        IntentLexicon::load().classify(text).0
+    }
+
+    #[test]
+    fn greetings_alone_are_greetings() {
+        for t in [
+            "你好",
+            "您好！",
+            "hi",
+            "Hello~",
+            "嗨，你好呀",
+            "在吗？",
+            "晚上好啊",
+            "小助手你好",
+            "ＨＩ",
+        ] {
+            assert_eq!(intent(t), Intent::Greeting, "{t}");
+        }
+    }
+
+    #[test]
+    fn a_greeting_with_a_request_goes_to_the_planner() {
+        for t in [
+            "你好，我想考北大计算机",
+            "hi 推荐几个导师",
+            "你好请问什么是985",
+        ] {
+            assert_eq!(intent(t), Intent::Unknown, "{t}");
+        }
+    }
+
+    #[test]
+    fn resets_with_and_without_a_new_request() {
+        assert_eq!(intent("重新开始"), Intent::Reset { rest: false });
+        assert_eq!(intent("换个学校重新来吧"), Intent::Reset { rest: false });
+        assert_eq!(intent("重来，我想考清华"), Intent::Reset { rest: true });
+    }
+
+    #[test]
+    fn meaningless_input() {
+        for t in ["？？？", "。。。", "啊啊啊", "嗯嗯", "asdfgh", "😀😀", "…"] {
+            assert_eq!(intent(t), Intent::Meaningless, "{t}");
+        }
+        for t in ["好的", "ok", "AI", "985", "哈工大"] {
+            assert_ne!(intent(t), Intent::Meaningless, "{t}");
+        }
+    }
+
+    #[test]
+    fn results_carry_confidence_and_reasoning() {
+        let (_, r) = IntentLexicon::load().classify("你好");
+        assert_eq!(r.intent, "greeting");
+        assert!(r.confidence > 0.9);
+        assert!(!r.reasoning.is_empty());
+    }
 }

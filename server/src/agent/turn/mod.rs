@@ -48,11 +48,11 @@
 //! - [`save`]: the reply, stored in one transaction with the session.
 
 mod chip;
-mod classify;
+pub(super) mod classify;
 mod coach;
 mod execute;
-mod intent;
-mod narrate;
+pub(super) mod intent;
+pub(super) mod narrate;
 mod persona;
 mod plan;
 mod resolve;
