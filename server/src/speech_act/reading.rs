@@ -1,0 +1,191 @@
+//! Whose words each clause of a message is. A clause that starts with
+//! someone else saying, thinking or wanting, or that holds hearsay, reports;
+//! it does not instruct. Here because who speaks is decided before, and apart
+//! from, what the words do to an action (`action`) or whether they answer a
+//! question (`answer`); the review coach also reads a review through it.
+//!
+//! The rules, over the word lists of `server/lexicons/speech_acts.txt`:
+//!
+//! - The message is folded (`text::fold`, spaces dropped) and cut into
+//!   clauses (`text::clauses`); a clause knows whether its sentence ends in
+//!   "？".
+//! - A clause that starts with someone else (朋友 / 同学 / 他 …, after
+//!   "我有个" and the like) followed by a verb of saying, thinking or
+//!   wanting, or that contains hearsay (听说), is theirs: it reports, it does
+//!   not instruct. A clause ending right at such a verb ("朋友说：") hands
+//!   the next clause to them too.
+//! - Hesitation anywhere in the student's words ("我再想想", "等一下") is
+//!   noted on the whole reading: it holds every action.
+
+use super::SpeechActs;
+use crate::text::clauses::{self, Link};
+use crate::text::fold::compact as fold;
+
+/// One clause of a message (cut by `text::clauses`) and whose words it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clause {
+    pub chars: Vec<char>,
+    pub sentence: usize,
+    /// Its sentence ends in "？".
+    pub question_mark: bool,
+    /// Someone else's words.
+    pub reported: bool,
+    /// How it relates to the clause before (但是, 其实 …).
+    pub link: Link,
+    /// It judges the statement before it ("这样挺好的").
+    pub refers_back: bool,
+    /// The next clause says what is true instead ("不是不指导，是…").
+    pub denied: bool,
+    /// It speaks of another advisor or group ("不管学生的是另一个老师").
+    pub about_someone_else: bool,
+    /// It says what the writer expected, not what is so ("本来以为…").
+    pub expected: bool,
+    /// It judges the rest, apart from what came before ("其他都挺好").
+    pub about_the_rest: bool,
+    /// It wishes for what is lacking ("要是经费再多点就好了").
+    pub wishes: bool,
+}
+
+/// A message cut into clauses, each with its owner.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    pub(super) clauses: Vec<Clause>,
+    pub(super) hesitates: bool,
+}
+
+impl Reading {
+    /// The student's own words, someone else's clauses left out (joined by
+    /// "，"): what the form is filled from.
+    pub fn own_text(&self) -> String {
+        self.join(false)
+    }
+
+    /// Someone else's words, the student's own left out.
+    pub fn reported_text(&self) -> String {
+        self.join(true)
+    }
+
+    /// The clauses, in order.
+    pub fn clauses(&self) -> &[Clause] {
+        &self.clauses
+    }
+
+    /// Whether any clause is someone else's.
+    pub fn has_reported(&self) -> bool {
+        self.clauses.iter().any(|c| c.reported)
+    }
+
+    fn join(&self, reported: bool) -> String {
+        self.clauses
+            .iter()
+            .filter(|c| c.reported == reported)
+            .map(|c| c.chars.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("，")
+    }
+}
+
+impl SpeechActs {
+    /// Cuts `message` into clauses at punctuation and tells whose each is.
+    pub fn read(&self, message: &str) -> Reading {
+        self.owners(clauses::split(&fold(message)))
+    }
+
+    /// Like [`SpeechActs::read`], also cut where a contrast or a revision
+    /// starts without punctuation ("学术很强但是经费少"): how a review is read.
+    /// Spaces are the clause cutter's to read here: typed speech pauses with
+    /// them, and English words keep theirs ("research level很高").
+    pub fn read_at_connectives(&self, message: &str) -> Reading {
+        self.owners(clauses::split_at_connectives(&crate::text::fold::fold(
+            message,
+        )))
+    }
+
+    fn owners(&self, cut: Vec<clauses::Clause>) -> Reading {
+        let mut clauses: Vec<Clause> = cut
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Clause {
+                chars: c.text.chars().collect(),
+                sentence: c.sentence,
+                question_mark: c.question_mark,
+                reported: false,
+                link: c.link,
+                refers_back: c.refers_back(),
+                denied: cut.get(i + 1).is_some_and(|next| c.denied_by(next)),
+                about_someone_else: c.about_someone_else(),
+                expected: c.expected(),
+                about_the_rest: c.about_the_rest(),
+                wishes: c.wishes(),
+            })
+            .collect();
+        // Whose words: a reporter at the start hands the clause over, and a
+        // clause that ends at the reporting verb hands over the next one.
+        let mut hand_over = false;
+        for cl in clauses.iter_mut() {
+            let (reported, ends_at_verb) = self.reporter_at_start(&cl.chars);
+            cl.reported = reported || hand_over || self.hearsay.within(&cl.chars);
+            hand_over = reported && ends_at_verb;
+        }
+        let hesitates = clauses
+            .iter()
+            .any(|c| !c.reported && self.hesitation.within(&c.chars));
+        Reading { clauses, hesitates }
+    }
+
+    /// Whether `clause` starts with someone else saying, thinking or
+    /// wanting something; and whether it ends right at that verb.
+    fn reporter_at_start(&self, clause: &[char]) -> (bool, bool) {
+        let mut p = 0;
+        while let Some(len) = self.connective.prefix(&clause[p..]) {
+            p += len;
+        }
+        // "我有个朋友", "我妈妈": the lead is optional, the reporter is not.
+        let starts = |q: usize| self.reporter.prefix(&clause[q..]);
+        let at = match starts(p) {
+            Some(len) => Some(p + len),
+            None => self
+                .reporter_lead
+                .prefix(&clause[p..])
+                .and_then(|lead| starts(p + lead).map(|len| p + lead + len)),
+        };
+        let Some(mut q) = at else {
+            return (false, false);
+        };
+        // Adverbs and objects between the person and the verb ("也", "跟我").
+        for _ in 0..3 {
+            if self.report_verb.prefix(&clause[q..]).is_some() {
+                break;
+            }
+            match self.gap.prefix(&clause[q..]) {
+                Some(len) => q += len,
+                None => break,
+            }
+        }
+        match self.report_verb.prefix(&clause[q..]) {
+            Some(len) => (true, q + len == clause.len()),
+            None => (false, false),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reported_clauses_are_told_apart() {
+        let lex = SpeechActs::load();
+        let r = lex.read("我朋友想考清华大学，我想考北京大学计算机");
+        assert!(r.has_reported());
+        assert_eq!(r.own_text(), "我想考北京大学计算机");
+        assert_eq!(r.reported_text(), "我朋友想考清华大学");
+        let r = lex.read("我跟朋友说我想考清华");
+        assert!(!r.has_reported(), "the student speaks to a friend");
+        let r = lex.read("他怎么样");
+        assert!(
+            !r.has_reported(),
+            "a question about an advisor reports nothing"
+        );
+    }
+}
