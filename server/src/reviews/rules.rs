@@ -25,25 +25,21 @@
 //!   rule are kept. Length limits are checked before (`submit.rs`); the
 //!   rules themselves refuse nothing for length.
 //!
+//! Here: the rule list, [`RuleContext`] and [`check`], which runs every
+//! rule and turns findings into [`Violation`]s. The rules live beside it:
+//! [`contact`], [`insult`], [`private_life`] (with hearsay), [`student`];
+//! their word lists are read once in [`lexicon`].
+//!
 //! The words are in `server/lexicons/review_rules.txt`; `server eval-rules
 //! server/evals/rules.jsonl` measures the rules on a labelled set.
 
 mod contact;
-
-use std::collections::HashSet;
-use std::sync::OnceLock;
+mod insult;
+mod lexicon;
+mod private_life;
+mod student;
 
 use crate::text::fold::Folded;
-use crate::text::lexfile;
-use crate::text::words::WordSet;
-
-const LEXICON: &str = include_str!("../../lexicons/review_rules.txt");
-const SURNAMES: &str = include_str!("../../lexicons/surnames.txt");
-
-const PRIVATE: &str = "涉及导师的私生活，请只评价与读研有关的内容。";
-const HEARSAY: &str = "严重的指控只凭“听说”，不能发布；请只写你亲身经历、能够负责的内容。";
-const INSULT: &str = "请不要使用侮辱性的词语。";
-const STUDENT: &str = "请不要写出其他学生的姓名。";
 
 /// A broken rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,127 +71,6 @@ struct Finding {
     what: &'static str,
 }
 
-/// What a word of the insult list is.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Insult {
-    Word,
-    Innocent,
-}
-
-/// What a word of the private-life lists is (see the lexicon's header).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Private {
-    Life,
-    Innocent,
-    Family,
-    Relation,
-    /// 和 / 跟 / 与: a relation word after it in the clause is private.
-    With,
-    /// 关系: a relation word right after it is private.
-    Relationship,
-    /// 住在 / 家在: an address follows, or it is hearsay about the home.
-    LivesAt,
-    HearsayMark,
-    /// 听: "听师兄说" is hearsay when 说 follows within a few characters.
-    Listen,
-    /// Family, health, home: private when it comes as hearsay.
-    HeardPrivately,
-    Accusation,
-    AccusationNot,
-    ClauseEnd,
-    SentenceEnd,
-}
-
-struct Words {
-    insults: WordSet<Insult>,
-    private: WordSet<Private>,
-    dwelling: Vec<String>,
-    titles: WordSet<()>,
-    not_name: Vec<String>,
-    surnames: HashSet<String>,
-}
-
-fn words() -> &'static Words {
-    static WORDS: OnceLock<Words> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        let mut insults = Vec::new();
-        let mut private = Vec::new();
-        let mut dwelling = Vec::new();
-        let mut titles = Vec::new();
-        let mut not_name = Vec::new();
-        for e in lexfile::parse("review_rules.txt", LEXICON) {
-            let tag = match e.key.as_str() {
-                "insult" => {
-                    insults.extend(e.terms.into_iter().map(|t| (t, Insult::Word)));
-                    continue;
-                }
-                k if k.starts_with("variant ") => {
-                    insults.extend(e.terms.into_iter().map(|t| (t, Insult::Word)));
-                    continue;
-                }
-                "insult_not" => {
-                    insults.extend(e.terms.into_iter().map(|t| (t, Insult::Innocent)));
-                    continue;
-                }
-                "dwelling" => {
-                    dwelling = e.terms;
-                    continue;
-                }
-                "student_title" => {
-                    titles.extend(e.terms.into_iter().map(|t| (t, ())));
-                    continue;
-                }
-                "not_name" => {
-                    not_name = e.terms;
-                    continue;
-                }
-                "private_life" => Private::Life,
-                "private_not" => Private::Innocent,
-                "family" => Private::Family,
-                "relation" => Private::Relation,
-                "hearsay" => Private::HearsayMark,
-                "hearsay_private" => Private::HeardPrivately,
-                "accusation" => Private::Accusation,
-                "accusation_not" => Private::AccusationNot,
-                other => panic!("review_rules.txt: unknown key {other}"),
-            };
-            private.extend(e.terms.into_iter().map(|t| (t, tag)));
-        }
-        for (w, tag) in [
-            ("和", Private::With),
-            ("跟", Private::With),
-            ("与", Private::With),
-            ("关系", Private::Relationship),
-            ("住在", Private::LivesAt),
-            ("家在", Private::LivesAt),
-            ("家就在", Private::LivesAt),
-            ("听", Private::Listen),
-        ] {
-            private.push((w.to_string(), tag));
-        }
-        for c in [",", ":", "、"] {
-            private.push((c.to_string(), Private::ClauseEnd));
-        }
-        for c in ["。", "!", "?", ";", "\n", "…"] {
-            private.push((c.to_string(), Private::SentenceEnd));
-        }
-        let surnames = SURNAMES
-            .lines()
-            .filter(|l| !l.trim_start().starts_with('#'))
-            .flat_map(str::split_whitespace)
-            .map(str::to_string)
-            .collect();
-        Words {
-            insults: WordSet::new(insults),
-            private: WordSet::new(private),
-            dwelling,
-            titles: WordSet::new(titles),
-            not_name,
-            surnames,
-        }
-    })
-}
-
 /// Separators dropped before the word lists are searched ("傻 逼", "人.渣",
 /// "zhang_san-88"); sentence punctuation stays.
 fn separator(c: char) -> bool {
@@ -211,9 +86,9 @@ pub fn check(text: &str, ctx: &RuleContext) -> Vec<Violation> {
     contact::after_keywords(&compact, &mut contacts);
     contact::addresses(&folded, &mut contacts);
     let mut out = without_overlaps(contacts);
-    insults(&compact, &mut out);
-    private_life(&compact, &mut out);
-    students(&compact, ctx, &mut out);
+    insult::insults(&compact, &mut out);
+    private_life::private_life(&compact, &mut out);
+    student::students(&compact, ctx, &mut out);
     out.sort_by_key(|f| (f.start, f.code));
     let mut violations: Vec<Violation> = Vec::with_capacity(out.len());
     // "第 N 个字起": count characters once, walking the sorted findings.
@@ -266,221 +141,6 @@ fn without_overlaps(mut found: Vec<Finding>) -> Vec<Finding> {
         }
     }
     kept
-}
-
-fn insults(compact: &Folded, out: &mut Vec<Finding>) {
-    for hit in words().insults.find(&compact.text).take(200) {
-        if *hit.tag == Insult::Word {
-            let (start, end) = compact.origin(hit.start, hit.end);
-            out.push(Finding {
-                code: "insult",
-                start,
-                end,
-                what: INSULT,
-            });
-        }
-        if out.len() >= 60 {
-            break;
-        }
-    }
-}
-
-/// Private life and hearsay, in one pass over the word hits: a small state
-/// machine that knows the current clause (和/跟/与 seen) and sentence
-/// (a hearsay mark seen, turned around by 反对/没有 …).
-fn private_life(compact: &Folded, out: &mut Vec<Finding>) {
-    let w = words();
-    let text = compact.text.as_str();
-    let mut private: Option<(usize, usize)> = None;
-    let mut hearsay: Option<(usize, usize)> = None;
-    let mut with = false;
-    let mut relationship_end: Option<usize> = None;
-    let mut mark: Option<usize> = None;
-    let mut turned = false;
-    let before = |at: usize, n: usize| -> &str {
-        let from = text[..at]
-            .char_indices()
-            .rev()
-            .take(n)
-            .last()
-            .map_or(at, |(i, _)| i);
-        &text[from..at]
-    };
-    for hit in w.private.find(text) {
-        if private.is_some() && hearsay.is_some() {
-            break;
-        }
-        let mut private_at = None;
-        match hit.tag {
-            Private::SentenceEnd => {
-                with = false;
-                mark = None;
-                turned = false;
-                relationship_end = None;
-            }
-            Private::ClauseEnd => {
-                with = false;
-                relationship_end = None;
-            }
-            Private::With => with = true,
-            Private::Relationship => relationship_end = Some(hit.end),
-            Private::Life => private_at = Some((hit.start, hit.end)),
-            Private::Innocent => {}
-            Private::Family => {
-                let lead = before(hit.start, 3);
-                for subject in [
-                    "他的",
-                    "她的",
-                    "老师的",
-                    "导师的",
-                    "他",
-                    "她",
-                    "老师",
-                    "导师",
-                ] {
-                    if lead.ends_with(subject) {
-                        private_at = Some((hit.start - subject.len(), hit.end));
-                        break;
-                    }
-                }
-            }
-            Private::Relation => {
-                let right_after =
-                    relationship_end.is_some_and(|e| text[e..hit.start].chars().count() <= 3);
-                if with || right_after {
-                    private_at = Some((hit.start, hit.end));
-                }
-            }
-            Private::LivesAt => {
-                if mark.is_some() {
-                    private_at = Some((hit.start, hit.end));
-                } else {
-                    let window: String = text[hit.end..]
-                        .chars()
-                        .take(12)
-                        .take_while(|c| !"，。！？；,.!?;\n".contains(*c))
-                        .collect();
-                    if w.dwelling.iter().any(|d| window.contains(d.as_str())) {
-                        private_at = Some((hit.start, hit.end));
-                    }
-                }
-            }
-            Private::HearsayMark => {
-                mark = mark.or(Some(hit.start));
-            }
-            Private::Listen => {
-                let says = text[hit.end..]
-                    .chars()
-                    .take(6)
-                    .take_while(|c| !"，。！？；,.!?;\n".contains(*c))
-                    .any(|c| c == '说');
-                if says {
-                    mark = mark.or(Some(hit.start));
-                }
-            }
-            Private::HeardPrivately => {
-                if mark.is_some() {
-                    private_at = Some((hit.start, hit.end));
-                }
-            }
-            Private::AccusationNot => turned |= mark.is_some(),
-            Private::Accusation => {
-                if let (Some(m), false, None) = (mark, turned, hearsay) {
-                    hearsay = Some((m, hit.end));
-                }
-            }
-        }
-        if let (Some(range), None) = (private_at, private) {
-            private = Some(range);
-        }
-    }
-    for (range, code, what) in [
-        (private, "private_life", PRIVATE),
-        (hearsay, "hearsay", HEARSAY),
-    ] {
-        if let Some((s, e)) = range {
-            let (start, end) = compact.origin(s, e);
-            out.push(Finding {
-                code,
-                start,
-                end,
-                what,
-            });
-        }
-    }
-}
-
-/// Another student by name: 师兄李明, 同学张伟, 王小红同学. The advisor's own
-/// name is allowed; "师兄们", "师兄毕业后" are no names.
-fn students(compact: &Folded, ctx: &RuleContext, out: &mut Vec<Finding>) {
-    let w = words();
-    let text = compact.text.as_str();
-    let advisor = Folded::new(&ctx.advisor_name).compact(separator).text;
-    let cjk = |c: &char| ('\u{4e00}'..='\u{9fff}').contains(c);
-    let name_at = |rest: &str| -> Option<String> {
-        if w.not_name.iter().any(|n| rest.starts_with(n.as_str())) {
-            return None;
-        }
-        let prefix = |n: usize| &rest[..rest.char_indices().nth(n).map_or(rest.len(), |c| c.0)];
-        let surname = [prefix(2), prefix(1)]
-            .into_iter()
-            .find(|s| w.surnames.contains(*s))?;
-        let given: String = rest[surname.len()..]
-            .chars()
-            .take_while(cjk)
-            .take(2)
-            .collect();
-        if given.is_empty() {
-            return None;
-        }
-        // A one-character given name is common; keep two only when the
-        // second is not a word of its own ("李明说" → 李明).
-        let mut name = format!("{surname}{given}");
-        if given.chars().count() == 2 {
-            let second = given.chars().nth(1).unwrap_or_default();
-            if "说被跟和也都就在是让把对给又还很".contains(second) {
-                name = format!("{surname}{}", given.chars().next().unwrap_or_default());
-            }
-        }
-        (name != advisor && !advisor.starts_with(&name)).then_some(name)
-    };
-    let mut found = 0;
-    for hit in w.titles.find(text) {
-        if found >= 20 {
-            break;
-        }
-        let mut push = |s: usize, e: usize| {
-            let (start, end) = compact.origin(s, e);
-            out.push(Finding {
-                code: "names_student",
-                start,
-                end,
-                what: STUDENT,
-            });
-            found += 1;
-        };
-        if let Some(name) = name_at(&text[hit.end..]) {
-            push(hit.start, hit.end + name.len());
-            continue;
-        }
-        // "王小红同学": the name right before the title.
-        let before: Vec<usize> = text[..hit.start]
-            .char_indices()
-            .rev()
-            .take(3)
-            .map(|(i, _)| i)
-            .collect();
-        for len in [3usize, 2] {
-            if let Some(&from) = before.get(len - 1) {
-                if let Some(name) = name_at(&text[from..hit.start]) {
-                    if name.chars().count() == len {
-                        push(from, hit.end);
-                        break;
-                    }
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
