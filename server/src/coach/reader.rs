@@ -205,18 +205,18 @@ impl Reader {
             // "这样挺好的", "这样也挺自由的": a judgement of the statement
             // before, whatever its own words name; it replaces that
             // statement, as a revision does.
-            let back = clause.refers_back && carry.is_some();
-            if back {
+            let back = carry.filter(|_| clause.refers_back);
+            if let Some(topic) = back {
                 statements = statements
                     .into_iter()
                     .filter(|s| matches!(s.judged, Judged::Value(_)))
                     .map(|s| opinion::Statement {
-                        topic: carry.unwrap_or(s.topic),
+                        topic,
                         judged: s.judged,
                     })
                     .collect();
             }
-            let revises = clause.link == Link::Revision || back;
+            let revises = clause.link == Link::Revision || back.is_some();
             let mut revised: Vec<Aspect> = Vec::new();
             for s in &statements {
                 let i = slot(&mut per, s.topic);

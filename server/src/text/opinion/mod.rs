@@ -77,39 +77,36 @@ pub fn read<A: Copy + Eq>(
             .iter()
             .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'));
     let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
-    let unknown_about = |named: Vec<A>| -> Vec<Statement<A>> {
+    if asks || unknown {
+        // What it names, else the topic it continues ("说不好").
         let about = if named.is_empty() {
             carry.into_iter().collect()
         } else {
             named
         };
-        about
-            .into_iter()
-            .map(|topic| Statement {
-                topic,
-                judged: Judged::Unknown,
-            })
-            .collect()
-    };
-    if asks || unknown {
-        return unknown_about(named);
+        return unknown_of(about);
     }
     let out = judge(&tokens, chars, first_topic(&named, &tokens, carry), carry);
     // "还没进组": not yet — nothing judged unless the clause judges something
-    // all the same ("劳务费拖了半年还没发").
-    // Only a topic it names: "我还没正式进组" leaves what came before as it was.
+    // all the same ("劳务费拖了半年还没发"), and then only what it names is
+    // unknown ("我还没正式进组" leaves what came before as it was).
     if tokens.iter().any(|t| t.has(Word::NotYet))
         && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
     {
-        return named
-            .into_iter()
-            .map(|topic| Statement {
-                topic,
-                judged: Judged::Unknown,
-            })
-            .collect();
+        return unknown_of(named);
     }
     out
+}
+
+/// `topics`, each not said.
+fn unknown_of<A>(topics: Vec<A>) -> Vec<Statement<A>> {
+    topics
+        .into_iter()
+        .map(|topic| Statement {
+            topic,
+            judged: Judged::Unknown,
+        })
+        .collect()
 }
 
 /// The topic a judgement before any topic belongs to: the first one the
