@@ -133,6 +133,18 @@ pub fn parse(dims: &Topics<Dimension>, message: &str, asked: Option<Dimension>) 
                 p += 1;
             }
         }
+        // "学术3 经费4": a bare number right after a dimension's name.
+        for (_, end, _) in &spans {
+            if let Some((n, len)) = parse_number(&chars, *end) {
+                let next = chars.get(end + len);
+                // (Folding drops the space before the next name: "学术3经费4".)
+                let bare = next.is_none_or(|c| !c.is_alphanumeric() || *c == '分')
+                    || spans.iter().any(|(s, _, _)| *s == end + len);
+                if (1..=5).contains(&n) && bare && !found.iter().any(|(s, _)| s == end) {
+                    found.push((*end, n as u8));
+                }
+            }
+        }
         found.sort();
         for (at, value) in found {
             match target(at, carry) {

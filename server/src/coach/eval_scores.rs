@@ -67,7 +67,7 @@ pub struct Got {
 pub fn read_item(reader: &Reader, item: &Item) -> Got {
     let mut state = CoachState::new("1".into(), "张三".into());
     for message in &item.before {
-        state.take(&reader.read(message), false);
+        state.take(&reader.read_after(message, state.last_topic), false);
     }
     if let Some(draft) = &item.draft {
         let mut scores = Scores::default();
@@ -79,7 +79,7 @@ pub fn read_item(reader: &Reader, item: &Item) -> Got {
             scores: Dimension::ALL.map(|d| Some(scores.get(d))),
         };
     }
-    state.take(&reader.read(&item.say), false);
+    state.take(&reader.read_after(&item.say, state.last_topic), false);
     Got {
         scores: Dimension::ALL.map(|d| {
             let c = state.coverage(d);

@@ -75,8 +75,10 @@ impl Coach {
 
     /// What `message` says about each dimension of a review: read once a
     /// turn, for [`Coach::is_about_review`] and [`Coach::step`].
-    pub fn read(&self, message: &str) -> reader::Said {
-        self.reader.read(message)
+    /// The draft's last topic carries into a message that judges without
+    /// naming one ("挺多的").
+    pub fn read(&self, state: &CoachState, message: &str) -> reader::Said {
+        self.reader.read_after(message, state.last_topic)
     }
 
     /// Whether `message` is about the open review: it says something of a

@@ -53,6 +53,12 @@ pub struct Said {
     pub overall: Option<Score>,
     /// Dimensions the message named but asked about or did not know.
     pub unknown: Vec<Dimension>,
+    /// The dimension the message ends on: a later message's judgement with
+    /// no topic of its own ("挺多的") continues it.
+    pub last: Option<Dimension>,
+    /// The message corrects what was said before ("记错了，补助一个月两千四"):
+    /// what it says replaces earlier scores, even when it is unsure.
+    pub corrects: bool,
 }
 
 impl Said {
@@ -145,6 +151,14 @@ impl Reader {
 
     /// What `message` says about each dimension.
     pub fn read(&self, message: &str) -> Said {
+        self.read_after(message, None)
+    }
+
+    /// What `message` says, after a message that ended on `before`: a
+    /// judgement in its first sentence with no topic of its own, and none
+    /// in the clause after it, continues that dimension ("记错了，是三千五，
+    /// 挺多的" after the funding).
+    pub fn read_after(&self, message: &str, before: Option<Dimension>) -> Said {
         let reading = self.acts.read_at_connectives(message);
         let mut per: Vec<(Aspect, Collected)> = Vec::new();
         let slot = |per: &mut Vec<(Aspect, Collected)>, a: Aspect| -> usize {
@@ -159,6 +173,9 @@ impl Reader {
         let mut carry: Option<Aspect> = None;
         let mut sentence = 0;
         let mut introduced = false;
+        // "后来发现只是说话直，人挺好的": a revision whose own clause judges
+        // nothing revises the next clause that does.
+        let mut revision_pending = false;
         let clauses = reading.clauses();
         for (n, clause) in clauses.iter().enumerate() {
             // A judgement with no topic continues its own sentence only
@@ -181,12 +198,35 @@ impl Reader {
                 && clause.chars.len() <= 6
                 && !self.topics.named(&clause.chars).is_empty();
             introduced |= intro;
-            let mut statements = opinion::read(
-                &self.topics,
-                &clause.chars,
-                carry,
-                clause.question_mark && !intro,
-            );
+            let asks = clause.question_mark && !intro;
+            let mut statements = opinion::read(&self.topics, &clause.chars, carry, asks);
+            // "导师十分负责，每篇论文都亲自改": a judgement with no topic at
+            // the start of its sentence judges what the next clause names.
+            if statements.is_empty() && carry.is_none() && clause.link == Link::None {
+                let ahead = clauses
+                    .get(n + 1)
+                    .filter(|x| {
+                        x.sentence == clause.sentence
+                            && x.link == Link::None
+                            && !x.reported
+                            && !x.about_someone_else
+                    })
+                    .and_then(|x| self.topics.named(&x.chars).first().copied());
+                if ahead.is_some() {
+                    statements = opinion::read(&self.topics, &clause.chars, ahead, asks);
+                }
+            }
+            if statements.is_empty() && carry.is_none() && clause.sentence == 0 {
+                // Only a judgement continues it: "那个分数帮我改一下" or
+                // "帮我看看排名" names nothing of the review.
+                if let Some(d) = before {
+                    statements =
+                        opinion::read(&self.topics, &clause.chars, Some(Aspect::Dim(d)), asks)
+                            .into_iter()
+                            .filter(|s| matches!(s.judged, Judged::Value(_)))
+                            .collect();
+                }
+            }
             // "要是经费再多点就好了": what is wished for is lacking.
             if clause.wishes {
                 for s in statements.iter_mut() {
@@ -199,13 +239,26 @@ impl Reader {
             // clause names the topic the next one judges; another advisor's
             // clause judges no one here.
             if clause.denied || clause.about_someone_else || clause.expected {
+                // "补助我记错了，其实每月有四千": what is taken back is named
+                // again, to be said anew.
+                if clause.denied {
+                    for s in &statements {
+                        let i = slot(&mut per, s.topic);
+                        per[i].1.mentioned = true;
+                    }
+                }
                 carry = statements.last().map(|s| s.topic).or(carry);
                 continue;
             }
             // "这样挺好的", "这样也挺自由的": a judgement of the statement
             // before, whatever its own words name; it replaces that
             // statement, as a revision does.
-            let back = carry.filter(|_| clause.refers_back);
+            // "科研上基本放羊，不过我觉得挺好的": the writer's view with no
+            // topic of its own does too.
+            let view_back = clause.gives_view
+                && clause.link == Link::Contrast
+                && self.topics.named(&clause.chars).is_empty();
+            let back = carry.filter(|_| clause.refers_back || view_back);
             if let Some(topic) = back {
                 statements = statements
                     .into_iter()
@@ -216,7 +269,11 @@ impl Reader {
                     })
                     .collect();
             }
-            let revises = clause.link == Link::Revision || back.is_some();
+            let judges = statements
+                .iter()
+                .any(|s| !matches!(s.judged, Judged::Unknown));
+            let revises = clause.link == Link::Revision || back.is_some() || revision_pending;
+            revision_pending = revises && !judges;
             let mut revised: Vec<Aspect> = Vec::new();
             for s in &statements {
                 let i = slot(&mut per, s.topic);
@@ -249,7 +306,14 @@ impl Reader {
                 carry = Some(s.topic);
             }
         }
-        let mut said = Said::default();
+        let mut said = Said {
+            last: match carry {
+                Some(Aspect::Dim(d)) => Some(d),
+                _ => None,
+            },
+            corrects: clauses.iter().any(|c| c.link == Link::Revision || c.denied),
+            ..Said::default()
+        };
         for (aspect, c) in per {
             let values = if c.own.is_empty() {
                 &c.reported

@@ -106,6 +106,9 @@ pub struct CoachState {
     /// Dimensions already offered as score chips (each at most once).
     #[serde(default)]
     pub chosen: Vec<Dimension>,
+    /// The dimension the last message ended on (see `Said::last`).
+    #[serde(default)]
+    pub last_topic: Option<Dimension>,
 }
 
 impl CoachState {
@@ -173,11 +176,14 @@ impl CoachState {
         if !said.dims.is_empty() {
             self.scores = None;
         }
+        if said.last.is_some() {
+            self.last_topic = said.last;
+        }
         for (d, score) in &said.dims {
             let c = self.coverage_mut(*d);
             c.mentioned = true;
             c.specific |= specific;
-            if score.sure || c.score.is_none() || !c.sure {
+            if score.sure || c.score.is_none() || !c.sure || said.corrects {
                 c.score = Some(score.value);
                 c.sure = score.sure;
             }

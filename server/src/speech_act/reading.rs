@@ -34,7 +34,11 @@ pub struct Clause {
     pub link: Link,
     /// It judges the statement before it ("这样挺好的").
     pub refers_back: bool,
-    /// The next clause says what is true instead ("不是不指导，是…").
+    /// It opens with the writer's view ("我觉得…"): with no topic of its
+    /// own, it judges the statement before it too.
+    pub gives_view: bool,
+    /// The next clause says what is true instead ("不是不指导，是…"), or it
+    /// takes itself back ("脾气差是我记错了").
     pub denied: bool,
     /// It speaks of another advisor or group ("不管学生的是另一个老师").
     pub about_someone_else: bool,
@@ -112,7 +116,8 @@ impl SpeechActs {
                 reported: false,
                 link: c.link,
                 refers_back: c.refers_back(),
-                denied: cut.get(i + 1).is_some_and(|next| c.denied_by(next)),
+                gives_view: c.gives_view(),
+                denied: c.retracts() || cut.get(i + 1).is_some_and(|next| c.denied_by(next)),
                 about_someone_else: c.about_someone_else(),
                 expected: c.expected(),
                 about_the_rest: c.about_the_rest(),
@@ -124,7 +129,8 @@ impl SpeechActs {
         let mut hand_over = false;
         for cl in clauses.iter_mut() {
             let (reported, ends_at_verb) = self.reporter_at_start(&cl.chars);
-            cl.reported = reported || hand_over || self.hearsay.within(&cl.chars);
+            cl.reported =
+                reported || hand_over || self.hearsay.within(&cl.chars) || heard_from(&cl.chars);
             hand_over = reported && ends_at_verb;
         }
         let hesitates = clauses
@@ -167,6 +173,23 @@ impl SpeechActs {
             None => (false, false),
         }
     }
+}
+
+/// "听其他组的人说…", "据师姐说…": heard from someone, whoever they are —
+/// the clause opens with 听 or 据 (after 我) and 说 follows within a few
+/// characters.
+fn heard_from(clause: &[char]) -> bool {
+    let from = match clause {
+        ['我', '听', ..] => 2,
+        ['听', ..] | ['据', ..] => 1,
+        _ => return false,
+    };
+    clause
+        .iter()
+        .skip(from)
+        .take(9)
+        .position(|c| *c == '说')
+        .is_some_and(|at| at > 0)
 }
 
 #[cfg(test)]

@@ -72,6 +72,14 @@ impl Clause {
         list("anaphor").iter().any(|a| rest.starts_with(a.as_str()))
     }
 
+    /// Whether it opens with the writer's view ("我觉得挺好的"): with no
+    /// topic of its own, it judges the statement before it.
+    pub fn gives_view(&self) -> bool {
+        list("lead")
+            .iter()
+            .any(|l| self.text.starts_with(l.as_str()))
+    }
+
     fn has(&self, key: &str) -> bool {
         list(key).iter().any(|w| self.text.contains(w.as_str()))
     }
@@ -80,6 +88,13 @@ impl Clause {
     /// 老师", "隔壁组更惨"), not of the one reviewed ("我老板吊打隔壁组" does).
     pub fn about_someone_else(&self) -> bool {
         self.has("other") && !self.has("ours")
+    }
+
+    /// Whether it takes itself back ("脾气差是我记错了"): a word of
+    /// retraction after its statement (at its start, the word is a
+    /// revision of what came before).
+    pub fn retracts(&self) -> bool {
+        self.has("retract")
     }
 
     /// Whether it says what the writer expected rather than what is so
@@ -189,7 +204,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 7] = [
+const LISTS: [&str; 9] = [
     "anaphor",
     "lead",
     "other",
@@ -197,6 +212,8 @@ const LISTS: [&str; 7] = [
     "expectation",
     "rest",
     "wish",
+    "retract",
+    "word",
 ];
 
 fn connectives() -> &'static Connectives {
@@ -298,8 +315,8 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
             && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
         // With `at_connectives` (a review read by aspect), "、" joins the
         // items of one list ("经费、毕业这些我都不了解") instead of cutting.
-        let list = at_connectives && c == '、';
-        if ends_sentence(c) || (ends_clause(c) && !decimal && !list) {
+        let in_list = at_connectives && c == '、';
+        if ends_sentence(c) || (ends_clause(c) && !decimal && !in_list) {
             push(&mut clauses, &mut current, &mut link, sentence);
             if ends_sentence(c) {
                 let question = matches!(c, '?' | '？');
@@ -329,8 +346,34 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
         let at_start = current.is_empty();
         // "不是大厂就是名校": 不是…就是… is "either … or", not a contrast.
         let either_or = current.starts_with(&['不', '是']) && chars[i..].starts_with(&['就', '是']);
+        // "几乎不过问": a word that holds a connective is a word.
+        if let Some(w) = list("word").iter().find(|w| {
+            let w: Vec<char> = w.chars().collect();
+            chars[i..].starts_with(&w)
+        }) {
+            let n = w.chars().count();
+            current.extend_from_slice(&chars[i..i + n]);
+            i += n;
+            continue;
+        }
         if (at_start || at_connectives) && !either_or {
             if let Some((len, l)) = connective_at(&chars[i..]) {
+                // "但对学生其实挺关心的": 其实 inside a contrast says it
+                // more firmly; it does not revise what came before.
+                if !at_start && l == Link::Revision && link == Link::Contrast {
+                    i += len;
+                    continue;
+                }
+                // "脾气差是我记错了，…": at the end of a clause the word
+                // takes that clause back; it stays in it (`retracts`).
+                let ends = chars
+                    .get(i + len)
+                    .is_none_or(|c| ends_sentence(*c) || ends_clause(*c) || c.is_whitespace());
+                if !at_start && l == Link::Revision && ends {
+                    current.extend_from_slice(&chars[i..i + len]);
+                    i += len;
+                    continue;
+                }
                 if !at_start {
                     push(&mut clauses, &mut current, &mut link, sentence);
                 }

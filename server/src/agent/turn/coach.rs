@@ -21,7 +21,7 @@ impl Agent {
         // A message that is not about the review (a ranking, another
         // advisor, a general question) is the agent's: the draft stays
         // stored as it is, and "继续写" or any review sentence returns to it.
-        let said = self.coach.read(&t.text);
+        let said = self.coach.read(&draft, &t.text);
         let reading = self.acts.read(&t.text);
         if !self.coach.is_about_review(&draft, &t.text, &reading, &said)
             && self.is_agent_business(t).await

@@ -32,7 +32,18 @@ fn value(head: Word, p: &Pending) -> Option<i8> {
         (Some(Word::HedgedNegator), Word::Negative | Word::Bottom | Word::Bad) => 0,
         (Some(_), Word::Positive | Word::Top | Word::Activity) => -1,
         (Some(_), Word::Negative | Word::Bottom | Word::Bad) => 1,
+        // "完全不够花", "不够用": a middling word negated falls short.
+        (Some(Word::StrongNegator), Word::Hedge) => -2,
+        (Some(Word::Negator), Word::Hedge) => -1,
         (_, Word::Hedge) => 0,
+        // Few of a good thing ("没几个能按时走的"): criticism.
+        (None, Word::Positive) if p.quantity.is_some_and(|q| q < 0) => {
+            if strong {
+                -2
+            } else {
+                -1
+            }
+        }
         (None, Word::Top) => 2,
         (None, Word::Bottom) => -2,
         (None, Word::Positive) => {
@@ -107,6 +118,11 @@ const COORDINATORS: [&str; 8] = ["和", "与", "跟", "及", "以及", "、", "�
 /// what it judges ("组会上经常挨批": the relationship, not the academic).
 const SETTINGS: [char; 3] = ['上', '里', '中'];
 
+/// A digit, or a Chinese numeral ("十点多": a time, not "more").
+fn numeral(c: char) -> bool {
+    c.is_ascii_digit() || "一二三四五六七八九十两".contains(c)
+}
+
 /// The statements of one clause that neither asks nor does not know.
 pub(super) fn judge<A: Copy + Eq>(
     tokens: &[Token<A>],
@@ -127,6 +143,8 @@ pub(super) fn judge<A: Copy + Eq>(
     let either_or =
         chars.starts_with(&['不', '是']) && chars.windows(2).skip(2).any(|w| w == ['就', '是']);
     let mut current: Option<A> = None;
+    // `current` was named by a heavy thing ("脾气"): more of it is worse.
+    let mut current_heavy = false;
     // Topics named as the setting or a qualifier of a statement ("组会上",
     // "论文的版面费"): said only if the clause judges nothing else.
     let mut settings: Vec<A> = Vec::new();
@@ -167,7 +185,9 @@ pub(super) fn judge<A: Copy + Eq>(
             let after_topic = topic_end.filter(|(end, j)| {
                 t.start <= end + 3 && tokens[j + 1..k].iter().all(|n| n.words.is_empty())
             });
-            if t.weak && after_topic.is_some_and(|(_, j)| tokens[j].topic != Some(a)) {
+            if t.weak
+                && after_topic.is_some_and(|(_, j)| tokens[j].topic != Some(a) && !tokens[j].weak)
+            {
                 // "毕业出去的人都挺好": the people of the topic just named,
                 // not a topic of their own.
             } else if t.weak && t.head().is_some() && current.is_some() {
@@ -186,7 +206,9 @@ pub(super) fn judge<A: Copy + Eq>(
                     group.push(a);
                 }
                 current = Some(a);
-                let setting = chars.get(t.end).is_some_and(|c| SETTINGS.contains(c))
+                current_heavy = t.has(Word::Heavy);
+                let setting = !t.weak
+                    && chars.get(t.end).is_some_and(|c| SETTINGS.contains(c))
                     && !t.words.iter().any(|w| w.is_head());
                 // "论文投稿的版面费": a topic that only qualifies the next one.
                 let qualifies = !t.words.iter().any(|w| w.is_head())
@@ -248,6 +270,14 @@ pub(super) fn judge<A: Copy + Eq>(
             // before it, as "小" would.
             let count = (t.has(Word::Down) || t.has(Word::Up)) && !next_head;
             if (next_head || t.head().is_none()) && !count {
+                // "不是不管": two plain negations say it is so, mildly — a
+                // mention, not a judgement.
+                if pending.negator == Some(Word::Negator) && n == Word::Negator {
+                    pending.negator = None;
+                    pending.existential = false;
+                    pending.end = t.end;
+                    continue;
+                }
                 pending.negator = Some(n);
                 pending.existential = n != Word::NotYet
                     && chars[t.start..t.end]
@@ -275,10 +305,14 @@ pub(super) fn judge<A: Copy + Eq>(
         } else {
             None
         };
-        // "一千多", "十多个": a number's "more than", not a count.
+        // "一千多", "十多个", "十点多": a number's "more than", not a count.
         let approximate = t.has(Word::Up)
             && t.start > 0
-            && (chars[t.start - 1].is_ascii_digit() || "十百千万亿".contains(chars[t.start - 1]));
+            && (numeral(chars[t.start - 1])
+                || "十百千万亿".contains(chars[t.start - 1])
+                || ("点岁".contains(chars[t.start - 1])
+                    && t.start >= 2
+                    && numeral(chars[t.start - 2])));
         if approximate && t.head().is_none() {
             continue;
         }
@@ -306,6 +340,25 @@ pub(super) fn judge<A: Copy + Eq>(
                     continue;
                 }
             }
+            // … or the good thing just named ("出国交流机会特别多": more of
+            // it, strongly said, is strong praise; "机会很少": criticism) …
+            if let Some((i, Word::Positive, at, j)) = last {
+                if tokens[j].topic.is_some() && t.start <= at + REACH {
+                    let v = match (q > 0, pending.strong, pending.negator) {
+                        (_, _, Some(Word::HedgedNegator)) => 0,
+                        (true, _, Some(_)) => -1,
+                        (true, true, None) => 2,
+                        (true, false, None) => 1,
+                        (false, _, Some(_)) => 1,
+                        (false, true, None) => -2,
+                        (false, false, None) => -1,
+                    };
+                    out[i].judged = Judged::Value(v);
+                    pending = Pending::default();
+                    last = None;
+                    continue;
+                }
+            }
             // (How often a judgement held says no more: "把人说哭过好几次".)
             if last.is_some_and(|(_, _, at, _)| t.start <= at + REACH) {
                 pending = Pending::default();
@@ -319,7 +372,12 @@ pub(super) fn judge<A: Copy + Eq>(
                 .iter()
                 .take_while(|n| n.start <= t.end + REACH + 2)
                 .find(|n| n.head().is_some() || n.words.iter().any(|w| w.is_negator()))
-                .is_some_and(|n| matches!(n.head(), Some(Word::Bad | Word::Activity)));
+                .is_some_and(|n| match n.head() {
+                    Some(Word::Bad | Word::Activity) => true,
+                    // "没几个能按时走的", "很少有出国交流": a good fact counted.
+                    Some(Word::Positive) => n.topic.is_some() && q < 0,
+                    _ => false,
+                });
             if bad_after {
                 pending.quantity = Some(q);
                 pending.end = t.end;
@@ -333,12 +391,33 @@ pub(super) fn judge<A: Copy + Eq>(
                 Some(_) => -q,
                 None => q * mag,
             };
+            // "脾气特别大": more of a heavy thing is worse.
+            let v = if current_heavy && current == target {
+                -v
+            } else {
+                v
+            };
             push(&mut out, target, group, v);
             pending = Pending::default();
             last = None;
             continue;
         }
         let Some(head) = t.head() else { continue };
+        // "想留院很难", "大厂很难进": how hard a good thing is to reach
+        // judges it.
+        if let Some((i, Word::Positive, at, j)) = last {
+            let same = tokens[j].topic.is_some()
+                && t.topic.is_none()
+                && tokens[j + 1..k].iter().all(|n| n.topic.is_none());
+            if head == Word::Negative && same && t.start <= at + REACH {
+                if let Some(v) = value(head, &pending) {
+                    out[i].judged = Judged::Value(v);
+                }
+                pending = Pending::default();
+                last = None;
+                continue;
+            }
+        }
         // How bad the bad thing just named is ("push得不算狠", "骂得很凶",
         // "加班还好"): the predicate's degree replaces the bad thing's own,
         // when nothing else was named between them.

@@ -30,6 +30,8 @@ pub enum Word {
     NotYet,
     Asks,
     Neutral,
+    /// A thing that is worse the more of it there is ("脾气大", "架子大").
+    Heavy,
 }
 
 impl Word {
@@ -53,6 +55,7 @@ impl Word {
             "notyet" => Word::NotYet,
             "asks" => Word::Asks,
             "neutral" => Word::Neutral,
+            "heavy" => Word::Heavy,
             _ => return None,
         })
     }
