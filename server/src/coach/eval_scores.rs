@@ -74,7 +74,17 @@ pub fn read_item(reader: &Reader, item: &Item) -> Got {
         for d in Dimension::ALL {
             scores.set(d, draft.get(d).unwrap_or(3));
         }
-        edits::apply(&mut scores, &reader.edits(&item.say, None));
+        let found = reader.edits(&item.say, None);
+        edits::apply(&mut scores, &found);
+        // "补助其实挺多的": no number, a judgement — the draft is read again
+        // from it, as the coach does after its summary (`CoachState::take`).
+        if found.is_empty() {
+            for (d, s) in reader.read(&item.say).dims {
+                if s.sure {
+                    scores.set(d, s.value);
+                }
+            }
+        }
         return Got {
             scores: Dimension::ALL.map(|d| Some(scores.get(d))),
         };

@@ -175,9 +175,9 @@ impl SpeechActs {
     }
 }
 
-/// "听其他组的人说…", "据师姐说…": heard from someone, whoever they are —
-/// the clause opens with 听 or 据 (after 我) and 说 follows within a few
-/// characters.
+/// "听其他组的人说…", "据师姐说…", "听学长讲": heard from someone, whoever
+/// they are — the clause opens with 听 or 据 (after 我) and 说 or 讲 follows
+/// within a few characters.
 fn heard_from(clause: &[char]) -> bool {
     let from = match clause {
         ['我', '听', ..] => 2,
@@ -188,7 +188,7 @@ fn heard_from(clause: &[char]) -> bool {
         .iter()
         .skip(from)
         .take(9)
-        .position(|c| *c == '说')
+        .position(|c| matches!(c, '说' | '讲'))
         .is_some_and(|at| at > 0)
 }
 

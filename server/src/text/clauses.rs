@@ -72,12 +72,10 @@ impl Clause {
         list("anaphor").iter().any(|a| rest.starts_with(a.as_str()))
     }
 
-    /// Whether it opens with the writer's view ("我觉得挺好的"): with no
-    /// topic of its own, it judges the statement before it.
+    /// Whether it gives the writer's view ("我觉得挺好的", "对我来说反而是
+    /// 好事"): with no topic of its own, it judges the statement before it.
     pub fn gives_view(&self) -> bool {
-        list("lead")
-            .iter()
-            .any(|l| self.text.starts_with(l.as_str()))
+        self.has("lead")
     }
 
     fn has(&self, key: &str) -> bool {
@@ -261,15 +259,36 @@ pub fn connective_at(chars: &[char]) -> Option<(usize, Link)> {
 }
 
 /// Whether the space at `i` stands between two phrases of at least three
-/// characters with Chinese in each: a pause in typed speech, not a space
-/// inside a phrase ("push 很 厉害", "北京 大学").
+/// characters with Chinese in each (or two Chinese characters beside such a
+/// phrase): a pause in typed speech, not a space inside a phrase ("push 很
+/// 厉害", "北京 大学").
 fn spoken_pause(chars: &[char], i: usize) -> bool {
     let word = |c: &&char| !c.is_whitespace() && !ends_clause(**c) && !ends_sentence(**c);
     // A run of words ("8卡随便跑", "人很nice"): three characters at least,
     // one of them Chinese.
-    let phrase = |run: Vec<&char>| run.len() >= 3 && run.iter().any(|c| !c.is_ascii());
-    phrase(chars[..i].iter().rev().take_while(word).collect())
-        && phrase(chars[i + 1..].iter().take_while(word).collect())
+    // Or two Chinese characters between two such phrases ("老师人好 钱少
+    // 毕业难"), not in a list of names ("经费 学术 前途这些").
+    let chinese = |run: &[&char]| run.iter().filter(|c| !c.is_ascii()).count();
+    let run_before =
+        |end: usize| -> Vec<&char> { chars[..end].iter().rev().take_while(word).collect() };
+    let run_after = |start: usize| -> Vec<&char> {
+        chars
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(word)
+            .collect()
+    };
+    let phrase = |run: &[&char]| run.len() >= 3 && chinese(run) > 0;
+    let short = |run: &[&char]| run.len() == 2 && chinese(run) == 2;
+    let before = run_before(i);
+    let after = run_after(i + 1);
+    let spaced = |at: usize| chars.get(at).is_some_and(|c| c.is_whitespace());
+    // The short run after the space, and the phrase after it.
+    let short_after = short(&after) && spaced(i + 3) && phrase(&run_after(i + 4));
+    // The short run before the space, and the phrase before it.
+    let short_before = short(&before) && i >= 3 && spaced(i - 3) && phrase(&run_before(i - 3));
+    (phrase(&before) && (phrase(&after) || short_after)) || (short_before && phrase(&after))
 }
 
 /// `folded` cut at punctuation (see the module doc). Spaces go, except one

@@ -172,8 +172,14 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
                 // "5分钟" is time, "一分钱" money, "三分之一" a fraction,
                 // "一分不少" / "一分都没有" not a cent.
                 let after = j + u;
-                let not_a_cent =
-                    value == 1 && matches!(chars.get(after), Some('不' | '都' | '也' | '没'));
+                // "自己掏过一分", "没花一分": a cent paid, not a point.
+                let mut b = i;
+                while b > 0 && matches!(chars[b - 1], '过' | '了') {
+                    b -= 1;
+                }
+                let paid = b > 0 && matches!(chars[b - 1], '掏' | '花' | '赚' | '付' | '垫' | '报');
+                let not_a_cent = value == 1
+                    && (paid || matches!(chars.get(after), Some('不' | '都' | '也' | '没')));
                 if matches!(chars.get(after), Some('钟' | '钱' | '之')) || not_a_cent {
                     i = after;
                     continue;
@@ -261,5 +267,7 @@ mod tests {
         assert!(sc("补助三千").is_empty());
         assert!(sc("三个学生").is_empty());
         assert!(sc("一分钱都没有").is_empty());
+        assert!(sc("从来没让我们自己掏过一分").is_empty());
+        assert_eq!(sc("学术给一分"), [1]);
     }
 }

@@ -413,7 +413,7 @@ async fn a_refused_model_line_or_a_failing_router_leaves_the_templates_to_speak(
             .all(|q| !q.prompt_text().contains("追问")),
         "the editor, not the follow-up, took the turn"
     );
-    let r = s.say("money is fine, about three thousand a month").await;
+    let r = s.say("stipend is fine, about three grand a month").await;
     assert!(!r.voice_response.contains("已发布"), "{}", r.voice_response);
     assert!(!r.voice_response.contains("138"), "{}", r.voice_response);
     assert!(
@@ -709,6 +709,12 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/coach-scores-heldout9.jsonl"),
             98.0,
             99.5,
+        ),
+        (
+            "coach-scores-heldout10.jsonl",
+            include_str!("../../evals/coach-scores-heldout10.jsonl"),
+            98.0,
+            99.0,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");

@@ -145,6 +145,8 @@ pub(super) fn judge<A: Copy + Eq>(
     let mut current: Option<A> = None;
     // `current` was named by a heavy thing ("脾气"): more of it is worse.
     let mut current_heavy = false;
+    // Where the last heavy word that is no topic ended ("毕业要求高").
+    let mut heavy_end: Option<usize> = None;
     // Topics named as the setting or a qualifier of a statement ("组会上",
     // "论文的版面费"): said only if the clause judges nothing else.
     let mut settings: Vec<A> = Vec::new();
@@ -207,8 +209,11 @@ pub(super) fn judge<A: Copy + Eq>(
                 }
                 current = Some(a);
                 current_heavy = t.has(Word::Heavy);
+                heavy_end = None;
+                // (Not when 上/里/中 starts a word of its own: "学术中规中矩".)
                 let setting = !t.weak
                     && chars.get(t.end).is_some_and(|c| SETTINGS.contains(c))
+                    && !tokens.get(k + 1).is_some_and(|n| n.start == t.end)
                     && !t.words.iter().any(|w| w.is_head());
                 // "论文投稿的版面费": a topic that only qualifies the next one.
                 let qualifies = !t.words.iter().any(|w| w.is_head())
@@ -216,10 +221,13 @@ pub(super) fn judge<A: Copy + Eq>(
                         .iter()
                         .find(|n| n.topic.is_some() || n.head().is_some())
                         .is_some_and(|n| {
+                            // "对学生基本放手不管": or a judgement that names
+                            // its own topic right after it.
                             !n.weak
                                 && n.topic.is_some_and(|b| b != a)
                                 && n.start <= t.end + 6
-                                && chars[t.end..n.start].contains(&'的')
+                                && (chars[t.end..n.start].contains(&'的')
+                                    || (n.head().is_some() && n.start <= t.end + 3))
                         });
                 if setting || qualifies {
                     settings.push(a);
@@ -228,6 +236,9 @@ pub(super) fn judge<A: Copy + Eq>(
                 }
                 topic_end = Some((t.end, k));
             }
+        }
+        if t.topic.is_none() && t.has(Word::Heavy) {
+            heavy_end = Some(t.end);
         }
         let target = current.or(first).or(carry);
         let group = if current.is_some() { &group[..] } else { &[] };
@@ -392,11 +403,9 @@ pub(super) fn judge<A: Copy + Eq>(
                 None => q * mag,
             };
             // "脾气特别大": more of a heavy thing is worse.
-            let v = if current_heavy && current == target {
-                -v
-            } else {
-                v
-            };
+            let heavy = (current_heavy && current == target)
+                || heavy_end.is_some_and(|end| t.start <= end + REACH);
+            let v = if heavy { -v } else { v };
             push(&mut out, target, group, v);
             pending = Pending::default();
             last = None;
