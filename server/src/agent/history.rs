@@ -4,7 +4,7 @@
 use app::error::ApiError;
 use app::model::ChatHistory;
 
-use super::session::Caller;
+use super::session_store::Caller;
 use super::{persona, Agent, DEFAULT_PERSONA};
 
 impl Agent {
@@ -38,7 +38,7 @@ impl Agent {
             .save_state(&session, line.as_deref())
             .await
             .map_err(|_| ApiError::unavailable("会话保存失败，请稍后再试。"))?;
-        tracing::info!(session = %crate::agent::session::short(&session.id), from, to, "persona switched by hand");
+        tracing::info!(session = %crate::agent::session_store::short(&session.id), from, to, "persona switched by hand");
         Ok((session.id, to, message))
     }
 

@@ -16,7 +16,9 @@
 //! results).
 //!
 //! The libraries the steps share:
-//! - [`request`], [`session`]: input checks; sessions and their memory.
+//! - [`request`]: input checks; [`session_store`]: the sessions as stored
+//!   (loaded, saved, their history); [`memory`]: what the agent remembers
+//!   between turns besides the form.
 //! - [`option`]: what a clicked chip means; [`spoken`]: a chip answered in
 //!   words ("第二个", "西安那个").
 //! - [`nlu`]: code's language understanding (slots, acts, references).
@@ -42,6 +44,7 @@ mod events;
 pub mod facts;
 mod grounding;
 mod history;
+pub mod memory;
 pub mod merge;
 pub mod nlu;
 pub mod option;
@@ -53,7 +56,7 @@ pub mod recommend;
 pub mod replies;
 pub mod request;
 pub mod resolve;
-pub mod session;
+pub mod session_store;
 pub mod spoken;
 pub mod spoken_names;
 mod stats;
@@ -76,7 +79,7 @@ use self::prepare::Action;
 pub use self::prepare::Prepared;
 use self::recommend::Recommender;
 use self::replies::Templates;
-use self::session::SessionStore;
+use self::session_store::SessionStore;
 use self::spoken_names::SpokenNames;
 pub use self::stats::{ModelCalls, TurnStats};
 use self::tools::ToolRegistry;

@@ -12,8 +12,8 @@
 use app::protocol::{PageContext, SelectedAdvisor, UserForm};
 
 use super::facts::Surnames;
+use super::memory::Memory;
 use super::nlu::{Analysis, Reference, Slot};
-use super::session::Memory;
 use crate::site::Site;
 
 /// Which advisor a reference points to, or why it points nowhere.

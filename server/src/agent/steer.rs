@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use app::protocol::{PageContext, PageKind, RankingFilters, ToolCall, UserForm};
 
-use super::session::Memory;
+use super::memory::Memory;
 use super::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
     PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,

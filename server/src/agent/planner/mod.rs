@@ -16,9 +16,10 @@ pub mod prompt;
 
 use app::protocol::{PageContext, SelectedAdvisor, ToolCall, UserForm};
 
+use super::memory::Memory;
 use super::nlu::Analysis;
 use super::resolve::Resolved;
-use super::session::{HistoryEntry, Memory};
+use super::session_store::HistoryEntry;
 use super::stream::VoiceSink;
 
 /// Everything a planner may read for one turn.

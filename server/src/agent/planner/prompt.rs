@@ -310,8 +310,9 @@ mod flow_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::memory::Memory;
     use crate::agent::nlu::Analysis;
-    use crate::agent::session::{HistoryEntry, Memory};
+    use crate::agent::session_store::HistoryEntry;
 
     fn entry(role: &str, content: &str, tools: &[&str]) -> HistoryEntry {
         HistoryEntry {

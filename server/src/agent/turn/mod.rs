@@ -70,7 +70,8 @@ use super::nlu::Analysis;
 use super::option::Chip;
 use super::planner::{Plan, PlanError};
 use super::resolve::Resolved;
-use super::session::{Memory, Session};
+use super::memory::Memory;
+use super::session_store::Session;
 use super::stream::VoiceSink;
 use super::{Action, Agent, Prepared, TurnStats};
 use crate::coach::state::CoachState;
@@ -220,7 +221,7 @@ pub(super) struct Turn<'v> {
     /// A planner failed and nothing answers (`apology`).
     pub failure: Option<PlanError>,
     pub persona_out: Option<&'static str>,
-    pub draft_out: Option<crate::agent::session::Draft>,
+    pub draft_out: Option<crate::agent::session_store::Draft>,
     pub model_calls: u32,
     /// Of `model_calls`, those made by classify, casual and coach (the rest
     /// are the planner's).
@@ -315,7 +316,7 @@ impl<'v> Turn<'v> {
 impl Agent {
     /// The newest lines of the conversation a model reads (none for a
     /// session this turn opens).
-    async fn recent_history(&self, session: &Session) -> Vec<super::session::HistoryEntry> {
+    async fn recent_history(&self, session: &Session) -> Vec<super::session_store::HistoryEntry> {
         if session.is_new {
             return Vec::new();
         }
@@ -377,7 +378,7 @@ impl Agent {
         let micros = started.elapsed().as_micros() as u64;
         let reply = t.reply.take().expect("the save step always replies");
         tracing::info!(
-            session = %crate::agent::session::short(&reply.session_id),
+            session = %crate::agent::session_store::short(&reply.session_id),
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
             error = reply.error.as_ref().map(|e| e.code.as_str()),
@@ -431,7 +432,7 @@ mod tests {
         for flags in 0u32..128 {
             let mut t = Turn::new(
                 Prepared {
-                    session: crate::agent::session::SessionStore::open(super::super::ANALYSIS),
+                    session: crate::agent::session_store::SessionStore::open(super::super::ANALYSIS),
                     draft: None,
                     page: PageContext::default(),
                     act: Action::Text("你好".into()),
