@@ -3,9 +3,8 @@
 //! [`Agent::turn`] and [`Agent::run`] (`entry.rs`), [`Agent::prepare`]
 //! (`prepare.rs`: everything that can reject a request before anything is
 //! stored), the persona switch by hand and the stored history
-//! (`history.rs`), the reply's events (`events.rs`: [`DEGRADED`], the
-//! persona switch), the chips a phase offers (`chips.rs`), the names a
-//! turn may read and the facts check of a reply (`grounding.rs`), and what
+//! (`history.rs`), the reply's events (`events.rs`: [`DEGRADED`]), the
+//! chips a phase offers (`chips.rs`), the names a turn may read and the facts check of a reply (`grounding.rs`), and what
 //! a turn cost (`stats.rs`). A turn itself is an explicit graph in
 //! [`turn`]: session → chip → intent → understand → resolve →
 //! persona → plan → model → merge → validate → steer → execute → narrate →
@@ -13,7 +12,7 @@
 //! by nothing else owns its code there (`turn/intent.rs`: the greeting /
 //! meaningless / reset word lists of seed 001; `turn/classify.rs`: the
 //! model's classification; `turn/narrate.rs`: code's words from the
-//! results).
+//! results; `turn/persona/`: when the persona switches, seed 002).
 //!
 //! The libraries the steps share:
 //! - [`request`]: input checks; [`session_store`]: the sessions as stored
@@ -23,7 +22,6 @@
 //!   words ("第二个", "西安那个").
 //! - [`nlu`]: code's language understanding (slots, acts, references).
 //! - [`resolve`]: references → advisors, once per turn.
-//! - [`persona`]: the two personas and their switch words (seed 002).
 //! - [`planner`]: the embedded planner and the model planner.
 //! - [`merge`]: code's plan and a model's proposal made one.
 //! - [`validate`], [`steer`], [`tools`]: checks, the form's phases and
@@ -48,7 +46,6 @@ pub mod memory;
 pub mod merge;
 pub mod nlu;
 pub mod option;
-pub mod persona;
 pub mod planner;
 mod prepare;
 pub mod readback;
@@ -68,12 +65,11 @@ pub mod validate;
 
 use std::sync::Arc;
 
-use app::protocol::UserForm;
+use app::protocol::{UserForm, ANALYSIS, CASUAL};
 
+pub(crate) use self::events::degraded_event;
 pub use self::events::DEGRADED;
-pub(crate) use self::events::{degraded_event, switch_event};
 use self::nlu::{Lexicons, NameSet};
-use self::persona::{PersonaLexicon, ANALYSIS, CASUAL};
 use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, Planner};
 use self::prepare::Action;
 pub use self::prepare::Prepared;
@@ -85,6 +81,7 @@ pub use self::stats::{ModelCalls, TurnStats};
 use self::tools::ToolRegistry;
 use self::turn::intent::IntentLexicon;
 use self::turn::narrate::Narrator;
+use self::turn::persona::PersonaLexicon;
 use crate::coach::Coach;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
@@ -93,6 +90,17 @@ use crate::speech_act::SpeechActs;
 /// The persona a new session starts with: the data side, since most
 /// students arrive with a school in mind (seed 000's main flow).
 pub const DEFAULT_PERSONA: &str = ANALYSIS;
+/// The persona `name` names (`casual` / `analysis`, surrounding space
+/// ignored), `None` for any other: a request's `agent_type`, a stored
+/// session's persona. The names themselves are the protocol's.
+pub(crate) fn persona_named(name: &str) -> Option<&'static str> {
+    match name.trim() {
+        CASUAL => Some(CASUAL),
+        ANALYSIS => Some(ANALYSIS),
+        _ => None,
+    }
+}
+
 /// History lines a planner sees.
 pub(crate) const HISTORY_LINES: u32 = 12;
 

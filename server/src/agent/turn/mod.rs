@@ -53,7 +53,7 @@ mod coach;
 mod execute;
 pub(super) mod intent;
 pub(super) mod narrate;
-mod persona;
+pub(super) mod persona;
 mod plan;
 mod resolve;
 mod save;
@@ -66,11 +66,11 @@ use app::protocol::{
     AgentEvent, ChatResponse, ErrorInfo, IntentResult, PageContext, ToolCall, UserForm,
 };
 
+use super::memory::Memory;
 use super::nlu::Analysis;
 use super::option::Chip;
 use super::planner::{Plan, PlanError};
 use super::resolve::Resolved;
-use super::memory::Memory;
 use super::session_store::Session;
 use super::stream::VoiceSink;
 use super::{Action, Agent, Prepared, TurnStats};
@@ -252,7 +252,7 @@ impl<'v> Turn<'v> {
             offered,
             classify: false,
             model_down: false,
-            persona: super::persona::parse(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
+            persona: super::persona_named(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
             session,
             page,
             user_text,
@@ -432,7 +432,9 @@ mod tests {
         for flags in 0u32..128 {
             let mut t = Turn::new(
                 Prepared {
-                    session: crate::agent::session_store::SessionStore::open(super::super::ANALYSIS),
+                    session: crate::agent::session_store::SessionStore::open(
+                        super::super::ANALYSIS,
+                    ),
                     draft: None,
                     page: PageContext::default(),
                     act: Action::Text("你好".into()),
