@@ -21,7 +21,8 @@
 //! - [`option`]: what a clicked chip means; [`spoken`]: a chip answered in
 //!   words ("第二个", "西安那个").
 //! - [`nlu`]: code's language understanding (slots, acts, references).
-//! - [`resolve`]: references → advisors, once per turn.
+//! - [`targets`]: which advisor each reference points at (found once per
+//!   turn by the `resolve` step).
 //! - [`planner`]: the embedded planner and the model planner.
 //! - [`merge`]: code's plan and a model's proposal made one.
 //! - [`validate`], [`steer`], [`tools`]: checks, the form's phases and
@@ -52,13 +53,13 @@ pub mod readback;
 pub mod recommend;
 pub mod replies;
 pub mod request;
-pub mod resolve;
 pub mod session_store;
 pub mod spoken;
 pub mod spoken_names;
 mod stats;
 pub mod steer;
 pub mod stream;
+pub mod targets;
 pub mod tools;
 mod turn;
 pub mod validate;

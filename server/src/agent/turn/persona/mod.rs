@@ -13,7 +13,7 @@ pub(super) use self::switch::{switch_event, Reason};
 use super::Turn;
 use crate::agent::nlu::Analysis;
 use crate::agent::planner::PlanInput;
-use crate::agent::resolve::Resolved;
+use crate::agent::targets::Resolved;
 use crate::agent::{persona_named, Agent, DEFAULT_PERSONA};
 use crate::voice;
 
