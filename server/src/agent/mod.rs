@@ -4,7 +4,7 @@
 //! (`prepare.rs`: everything that can reject a request before anything is
 //! stored), the persona switch by hand and the stored history
 //! (`history.rs`), the reply's events (`events.rs`: [`DEGRADED`]), the
-//! chips a phase offers (`chips.rs`), the names a turn may read and the facts check of a reply (`grounding.rs`), and what
+//! names a turn may read and the facts check of a reply (`grounding.rs`), and what
 //! a turn cost (`stats.rs`). A turn itself is an explicit graph in
 //! [`turn`]: session → chip → intent → understand → resolve →
 //! persona → plan → model → merge → validate → steer → execute → narrate →
@@ -12,7 +12,8 @@
 //! by nothing else owns its code there (`turn/intent.rs`: the greeting /
 //! meaningless / reset word lists of seed 001; `turn/classify.rs`: the
 //! model's classification; `turn/narrate.rs`: code's words from the
-//! results; `turn/persona/`: when the persona switches, seed 002).
+//! results; `turn/persona/`: when the persona switches, seed 002;
+//! `turn/steer/`: the triggers and the chips of a phase, seed 004).
 //!
 //! The libraries the steps share:
 //! - [`request`]: input checks; [`session_store`]: the sessions as stored
@@ -25,8 +26,9 @@
 //!   turn by the `resolve` step).
 //! - [`planner`]: the embedded planner and the model planner.
 //! - [`merge`]: code's plan and a model's proposal made one.
-//! - [`validate`], [`steer`], [`tools`]: checks, the form's phases and
-//!   triggers (seed 004), the tools and their execution.
+//! - [`form`]: the student's form — fields by name, an update applied, the
+//!   phase its gaps decide (seed 004).
+//! - [`validate`], [`tools`]: checks, the tools and their execution.
 //! - [`replies`], [`facts`]: the reply templates, facts only from data (the
 //!   voice limit and cleaning are `crate::voice`, shared with the coach);
 //!   [`about_place`]: the answer to a question about a school or a major;
@@ -35,12 +37,12 @@
 //!   [`eval`]: dialogue suites replayed against either planner.
 
 pub mod about_place;
-mod chips;
 pub mod client;
 mod entry;
 pub mod eval;
 mod events;
 pub mod facts;
+pub mod form;
 mod grounding;
 mod history;
 pub mod memory;
@@ -57,7 +59,6 @@ pub mod session_store;
 pub mod spoken;
 pub mod spoken_names;
 mod stats;
-pub mod steer;
 pub mod stream;
 pub mod targets;
 pub mod tools;
