@@ -27,8 +27,9 @@
 //! - [`planner`]: the embedded planner and the model planner.
 //! - [`merge`]: code's plan and a model's proposal made one.
 //! - [`form`]: the student's form — fields by name, an update applied, the
-//!   phase its gaps decide (seed 004).
-//! - [`validate`], [`tools`]: checks, the tools and their execution.
+//!   phase its gaps decide (seed 004), the values it takes, what chips
+//!   about it may be.
+//! - [`tools`]: the tools and their execution.
 //! - [`replies`], [`facts`]: the reply templates, facts only from data (the
 //!   voice limit and cleaning are `crate::voice`, shared with the coach);
 //!   [`about_place`]: the answer to a question about a school or a major;
@@ -63,7 +64,6 @@ pub mod stream;
 pub mod targets;
 pub mod tools;
 mod turn;
-pub mod validate;
 
 use std::sync::Arc;
 

@@ -1,11 +1,14 @@
 //! The student's form as the agent reads and writes it: one field's value
-//! by its name, a field set or cleared, an `update_form` call applied, and
-//! the phase its gaps decide ([`phase()`], seed 004). A library of the whole
+//! by its name, a field set or cleared, an `update_form` call applied, the
+//! phase its gaps decide ([`phase()`], seed 004), the values it takes
+//! ([`values`]) and what chips about it may be ([`chips`]). A library of the whole
 //! agent: the planners ask the phase, the read-back and the merge read
 //! fields, the `understand` step takes negated values out, and the `steer`
 //! step applies the turn's update (`turn/steer/`).
 
+pub mod chips;
 mod phase;
+pub mod values;
 
 use serde_json::Value;
 
@@ -13,7 +16,6 @@ use app::protocol::UserForm;
 use app::vocabulary::FORM_FIELDS;
 
 pub use self::phase::{phase, Phase};
-use super::validate::form_param;
 
 /// One form field's value by its name (preferences by their own name).
 pub fn field_value<'a>(form: &'a UserForm, field: &str) -> Option<&'a str> {
@@ -62,4 +64,15 @@ pub fn apply_form_update(form: &mut UserForm, params: &Value) -> Vec<String> {
         }
     }
     changed
+}
+
+/// A form field of `update_form` parameters, at the top level or (for the
+/// preferences) under `preferences`, as the protocol nests them.
+pub fn form_param<'a>(params: &'a Value, field: &str) -> Option<&'a str> {
+    params
+        .get(field)
+        .or_else(|| params.get("preferences").and_then(|p| p.get(field)))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }

@@ -9,6 +9,7 @@ use serde_json::json;
 use app::protocol::{ToolCall, UserForm};
 use app::vocabulary::{DEGREE, DEGREES, DIRECTION, PERSONALITIES, PERSONALITY, YEAR};
 
+use crate::agent::form::chips::{fitted_question, MAX_CHIPS, MIN_CHIPS};
 use crate::agent::form::{phase, Phase};
 use crate::agent::memory::Memory;
 use crate::agent::tools::PRESENT_OPTIONS;
@@ -95,11 +96,11 @@ fn chips(
     allow_skip: bool,
     multi: bool,
 ) -> Option<ToolCall> {
-    options.truncate(crate::agent::validate::MAX_CHIPS);
-    (options.len() >= crate::agent::validate::MIN_CHIPS).then(|| ToolCall {
+    options.truncate(MAX_CHIPS);
+    (options.len() >= MIN_CHIPS).then(|| ToolCall {
         tool: PRESENT_OPTIONS.into(),
         params: json!({
-            "question": crate::agent::validate::fitted_question(question, field),
+            "question": fitted_question(question, field),
             "options": options,
             "target_field": field,
             "allow_skip": allow_skip,
