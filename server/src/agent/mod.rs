@@ -4,31 +4,32 @@
 //! (`prepare.rs`: everything that can reject a request before anything is
 //! stored), the persona switch by hand and the stored history
 //! (`history.rs`), the reply's events (`events.rs`: [`DEGRADED`]), the
-//! names a turn may read and the facts check of a reply (`grounding.rs`), and what
-//! a turn cost (`stats.rs`). A turn itself is an explicit graph in
-//! [`turn`]: session → chip → intent → understand → resolve →
-//! persona → plan → model → merge → validate → steer → execute → narrate →
-//! save, each step a module there, the edges in one function. A step used
-//! by nothing else owns its code there (`turn/intent.rs`: the greeting /
-//! meaningless / reset word lists of seed 001; `turn/classify.rs`: the
-//! model's classification; `turn/narrate.rs`: code's words from the
-//! results; `turn/persona/`: when the persona switches, seed 002;
-//! `turn/steer/`: the triggers and the chips of a phase, seed 004).
+//! names a turn may read and the facts check of a reply (`grounding.rs`),
+//! and what a turn cost (`stats.rs`).
 //!
-//! The libraries the steps share:
+//! A turn itself is an explicit graph in [`turn`]: session → chip → intent
+//! → understand → resolve → persona → plan → model → merge → validate →
+//! steer → execute → narrate → save, the edges in one function. Each step
+//! owns its code there, a file or a folder by concept (`turn/persona/`:
+//! when the persona switches, seed 002; `turn/resolve/`: references found
+//! once per turn; `turn/validate/`: every proposal checked; `turn/steer/`:
+//! the triggers and the chips of a phase, seed 004). No step has a twin
+//! here: what other parts use too is a library of its own name.
+//!
+//! The libraries the steps share (and the planners, HTTP, the tools):
 //! - [`request`]: input checks; [`session_store`]: the sessions as stored
-//!   (loaded, saved, their history); [`memory`]: what the agent remembers
-//!   between turns besides the form.
+//!   (loaded, saved, their history, the caller); [`memory`]: what the agent
+//!   remembers between turns besides the form.
 //! - [`option`]: what a clicked chip means; [`spoken`]: a chip answered in
 //!   words ("第二个", "西安那个").
 //! - [`nlu`]: code's language understanding (slots, acts, references).
-//! - [`targets`]: which advisor each reference points at (found once per
-//!   turn by the `resolve` step).
-//! - [`planner`]: the embedded planner and the model planner.
-//! - [`merge`]: code's plan and a model's proposal made one.
+//! - [`targets`]: which advisor each reference points at (what the
+//!   `resolve` step found, read by the planners and the coach).
 //! - [`form`]: the student's form — fields by name, an update applied, the
 //!   phase its gaps decide (seed 004), the values it takes, what chips
 //!   about it may be.
+//! - [`planner`]: the embedded planner and the model planner.
+//! - [`merge`]: code's plan and a model's proposal made one.
 //! - [`tools`]: the tools and their execution.
 //! - [`replies`], [`facts`]: the reply templates, facts only from data (the
 //!   voice limit and cleaning are `crate::voice`, shared with the coach);
