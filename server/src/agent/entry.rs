@@ -7,7 +7,7 @@ use app::error::ApiError;
 use app::model::ChatHistory;
 use app::protocol::{ChatRequest, ChatResponse};
 
-use super::session::Caller;
+use super::session_store::Caller;
 use super::stream::VoiceSink;
 use super::{Agent, Prepared, TurnStats};
 

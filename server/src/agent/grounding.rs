@@ -4,7 +4,7 @@
 
 use app::protocol::{ChatResponse, PageContext, UserForm};
 
-use super::{facts, nlu, session, Agent};
+use super::{facts, memory, nlu, Agent};
 
 impl Agent {
     /// Advisor names the student may say: those on the page, the one last
@@ -16,7 +16,7 @@ impl Agent {
         &self,
         text: &str,
         page: &PageContext,
-        memory: &session::Memory,
+        memory: &memory::Memory,
         form: &UserForm,
     ) -> Vec<String> {
         let mut names: Vec<String> = page
@@ -68,7 +68,7 @@ impl Agent {
             .known_names(
                 &reply.voice_response,
                 page,
-                &session::Memory::default(),
+                &memory::Memory::default(),
                 &reply.form,
             )
             .await;

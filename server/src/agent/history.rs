@@ -3,9 +3,10 @@
 
 use app::error::ApiError;
 use app::model::ChatHistory;
+use app::protocol::{mode_name, switch_message};
 
-use super::session::Caller;
-use super::{persona, Agent, DEFAULT_PERSONA};
+use super::session_store::Caller;
+use super::{persona_named, Agent, DEFAULT_PERSONA};
 
 impl Agent {
     /// Switches the persona by hand (seed 002 §3.1): it then holds against
@@ -17,7 +18,7 @@ impl Agent {
         session_id: Option<&str>,
         agent_type: &str,
     ) -> Result<(String, &'static str, String), ApiError> {
-        let to = persona::parse(agent_type).ok_or_else(|| {
+        let to = persona_named(agent_type).ok_or_else(|| {
             ApiError::bad_request(
                 "invalid_agent_type",
                 "agent_type 只能是 casual（闲聊）或 analysis（分析）。",
@@ -25,12 +26,12 @@ impl Agent {
             .with_field("agent_type")
         })?;
         let (mut session, _) = self.start(session_id, to, Caller::local()).await?;
-        let from = persona::parse(&session.persona).unwrap_or(DEFAULT_PERSONA);
-        let line = (from != to).then(|| persona::switch_message(from, to));
+        let from = persona_named(&session.persona).unwrap_or(DEFAULT_PERSONA);
+        let line = (from != to).then(|| switch_message(from, to));
         let message = if line.is_some() || session.is_new {
-            format!("已切换到{}模式", persona::mode_name(to))
+            format!("已切换到{}模式", mode_name(to))
         } else {
-            format!("当前已经是{}模式", persona::mode_name(to))
+            format!("当前已经是{}模式", mode_name(to))
         };
         session.persona = to.to_string();
         session.memory.persona_manual = true;
@@ -38,7 +39,7 @@ impl Agent {
             .save_state(&session, line.as_deref())
             .await
             .map_err(|_| ApiError::unavailable("会话保存失败，请稍后再试。"))?;
-        tracing::info!(session = %crate::agent::session::short(&session.id), from, to, "persona switched by hand");
+        tracing::info!(session = %crate::agent::session_store::short(&session.id), from, to, "persona switched by hand");
         Ok((session.id, to, message))
     }
 

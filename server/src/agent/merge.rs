@@ -22,8 +22,8 @@ use serde_json::{Map, Value};
 
 use app::protocol::{ToolCall, UserForm};
 
+use super::form;
 use super::planner::Plan;
-use super::steer;
 use super::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
     PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
@@ -170,7 +170,7 @@ fn fill_open(
     model: &Map<String, Value>,
     form: &UserForm,
 ) {
-    let open = |field: &str| steer::field_value(form, field).is_none() && !has_field(code, field);
+    let open = |field: &str| form::field_value(form, field).is_none() && !has_field(code, field);
     for (k, v) in model {
         if k == "preferences" {
             let Some(prefs) = v.as_object() else { continue };

@@ -3,29 +3,34 @@
 //! [`Agent::turn`] and [`Agent::run`] (`entry.rs`), [`Agent::prepare`]
 //! (`prepare.rs`: everything that can reject a request before anything is
 //! stored), the persona switch by hand and the stored history
-//! (`history.rs`), the reply's events (`events.rs`: [`DEGRADED`], the
-//! persona switch), the chips a phase offers (`chips.rs`), the names a
-//! turn may read and the facts check of a reply (`grounding.rs`), and what
-//! a turn cost (`stats.rs`). A turn itself is an explicit graph in
-//! [`turn`]: session → chip → intent → understand → resolve →
-//! persona → plan → model → merge → validate → steer → execute → narrate →
-//! save, each step a module there, the edges in one function. A step used
-//! by nothing else owns its code there (`turn/intent.rs`: the greeting /
-//! meaningless / reset word lists of seed 001; `turn/classify.rs`: the
-//! model's classification; `turn/narrate.rs`: code's words from the
-//! results).
+//! (`history.rs`), the reply's events (`events.rs`: [`DEGRADED`]), the
+//! names a turn may read and the facts check of a reply (`grounding.rs`),
+//! and what a turn cost (`stats.rs`).
 //!
-//! The libraries the steps share:
-//! - [`request`], [`session`]: input checks; sessions and their memory.
+//! A turn itself is an explicit graph in [`turn`]: session → chip → intent
+//! → understand → resolve → persona → plan → model → merge → validate →
+//! steer → execute → narrate → save, the edges in one function. Each step
+//! owns its code there, a file or a folder by concept (`turn/persona/`:
+//! when the persona switches, seed 002; `turn/resolve/`: references found
+//! once per turn; `turn/validate/`: every proposal checked; `turn/steer/`:
+//! the triggers and the chips of a phase, seed 004). No step has a twin
+//! here: what other parts use too is a library of its own name.
+//!
+//! The libraries the steps share (and the planners, HTTP, the tools):
+//! - [`request`]: input checks; [`session_store`]: the sessions as stored
+//!   (loaded, saved, their history, the caller); [`memory`]: what the agent
+//!   remembers between turns besides the form.
 //! - [`option`]: what a clicked chip means; [`spoken`]: a chip answered in
 //!   words ("第二个", "西安那个").
 //! - [`nlu`]: code's language understanding (slots, acts, references).
-//! - [`resolve`]: references → advisors, once per turn.
-//! - [`persona`]: the two personas and their switch words (seed 002).
+//! - [`targets`]: which advisor each reference points at (what the
+//!   `resolve` step found, read by the planners and the coach).
+//! - [`form`]: the student's form — fields by name, an update applied, the
+//!   phase its gaps decide (seed 004), the values it takes, what chips
+//!   about it may be.
 //! - [`planner`]: the embedded planner and the model planner.
 //! - [`merge`]: code's plan and a model's proposal made one.
-//! - [`validate`], [`steer`], [`tools`]: checks, the form's phases and
-//!   triggers (seed 004), the tools and their execution.
+//! - [`tools`]: the tools and their execution.
 //! - [`replies`], [`facts`]: the reply templates, facts only from data (the
 //!   voice limit and cleaning are `crate::voice`, shared with the coach);
 //!   [`about_place`]: the answer to a question about a school or a major;
@@ -34,54 +39,52 @@
 //!   [`eval`]: dialogue suites replayed against either planner.
 
 pub mod about_place;
-mod chips;
 pub mod client;
 mod entry;
 pub mod eval;
 mod events;
 pub mod facts;
+pub mod form;
 mod grounding;
 mod history;
+pub mod memory;
 pub mod merge;
 pub mod nlu;
 pub mod option;
-pub mod persona;
 pub mod planner;
 mod prepare;
 pub mod readback;
 pub mod recommend;
 pub mod replies;
 pub mod request;
-pub mod resolve;
-pub mod session;
+pub mod session_store;
 pub mod spoken;
 pub mod spoken_names;
 mod stats;
-pub mod steer;
 pub mod stream;
+pub mod targets;
 pub mod tools;
 mod turn;
-pub mod validate;
 
 use std::sync::Arc;
 
-use app::protocol::UserForm;
+use app::protocol::{UserForm, ANALYSIS, CASUAL};
 
+pub(crate) use self::events::degraded_event;
 pub use self::events::DEGRADED;
-pub(crate) use self::events::{degraded_event, switch_event};
 use self::nlu::{Lexicons, NameSet};
-use self::persona::{PersonaLexicon, ANALYSIS, CASUAL};
 use self::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, Planner};
 use self::prepare::Action;
 pub use self::prepare::Prepared;
 use self::recommend::Recommender;
 use self::replies::Templates;
-use self::session::SessionStore;
+use self::session_store::SessionStore;
 use self::spoken_names::SpokenNames;
 pub use self::stats::{ModelCalls, TurnStats};
 use self::tools::ToolRegistry;
 use self::turn::intent::IntentLexicon;
 use self::turn::narrate::Narrator;
+use self::turn::persona::PersonaLexicon;
 use crate::coach::Coach;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
@@ -90,6 +93,17 @@ use crate::speech_act::SpeechActs;
 /// The persona a new session starts with: the data side, since most
 /// students arrive with a school in mind (seed 000's main flow).
 pub const DEFAULT_PERSONA: &str = ANALYSIS;
+/// The persona `name` names (`casual` / `analysis`, surrounding space
+/// ignored), `None` for any other: a request's `agent_type`, a stored
+/// session's persona. The names themselves are the protocol's.
+pub(crate) fn persona_named(name: &str) -> Option<&'static str> {
+    match name.trim() {
+        CASUAL => Some(CASUAL),
+        ANALYSIS => Some(ANALYSIS),
+        _ => None,
+    }
+}
+
 /// History lines a planner sees.
 pub(crate) const HISTORY_LINES: u32 = 12;
 

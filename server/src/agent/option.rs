@@ -7,8 +7,8 @@ use serde_json::json;
 use app::error::ApiError;
 use app::protocol::{OptionClick, ToolCall, UserForm};
 
+use super::form::values::{degree_value, direction_value, preference_value, year_value};
 use super::tools::UPDATE_FORM;
-use super::validate::{degree_value, direction_value, preference_value, year_value};
 use crate::catalog::{Catalog, Resolution};
 
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,7 @@ use app::protocol::{ChatRequest, PageContext};
 
 use super::option::{self, Chip};
 use super::request::{self, Input};
-use super::session::{Caller, Session, SessionStore};
+use super::session_store::{Caller, Session, SessionStore};
 use super::{client, Agent, DEFAULT_PERSONA};
 
 /// A request that passed the checks: its session and what the student did.

@@ -8,7 +8,7 @@
 use app::protocol::UserForm;
 use app::vocabulary::FORM_FIELDS;
 
-use super::steer::field_value;
+use super::form::field_value;
 use crate::text::lexfile;
 use crate::text::templates::Templates;
 

@@ -5,7 +5,7 @@
 use app::error::ApiError;
 use app::protocol::{ChatRequest, OptionClick};
 
-use super::validate::is_chip_field;
+use super::form::chips::is_chip_field;
 
 /// The longest message accepted, in characters.
 pub const MAX_MESSAGE_CHARS: usize = 500;

@@ -1,6 +1,6 @@
 //! Checkpoints of the coach's graph state, one per chat session (seed 003's
 //! checkpointer): read with the session before a turn, written in the same
-//! transaction that stores the turn (`agent::session::SessionStore`), so a
+//! transaction that stores the turn (`agent::session_store::SessionStore`), so a
 //! draft and the conversation it came from are never out of step. This
 //! module is their shape on the way in and out.
 

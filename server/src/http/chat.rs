@@ -26,7 +26,7 @@ use app::protocol::{
 
 use super::security::{limit, CHAT_BODY};
 use super::JsonError;
-use crate::agent::session::Caller;
+use crate::agent::session_store::Caller;
 use crate::agent::stream::{StreamEvent, VoiceSink};
 use crate::agent::Agent;
 

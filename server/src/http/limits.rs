@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::agent::session::Caller;
+use crate::agent::session_store::Caller;
 use crate::db::Pool;
 use crate::store::limits::{now_ms, Quota};
 

@@ -1,5 +1,5 @@
 //! Chat sessions and their messages, and the coach's checkpoints: the SQL of
-//! the conversation state (`agent::session` and `coach::checkpoint` keep
+//! the conversation state (`agent::session_store` and `coach::checkpoint` keep
 //! its shapes and turn them into JSON and back). Every instance reads and
 //! writes the same rows, so a student's turns may go to any of them.
 

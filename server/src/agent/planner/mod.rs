@@ -16,10 +16,11 @@ pub mod prompt;
 
 use app::protocol::{PageContext, SelectedAdvisor, ToolCall, UserForm};
 
+use super::memory::Memory;
 use super::nlu::Analysis;
-use super::resolve::Resolved;
-use super::session::{HistoryEntry, Memory};
+use super::session_store::HistoryEntry;
 use super::stream::VoiceSink;
+use super::targets::Resolved;
 
 /// Everything a planner may read for one turn.
 pub struct PlanInput<'a> {

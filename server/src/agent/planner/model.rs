@@ -12,8 +12,8 @@ use app::protocol::SelectedAdvisor;
 use super::output::{self, VoiceExtractor};
 use super::prompt::{self, ToolChoice};
 use super::{Plan, PlanError, PlanInput, Planner};
+use crate::agent::form::{self, Phase};
 use crate::agent::nlu::{Act, Analysis, Slot};
-use crate::agent::steer::{self, Phase};
 use crate::agent::tools::{
     ToolRegistry, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_STATISTICS,
     RECOMMEND_ADVISORS, UPDATE_FORM,
@@ -68,7 +68,7 @@ impl ModelPlanner {
         );
         // The phase's temperature (seed 004 §4.1, `prompts/model/flow.conf`).
         let temperature =
-            prompt::temperature(prompt::phase_key(steer::phase(input.form, input.memory)));
+            prompt::temperature(prompt::phase_key(form::phase(input.form, input.memory)));
         match mode {
             ToolMode::Functions => CompletionRequest {
                 messages,
@@ -209,7 +209,7 @@ pub fn choose(input: &PlanInput<'_>) -> ToolChoice {
     // was offered — a message that adds to the form or answers the last
     // question gets the final tool, forced, in one step (code still runs it
     // should the model not).
-    let last_phase = steer::phase(input.form, input.memory) == Phase::Done;
+    let last_phase = form::phase(input.form, input.memory) == Phase::Done;
     if last_phase
         && a.references.is_empty()
         && (names_form_values(a) || matches!(a.act, Act::Recommend | Act::Skip))

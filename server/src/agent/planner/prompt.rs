@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use app::protocol::{PageContext, UserForm};
 
 use super::{Plan, PlanInput};
-use crate::agent::steer::{self, Phase};
+use crate::agent::form::{self, Phase};
 use crate::agent::tools::UPDATE_FORM;
 use crate::llm::wire::WireMessage;
 use crate::llm::ToolMode;
@@ -161,7 +161,7 @@ pub fn messages(
             .unwrap_or_default();
         system.push(fill(JSON_OUTPUT, &[("tools", &listed)]));
     }
-    let phase = steer::phase(input.form, input.memory);
+    let phase = form::phase(input.form, input.memory);
     let mut state = vec![
         phase_task(input.form, phase),
         fill(
@@ -310,8 +310,9 @@ mod flow_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::memory::Memory;
     use crate::agent::nlu::Analysis;
-    use crate::agent::session::{HistoryEntry, Memory};
+    use crate::agent::session_store::HistoryEntry;
 
     fn entry(role: &str, content: &str, tools: &[&str]) -> HistoryEntry {
         HistoryEntry {

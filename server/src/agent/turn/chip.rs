@@ -5,10 +5,10 @@
 
 use app::protocol::IntentResult;
 
+use super::persona::{switch_event, Reason};
 use super::Turn;
 use crate::agent::option::Chip;
-use crate::agent::persona::Reason;
-use crate::agent::{switch_event, Agent, ANALYSIS, CASUAL};
+use crate::agent::{Agent, ANALYSIS, CASUAL};
 
 impl Agent {
     pub(super) fn chip(&self, t: &mut Turn<'_>) {
@@ -31,10 +31,7 @@ impl Agent {
         };
         if t.session.persona == CASUAL {
             if let Some(sink) = t.sink {
-                sink.switch(
-                    ANALYSIS,
-                    &crate::agent::persona::switch_message(CASUAL, ANALYSIS),
-                );
+                sink.switch(ANALYSIS, &app::protocol::switch_message(CASUAL, ANALYSIS));
             }
             t.persona_out = Some(ANALYSIS);
             t.events

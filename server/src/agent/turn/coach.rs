@@ -8,8 +8,8 @@
 use app::protocol::{ErrorInfo, IntentResult};
 
 use super::Turn;
-use crate::agent::resolve::Target;
-use crate::agent::session::Draft;
+use crate::agent::session_store::Draft;
+use crate::agent::targets::Target;
 use crate::agent::{tools, Agent};
 use crate::coach::state::CoachState;
 

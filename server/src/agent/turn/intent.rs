@@ -14,7 +14,7 @@
 //! never touches this list.
 
 use super::Turn;
-use crate::agent::session::Memory;
+use crate::agent::memory::Memory;
 use crate::agent::Agent;
 use crate::speech_act::{self as speech, Force};
 use app::protocol::{IntentResult, UserForm};

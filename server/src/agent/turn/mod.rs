@@ -53,7 +53,7 @@ mod coach;
 mod execute;
 pub(super) mod intent;
 pub(super) mod narrate;
-mod persona;
+pub(super) mod persona;
 mod plan;
 mod resolve;
 mod save;
@@ -66,12 +66,13 @@ use app::protocol::{
     AgentEvent, ChatResponse, ErrorInfo, IntentResult, PageContext, ToolCall, UserForm,
 };
 
+use super::memory::Memory;
 use super::nlu::Analysis;
 use super::option::Chip;
 use super::planner::{Plan, PlanError};
-use super::resolve::Resolved;
-use super::session::{Memory, Session};
+use super::session_store::Session;
 use super::stream::VoiceSink;
+use super::targets::Resolved;
 use super::{Action, Agent, Prepared, TurnStats};
 use crate::coach::state::CoachState;
 use crate::speech_act::{self as speech, Reading};
@@ -220,7 +221,7 @@ pub(super) struct Turn<'v> {
     /// A planner failed and nothing answers (`apology`).
     pub failure: Option<PlanError>,
     pub persona_out: Option<&'static str>,
-    pub draft_out: Option<crate::agent::session::Draft>,
+    pub draft_out: Option<crate::agent::session_store::Draft>,
     pub model_calls: u32,
     /// Of `model_calls`, those made by classify, casual and coach (the rest
     /// are the planner's).
@@ -251,7 +252,7 @@ impl<'v> Turn<'v> {
             offered,
             classify: false,
             model_down: false,
-            persona: super::persona::parse(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
+            persona: super::persona_named(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
             session,
             page,
             user_text,
@@ -315,7 +316,7 @@ impl<'v> Turn<'v> {
 impl Agent {
     /// The newest lines of the conversation a model reads (none for a
     /// session this turn opens).
-    async fn recent_history(&self, session: &Session) -> Vec<super::session::HistoryEntry> {
+    async fn recent_history(&self, session: &Session) -> Vec<super::session_store::HistoryEntry> {
         if session.is_new {
             return Vec::new();
         }
@@ -377,7 +378,7 @@ impl Agent {
         let micros = started.elapsed().as_micros() as u64;
         let reply = t.reply.take().expect("the save step always replies");
         tracing::info!(
-            session = %crate::agent::session::short(&reply.session_id),
+            session = %crate::agent::session_store::short(&reply.session_id),
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
             error = reply.error.as_ref().map(|e| e.code.as_str()),
@@ -431,7 +432,9 @@ mod tests {
         for flags in 0u32..128 {
             let mut t = Turn::new(
                 Prepared {
-                    session: crate::agent::session::SessionStore::open(super::super::ANALYSIS),
+                    session: crate::agent::session_store::SessionStore::open(
+                        super::super::ANALYSIS,
+                    ),
                     draft: None,
                     page: PageContext::default(),
                     act: Action::Text("你好".into()),

@@ -8,7 +8,7 @@
 use app::protocol::{ChatResponse, ErrorInfo};
 
 use super::Turn;
-use crate::agent::session::SaveError;
+use crate::agent::session_store::SaveError;
 use crate::agent::{client, Agent};
 use crate::voice;
 

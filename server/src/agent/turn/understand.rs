@@ -168,11 +168,11 @@ fn understood_nothing(a: &Analysis) -> bool {
 
 /// The form without the values the student negated.
 fn without_rejected(mut form: UserForm, rejected: &[String]) -> UserForm {
-    use crate::agent::steer;
+    use crate::agent::form;
     for field in app::vocabulary::FORM_FIELDS {
-        let value = steer::field_value(&form, field);
+        let value = form::field_value(&form, field);
         if value.is_some_and(|v| rejected.iter().any(|r| r == v)) {
-            steer::set_field(&mut form, field, None);
+            form::set_field(&mut form, field, None);
         }
     }
     form

@@ -11,7 +11,7 @@ use app::protocol::{SelectedAdvisor, ToolCall};
 use super::EmbeddedPlanner;
 use crate::agent::nlu::{Act, Analysis, Reference};
 use crate::agent::planner::{Plan, PlanError, PlanInput};
-use crate::agent::resolve::{resolve_on_page, Target};
+use crate::agent::targets::{resolve_on_page, Target};
 use crate::agent::tools::{COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
 
 impl EmbeddedPlanner {

@@ -9,9 +9,9 @@ use serde_json::{json, Map, Value};
 use app::protocol::ToolCall;
 
 use super::EmbeddedPlanner;
+use crate::agent::form::Phase;
 use crate::agent::nlu::{Analysis, Slot};
 use crate::agent::planner::PlanInput;
-use crate::agent::steer::Phase;
 use crate::agent::tools::chip_call;
 
 impl EmbeddedPlanner {
@@ -211,7 +211,7 @@ impl EmbeddedPlanner {
                 }
             })
             .collect();
-        let next = match crate::agent::steer::phase(input.form, input.memory) {
+        let next = match crate::agent::form::phase(input.form, input.memory) {
             Phase::AskSchool => "next_school",
             Phase::AskMajor => "next_major",
             Phase::OfferDirection => "next_direction",

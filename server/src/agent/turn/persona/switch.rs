@@ -1,10 +1,12 @@
-//! Two personas (seed 002): 小暖, the casual one, for the human side of
-//! choosing an advisor — anxiety, indecision, encouragement, chitchat — with
-//! no data tools; and the analysis persona, precise and data-backed, that
-//! fills the form and uses the tools. One session, one context: a switch
-//! changes who answers, never the form, the page or the history.
+//! When the persona switches (seed 002), decided by the `persona` step
+//! before any planner runs. Two personas: 小暖, the casual one, for the
+//! human side of choosing an advisor — anxiety, indecision, encouragement,
+//! chitchat — with no data tools; and the analysis persona, precise and
+//! data-backed, that fills the form and uses the tools. One session, one
+//! context: a switch changes who answers, never the form, the page or the
+//! history.
 //!
-//! Who answers the next message is decided here, before any planner runs:
+//! Who answers the next message:
 //!
 //! 1. The student names a persona ("切换到闲聊模式", "说正事") → that one.
 //! 2. The message needs data — a school, major, direction or preference
@@ -17,22 +19,19 @@
 //! 5. Otherwise keywords switch both ways (`server/lexicons/personas.txt`):
 //!    casual → analysis on an analysis word; analysis → casual on a casual
 //!    word when the message has no analysis word.
+//!
+//! The same word lists tell the `understand` step which unread words the
+//! casual persona answers ([`PersonaLexicon::covers`]) and the `casual` step
+//! which of its replies fits ([`PersonaLexicon::topic`]). The personas'
+//! names, and the switch's system line, are the protocol's
+//! (`app::protocol`); a name read back is `agent::persona_named`.
 
-use super::nlu::{Act, Analysis};
+use app::protocol::{switch_message, AgentEvent, ANALYSIS, CASUAL};
 
-const LEXICON: &str = include_str!("../../lexicons/personas.txt");
-const TOPICS: &str = include_str!("../../lexicons/casual_topics.txt");
+use crate::agent::nlu::{Act, Analysis};
 
-pub use app::protocol::{mode_name, switch_message, ANALYSIS, CASUAL};
-
-/// `casual` / `analysis` as this module spells them, or `None`.
-pub fn parse(agent_type: &str) -> Option<&'static str> {
-    match agent_type.trim() {
-        CASUAL => Some(CASUAL),
-        ANALYSIS => Some(ANALYSIS),
-        _ => None,
-    }
-}
+const LEXICON: &str = include_str!("../../../../lexicons/personas.txt");
+const TOPICS: &str = include_str!("../../../../lexicons/casual_topics.txt");
 
 /// Why the persona changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,6 +187,27 @@ pub fn needs_data(a: &Analysis) -> bool {
                 | Act::ReadBack
                 | Act::AboutPlace
         )
+}
+
+/// The `agent_switched` event of seed 002 §2.2, whose message is also the
+/// system line stored in the conversation.
+pub fn switch_event(from: &str, to: &'static str, why: &Reason) -> AgentEvent {
+    let mut data = serde_json::Map::new();
+    data.insert("from".into(), from.into());
+    data.insert("to".into(), to.into());
+    data.insert("message".into(), switch_message(from, to).into());
+    data.insert(
+        "reason".into(),
+        match why {
+            Reason::Asked => "asked".into(),
+            Reason::DataNeeded => "data_needed".into(),
+            Reason::Keyword(k) => format!("keyword:{k}").into(),
+        },
+    );
+    AgentEvent {
+        kind: "agent_switched".into(),
+        data,
+    }
 }
 
 #[cfg(test)]
@@ -375,7 +395,10 @@ mod tests {
             switch_message(CASUAL, ANALYSIS),
             "[系统] 已从闲聊模式切换到分析模式"
         );
-        assert_eq!(parse(" casual "), Some(CASUAL));
-        assert_eq!(parse("chitchat"), None);
+        assert_eq!(crate::agent::persona_named(" casual "), Some(CASUAL));
+        assert_eq!(crate::agent::persona_named("chitchat"), None);
+        let event = switch_event(CASUAL, ANALYSIS, &Reason::Keyword("排名".into()));
+        assert_eq!(event.data["reason"], "keyword:排名");
+        assert_eq!(event.data["message"], switch_message(CASUAL, ANALYSIS));
     }
 }

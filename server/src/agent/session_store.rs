@@ -1,58 +1,20 @@
-//! Sessions in SQLite (seed 000 §5.2): the form, the page context last sent,
-//! the agent's working memory and the persona, with the conversation beside
-//! them. A turn is saved in one transaction, so a turn is either all there or
-//! not at all; a rejected request never reaches this module.
+//! The session store: sessions in the database (seed 000 §5.2) —
+//! the form, the page context last sent, the agent's working memory
+//! (`agent::memory`) and the persona, with the conversation beside them.
+//! A turn is saved in one transaction, so a turn is either all there or not
+//! at all; a rejected request never reaches this module. It is a library of
+//! the whole agent (the turn loads and saves through it, HTTP names the
+//! caller, the manual persona switch stores its line); the turn's `session`
+//! step only takes up the draft a message continues (`turn/session.rs`).
 
 use crate::db::Pool;
-use serde::{Deserialize, Serialize};
 
 use crate::store::sessions as store;
 
 use app::model::ChatMessage;
-use app::protocol::{AgentEvent, ChatResponse, PageContext, SelectedAdvisor, ToolCall, UserForm};
+use app::protocol::{AgentEvent, ChatResponse, PageContext, ToolCall, UserForm};
 
-/// Advisors remembered as talked about.
-pub const TALKED_ABOUT: usize = 8;
-
-/// What the agent remembers between turns besides the form.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Memory {
-    /// The advisor last talked about, so "他" still means them on the next turn.
-    #[serde(default)]
-    pub last_advisor: Option<SelectedAdvisor>,
-    /// The advisors talked about, most recent first (at most
-    /// [`TALKED_ABOUT`]): "刚才那个张老师" is the 张 of this list.
-    #[serde(default)]
-    pub talked_about: Vec<SelectedAdvisor>,
-    /// Optional form fields already offered as chips (answered or skipped):
-    /// never asked twice.
-    #[serde(default)]
-    pub asked: Vec<String>,
-    /// The chips still waiting for an answer.
-    #[serde(default)]
-    pub pending: Option<ToolCall>,
-    /// Completed turns, for deterministic variety in replies.
-    #[serde(default)]
-    pub turns: u32,
-    /// The persona was chosen by hand (the panel's toggle, `switch_agent`):
-    /// keywords no longer switch it, only strong triggers do.
-    #[serde(default)]
-    pub persona_manual: bool,
-    /// The school or major a place answer offered to search ("看看导师
-    /// 排名？"): a yes next turn fills the form with it; any other turn
-    /// forgets it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub offer: Option<super::about_place::PlaceOffer>,
-}
-
-impl Memory {
-    /// Remembers `advisor` as the one talked about most recently.
-    pub fn remember(&mut self, advisor: &SelectedAdvisor) {
-        self.talked_about.retain(|a| a.id != advisor.id);
-        self.talked_about.insert(0, advisor.clone());
-        self.talked_about.truncate(TALKED_ABOUT);
-    }
-}
+use super::memory::Memory;
 
 /// One session as a turn sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -211,12 +173,12 @@ impl SessionStore {
             .collect())
     }
 
-    /// Every message of a session, for the panel after a reload.
     /// When the session was opened (ISO 8601 UTC).
     pub async fn started_at(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
         store::started_at(&self.pool, id).await
     }
 
+    /// Every message of a session, for the panel after a reload.
     pub async fn messages(&self, id: &str) -> Result<Vec<ChatMessage>, sqlx::Error> {
         let rows = store::messages(&self.pool, id).await?;
         Ok(rows

@@ -1,16 +1,20 @@
 //! `persona` and `casual`: who answers (seed 002). The persona switches on
-//! what the student says, or holds a manual choice; a switch is an event of
-//! the reply. The casual persona answers warmly without tools — the form,
-//! the page and the history stay as they are, shared with the analysis
-//! persona.
+//! what the student says, or holds a manual choice (the rules and their
+//! word lists: [`switch`]); a switch is an event of the reply. The casual
+//! persona answers warmly without tools — the form, the page and the
+//! history stay as they are, shared with the analysis persona.
 
-use app::protocol::IntentResult;
+mod switch;
 
+use app::protocol::{switch_message, IntentResult};
+
+pub(in crate::agent) use self::switch::PersonaLexicon;
+pub(super) use self::switch::{switch_event, Reason};
 use super::Turn;
 use crate::agent::nlu::Analysis;
 use crate::agent::planner::PlanInput;
-use crate::agent::resolve::Resolved;
-use crate::agent::{persona, switch_event, Agent, DEFAULT_PERSONA};
+use crate::agent::targets::Resolved;
+use crate::agent::{persona_named, Agent, DEFAULT_PERSONA};
 use crate::voice;
 
 impl Agent {
@@ -28,12 +32,12 @@ impl Agent {
                     t.memory.persona_manual = false;
                 }
                 if let Some(sink) = t.sink {
-                    sink.switch(to, &persona::switch_message(&t.session.persona, to));
+                    sink.switch(to, &switch_message(&t.session.persona, to));
                 }
                 t.events.push(switch_event(&t.session.persona, to, &why));
                 to
             }
-            None => persona::parse(&t.session.persona).unwrap_or(DEFAULT_PERSONA),
+            None => persona_named(&t.session.persona).unwrap_or(DEFAULT_PERSONA),
         };
         t.persona_out = Some(t.persona);
         if let Some(sink) = t.sink {
