@@ -641,7 +641,7 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
 
 /// The coach's reading of scores cannot fall back (issue 27's measure):
 /// the development sets as they are read now, and the set written after the
-/// code (`coach-scores-heldout2.jsonl`, never tuned on) at its measured
+/// code (`coach-scores-heldout11.jsonl`, never tuned on) at its measured
 /// floor. The issue's targets (≥ 90 % exact per dimension, ≥ 98 % within
 /// ±1 on the held-out set) are not met yet: `server eval-coach` prints them.
 #[test]
@@ -715,6 +715,14 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/coach-scores-heldout10.jsonl"),
             98.0,
             99.0,
+        ),
+        // Still held out (never tuned on, its misses never read): measured
+        // at 88.6 % / 95.5 % (stop 38).
+        (
+            "coach-scores-heldout11.jsonl",
+            include_str!("../../evals/coach-scores-heldout11.jsonl"),
+            88.0,
+            95.0,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
