@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::VisibleAdvisor;
 
+pub mod admin;
+
 /// What a ranking can be sorted by: the overall score, one of the four
 /// dimensions students rate on 导师评价网, or the number of reviews.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
