@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use leptos::server_fn::codec::Json;
+use leptos::server_fn::codec::{GetUrl, Json};
 
 use crate::error::ApiError;
 use crate::model::{
@@ -70,6 +70,16 @@ mod ssr {
             school: &str,
             major: &str,
         ) -> Result<Option<RankingStats>, ApiError>;
+        /// The admin page's lists (`after`: the `next` of the page before),
+        /// for `request` only when it carries the admin token (the cookie
+        /// `/admin?token=` set, or `Authorization: Bearer`): the server checks
+        /// it as on every admin request, and a refusal is that request's
+        /// 4xx `ApiError` (404 admin off, 429, 401, 403) with no data.
+        async fn admin(
+            &self,
+            request: &http::request::Parts,
+            after: Option<String>,
+        ) -> Result<crate::model::admin::AdminLists, ApiError>;
     }
 
     pub type SharedSiteData = Arc<dyn SiteData>;
@@ -247,4 +257,27 @@ pub async fn get_review_form(
         .review_form(&id, draft.as_deref(), edit.as_deref())
         .await
         .map_err(to_server_error)
+}
+
+/// The lists of `/admin`. Under `/admin/` so that the browser sends the
+/// admin cookie (`Path=/admin`) on a client-side navigation too, and a GET
+/// (it changes nothing). The token is checked by the server for this very
+/// request (`SiteData::admin`); a refusal is an answer, `Ok(Err(…))` with
+/// its status and message, and carries no review. Never stored by a cache.
+#[server(prefix = "/admin", endpoint = "lists", input = GetUrl)]
+pub async fn get_admin(
+    after: Option<String>,
+) -> Result<Result<crate::model::admin::AdminLists, ApiError>, ServerFnError> {
+    if let Some(res) = use_context::<leptos_axum::ResponseOptions>() {
+        res.insert_header(
+            http::header::CACHE_CONTROL,
+            http::HeaderValue::from_static("no-store"),
+        );
+    }
+    let request = use_context::<http::request::Parts>()
+        .ok_or_else(|| ServerFnError::new("服务器未提供请求信息"))?;
+    match site_data()?.admin(&request, after).await {
+        Err(e) if e.status >= 500 => Err(to_server_error(e)),
+        answer => Ok(answer),
+    }
 }

@@ -33,7 +33,7 @@ use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
 use crate::pages::NotFoundPage;
 use crate::routes::{
-    AdvisorRoute, CompareRoute, HomeRoute, RankingRoute, ReviewRoute, SearchRoute,
+    AdminRoute, AdvisorRoute, CompareRoute, HomeRoute, RankingRoute, ReviewRoute, SearchRoute,
 };
 use crate::sync_hydrate::SyncHydrate;
 
@@ -102,6 +102,10 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/advisor/:id/review") view={Lazy::<ReviewRoute>::new()} ssr=SsrMode::Async/>
                     <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} ssr=SsrMode::Async/>
                     <Route path=path!("/search") view={Lazy::<SearchRoute>::new()} ssr=SsrMode::Async/>
+                    // The server answers `/admin` itself when the token is
+                    // missing or wrong, and renders this route only with it
+                    // (server `http::admin::page`).
+                    <Route path=path!("/admin") view={Lazy::<AdminRoute>::new()} ssr=SsrMode::Async/>
                 </Routes>
             </main>
             {SyncHydrate(view! {

@@ -1,4 +1,4 @@
-//! The six pages as lazily loaded routes: in the browser each page's view is
+//! The pages as lazily loaded routes: in the browser each page's view is
 //! its own WASM chunk (`cargo leptos build --split`), fetched when a page
 //! hydrates or is navigated to, so the first page a student opens downloads
 //! the runtime, the header and the panel plus that one page — not the review
@@ -22,7 +22,7 @@ use crate::sync_hydrate::IntoAnySync;
 use leptos_router::{lazy_route, LazyRoute};
 
 use crate::pages::{
-    AdvisorPage, ComparePage, HomePage, RankingPageView, ReviewFormPage, SearchPage,
+    AdminPage, AdvisorPage, ComparePage, HomePage, RankingPageView, ReviewFormPage, SearchPage,
 };
 
 /// `/`: the form the agent fills.
@@ -106,5 +106,20 @@ impl LazyRoute for SearchRoute {
 
     fn view(_this: Self) -> AnyView {
         view! { <SearchPage/> }.into_any_sync()
+    }
+}
+
+/// `/admin`: the moderators' page (the server lets only the admin token
+/// through). Its own chunk, so no student downloads it.
+pub struct AdminRoute;
+
+#[lazy_route]
+impl LazyRoute for AdminRoute {
+    fn data() -> Self {
+        AdminRoute
+    }
+
+    fn view(_this: Self) -> AnyView {
+        view! { <AdminPage/> }.into_any_sync()
     }
 }

@@ -70,6 +70,57 @@ test('a report hides nothing by itself; the admin sees it and hides the review',
   await expect(page.locator(`#review-${rid}`)).toHaveCount(0);
 });
 
+test.describe('the admin page, without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the bulk form hides the checked reviews and the log shows who and why, as text', async ({ page, request }) => {
+    const id = await advisorId(request, 3);
+    const text = '这条评价会被批量隐藏：组会很少，经费一般，毕业去向普通，老师很忙。';
+    const posted = await request.post(`/api/v1/advisors/${id}/reviews`, {
+      data: { ratings: { academic: 2, funding: 3, relationship: 3, prospects: 2, overall: 2 }, tags: [], text, relation: '了解' },
+      headers: { 'x-forwarded-for': '10.9.9.11' },
+    });
+    expect(posted.status()).toBe(201);
+    const rid = (await posted.json()).review.id as string;
+
+    await page.goto('/admin?token=e2e-admin');
+    await expect(page).toHaveURL(/\/admin$/);
+    await page.locator(`[data-testid=admin-review][data-review-id="${rid}"] input[name=ids]`).first().check();
+    await page.locator('#bulk-form input[name=by]').fill('小李<b>');
+    await page.locator('#bulk-form input[name=reason]').fill('批量<i>处理</i>');
+    await page.getByRole('button', { name: '隐藏所选' }).click();
+    await expect(page.locator(`[data-testid=admin-review][data-review-id="${rid}"]`).first()).toHaveAttribute('data-status', 'hidden');
+    const entry = page.getByTestId('audit-entry').first();
+    await expect(entry).toContainText('批量<i>处理</i>');
+    await expect(entry).toContainText('小李<b>');
+  });
+});
+
+test('the admin page hydrates without errors and reads the next page through its server function', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto('/admin?token=e2e-admin');
+  await expect(page.getByTestId('agent-input')).toBeEnabled();
+  // A link the router takes, as 下一页 is once hydrated (a cursor past
+  // every reported review): the lists come from /admin/lists, with the
+  // cookie (Path=/admin).
+  const lists = page.waitForResponse((r) => new URL(r.url()).pathname === '/admin/lists');
+  await page.evaluate(() => {
+    const a = document.createElement('a');
+    a.href = '/admin?after=1~0000~1';
+    a.id = 'next-page';
+    a.textContent = '下一页';
+    document.querySelector('h1')!.after(a);
+  });
+  await page.locator('#next-page').click();
+  expect((await lists).status()).toBe(200);
+  await expect(page).toHaveURL(/after=/);
+  await expect(page.getByRole('heading', { name: '被举报的评价' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test('the writer edits and deletes a review from the browser that holds its token', async ({ page, request }) => {
   const id = await advisorId(request, 2);
   const text = '这条评价会被作者删掉：组会每周一次，经费够用，老师态度很好。';

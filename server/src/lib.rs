@@ -64,7 +64,7 @@ use axum::middleware;
 use axum::routing::get;
 use axum::{Extension, Json, Router};
 use leptos::prelude::*;
-use leptos_axum::{generate_route_list, AxumRouteListing, LeptosRoutes};
+use leptos_axum::{generate_route_list_with_exclusions, AxumRouteListing, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
 
 use app::api::{SharedAgent, SharedSiteData};
@@ -131,10 +131,18 @@ pub async fn serve_on_loopback(
 /// in any process that builds a second router while serving (two instances
 /// in one process, `server load`). Listed once, before the first router
 /// exists, no page can be rendering while the flag is up.
+///
+/// `/admin` is left out: it is served by [`http::admin::page`], which
+/// checks the admin token before it renders the route.
 fn page_routes() -> Vec<AxumRouteListing> {
     static ROUTES: std::sync::OnceLock<Vec<AxumRouteListing>> = std::sync::OnceLock::new();
-    ROUTES.get_or_init(|| generate_route_list(App)).clone()
+    ROUTES
+        .get_or_init(|| generate_route_list_with_exclusions(App, Some(vec![ADMIN_PAGE.into()])))
+        .clone()
 }
+
+/// The path of the admin page.
+const ADMIN_PAGE: &str = "/admin";
 
 /// [`app_router`] with the trusted proxies given (tests, embedding).
 pub fn app_router_with(
@@ -156,6 +164,30 @@ pub fn app_router_with(
             })
             .in_database(site.pool().clone()),
     );
+    // What every page's render is given: the data, the agent, the CSP.
+    let page_context = move || {
+        provide_context(data.clone());
+        provide_context(agent_data.clone());
+        http::security::provide_page_csp();
+    };
+    // `/admin`: the token checked, then the route rendered as Leptos renders
+    // the others (the same context, the router's state and method).
+    let admin_page = {
+        let options = leptos_options.clone();
+        let context = page_context.clone();
+        let render = leptos_axum::render_app_async_with_context(
+            move || {
+                provide_context(options.clone());
+                provide_context(leptos_router::Method::Get);
+                context();
+            },
+            {
+                let options = leptos_options.clone();
+                move || shell(options.clone())
+            },
+        );
+        move |req: axum::extract::Request| http::admin::page(req, render.clone())
+    };
     Router::<LeptosOptions>::new()
         .route(
             "/healthz",
@@ -171,19 +203,11 @@ pub fn app_router_with(
                 }
             }),
         )
-        .leptos_routes_with_context(
-            &leptos_options,
-            routes,
-            move || {
-                provide_context(data.clone());
-                provide_context(agent_data.clone());
-                http::security::provide_page_csp();
-            },
-            {
-                let options = leptos_options.clone();
-                move || shell(options.clone())
-            },
-        )
+        .leptos_routes_with_context(&leptos_options, routes, page_context.clone(), {
+            let options = leptos_options.clone();
+            move || shell(options.clone())
+        })
+        .route(ADMIN_PAGE, get(admin_page))
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(leptos_options)
         .merge(http::reviews::pages(site.clone()))

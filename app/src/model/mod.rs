@@ -14,7 +14,10 @@
 //! - [`search`]: what the name search found
 //! - [`tools`]: the agent's tool results that are no page's own model
 //! - [`chat`]: a stored conversation
+//! - [`admin`]: the admin page's lists (reported and recent reviews, the
+//!   audit log), named `app::model::admin::X`
 
+pub mod admin;
 mod advisor;
 mod catalog;
 mod chat;

@@ -1,6 +1,7 @@
 //! One module per page. Each page reads its data through a server function,
 //! renders it on the server, and keeps the page-context store true.
 
+mod admin;
 mod advisor;
 mod compare;
 mod home;
@@ -9,6 +10,7 @@ mod ranking;
 mod review;
 mod search;
 
+pub use admin::AdminPage;
 pub use advisor::AdvisorPage;
 pub use compare::ComparePage;
 pub use home::HomePage;

@@ -1,25 +1,29 @@
 //! The admin, over HTTP: `/admin` (a page of reported and recent reviews
-//! with the audit log) and `/api/v1/admin/…`, enabled only when
-//! `ADMIN_TOKEN` is set and checking it on every request: missing → 401,
-//! wrong → 403, too many wrong → 429.
+//! with the audit log, rendered by Leptos: `app::pages::AdminPage`), its
+//! forms and `/api/v1/admin/…`, enabled only when `ADMIN_TOKEN` is set and
+//! checking it on every request: missing → 401, wrong → 403, too many wrong
+//! → 429. The page's own data (its server function, through
+//! `app::api::SiteData::admin`) passes the same check ([`page_lists`]).
 
+use std::future::Future;
 use std::sync::Arc;
 
-use axum::extract::{Form, Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::extract::{Form, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Extension;
 use axum::{Json, Router};
 use serde::Deserialize;
 
 use app::error::ApiError;
+use app::model::admin::AdminLists;
 
 use super::client::ClientId;
-use super::limits::{too_many, Limits};
+use super::limits::Limits;
 use super::JsonError;
 
-use crate::reviews::admin::{self, Act, AdminReview, AuditEntry, Cursor};
+use crate::reviews::admin::{self, Act};
 use crate::site::Site;
 
 /// Routes under `/api/v1`.
@@ -32,10 +36,10 @@ pub fn api(site: Arc<Site>) -> Router {
         .with_state(site)
 }
 
-/// Page routes: the admin page and its forms.
+/// The admin page's forms. The page itself (`GET /admin`) is a Leptos
+/// route the crate root serves through [`page`].
 pub fn pages(site: Arc<Site>) -> Router {
     Router::new()
-        .route("/admin", get(admin_page))
         .route("/admin/reviews/bulk", post(bulk_form))
         .route("/admin/reviews/{id}/{action}", post(admin_action_form))
         .with_state(site)
@@ -59,7 +63,9 @@ fn same_secret(given: &str, expected: &str) -> bool {
     a.as_slice().ct_eq(b.as_slice()).into()
 }
 
-fn refused(status: StatusCode) -> Response {
+/// The refusal of a request the admin does not serve (401, 403, or 404
+/// when the admin is off), with its Chinese message.
+fn refused(status: StatusCode) -> ApiError {
     let message = if status == StatusCode::UNAUTHORIZED {
         "需要管理员口令。"
     } else if status == StatusCode::FORBIDDEN {
@@ -76,26 +82,28 @@ fn refused(status: StatusCode) -> Response {
         message,
     );
     e.status = status.as_u16();
-    JsonError(e).into_response()
+    e
 }
 
-/// Ok, or the response that refuses the request: 404 when the admin is
-/// off, 429 after too many wrong tokens from this client, 401 without a
-/// token, 403 with a wrong one (which counts against the client).
-async fn guard(
+/// Ok, or why the request is refused: 404 when the admin is off, 429 after
+/// too many wrong tokens from this client, 401 without a token, 403 with a
+/// wrong one (which counts against the client). The token is the query's
+/// (`/admin?token=` only), else `Authorization: Bearer`, else the
+/// `admin_token` cookie.
+async fn check(
     headers: &HeaderMap,
     query_token: Option<&str>,
     client: &ClientId,
     limits: &Limits,
-) -> Result<(), Box<Response>> {
+) -> Result<(), ApiError> {
     let Some(expected) = admin_token() else {
-        return Err(Box::new(refused(StatusCode::NOT_FOUND)));
+        return Err(refused(StatusCode::NOT_FOUND));
     };
     if let Some(wait) = limits.admin_failures.exhausted(&client.key).await {
-        return Err(Box::new(too_many(
+        return Err(ApiError::too_many(
             wait,
             "管理员口令错误次数过多，请稍后再试。",
-        )));
+        ));
     }
     let bearer = headers
         .get(header::AUTHORIZATION)
@@ -110,45 +118,33 @@ async fn guard(
                 .find_map(|kv| kv.strip_prefix("admin_token="))
         });
     match query_token.or(bearer).or(cookie) {
-        None => Err(Box::new(refused(StatusCode::UNAUTHORIZED))),
+        None => Err(refused(StatusCode::UNAUTHORIZED)),
         Some(t) if same_secret(t, &expected) => Ok(()),
         Some(_) => {
             let _ = limits.admin_failures.hit(&client.key).await;
             tracing::warn!(client = %client.key, "wrong admin token");
-            Err(Box::new(refused(StatusCode::FORBIDDEN)))
+            Err(refused(StatusCode::FORBIDDEN))
         }
     }
+}
+
+/// [`check`], a refusal as the response that answers it (the JSON envelope,
+/// with `Retry-After` on a 429).
+async fn guard(
+    headers: &HeaderMap,
+    query_token: Option<&str>,
+    client: &ClientId,
+    limits: &Limits,
+) -> Result<(), Box<Response>> {
+    check(headers, query_token, client, limits)
+        .await
+        .map_err(|e| Box::new(JsonError(e).into_response()))
 }
 
 #[derive(Deserialize, Default)]
 struct ListQuery {
     after: Option<String>,
     limit: Option<i64>,
-}
-
-/// The admin's lists: one keyset page of reported reviews (`?after=` the
-/// `next` of the previous page), the recent reviews and the audit log.
-async fn admin_lists(
-    site: &Site,
-    q: &ListQuery,
-) -> Result<
-    (
-        Vec<AdminReview>,
-        Option<Cursor>,
-        Vec<AdminReview>,
-        Vec<AuditEntry>,
-    ),
-    ApiError,
-> {
-    let after = q.after.as_deref().and_then(Cursor::decode);
-    let (flagged, next) =
-        admin::reported(site, after.as_ref(), q.limit.unwrap_or(admin::PAGE)).await?;
-    let recent = if after.is_none() {
-        admin::recent(site, admin::PAGE).await?
-    } else {
-        Vec::new()
-    };
-    Ok((flagged, next, recent, admin::audit_log(site, 50).await?))
 }
 
 async fn admin_json(
@@ -161,14 +157,8 @@ async fn admin_json(
     if let Err(refusal) = guard(&headers, None, &client, &limits).await {
         return *refusal;
     }
-    match admin_lists(&site, &q).await {
-        Ok((flagged, next, recent, audit)) => Json(serde_json::json!({
-            "flagged": flagged,
-            "next": next.map(|c| c.encode()),
-            "recent": recent,
-            "audit": audit,
-        }))
-        .into_response(),
+    match admin::lists(&site, q.after.as_deref(), q.limit).await {
+        Ok(lists) => Json(lists).into_response(),
         Err(e) => JsonError(e).into_response(),
     }
 }
@@ -310,88 +300,27 @@ async fn restore_json(
     moderate(&site, (&limits, &client, &headers), &id, false, reason).await
 }
 
-#[derive(Deserialize)]
-struct TokenQuery {
-    token: Option<String>,
-    after: Option<String>,
-}
-
-use app::text::escape_html as escape;
-
-fn rows(list: &[AdminReview]) -> String {
-    if list.is_empty() {
-        return "<p class=\"muted\">暂无。</p>".into();
+/// `GET /admin`: the token checked as on every admin request, then the
+/// Leptos page rendered by `render` (the app's `/admin` route), never
+/// stored by a cache. A `?token=` is answered with an HttpOnly cookie
+/// (`Path=/admin`, which the page's server function lives under too) and a
+/// redirect to the plain `/admin`, so the token does not stay in the
+/// address bar or the history. A refusal renders nothing of the page.
+pub async fn page<R, F>(req: Request, render: R) -> Response
+where
+    R: FnOnce(Request) -> F,
+    F: Future<Output = Response>,
+{
+    let Some(limits) = req.extensions().get::<Arc<Limits>>().cloned() else {
+        return JsonError(ApiError::unavailable("管理功能暂不可用，请稍后再试。")).into_response();
+    };
+    let client = super::client::of(req.extensions());
+    let query_token = match Query::<TokenQuery>::try_from_uri(req.uri()) {
+        Ok(Query(q)) => q.token.map(|t| t.trim().to_string()),
+        Err(rejection) => return rejection.into_response(),
     }
-    let mut out = String::from("<ul class=\"admin-reviews\">");
-    for r in list {
-        let (action, label) = if r.status == "hidden" {
-            ("restore", "恢复")
-        } else {
-            ("hide", "隐藏")
-        };
-        out.push_str(&format!(
-            "<li data-testid=\"admin-review\" data-review-id=\"{id}\" data-status=\"{status}\">\
-             <p><label><input type=\"checkbox\" name=\"ids\" value=\"{id}\" form=\"bulk-form\"> 选择</label> \
-             <a href=\"/advisor/{aid}#review-{id}\">{name}</a> · {overall} 分 · {created} · {status_zh} · 举报 {reports} 次{reasons}</p>\
-             <p>{text}</p>\
-             <form method=\"post\" action=\"/admin/reviews/{id}/{action}\"><input name=\"reason\" placeholder=\"原因（写入操作记录）\" maxlength=\"500\"> <button type=\"submit\" class=\"button\">{label}</button></form></li>",
-            id = r.id,
-            aid = r.advisor_id,
-            name = escape(&r.advisor_name),
-            overall = r.overall,
-            created = escape(&r.created_at),
-            status = r.status,
-            status_zh = if r.status == "hidden" { "已隐藏" } else { "公开" },
-            reports = r.reports,
-            reasons = r
-                .reasons
-                .as_deref()
-                .map(|x| format!("（{}）", escape(x)))
-                .unwrap_or_default(),
-            text = escape(&r.text),
-        ));
-    }
-    out.push_str("</ul>");
-    out
-}
-
-/// The audit log as a table: when, who, what, why.
-fn audit_rows(log: &[AuditEntry]) -> String {
-    if log.is_empty() {
-        return "<p class=\"muted\">暂无。</p>".into();
-    }
-    let mut out = String::from(
-        "<table class=\"admin-audit\"><thead><tr><th>时间</th><th>操作人</th><th>操作</th><th>评价</th><th>原因</th></tr></thead><tbody>",
-    );
-    for e in log {
-        out.push_str(&format!(
-            "<tr data-testid=\"audit-entry\"><td>{}</td><td>{}</td><td>{}{}</td><td>#{}</td><td>{}</td></tr>",
-            escape(&e.at),
-            escape(&e.actor),
-            if e.action == "hide" { "隐藏" } else { "恢复" },
-            if e.changed.0 { "" } else { "（原本如此）" },
-            e.review_id,
-            escape(&e.reason),
-        ));
-    }
-    out.push_str("</tbody></table>");
-    out
-}
-
-use app::text::url_encode as url_escape;
-
-/// `/admin`: flagged and recent reviews with 隐藏 / 恢复. A `?token=` is
-/// answered with an HttpOnly cookie and a redirect to the plain `/admin`, so
-/// the token does not stay in the address bar or the history.
-async fn admin_page(
-    State(site): State<Arc<Site>>,
-    Extension(limits): Extension<Arc<Limits>>,
-    client: ClientId,
-    headers: HeaderMap,
-    Query(q): Query<TokenQuery>,
-) -> Response {
-    let query_token = q.token.as_deref().map(str::trim).filter(|t| !t.is_empty());
-    if let Err(refusal) = guard(&headers, query_token, &client, &limits).await {
+    .filter(|t| !t.is_empty());
+    if let Err(refusal) = guard(req.headers(), query_token.as_deref(), &client, &limits).await {
         return *refusal;
     }
     if let Some(t) = query_token {
@@ -405,41 +334,35 @@ async fn admin_page(
         }
         return response;
     }
-    let list = ListQuery {
-        after: q.after.clone(),
-        limit: None,
-    };
-    let (flagged, next, recent, audit) = match admin_lists(&site, &list).await {
-        Ok(lists) => lists,
-        Err(e) => return JsonError(e).into_response(),
-    };
-    let next = next
-        .map(|c| {
-            let cursor: String = url_escape(&c.encode());
-            format!("<p><a class=\"button\" href=\"/admin?after={cursor}\">下一页</a></p>")
-        })
-        .unwrap_or_default();
-    let body = format!(
-        "<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>评价管理 · 导师评价网</title>\
-         <link rel=\"stylesheet\" href=\"/pkg/advisor-review.css\"></head><body><main class=\"page admin\">\
-         <h1>评价管理</h1>\
-         <form id=\"bulk-form\" method=\"post\" action=\"/admin/reviews/bulk\" class=\"admin-bulk\">\
-         <input name=\"by\" placeholder=\"操作人\" maxlength=\"40\"> <input name=\"reason\" placeholder=\"原因（写入操作记录）\" maxlength=\"500\"> \
-         <button type=\"submit\" name=\"action\" value=\"hide\" class=\"button\">隐藏所选</button> \
-         <button type=\"submit\" name=\"action\" value=\"restore\" class=\"button\">恢复所选</button></form>\
-         <h2>被举报的评价</h2><p class=\"muted\">举报多的在前，同样多时最近被举报的在前。</p>{}{}<h2>最近发布的评价</h2>{}\
-         <h2>操作记录</h2>{}</main></body></html>",
-        rows(&flagged),
-        next,
-        rows(&recent),
-        audit_rows(&audit)
-    );
-    let mut response = Html(body).into_response();
-    response.headers_mut().insert(
-        header::CACHE_CONTROL,
-        axum::http::HeaderValue::from_static("no-store"),
-    );
+    let mut response = render(req).await;
     response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+#[derive(Deserialize)]
+struct TokenQuery {
+    token: Option<String>,
+}
+
+/// The lists of the admin page for the request `request` (its server
+/// function, `app::api::get_admin`): the token checked as on every admin
+/// request — the cookie or `Authorization: Bearer`, never a query, which
+/// only [`page`] turns into the cookie — then the same read as
+/// `GET /api/v1/admin/reviews` ([`admin::lists`]).
+pub async fn page_lists(
+    site: &Site,
+    request: &axum::http::request::Parts,
+    after: Option<&str>,
+) -> Result<AdminLists, ApiError> {
+    let limits = request
+        .extensions
+        .get::<Arc<Limits>>()
+        .ok_or_else(|| ApiError::unavailable("管理功能暂不可用，请稍后再试。"))?;
+    let client = super::client::of(&request.extensions);
+    check(&request.headers, None, &client, limits).await?;
+    admin::lists(site, after, None).await
 }
 
 /// The 隐藏 / 恢复 buttons of the admin page.
@@ -457,7 +380,7 @@ async fn admin_action_form(
     let hidden = match action.as_str() {
         "hide" => true,
         "restore" => false,
-        _ => return refused(StatusCode::NOT_FOUND),
+        _ => return JsonError(refused(StatusCode::NOT_FOUND)).into_response(),
     };
     let act = Act {
         actor: actor(&headers, &client, None),

@@ -1,5 +1,6 @@
 //! The pages' data: the server functions of `app::api` answered by the
-//! site's read services, the search and the review form. An adapter above
+//! site's read services, the search, the review form and the admin's lists
+//! (behind the admin's token check, `super::admin`). An adapter above
 //! `site`, `search` and `reviews`, so none of them has to know the others.
 
 use app::error::ApiError;
@@ -63,5 +64,13 @@ impl app::api::SiteData for Site {
         major: &str,
     ) -> Result<Option<RankingStats>, ApiError> {
         self.ranking_stats_by_name(school, major).await
+    }
+
+    async fn admin(
+        &self,
+        request: &axum::http::request::Parts,
+        after: Option<String>,
+    ) -> Result<app::model::admin::AdminLists, ApiError> {
+        super::admin::page_lists(self, request, after.as_deref()).await
     }
 }

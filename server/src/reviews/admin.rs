@@ -25,7 +25,7 @@ pub const PAGE: i64 = 50;
 /// At most this many reviews in one bulk action.
 pub const MAX_BULK: usize = 200;
 
-pub use crate::store::moderation::{AdminReview, AuditEntry};
+pub use app::model::admin::{AdminLists, AdminReview, AuditEntry};
 
 /// Where a page of reported reviews ends: `reports.last_reported_at.id`,
 /// opaque to clients (`?after=`).
@@ -66,7 +66,7 @@ pub async fn reported(
     let rows = store::reported(site.pool(), after, limit + 1)
         .await
         .map_err(unavailable)?;
-    Ok(page(rows, limit))
+    Ok(page(rows.into_iter().map(shown).collect(), limit))
 }
 
 fn page(mut rows: Vec<AdminReview>, limit: i64) -> (Vec<AdminReview>, Option<Cursor>) {
@@ -84,16 +84,73 @@ fn page(mut rows: Vec<AdminReview>, limit: i64) -> (Vec<AdminReview>, Option<Cur
 
 /// The most recent reviews written on the site.
 pub async fn recent(site: &Site, limit: i64) -> Result<Vec<AdminReview>, ApiError> {
-    store::recent(site.pool(), limit.clamp(1, 200))
+    let rows = store::recent(site.pool(), limit.clamp(1, 200))
         .await
-        .map_err(unavailable)
+        .map_err(unavailable)?;
+    Ok(rows.into_iter().map(shown).collect())
 }
 
 /// The latest admin actions, newest first.
 pub async fn audit_log(site: &Site, limit: i64) -> Result<Vec<AuditEntry>, ApiError> {
-    store::audit_log(site.pool(), limit.clamp(1, 500))
+    let rows = store::audit_log(site.pool(), limit.clamp(1, 500))
         .await
-        .map_err(unavailable)
+        .map_err(unavailable)?;
+    Ok(rows
+        .into_iter()
+        .map(|e| AuditEntry {
+            id: e.id,
+            at: e.at,
+            actor: e.actor,
+            action: e.action,
+            review_id: e.review_id,
+            changed: e.changed.0,
+            reason: e.reason,
+        })
+        .collect())
+}
+
+/// Audit log lines the admin's lists show.
+pub const AUDIT_LINES: i64 = 50;
+
+/// What the admin reads, on `/admin` and from `GET /api/v1/admin/reviews`
+/// alike: one page of reported reviews after `after` (the `next` of the
+/// page before; one that does not decode reads as the first page) of
+/// `limit` ([`PAGE`] by default), the recent reviews on the first page only,
+/// and the latest [`AUDIT_LINES`] admin actions.
+pub async fn lists(
+    site: &Site,
+    after: Option<&str>,
+    limit: Option<i64>,
+) -> Result<AdminLists, ApiError> {
+    let after = after.and_then(Cursor::decode);
+    let (flagged, next) = reported(site, after.as_ref(), limit.unwrap_or(PAGE)).await?;
+    let recent = if after.is_none() {
+        recent(site, PAGE).await?
+    } else {
+        Vec::new()
+    };
+    Ok(AdminLists {
+        flagged,
+        next: next.map(|c| c.encode()),
+        recent,
+        audit: audit_log(site, AUDIT_LINES).await?,
+    })
+}
+
+/// A stored review as the admin's lists show it.
+fn shown(r: store::AdminReview) -> AdminReview {
+    AdminReview {
+        id: r.id,
+        advisor_id: r.advisor_id,
+        advisor_name: r.advisor_name,
+        text: r.text,
+        overall: r.overall,
+        status: r.status,
+        created_at: r.created_at,
+        reports: r.reports,
+        reasons: r.reasons,
+        last_reported_at: r.last_reported_at,
+    }
 }
 
 /// Who acts and why.

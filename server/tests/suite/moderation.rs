@@ -257,3 +257,108 @@ async fn the_same_text_on_several_advisors_is_flagged_for_review() {
         .json();
     assert_eq!(list["reviews"][0]["id"].as_str(), Some(second.as_str()));
 }
+
+/// A GET with headers: status, headers and the body as text.
+async fn fetch(app: &axum::Router, uri: &str, headers: &[(&str, &str)]) -> Fetched {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut request = axum::http::Request::get(uri);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    let res = app
+        .clone()
+        .oneshot(request.body(axum::body::Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    Fetched {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+struct Fetched {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: String,
+}
+
+#[tokio::test]
+async fn the_admin_page_is_rendered_by_leptos_and_its_data_needs_the_token() {
+    std::env::set_var("ADMIN_TOKEN", "test-admin");
+    let (app, site) = app().await;
+    let ids = advisors(&site, 1).await;
+    let text = "组会从来不开，经费去向不明，学生只能自己想办法毕业。";
+    let rid = post(&app, ids[0], text, "10.5.0.1").await;
+    report(&app, &rid, "10.5.0.2").await;
+    let cookie = ("cookie", "admin_token=test-admin");
+
+    // The page: the app's document, the lists, the forms posting without
+    // JavaScript, never cached.
+    let page = fetch(&app, "/admin", &[cookie]).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert_eq!(page.headers["cache-control"], "no-store");
+    let body = &page.body;
+    assert!(
+        body.contains("<title>评价管理 · 导师评价网</title>"),
+        "{body}"
+    );
+    assert!(body.contains("data-page=\"admin\""), "{body}");
+    assert!(body.contains(text));
+    assert!(body.contains(&format!(
+        "data-testid=\"admin-review\" data-review-id=\"{rid}\" data-status=\"published\""
+    )));
+    assert!(body.contains(&format!("action=\"/admin/reviews/{rid}/hide\"")));
+    assert!(body.contains("id=\"bulk-form\" method=\"post\" action=\"/admin/reviews/bulk\""));
+    assert!(body.contains(&format!("name=\"ids\" value=\"{rid}\" form=\"bulk-form\"")));
+    assert!(body.contains("举报 1 次（不实）"), "{body}");
+
+    // Refused: the envelope, nothing of the page or its data.
+    for (headers, status) in [
+        (vec![], StatusCode::UNAUTHORIZED),
+        (vec![("cookie", "admin_token=nope")], StatusCode::FORBIDDEN),
+    ] {
+        let page = fetch(&app, "/admin", &headers).await;
+        assert_eq!(page.status, status);
+        assert!(!page.body.contains(text) && !page.body.contains("评价管理"));
+    }
+
+    // The page's server function checks the token itself, whoever calls it.
+    let lists = "/admin/lists";
+    let refused = fetch(&app, lists, &[("x-forwarded-for", "10.5.0.3")]).await;
+    assert!(!refused.body.contains(text), "{}", refused.body);
+    assert!(refused.body.contains("需要管理员口令"), "{}", refused.body);
+    let wrong = fetch(
+        &app,
+        lists,
+        &[
+            ("cookie", "admin_token=nope"),
+            ("x-forwarded-for", "10.5.0.4"),
+        ],
+    )
+    .await;
+    assert!(!wrong.body.contains(text) && wrong.body.contains("管理员口令不正确"));
+    let served = fetch(&app, lists, &[cookie]).await;
+    assert_eq!(served.status, StatusCode::OK);
+    assert_eq!(served.headers["cache-control"], "no-store");
+    assert!(served.body.contains(text), "{}", served.body);
+    // …and its wrong tokens count with the page's and the API's.
+    for _ in 1..server::http::limits::ADMIN_FAILURES {
+        fetch(
+            &app,
+            lists,
+            &[
+                ("cookie", "admin_token=nope"),
+                ("x-forwarded-for", "10.5.0.4"),
+            ],
+        )
+        .await;
+    }
+    let page = fetch(&app, "/admin", &[cookie, ("x-forwarded-for", "10.5.0.4")]).await;
+    assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(page.headers.contains_key("retry-after"));
+}

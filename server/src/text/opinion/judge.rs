@@ -213,7 +213,7 @@ pub(super) fn judge<A: Copy + Eq>(
                 // (Not when 上/里/中 starts a word of its own: "学术中规中矩".)
                 let setting = !t.weak
                     && chars.get(t.end).is_some_and(|c| SETTINGS.contains(c))
-                    && !tokens.get(k + 1).is_some_and(|n| n.start == t.end)
+                    && tokens.get(k + 1).is_none_or(|n| n.start != t.end)
                     && !t.words.iter().any(|w| w.is_head());
                 // "论文投稿的版面费": a topic that only qualifies the next one.
                 let qualifies = !t.words.iter().any(|w| w.is_head())

@@ -1,0 +1,56 @@
+//! What the admin reads: the reported and the recent reviews and the audit
+//! log, as the admin page (`crate::pages::AdminPage`) shows them and as
+//! `GET /api/v1/admin/reviews` answers them. One type for both, so the page
+//! and the JSON cannot drift apart. Ids here are numbers on the wire (the
+//! admin API has always sent them so), unlike the student-facing models.
+
+use serde::{Deserialize, Serialize};
+
+/// A review as the admin sees it, whatever its status.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdminReview {
+    pub id: i64,
+    pub advisor_id: i64,
+    pub advisor_name: String,
+    pub text: String,
+    pub overall: i64,
+    /// `published` or `hidden`.
+    pub status: String,
+    pub created_at: String,
+    /// How many clients reported it.
+    pub reports: i64,
+    /// The latest report reasons, joined with `；`.
+    pub reasons: Option<String>,
+    pub last_reported_at: Option<String>,
+}
+
+impl AdminReview {
+    pub fn is_hidden(&self) -> bool {
+        self.status == "hidden"
+    }
+}
+
+/// One line of the audit log: who hid or restored which review, when, why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditEntry {
+    pub id: i64,
+    pub at: String,
+    pub actor: String,
+    /// `hide` or `restore`.
+    pub action: String,
+    pub review_id: i64,
+    /// Whether the action changed the review (a hide of a hidden one did not).
+    pub changed: bool,
+    pub reason: String,
+}
+
+/// The admin's lists: one keyset page of reported reviews (most reports
+/// first), the cursor of the next page (`?after=`), the most recent reviews
+/// (on the first page only) and the latest admin actions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdminLists {
+    pub flagged: Vec<AdminReview>,
+    pub next: Option<String>,
+    pub recent: Vec<AdminReview>,
+    pub audit: Vec<AuditEntry>,
+}
