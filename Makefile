@@ -93,6 +93,7 @@ fmt:
 
 lint:
 	cargo clippy --workspace --exclude frontend --all-targets -- -D warnings
+	cargo clippy -p app --features hydrate --target wasm32-unknown-unknown -- -D warnings
 
 clean:
 	cargo clean
