@@ -292,6 +292,30 @@ impl<'v> Turn<'v> {
         }
     }
 
+    /// What a planner reads of this turn: the one place the turn is shown to
+    /// the planners (code's, the model's, the casual persona's), with the
+    /// conversation so far (`history`), code's own plan (`understood`) and
+    /// where a streamed reply goes (`voice`).
+    fn plan_input<'a>(
+        &'a self,
+        history: &'a [super::session_store::HistoryEntry],
+        understood: Option<&'a Plan>,
+        voice: Option<&'a VoiceSink>,
+    ) -> super::planner::PlanInput<'a> {
+        super::planner::PlanInput {
+            message: &self.text,
+            analysis: &self.analysis,
+            resolved: &self.resolved,
+            form: &self.form,
+            memory: &self.memory,
+            page: &self.page,
+            history,
+            turn: self.session.memory.turns,
+            understood,
+            voice,
+        }
+    }
+
     /// The turn's model calls by why: what classify, casual and coach
     /// counted, and the planner's as `unread` or `fallback`.
     fn calls_by(&self) -> super::ModelCalls {

@@ -15,25 +15,13 @@ use app::protocol::{ErrorInfo, IntentResult, PageContext};
 
 use super::{Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
-use crate::agent::planner::{Plan, PlanInput, Planner};
+use crate::agent::planner::{Plan, Planner};
 use crate::agent::{degraded_event, merge, Agent};
 use crate::llm::error::code_was_sent;
 
 impl Agent {
     pub(super) async fn plan(&self, t: &mut Turn<'_>) {
-        let input = PlanInput {
-            message: &t.text,
-            analysis: &t.analysis,
-            resolved: &t.resolved,
-            form: &t.form,
-            memory: &t.memory,
-            page: &t.page,
-            history: &[],
-            turn: t.session.memory.turns,
-            understood: None,
-            voice: t.sink,
-        };
-        let code = self.embedded.plan(&input).await;
+        let code = self.embedded.plan(&t.plan_input(&[], None, t.sink)).await;
         if let Some(intent) = answered_from_data(t.analysis.act) {
             t.intent = intent;
         }
@@ -72,19 +60,9 @@ impl Agent {
         // The model's words reach the student only where code had no
         // answer of its own (`merge`); elsewhere they are not streamed.
         let speaks = understood.is_none_or(|plan| plan.open_ended);
-        let input = PlanInput {
-            message: &t.text,
-            analysis: &t.analysis,
-            resolved: &t.resolved,
-            form: &t.form,
-            memory: &t.memory,
-            page: &t.page,
-            history: &history,
-            turn: t.session.memory.turns,
-            understood,
-            voice: if speaks { t.sink } else { None },
-        };
-        t.proposal = Some(model.plan(&input).await);
+        let voice = if speaks { t.sink } else { None };
+        let proposal = model.plan(&t.plan_input(&history, understood, voice)).await;
+        t.proposal = Some(proposal);
     }
 
     pub(super) fn merge(&self, t: &mut Turn<'_>) {

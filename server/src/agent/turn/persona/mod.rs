@@ -11,9 +11,6 @@ use app::protocol::{switch_message, IntentResult};
 pub(in crate::agent) use self::switch::PersonaLexicon;
 pub(super) use self::switch::{switch_event, Reason};
 use super::Turn;
-use crate::agent::nlu::Analysis;
-use crate::agent::planner::PlanInput;
-use crate::agent::targets::Resolved;
 use crate::agent::{persona_named, Agent, DEFAULT_PERSONA};
 use crate::voice;
 
@@ -64,21 +61,10 @@ impl Agent {
             return;
         };
         let history = self.recent_history(&t.session).await;
-        let analysis = Analysis::default();
-        let resolved = Resolved::default();
-        let input = PlanInput {
-            message: &t.text,
-            analysis: &analysis,
-            resolved: &resolved,
-            form: &t.form,
-            memory: &t.memory,
-            page: &t.page,
-            history: &history,
-            turn,
-            understood: None,
-            voice: t.sink,
-        };
-        match model.chat_casual(&input).await {
+        let reply = model
+            .chat_casual(&t.plan_input(&history, None, t.sink))
+            .await;
+        match reply {
             Ok(plan) => {
                 t.model_calls += plan.model_calls;
                 t.calls_by.casual += plan.model_calls;
