@@ -65,7 +65,12 @@ fn relative(chars: &[char], i: usize) -> Option<(i8, usize)> {
 }
 
 /// The edits in `message` (see the module doc).
-pub fn parse(dims: &Topics<Dimension>, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
+pub fn parse(
+    dims: &Topics<Dimension>,
+    names: &Topics<Dimension>,
+    message: &str,
+    asked: Option<Dimension>,
+) -> Vec<Edit> {
     let folded = fold(message);
     let mut out: Vec<Edit> = Vec::new();
     let mut carry = asked;
@@ -133,13 +138,15 @@ pub fn parse(dims: &Topics<Dimension>, message: &str, asked: Option<Dimension>) 
                 p += 1;
             }
         }
-        // "学术3 经费4": a bare number right after a dimension's name.
-        for (_, end, _) in &spans {
+        // "学术3 经费4": a bare number right after a dimension's own name
+        // (not after a fact that names one: "早八晚十一").
+        let named = names.spans(&chars);
+        for (_, end, _) in &named {
             if let Some((n, len)) = parse_number(&chars, *end) {
                 let next = chars.get(end + len);
                 // (Folding drops the space before the next name: "学术3经费4".)
                 let bare = next.is_none_or(|c| !c.is_alphanumeric() || *c == '分')
-                    || spans.iter().any(|(s, _, _)| *s == end + len);
+                    || named.iter().any(|(s, _, _)| *s == end + len);
                 if (1..=5).contains(&n) && bare && !found.iter().any(|(s, _)| s == end) {
                     found.push((*end, n as u8));
                 }

@@ -76,6 +76,9 @@ impl Said {
 pub struct Reader {
     topics: Topics<Aspect>,
     dims: Topics<Dimension>,
+    /// The dimensions' own names ("学术", "经费"), without the facts that
+    /// name one too ("延毕", "早八晚十"): what a bare number follows.
+    names: Topics<Dimension>,
     acts: Arc<SpeechActs>,
 }
 
@@ -84,6 +87,9 @@ struct Collected {
     own: Vec<i8>,
     reported: Vec<i8>,
     mentioned: bool,
+    /// Named in the student's own words ("但我自己的补助每月都有三千"):
+    /// someone else's judgement no longer decides it.
+    own_mention: bool,
     unknown: bool,
 }
 
@@ -101,10 +107,12 @@ impl Reader {
     pub fn new(lex: &CoachLexicon, acts: Arc<SpeechActs>) -> Reader {
         let mut topics = Topics::new();
         let mut dims = Topics::new();
+        let mut names = Topics::new();
         for (d, words) in &lex.dimensions {
             for w in words {
                 topics.add(w, Aspect::Dim(*d), None);
                 dims.add(w, *d, None);
+                names.add(w, *d, None);
             }
         }
         for (d, words) in &lex.weak {
@@ -123,7 +131,12 @@ impl Reader {
         for w in &lex.overall {
             topics.add(w, Aspect::Overall, None);
         }
-        Reader { topics, dims, acts }
+        Reader {
+            topics,
+            dims,
+            names,
+            acts,
+        }
     }
 
     /// A reader with its own lexicon and speech acts (the evaluations and
@@ -141,7 +154,7 @@ impl Reader {
     /// The score edits in `message` (see `edits.rs`); `asked` is the
     /// dimension a bare "3分" answers.
     pub fn edits(&self, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
-        edits::parse(&self.dims, message, asked)
+        edits::parse(&self.dims, &self.names, message, asked)
     }
 
     /// Whether `message` tries to change a score (a number, 改, 高一点 …).
@@ -246,6 +259,8 @@ impl Reader {
                         let i = slot(&mut per, s.topic);
                         per[i].1.mentioned = true;
                     }
+                    // "啊说错了，…": a retraction alone revises what follows.
+                    revision_pending |= statements.is_empty();
                 }
                 carry = statements.last().map(|s| s.topic).or(carry);
                 continue;
@@ -272,7 +287,16 @@ impl Reader {
             let judges = statements
                 .iter()
                 .any(|s| !matches!(s.judged, Judged::Unknown));
-            let revises = clause.link == Link::Revision || back.is_some() || revision_pending;
+            // "老师放养，说实话我觉得放养挺好的": the writer's view of the
+            // topic just judged replaces that judgement.
+            let view_again = clause.gives_view
+                && carry.is_some()
+                && statements
+                    .iter()
+                    .any(|s| matches!(s.judged, Judged::Value(_)))
+                && statements.iter().all(|s| Some(s.topic) == carry);
+            let revises =
+                clause.link == Link::Revision || back.is_some() || revision_pending || view_again;
             revision_pending = revises && !judges;
             let mut revised: Vec<Aspect> = Vec::new();
             for s in &statements {
@@ -296,7 +320,10 @@ impl Reader {
                             c.own.push(v);
                         }
                     }
-                    Judged::Mentioned => c.mentioned = true,
+                    Judged::Mentioned => {
+                        c.mentioned = true;
+                        c.own_mention |= !clause.reported;
+                    }
                     Judged::Unknown => {
                         c.own.clear();
                         c.reported.clear();
@@ -315,10 +342,13 @@ impl Reader {
             ..Said::default()
         };
         for (aspect, c) in per {
-            let values = if c.own.is_empty() {
-                &c.reported
-            } else {
+            let none: Vec<i8> = Vec::new();
+            let values = if !c.own.is_empty() {
                 &c.own
+            } else if c.own_mention {
+                &none
+            } else {
+                &c.reported
             };
             let score = if !values.is_empty() {
                 Some(Score {

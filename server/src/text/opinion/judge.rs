@@ -114,6 +114,10 @@ fn value(head: Word, p: &Pending) -> Option<i8> {
 /// "经费、设备"): a judgement of the list judges each of them.
 const COORDINATORS: [&str; 8] = ["和", "与", "跟", "及", "以及", "、", "还有", "同"];
 
+/// Praise words that, said of a bad thing, say how much of it there is
+/// ("push得很厉害", "卷得猛").
+const DEGREE: [&str; 6] = ["厉害", "猛", "凶猛", "狠", "牛", "强"];
+
 /// Characters after a topic that make it the setting of the clause, not
 /// what it judges ("组会上经常挨批": the relationship, not the academic).
 const SETTINGS: [char; 3] = ['上', '里', '中'];
@@ -439,11 +443,13 @@ pub(super) fn judge<A: Copy + Eq>(
                 && tokens[j + 1..k].iter().all(|n| n.topic.is_none());
             if predicate && same && t.start <= at + REACH {
                 if let Some(v) = value(head, &pending) {
-                    // "厉害" of a bad thing is how much of it, not praise.
-                    let v = if matches!(head, Word::Positive | Word::Top) {
-                        -v
-                    } else {
-                        v
+                    // "厉害" of a bad thing is how much of it, not praise;
+                    // "放养挺好的" is the writer liking it.
+                    let word: String = chars[t.start..t.end].iter().collect();
+                    let degree = DEGREE.contains(&word.as_str());
+                    let v = match head {
+                        Word::Positive | Word::Top if degree => -v,
+                        _ => v,
                     };
                     out[i].judged = Judged::Value(v);
                 }
