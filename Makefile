@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-postgres test-e2e bench bench-langgraph bench-scale size load model eval-model fmt lint clean
+.PHONY: run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -54,6 +54,16 @@ test-e2e:
 
 bench:
 	cargo bench -p server
+
+# Issue 30: from navigation to the agent's first answer on home, ranking and
+# detail, cold and warm, on Lighthouse's mobile profile (CDP: 150 ms, 1.6/0.75
+# Mbit/s, CPU 4x) and on loopback, against the release server of the last
+# `make build` (a fresh database on port 3200): median of BENCH_RUNS (3) runs,
+# numbers only (end2end/bench/front.bench.ts; never part of `make test`).
+# BENCH_SERVER / BENCH_SITE_ROOT measure another build, BENCH_WATERFALL=1
+# prints every request.
+bench-front:
+	cd end2end && npx playwright test -c playwright.bench.config.ts
 
 # The same 8 messages through a LangGraph ReAct agent (zero-latency scripted
 # model, the same tools over the same SQLite demo data), in process: p50/p95.
