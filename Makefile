@@ -79,7 +79,10 @@ bench-scale:
 
 # What the home and ranking pages download before they are interactive
 # (the WASM and its JS glue of the last `make build`), gzip and brotli,
-# against the 350 KB budget of issue 13.
+# against the 350 KB budget of issue 13; and what the agent's first answer
+# needs on home, ranking and detail (those plus the turn's chunks, the CSS
+# and the turn's POST), against issue 30's 300 KB in 12 requests (printed,
+# not enforced). `make bench-front` measures what a browser really fetches.
 size:
 	node scripts/wasm-size.mjs
 
