@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import * as path from 'path';
+import { chromiumLaunch } from './chromium';
 
 // `make bench-front` (not part of `make test`): how long a student waits, from
 // navigation to the agent's first answer, on home, ranking and detail, on a
@@ -26,19 +27,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: 'zh-CN',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunch,
   },
   webServer: {
     command: `rm -rf "${tmp}" && mkdir -p "${tmp}" && exec "${server}"`,
