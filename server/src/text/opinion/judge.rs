@@ -114,17 +114,14 @@ fn value(head: Word, p: &Pending) -> Option<i8> {
 /// "经费、设备"): a judgement of the list judges each of them.
 const COORDINATORS: [&str; 8] = ["和", "与", "跟", "及", "以及", "、", "还有", "同"];
 
-/// Praise words that, said of a bad thing, say how much of it there is
-/// ("push得很厉害", "卷得猛").
-const DEGREE: [&str; 6] = ["厉害", "猛", "凶猛", "狠", "牛", "强"];
-
 /// Characters after a topic that make it the setting of the clause, not
 /// what it judges ("组会上经常挨批": the relationship, not the academic).
 const SETTINGS: [char; 3] = ['上', '里', '中'];
 
-/// A digit, or a Chinese numeral ("十点多": a time, not "more").
+/// A digit, or a Chinese numeral or unit (`text::numbers`): "十点多" is
+/// a time, "一千多" a number, not "more".
 fn numeral(c: char) -> bool {
-    c.is_ascii_digit() || "一二三四五六七八九十两".contains(c)
+    c.is_ascii_digit() || crate::text::numbers::is_cn_numeral(c)
 }
 
 /// The statements of one clause that neither asks nor does not know.
@@ -324,7 +321,7 @@ pub(super) fn judge<A: Copy + Eq>(
         let approximate = t.has(Word::Up)
             && t.start > 0
             && (numeral(chars[t.start - 1])
-                || "十百千万亿".contains(chars[t.start - 1])
+                || "万亿".contains(chars[t.start - 1])
                 || ("点岁".contains(chars[t.start - 1])
                     && t.start >= 2
                     && numeral(chars[t.start - 2])));
@@ -445,10 +442,8 @@ pub(super) fn judge<A: Copy + Eq>(
                 if let Some(v) = value(head, &pending) {
                     // "厉害" of a bad thing is how much of it, not praise;
                     // "放养挺好的" is the writer liking it.
-                    let word: String = chars[t.start..t.end].iter().collect();
-                    let degree = DEGREE.contains(&word.as_str());
                     let v = match head {
-                        Word::Positive | Word::Top if degree => -v,
+                        Word::Positive | Word::Top if t.has(Word::Degree) => -v,
                         _ => v,
                     };
                     out[i].judged = Judged::Value(v);

@@ -32,6 +32,9 @@ pub enum Word {
     Neutral,
     /// A thing that is worse the more of it there is ("脾气大", "架子大").
     Heavy,
+    /// Praise that, said of a bad thing, says how much of it there is
+    /// ("push得很厉害").
+    Degree,
 }
 
 impl Word {
@@ -56,6 +59,7 @@ impl Word {
             "asks" => Word::Asks,
             "neutral" => Word::Neutral,
             "heavy" => Word::Heavy,
+            "degree" => Word::Degree,
             _ => return None,
         })
     }
