@@ -366,11 +366,11 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
         // "不是大厂就是名校": 不是…就是… is "either … or", not a contrast.
         let either_or = current.starts_with(&['不', '是']) && chars[i..].starts_with(&['就', '是']);
         // "几乎不过问": a word that holds a connective is a word.
-        if let Some(w) = list("word").iter().find(|w| {
-            let w: Vec<char> = w.chars().collect();
-            chars[i..].starts_with(&w)
-        }) {
+        if let Some(n) = list("word").iter().find_map(|w| {
             let n = w.chars().count();
+            let here = chars.get(i..i + n)?;
+            w.chars().eq(here.iter().copied()).then_some(n)
+        }) {
             current.extend_from_slice(&chars[i..i + n]);
             i += n;
             continue;
