@@ -10,10 +10,11 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
 # compressing 1.8 MB on every first visit.
-# --split: every page's code, and the panel's network half, is a WASM chunk
-# of its own, loaded by the page that needs it (app/src/routes.rs).
+# One WASM file, not split by page: on a phone network every file costs a
+# round trip, and the first answer needs most of the code anyway
+# (docs/architecture.md, "The browser bundle").
 run: setup
-	cargo leptos serve --release -P --split
+	cargo leptos serve --release -P
 
 test: setup
 	.ci/setup browser postgres
@@ -30,12 +31,12 @@ setup:
 # tried once more after printing the disk and memory it had (one CI run
 # failed inside cargo-leptos in a way no machine here reproduced).
 build:
-	RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P --split || { \
+	RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P || { \
 	  echo "cargo leptos build failed; disk and memory:"; df -h . /tmp || true; free -m || true; \
-	  echo "building once more"; RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P --split; }
+	  echo "building once more"; RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P; }
 	# cargo-leptos gzips at a low level (838 KB for the WASM where gzip -9
 	# gives 702 KB): browsers without brotli (every plain-http one) get -9.
-	# -n: no file name in the header, which on ~170 split files is 3 KB.
+	# -n: no file name in the header.
 	for f in target/site/pkg/*.wasm target/site/pkg/*.js target/site/pkg/*.css; do gzip -9 -n -k -f "$$f"; done
 
 test-rust:
@@ -55,13 +56,13 @@ test-e2e:
 bench:
 	cargo bench -p server
 
-# Issue 30: from navigation to the agent's first answer on home, ranking and
-# detail, cold and warm, on Lighthouse's mobile profile (CDP: 150 ms, 1.6/0.75
-# Mbit/s, CPU 4x) and on loopback, against the release server of the last
-# `make build` (a fresh database on port 3200): median of BENCH_RUNS (3) runs,
-# numbers only (end2end/bench/front.bench.ts; never part of `make test`).
-# BENCH_SERVER / BENCH_SITE_ROOT measure another build, BENCH_WATERFALL=1
-# prints every request.
+# Issue 30: from navigation to the agent's first answer and to the hydrated
+# page on home, ranking and detail, cold and warm, on Lighthouse's mobile
+# profile (CDP: 150 ms, 1.6/0.75 Mbit/s, CPU 4x) and on loopback, against the
+# release server of the last `make build` (a fresh database on port 3200):
+# median of BENCH_RUNS (3) runs, numbers only (end2end/bench/front.bench.ts;
+# never part of `make test`). BENCH_SERVER / BENCH_SITE_ROOT measure another
+# build, BENCH_WATERFALL=1 prints every request.
 bench-front:
 	cd end2end && npx playwright test -c playwright.bench.config.ts
 
@@ -77,12 +78,11 @@ bench-langgraph:
 bench-scale:
 	scripts/bench-scale.sh
 
-# What the home and ranking pages download before they are interactive
-# (the WASM and its JS glue of the last `make build`), gzip and brotli,
-# against the 350 KB budget of issue 13; and what the agent's first answer
-# needs on home, ranking and detail (those plus the turn's chunks, the CSS
-# and the turn's POST), against issue 30's 300 KB in 12 requests (printed,
-# not enforced). `make bench-front` measures what a browser really fetches.
+# What the pages download (the one WASM, its JS glue and the CSS of the last
+# `make build`), gzip and brotli: the interactive code against the 350 KB
+# budget of issue 13, and what the agent's first answer needs (the HTML with
+# the panel's early script, the CSS and the turn's POST) against issue 30's
+# 300 KB in 12 requests. `make bench-front` measures what a browser fetches.
 size:
 	node scripts/wasm-size.mjs
 

@@ -1,14 +1,12 @@
 //! "The page has been hydrated": one signal for the whole app.
 //!
-//! The split build hydrates asynchronously (`hydrate_lazy`, see
-//! `crate::routes`): the components run, then hydration waits for the page's
-//! chunk before it reaches the nodes after it. Effects created by the
-//! components run meanwhile, so an effect that changes what a component
-//! draws (the microphone button once the browser says it can listen, a
-//! restored conversation) would change it before hydration has reached it,
-//! and hydration would find other nodes than the server rendered. Such
-//! effects wait for [`Hydrated`] instead; so do the panel's controls, which
-//! come alive when the whole page has.
+//! An effect that changes what a component draws (the microphone button once
+//! the browser says it can listen, a restored conversation) must not run
+//! before hydration has reached the nodes the server rendered, or hydration
+//! finds other nodes. Such effects wait for [`Hydrated`]; so do the panel's
+//! controls, which come alive when the whole page has. It is also marked on
+//! the document (`<html data-hydrated>`), where the page's script that
+//! reports a WASM that never arrived (`crate::load_failure`) looks.
 
 use leptos::prelude::*;
 
@@ -54,6 +52,9 @@ fn watch(owner: Option<Owner>, set_done: WriteSignal<bool>) {
             std::time::Duration::from_millis(5),
         );
     } else {
+        if let Some(html) = document().document_element() {
+            let _ = html.set_attribute("data-hydrated", "");
+        }
         set_done.set(true);
     }
 }

@@ -15,34 +15,35 @@ pub mod model;
 pub mod page_context;
 pub mod pages;
 pub mod protocol;
-pub mod routes;
-pub mod split;
 pub mod sync_hydrate;
 pub mod text;
 pub mod vocabulary;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, MetaTags, Title};
+use leptos_meta::{provide_meta_context, HashedStylesheet, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes, A},
-    path, Lazy, SsrMode,
+    path, SsrMode,
 };
 
 use crate::agent_state::AgentOverlay;
 use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
-use crate::pages::NotFoundPage;
-use crate::routes::{
-    AdminRoute, AdvisorRoute, CompareRoute, HomeRoute, RankingRoute, ReviewRoute, SearchRoute,
+use crate::pages::{
+    AdminPage, AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView, ReviewFormPage,
+    SearchPage,
 };
-use crate::sync_hydrate::SyncHydrate;
+use crate::sync_hydrate::IntoAnySync;
 
 /// The HTML document around the app, rendered on the server only.
 ///
-/// The stylesheet, icon and description are plain elements here rather than
-/// `leptos_meta` components inside `App`: they never change, and under
-/// `hydrate_lazy` (the split build) those components fail to hydrate.
+/// The icon and description are plain elements here rather than
+/// `leptos_meta` components inside `App`: they never change. The stylesheet,
+/// the module and the WASM have the content's hash in their names (the
+/// build's `hash-files`), so a browser may keep them for good and one page
+/// never mixes two deploys' files.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let nonce = leptos::nonce::use_nonce();
     view! {
         <!DOCTYPE html>
         <html lang="zh-CN">
@@ -50,7 +51,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <meta name="description" content="导师评价与推荐：按学校和专业查看导师排行、学生评价，并让语音助手帮你挑选导师。"/>
-                <link rel="stylesheet" id="leptos" href="/pkg/advisor-review.css"/>
+                // Before the stylesheet: a script after it waits for it.
+                <script nonce=nonce.clone()>{load_failure::script()}</script>
+                <HashedStylesheet options=options.clone() id="leptos"/>
                 <link rel="icon" type="image/svg+xml" href="/favicon.svg"/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
@@ -58,6 +61,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             </head>
             <body>
                 <App/>
+                // After the app's HTML, outside what hydration walks: the
+                // panel's input works from here on (agent_panel/early.rs).
+                <script nonce=nonce>{components::agent_panel_early::script()}</script>
             </body>
         </html>
     }
@@ -75,10 +81,7 @@ pub fn App() -> impl IntoView {
             if text.is_empty() { "导师评价网".to_string() } else { format!("{text} · 导师评价网") }
         }/>
         <Router>
-            // Only the routes wait for a chunk while hydrating; the rest
-            // hydrates synchronously (crate::sync_hydrate).
-            {SyncHydrate(view! {
-                <header class="site-header">
+            <header class="site-header">
                     <A href="/" attr:class="brand">
                         <span class="brand-mark">"导"</span>
                         <span class="brand-name">"导师评价网"</span>
@@ -89,26 +92,22 @@ pub fn App() -> impl IntoView {
                         <A href="/ranking?school=北京大学&major=计算机科学与技术">"示例排行"</A>
                     </nav>
                 </header>
-            })}
             <main class="site-main">
                 <Routes fallback=|| view! { <NotFoundPage/> }>
                     // Async: the whole page arrives as HTML, so it works with
                     // JavaScript off and the status code can depend on data.
-                    // Lazy: in the browser each page's code is its own chunk
-                    // (crate::routes), loaded by the page that needs it.
-                    <Route path=path!("") view={Lazy::<HomeRoute>::new()} ssr=SsrMode::Async/>
-                    <Route path=path!("/ranking") view={Lazy::<RankingRoute>::new()} ssr=SsrMode::Async/>
-                    <Route path=path!("/advisor/:id") view={Lazy::<AdvisorRoute>::new()} ssr=SsrMode::Async/>
-                    <Route path=path!("/advisor/:id/review") view={Lazy::<ReviewRoute>::new()} ssr=SsrMode::Async/>
-                    <Route path=path!("/compare") view={Lazy::<CompareRoute>::new()} ssr=SsrMode::Async/>
-                    <Route path=path!("/search") view={Lazy::<SearchRoute>::new()} ssr=SsrMode::Async/>
+                    <Route path=path!("") view=|| view! { <HomePage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/ranking") view=|| view! { <RankingPageView/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/advisor/:id") view=|| view! { <AdvisorPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/advisor/:id/review") view=|| view! { <ReviewFormPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/compare") view=|| view! { <ComparePage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/search") view=|| view! { <SearchPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     // The server answers `/admin` itself when the token is
                     // missing or wrong, and renders this route only with it
                     // (server `http::admin::page`).
-                    <Route path=path!("/admin") view={Lazy::<AdminRoute>::new()} ssr=SsrMode::Async/>
+                    <Route path=path!("/admin") view=|| view! { <AdminPage/> }.into_any_sync() ssr=SsrMode::Async/>
                 </Routes>
             </main>
-            {SyncHydrate(view! {
                 <footer class="site-footer">
                     <p>"导师评价网 · 评价来自学生，仅供参考。演示数据为虚构。"</p>
                 </footer>
@@ -121,7 +120,6 @@ pub fn App() -> impl IntoView {
                     data-current-page=move || store.current_page.get().as_str()
                     data-json=move || serde_json::to_string(&store.tracked()).unwrap_or_default()
                 ></div>
-            })}
         </Router>
     }
 }

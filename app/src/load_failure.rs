@@ -1,10 +1,9 @@
-//! What the student sees when the browser half of the site stops: a page's
-//! WASM chunk that did not arrive (the build is split by route and feature,
-//! see `crate::routes`), or any other panic.
+//! What the student sees when the browser half of the site stops: the WASM
+//! that did not arrive ([`script`], in every page's head, since no WASM can
+//! report its own absence), or a panic.
 //!
-//! A failed chunk load panics inside Leptos (0.8) and the release build
-//! aborts on panic, so no error boundary can catch it; the panic hook is the
-//! one place left to act. It says so in the panel, in the panel's own error
+//! The release build aborts on panic, so no error boundary can catch one;
+//! the panic hook is the one place left to act. It says so in the panel, in the panel's own error
 //! style and announced (`role="alert"`), and turns the panel's controls off
 //! (after an abort the WASM can no longer be trusted to answer a click), so
 //! nobody types into a panel that can no longer answer. The page itself
@@ -16,6 +15,13 @@
 
 /// The message in the panel.
 pub const MESSAGE: &str = "页面功能加载失败，请检查网络后刷新页面。";
+
+/// The page's script that shows [`MESSAGE`] when the module or the WASM
+/// fails to load (`load_failure.js`), rendered inline with the page's CSP
+/// nonce: no request of its own, and there before anything can fail.
+pub fn script() -> String {
+    include_str!("load_failure.js").replace("MESSAGE", &format!("{MESSAGE:?}"))
+}
 
 /// Logs the panic to the console (as `console_error_panic_hook` did) and then
 /// shows [`MESSAGE`] in the panel.

@@ -64,6 +64,17 @@ impl PageContextStore {
         }
     }
 
+    /// On the server only: what a page shows, set while it renders, so that
+    /// the page context in the HTML is the page's from the start (the
+    /// panel's script reads it before the WASM arrives, `early`). In the
+    /// browser the pages' effects keep the store, as the data changes.
+    pub fn on_server(&self, show: impl FnOnce(&Self)) {
+        #[cfg(feature = "ssr")]
+        show(self);
+        #[cfg(not(feature = "ssr"))]
+        let _ = show;
+    }
+
     /// The home page shows no advisors and no filters.
     pub fn show_home(&self) {
         self.current_page.set(PageKind::Home);
@@ -153,5 +164,22 @@ impl PageContextStore {
         self.current_page.set(kind);
         self.visible_advisors.set(Vec::new());
         self.selected_advisor.set(None);
+    }
+}
+
+/// The page context as the page was rendered: inside a page's data, after
+/// [`PageContextStore::on_server`] set it, so the server's HTML carries the
+/// advisors on screen (`#page-context`, outside the page, is written before
+/// the page's data has arrived). The panel's script reads it before the WASM
+/// arrives (`early`); in the browser it follows the store.
+#[component]
+pub fn RenderedPageContext() -> impl IntoView {
+    let store = PageContextStore::expect();
+    view! {
+        <div
+            hidden
+            data-page-context=""
+            data-json=move || serde_json::to_string(&store.tracked()).unwrap_or_default()
+        ></div>
     }
 }

@@ -1,20 +1,14 @@
-//! Synchronous hydration inside the split build's asynchronous one.
+//! Type-erased views without the asynchronous hydration code.
 //!
-//! With lazy routes (`crate::routes`) the browser hydrates with
-//! `hydrate_lazy`: the tree is walked asynchronously, so that it can wait for
-//! a page's chunk. Leptos then compiles an async hydration future for every
-//! view type on the way, and `into_any()` compiles one for every type it
-//! erases, next to the synchronous hydration it compiles anyway. Those
-//! futures are large (deeply nested state machines) and they were a good part
-//! of the main module and of every page's chunk.
-//!
-//! Only the path from the root to the route that is loading has to wait.
-//! [`SyncHydrate`] marks a subtree that does not: the header, the footer and
-//! the panel, and each page's view once its chunk has arrived. It hydrates
-//! that subtree synchronously, exactly as `hydrate_body` did before the
-//! split, and everything else (server rendering, client rendering) passes
-//! straight through. [`IntoAnySync::into_any_sync`] is `into_any()` for such
-//! a subtree.
+//! The browser hydrates synchronously (`hydrate_body`). Still, `into_any()`
+//! compiles an async hydration future for every view type it erases, next to
+//! the synchronous hydration, because `AnyView` can be asked for either;
+//! those futures are large (deeply nested state machines) and would be a
+//! good part of the WASM. [`IntoAnySync::into_any_sync`] is `into_any()` for a
+//! view wrapped in [`SyncHydrate`], whose async hydration is the trait's
+//! default (the synchronous one in a ready future): every erased view in the
+//! app goes through it. On the server and in client rendering it passes
+//! straight through.
 
 use std::future::Future;
 
@@ -26,8 +20,8 @@ use leptos::tachys::ssr::StreamBuilder;
 use leptos::tachys::view::add_attr::AddAnyAttr;
 use leptos::tachys::view::{Position, PositionState, Render, RenderHtml};
 
-/// A view that hydrates synchronously even when its parent hydrates
-/// asynchronously; in every other respect it is the view it wraps.
+/// A view whose async hydration is its synchronous one; in every other
+/// respect it is the view it wraps.
 pub struct SyncHydrate<V>(pub V);
 
 impl<V: Render> Render for SyncHydrate<V> {
@@ -120,7 +114,7 @@ impl<V: RenderHtml> RenderHtml for SyncHydrate<V> {
     }
 }
 
-/// `into_any()` for a view that never waits for a chunk while hydrating.
+/// `into_any()` without the async hydration code.
 pub trait IntoAnySync {
     fn into_any_sync(self) -> AnyView;
 }

@@ -8,13 +8,18 @@
 //             request, 1.6 Mbit/s down, 750 kbit/s up, CPU 4× slower;
 //   loopback  no throttling.
 // A visit types the message into the panel as soon as its input is enabled
-// (hydration enables it), sends it and waits for the agent's reply to show
-// text in the panel. BENCH_MESSAGE replaces the message, BENCH_PROFILES=
-// slow-4g or loopback runs one profile. Printed per profile, the median of BENCH_RUNS runs
-// (default 3) of every column on its own:
+// (the page's script enables it before the WASM arrives, early.js), sends it
+// and waits for the agent's reply to show text in the panel, then for the app
+// to take over (hydration, which applies the reply to the page).
+// BENCH_TYPING says how the message is typed (below), BENCH_MESSAGE replaces
+// it, BENCH_PROFILES=slow-4g or loopback runs one profile. Printed per
+// profile, the median of BENCH_RUNS runs (default 3) of every column on its
+// own:
 //   usable    ms from navigation start until the panel's input is enabled
-//   sent      ms until the message was submitted (Playwright typing it)
+//   sent      ms until the message was submitted
 //   answer    ms until the first words of the reply are in the panel
+//   app       ms until the page is hydrated (<html data-hydrated>): the reply
+//             applied to the page (navigation, highlights) from then on
 //   reqs      requests whose response began before the answer (the turn's
 //             own included; not those the reply starts, e.g. the next page's
 //             chunks when it navigates), of them .wasm (preloaded: asked for
@@ -35,6 +40,11 @@ import * as path from 'path';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const MESSAGE = process.env.BENCH_MESSAGE ?? '北京大学计算机系有哪些导师';
 const WATERFALL = process.env.BENCH_WATERFALL === '1';
+// instant: the page submits the message itself the moment the input is
+// usable (what the site takes, without anyone's typing); playwright: typed
+// by Playwright (fill, Enter), whose round trips to a CPU-throttled page add
+// about half a second.
+const TYPING = process.env.BENCH_TYPING === 'playwright' ? 'playwright' : 'instant';
 const ONLY = process.env.BENCH_PROFILES?.split(',');
 // A visit that has no answer after this long is reported as failed.
 const VISIT_TIMEOUT = 90_000;
@@ -78,6 +88,7 @@ type Visit = {
   usable: number;
   sent: number;
   answer: number;
+  app: number;
   reqs: number;
   wasm: number;
   js: number;
@@ -95,16 +106,19 @@ type Visit = {
 // Records, in the page, when the panel's input becomes usable, when the
 // message is submitted and when the reply first shows text: a mutation
 // observer on the whole document, so no polling delays the times.
-function installProbe() {
+function installProbe(send: { message: string; instant: boolean }) {
   type Probe = {
     usableAt: number | null;
     sentAt: number | null;
     answerAt: number | null;
     answerText: string | null;
+    appAt: number | null;
     error: string | null;
     usable: Promise<number>;
     answered: Promise<void>;
+    app: Promise<void>;
   };
+  let resolveApp: () => void = () => {};
   let resolveUsable: (t: number) => void = () => {};
   let resolveAnswer: () => void = () => {};
   const probe: Probe = {
@@ -112,9 +126,11 @@ function installProbe() {
     sentAt: null,
     answerAt: null,
     answerText: null,
+    appAt: null,
     error: null,
     usable: new Promise((r) => (resolveUsable = r)),
     answered: new Promise((r) => (resolveAnswer = r)),
+    app: new Promise((r) => (resolveApp = r)),
   };
   let before = 0;
   const assistant = () =>
@@ -125,6 +141,17 @@ function installProbe() {
     if (probe.usableAt === null && input && !input.disabled) {
       probe.usableAt = now;
       resolveUsable(now);
+      if (send.instant && input.form) {
+        // The message as if it had been typed in no time: the value, the
+        // input event the app's draft follows, the submit.
+        input.value = send.message;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        input.form.requestSubmit();
+      }
+    }
+    if (probe.appAt === null && document.documentElement?.hasAttribute('data-hydrated')) {
+      probe.appAt = now;
+      resolveApp();
     }
     if (probe.sentAt !== null && probe.answerAt === null) {
       const reply = assistant()
@@ -258,19 +285,25 @@ async function visit(
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
   const net = recordRequests(cdp);
-  await tab.addInitScript(installProbe);
+  await tab.addInitScript(installProbe, { message: MESSAGE, instant: TYPING === 'instant' });
 
   await tab.goto(url, { waitUntil: 'commit' });
   const usable = (await within(
     tab.evaluate(() => (window as unknown as { __bench: { usable: Promise<number> } }).__bench.usable),
     `${page} ${kind}: the panel's input never became usable`,
   )) as number;
-  const input = tab.getByTestId('agent-input');
-  await input.fill(MESSAGE);
-  await input.press('Enter');
+  if (TYPING === 'playwright') {
+    const input = tab.getByTestId('agent-input');
+    await input.fill(MESSAGE);
+    await input.press('Enter');
+  }
   await within(
     tab.evaluate(() => (window as unknown as { __bench: { answered: Promise<void> } }).__bench.answered),
     `${page} ${kind}: no answer`,
+  );
+  await within(
+    tab.evaluate(() => (window as unknown as { __bench: { app: Promise<void> } }).__bench.app),
+    `${page} ${kind}: never hydrated`,
   );
   const probe = (await tab.evaluate(() => {
     const b = (window as unknown as { __bench: Record<string, unknown> }).__bench;
@@ -279,9 +312,17 @@ async function visit(
       sentAt: b.sentAt as number,
       answerAt: b.answerAt as number,
       answerText: b.answerText as string,
+      appAt: b.appAt as number,
       error: b.error as string | null,
     };
-  })) as { timeOrigin: number; sentAt: number; answerAt: number; answerText: string; error: string | null };
+  })) as {
+    timeOrigin: number;
+    sentAt: number;
+    answerAt: number;
+    answerText: string;
+    appAt: number;
+    error: string | null;
+  };
   if (probe.error) throw new Error(`${page} ${kind}: the panel showed an error: ${probe.error}`);
 
   const answerTs = net.toMonotonic(probe.timeOrigin, probe.answerAt);
@@ -311,6 +352,7 @@ async function visit(
     usable: Math.round(usable),
     sent: Math.round(probe.sentAt),
     answer: Math.round(probe.answerAt),
+    app: Math.round(probe.appAt),
     reqs: before.length,
     wasm: before.filter((r) => r.kind === 'wasm').length,
     js: before.filter((r) => r.kind === 'js').length,
@@ -348,8 +390,8 @@ function table(profile: Profile, visits: Visit[]): string {
   const rows = [
     `${profile.name} (median of ${RUNS}; WASM as ${[...new Set(visits.flatMap((v) => v.encodings))].join(', ')})`,
     '',
-    '| page | visit | usable ms | sent ms | answer ms | reqs | .wasm | preloaded | .js | cached / 304 | KB | .wasm KB | .js KB |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| page | visit | usable ms | sent ms | answer ms | app ms | reqs | .wasm | preloaded | .js | cached / 304 | KB | .wasm KB | .js KB |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const keys = [...new Set(visits.map((v) => `${v.page}|${v.visit}`))];
   for (const key of keys) {
@@ -357,7 +399,7 @@ function table(profile: Profile, visits: Visit[]): string {
     const m = (f: (v: Visit) => number) => median(vs.map(f));
     const [page, kind] = key.split('|');
     rows.push(
-      `| ${page} | ${kind} | ${m((v) => v.usable)} | ${m((v) => v.sent)} | ${m((v) => v.answer)} | ` +
+      `| ${page} | ${kind} | ${m((v) => v.usable)} | ${m((v) => v.sent)} | ${m((v) => v.answer)} | ${m((v) => v.app)} | ` +
         `${m((v) => v.reqs)} | ${m((v) => v.wasm)} | ${m((v) => v.preloaded)} | ${m((v) => v.js)} | ${m((v) => v.cached)} / ${m((v) => v.revalidated)} | ` +
         `${m((v) => v.kb).toFixed(0)} | ${m((v) => v.wasmKb).toFixed(0)} | ${m((v) => v.jsKb).toFixed(0)} |`,
     );
@@ -365,12 +407,8 @@ function table(profile: Profile, visits: Visit[]): string {
   return rows.join('\n');
 }
 
-// How old the site's files are. The server sends them without Cache-Control
-// and answers no conditional request (leptos_axum's file handler passes only
-// Accept-Encoding on to ServeDir), so a warm visit takes a file from the cache
-// while it is younger than Chromium's heuristic freshness, a tenth of the time
-// since its Last-Modified, and downloads it whole again after that: right
-// after a build the warm visits measure little.
+// The build measured: its WASM files (one, named after its content, kept by
+// the browser for good: server http::assets), and how long ago it was built.
 function siteAge(): string {
   const root = process.env.BENCH_SITE_ROOT ?? path.resolve(__dirname, '..', '..', 'target', 'site');
   try {
@@ -378,12 +416,7 @@ function siteAge(): string {
     const files = readdirSync(pkg).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'));
     const newest = Math.max(...files.map((f) => statSync(path.join(pkg, f)).mtimeMs));
     const wasm = files.filter((f) => f.endsWith('.wasm')).length;
-    const minutes = (Date.now() - newest) / 60_000;
-    const fresh = minutes / 10;
-    return (
-      `${root}: ${wasm} .wasm files, built ${minutes.toFixed(0)} min ago ` +
-      `(a warm visit finds them fresh for ${fresh < 1 ? `${(fresh * 60).toFixed(0)} s` : `${fresh.toFixed(0)} min`} after the cold one)`
-    );
+    return `${root}: ${wasm} .wasm file(s), built ${((Date.now() - newest) / 60_000).toFixed(0)} min ago`;
   } catch {
     return `${root}: not readable`;
   }
@@ -400,7 +433,7 @@ test('from navigation to the agent\'s first answer', async ({ browser, request }
     ['ranking', `/ranking?school=${encodeURIComponent('北京大学')}&major=${encodeURIComponent('计算机科学与技术')}`],
     ['detail', `/advisor/${first.id}`],
   ];
-  console.log(`site ${siteAge()}; message 「${MESSAGE}」; ${RUNS} runs`);
+  console.log(`site ${siteAge()}; message 「${MESSAGE}」 typed ${TYPING}; ${RUNS} runs`);
   const started = Date.now();
   const all: Record<string, Visit[]> = {};
   for (const profile of PROFILES) {

@@ -38,6 +38,8 @@ for (const [name, path] of PAGES) {
   test(`axe finds nothing serious on the ${name} page`, async ({ page }) => {
     await page.goto(path);
     await expect(page.locator('#page-context')).toBeAttached();
+    // Hydrated: before it the input serves the page's script (early.js).
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
     await expect(page.getByTestId('agent-input')).toBeEnabled();
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -55,6 +57,8 @@ test.describe('on a phone (375 × 812)', () => {
   for (const [name, path] of PAGES) {
     test(`the ${name} page never scrolls sideways, panel open or folded`, async ({ page }) => {
       await page.goto(path);
+      // Hydrated: before it the input serves the page's script (early.js).
+      await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
       await expect(page.getByTestId('agent-input')).toBeEnabled();
       const overflow = () =>
         page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -72,6 +76,8 @@ test.describe('on a phone (375 × 812)', () => {
       ['/advisor/1/review', '[data-testid=review-submit]'],
     ]) {
       await page.goto(path);
+      // Hydrated: before it the input serves the page's script (early.js).
+      await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
       await expect(page.getByTestId('agent-input')).toBeEnabled();
       await expect(page.getByTestId('agent-toggle')).toHaveAttribute('aria-expanded', 'true');
       const target = page.locator(action).first();
@@ -87,6 +93,8 @@ test.describe('on a phone (375 × 812)', () => {
 
   test('the panel and the page controls are big enough to tap', async ({ page }) => {
     await page.goto(PAGES[1][1]);
+    // Hydrated: before it the input serves the page's script (early.js).
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
     await expect(page.getByTestId('agent-input')).toBeEnabled();
     const small = await page.evaluate(() => {
       const out: string[] = [];
@@ -117,6 +125,8 @@ test.describe('by keyboard alone', () => {
     await page.keyboard.type(text);
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await spoken(page)).length).toBeGreaterThan(before);
+    // Hydrated: before it the input serves the page's script (early.js).
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
     await expect(page.getByTestId('agent-input')).toBeEnabled();
   }
 
@@ -136,6 +146,8 @@ test.describe('by keyboard alone', () => {
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await spoken(page)).length).toBeGreaterThan(before);
     await expect(page).toHaveURL(/\/ranking\?school=/);
+    // Hydrated: before it the input serves the page's script (early.js).
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
     await expect(page.getByTestId('agent-input')).toBeEnabled();
 
     await tabTo(page, 'agent-input');
@@ -187,15 +199,15 @@ test('time until the panel can be used, on the home and the ranking page', async
   }
 });
 
-// The build is split: the main module, then each page's chunk and the
-// panel's network half as chunks of their own (app/src/routes.rs). A chunk
-// that does not arrive must not leave a dead page: the panel says so, and the
-// server-rendered page (its content, links and forms) works without it.
-const isChunk = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname) && url.pathname !== '/pkg/advisor-review.wasm';
+// The WASM (one file, named after its content) that does not arrive must not
+// leave a dead page: the panel says so (the page's inline script, as no WASM
+// can report its own absence), and the server-rendered page (its content,
+// links and forms) works without it.
+const isWasm = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname);
 
-test("a page whose chunk does not arrive says so in the panel and its links still work", async ({ page }) => {
+test("a page whose WASM does not arrive says so in the panel and its links still work", async ({ page }) => {
   const aborted: string[] = [];
-  await page.route(isChunk, (route) => {
+  await page.route(isWasm, (route) => {
     aborted.push(route.request().url());
     return route.abort('connectionfailed');
   });
@@ -212,27 +224,37 @@ test("a page whose chunk does not arrive says so in the panel and its links stil
   await expect(page.getByTestId('ranking-stats')).toBeVisible();
 });
 
-test('a chunk that fails when the first message is sent leaves a message, not a frozen panel', async ({ page }) => {
-  await page.goto('/');
-  await hydrated(page, 'home');
-  // What loads after hydration (the microphone's chunk) has arrived; from now
-  // on no further chunk does: the chat turn's is fetched on send.
-  await page.waitForLoadState('networkidle');
-  await page.route(isChunk, (route) => route.abort('connectionfailed'));
-  await page.getByTestId('agent-input').fill('你好');
-  await page.getByTestId('agent-input').press('Enter');
-  await expect(page.getByTestId('agent-load-error')).toContainText('页面功能加载失败');
-  await expect(page.getByTestId('agent-input')).toBeDisabled();
-  await expect(page.getByTestId('agent-send')).toBeDisabled();
-  // The page under the panel is still there and its links still lead on.
-  await page.getByRole('link', { name: '示例排行' }).click();
-  await expect(page).toHaveURL(/\/ranking\?/);
-  await expect(page.getByTestId('ranking-stats')).toBeVisible();
+// The files a page names: the module and the WASM (preloaded) and the CSS.
+async function siteFiles(request: import('@playwright/test').APIRequestContext): Promise<string[]> {
+  const html = await (await request.get('/')).text();
+  return [...html.matchAll(/href="(\/pkg\/[^"]+)"/g)].map((m) => m[1]);
+}
+
+test('the site files are named after their content and kept for good; pages are revalidated', async ({ request }) => {
+  const page = await request.get('/');
+  expect(page.headers()['cache-control']).toBe('no-cache');
+  const files = await siteFiles(request);
+  expect(files.some((f) => f.endsWith('.wasm'))).toBe(true);
+  expect(files.some((f) => f.endsWith('.js'))).toBe(true);
+  expect(files.some((f) => f.endsWith('.css'))).toBe(true);
+  for (const f of files) {
+    // advisor-review.<hash>.<ext>
+    expect(f).toMatch(/^\/pkg\/advisor-review\.[^.]+\.(wasm|js|css)$/);
+    const r = await request.get(f);
+    expect(r.status()).toBe(200);
+    expect(r.headers()['cache-control']).toContain('immutable');
+    expect(r.headers()['vary']).toContain('accept-encoding');
+  }
+  // A file of another deploy is a 404, and not kept.
+  const gone = await request.get('/pkg/advisor-review.0000000000.wasm');
+  expect(gone.status()).toBe(404);
+  expect(gone.headers()['cache-control'] ?? '').not.toContain('immutable');
 });
 
 test('the WASM is sent precompressed to browsers that accept brotli or gzip', async ({ request }) => {
+  const wasm = (await siteFiles(request)).find((f) => f.endsWith('.wasm'))!;
   for (const [accept, encoding] of [['br', 'br'], ['gzip', 'gzip']]) {
-    const r = await request.get('/pkg/advisor-review.wasm', { headers: { 'accept-encoding': accept } });
+    const r = await request.get(wasm, { headers: { 'accept-encoding': accept } });
     expect(r.status()).toBe(200);
     expect(r.headers()['content-encoding']).toBe(encoding);
     expect(r.headers()['content-type']).toContain('application/wasm');

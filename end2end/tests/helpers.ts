@@ -44,6 +44,8 @@ export async function recordSpeech(page: Page) {
 // hydration: typing before it ends is lost when the inputs are hydrated.)
 export async function hydrated(page: Page, currentPage: string) {
   await expect(page.locator('#page-context')).toHaveAttribute('data-current-page', currentPage);
+  // Hydrated: before it the input serves the page's script (early.js).
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   await expect(page.getByTestId('agent-input')).toBeEnabled();
 }
 
@@ -64,6 +66,8 @@ export async function send(page: Page, text: string) {
   await page.getByTestId('agent-input').fill(text);
   await page.getByTestId('agent-input').press('Enter');
   await expect.poll(async () => (await spoken(page)).length).toBeGreaterThan(before);
+  // Hydrated: before it the input serves the page's script (early.js).
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   await expect(page.getByTestId('agent-input')).toBeEnabled();
 }
 

@@ -101,6 +101,8 @@ test('the admin page hydrates without errors and reads the next page through its
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto('/admin?token=e2e-admin');
+  // Hydrated: before it the input serves the page's script (early.js).
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   await expect(page.getByTestId('agent-input')).toBeEnabled();
   // A link the router takes, as 下一页 is once hydrated (a cursor past
   // every reported review): the lists come from /admin/lists, with the
@@ -133,12 +135,16 @@ test('the writer edits and deletes a review from the browser that holds its toke
 
   // Another browser (no token) sees no delete button.
   await page.goto(`/advisor/${id}`);
+  // Hydrated: before it the input serves the page's script (early.js).
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   await expect(page.getByTestId('agent-input')).toBeEnabled();
   await expect(page.locator(`#review-${rid}`).getByTestId('delete-mine')).toHaveCount(0);
 
   // The writer's browser keeps the token.
   await page.evaluate(([r, t]) => localStorage.setItem(`advisor-review-token:${r}`, t), [rid, body.edit_token]);
   await page.reload();
+  // Hydrated: before it the input serves the page's script (early.js).
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   await expect(page.getByTestId('agent-input')).toBeEnabled();
 
   // 修改: the form filled with the review; saved through the same rules.
@@ -149,6 +155,8 @@ test('the writer edits and deletes a review from the browser that holds its toke
   await page.getByTestId('review-submit').click();
   await expect(page).toHaveURL(new RegExp(`/advisor/${id}\\?edited=${rid}#review-${rid}$`));
   await expect(page.locator(`#review-${rid}`)).toContainText(changed);
+  // Hydrated: before it the input serves the page's script (early.js).
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   await expect(page.getByTestId('agent-input')).toBeEnabled();
 
   await page.locator(`#review-${rid}`).getByTestId('delete-mine').click();

@@ -1,15 +1,20 @@
 //! The browser half of the site: hydrates the HTML the server rendered, so the
 //! same `app` components take over in place (no second render, no flash).
 //!
-//! The build is split (`cargo leptos build --split`, see `app::routes`):
-//! hydration is asynchronous because it waits for the current page's chunk.
-//! Should a chunk not arrive (a dropped connection on a phone), Leptos
-//! panics; `app::load_failure` turns that into a message in the panel while
-//! the server-rendered page keeps working as plain HTML.
+//! One WASM file, hydrated synchronously: a student's first answer needs the
+//! panel's network half and most of the views anyway, and on a phone network
+//! every extra file costs a round trip (see `docs/architecture.md`, "The
+//! browser bundle"). Should the WASM panic, `app::load_failure` says so in the
+//! panel while the server-rendered page keeps working as plain HTML. A turn
+//! the page's script sent before the WASM is answered before hydration starts.
 #![recursion_limit = "256"]
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     app::load_failure::install_panic_hook();
-    leptos::mount::hydrate_lazy(app::App);
+    // A message the page's script sent before the WASM (early.js) is answered
+    // first: hydrating blocks the page's only thread.
+    app::components::agent_panel_early::after_pending_turn(|| {
+        leptos::mount::hydrate_body(app::App)
+    });
 }

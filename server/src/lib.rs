@@ -151,6 +151,8 @@ pub fn app_router_with(
     leptos_options: LeptosOptions,
     proxies: TrustedProxies,
 ) -> Router {
+    let leptos_options = http::assets::hashed_names(leptos_options);
+    let hashed_names = leptos_options.hash_files;
     let data: SharedSiteData = site.clone();
     let agent_data: SharedAgent = agent.clone();
     let routes = page_routes();
@@ -232,6 +234,10 @@ pub fn app_router_with(
         .layer(http::security::timeout())
         .layer(middleware::from_fn(http::security::json_errors))
         .layer(middleware::from_fn(http::security::headers))
+        .layer(middleware::from_fn_with_state(
+            hashed_names,
+            http::assets::caching,
+        ))
         .layer(middleware::from_fn_with_state(
             Arc::new(proxies),
             http::client::identify,

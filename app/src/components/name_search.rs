@@ -47,18 +47,15 @@ pub fn suggestions(results: &SearchResults) -> Vec<Suggestion> {
     advisors.chain(schools).collect()
 }
 
-crate::split_fn!(
-    page_data,
-    /// The suggestions for what was typed (none when the search fails). In
-    /// the pages' data chunk (`crate::split`): the search's request and its
-    /// results' deserializer arrive when the student first types here.
-    async fn suggest(q: String) -> Vec<Suggestion> {
-        match search(q).await {
-            Ok(Ok(r)) => suggestions(&r),
-            _ => Vec::new(),
-        }
+/// The suggestions for what was typed (none when the search fails). In
+/// the pages' data chunk (`crate::split`): the search's request and its
+/// results' deserializer arrive when the student first types here.
+async fn suggest(q: String) -> Vec<Suggestion> {
+    match search(q).await {
+        Ok(Ok(r)) => suggestions(&r),
+        _ => Vec::new(),
     }
-);
+}
 
 #[component]
 pub fn NameSearch() -> impl IntoView {

@@ -28,17 +28,12 @@ use crate::protocol::PageKind;
 /// The placeholder of the reason fields (the reason goes into the log).
 const REASON: &str = "原因（写入操作记录）";
 
-crate::split_fn!(
-    page_data,
-    /// The lists from the server, for a client-side navigation only (the
-    /// 下一页 link once hydrated; hydration reads what the server rendered):
-    /// a chunk of its own, like `home::fetch_home`.
-    async fn fetch_admin(
-        after: Option<String>,
-    ) -> Result<Result<AdminLists, ApiError>, ServerFnError> {
-        get_admin(after).await
-    }
-);
+/// The lists from the server, for a client-side navigation only (the
+/// 下一页 link once hydrated; hydration reads what the server rendered):
+/// a chunk of its own, like `home::fetch_home`.
+async fn fetch_admin(after: Option<String>) -> Result<Result<AdminLists, ApiError>, ServerFnError> {
+    get_admin(after).await
+}
 
 #[component]
 pub fn AdminPage() -> impl IntoView {

@@ -10,33 +10,27 @@ use crate::components::{
     DeleteMine, DimensionBars, HelpfulButton, Histogram, Pager, Stars, TagList,
 };
 use crate::model::{AdvisorDetail, ReviewPage, ReviewQuery, ReviewSort, SortKey};
-use crate::page_context::PageContextStore;
+use crate::page_context::{PageContextStore, RenderedPageContext};
 use crate::pages::{ranking_href, NotFound};
 use crate::vocabulary::RELATIONS;
 
-crate::split_fn!(
-    page_data,
-    /// `/advisor/:id?page=&sort=&relation=&tag=` — profile, dimension averages,
-    /// histogram, tags, 推荐报考 share, and the reviews in the order and with
-    /// the filter the links chose (links, so they work without JavaScript).
-    /// The advisor from the server, for a client-side navigation only (hydration
-    /// reads what the server rendered): a chunk of its own, like
-    /// `home::fetch_home`.
-    async fn fetch_advisor(id: String) -> Result<Option<AdvisorDetail>, ServerFnError> {
-        get_advisor(id).await
-    }
-);
+/// `/advisor/:id?page=&sort=&relation=&tag=` — profile, dimension averages,
+/// histogram, tags, 推荐报考 share, and the reviews in the order and with
+/// the filter the links chose (links, so they work without JavaScript).
+/// The advisor from the server, for a client-side navigation only (hydration
+/// reads what the server rendered): a chunk of its own, like
+/// `home::fetch_home`.
+async fn fetch_advisor(id: String) -> Result<Option<AdvisorDetail>, ServerFnError> {
+    get_advisor(id).await
+}
 
-crate::split_fn!(
-    page_data,
-    /// A page of reviews, the same way.
-    async fn fetch_reviews(
-        id: String,
-        query: ReviewQuery,
-    ) -> Result<Option<ReviewPage>, ServerFnError> {
-        get_reviews(id, query).await
-    }
-);
+/// A page of reviews, the same way.
+async fn fetch_reviews(
+    id: String,
+    query: ReviewQuery,
+) -> Result<Option<ReviewPage>, ServerFnError> {
+    get_reviews(id, query).await
+}
 
 #[component]
 pub fn AdvisorPage() -> impl IntoView {
@@ -103,8 +97,9 @@ pub fn AdvisorPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match detail.await {
                     Ok(Some(d)) => {
+                        store.on_server(|s| s.show_detail(&d));
                         let tags = d.tags.iter().take(MAX_TAG_FILTERS).map(|t| t.tag.clone()).collect();
-                        view! { <Profile detail=d/> <Reviews reviews tags/> }.into_any_sync()
+                        view! { <Profile detail=d/> <Reviews reviews tags/> <RenderedPageContext/> }.into_any_sync()
                     }
                     Ok(None) => view! { <NotFound message="没有找到这位导师，可能链接有误。"/> }.into_any_sync(),
                     Err(e) => {

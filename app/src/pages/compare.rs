@@ -8,26 +8,23 @@ use leptos_router::hooks::use_query_map;
 use crate::api::get_comparison;
 use crate::components::{series_color, RadarChart, RadarSeries, TagList};
 use crate::model::{AdvisorDetail, Comparison, DimensionAverages};
-use crate::page_context::PageContextStore;
+use crate::page_context::{PageContextStore, RenderedPageContext};
 use crate::pages::NotFound;
 use crate::protocol::PageKind;
 
 /// Tags shown per advisor: the three students chose most often.
 const COMPARE_TAGS: usize = 3;
 
-crate::split_fn!(
-    page_data,
-    /// `/compare?ids=12,34[,…]` — two to four advisors side by side: a radar of
-    /// the four dimensions, then a table with the best value of each row marked.
-    /// The comparison from the server, for a client-side navigation only (hydration
-    /// reads what the server rendered): a chunk of its own, like
-    /// `home::fetch_home`.
-    async fn fetch_comparison(
-        ids: String,
-    ) -> Result<Result<Comparison, crate::error::ApiError>, ServerFnError> {
-        get_comparison(ids).await
-    }
-);
+/// `/compare?ids=12,34[,…]` — two to four advisors side by side: a radar of
+/// the four dimensions, then a table with the best value of each row marked.
+/// The comparison from the server, for a client-side navigation only (hydration
+/// reads what the server rendered): a chunk of its own, like
+/// `home::fetch_home`.
+async fn fetch_comparison(
+    ids: String,
+) -> Result<Result<Comparison, crate::error::ApiError>, ServerFnError> {
+    get_comparison(ids).await
+}
 
 #[component]
 pub fn ComparePage() -> impl IntoView {
@@ -48,7 +45,10 @@ pub fn ComparePage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"正在加载导师对比…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(Ok(comparison)) => view! { <CompareView comparison/> }.into_any_sync(),
+                    Ok(Ok(comparison)) => {
+                        store.on_server(|s| s.show_compare(&comparison));
+                        view! { <CompareView comparison/> <RenderedPageContext/> }.into_any_sync()
+                    }
                     Ok(Err(e)) if e.status == 404 => {
                         view! { <NotFound message=e.info.message/> }.into_any_sync()
                     }

@@ -12,16 +12,13 @@ use crate::pages::ranking_href;
 /// How many schools the home page shows as "popular".
 const POPULAR: usize = 12;
 
-crate::split_fn!(
-    page_data,
-    /// The home page's data from the server. Hydration reads what the server
-    /// rendered and never calls this; only a client-side navigation to the page
-    /// does, so the request code (the server-function client, its error
-    /// decoding) is a chunk of its own instead of part of the page's.
-    async fn fetch_home() -> Result<crate::model::HomeData, ServerFnError> {
-        get_home().await
-    }
-);
+/// The home page's data from the server. Hydration reads what the server
+/// rendered and never calls this; only a client-side navigation to the page
+/// does, so the request code (the server-function client, its error
+/// decoding) is a chunk of its own instead of part of the page's.
+async fn fetch_home() -> Result<crate::model::HomeData, ServerFnError> {
+    get_home().await
+}
 
 #[component]
 pub fn HomePage() -> impl IntoView {

@@ -9,7 +9,7 @@ use crate::agent_state::AgentOverlay;
 use crate::api::{get_ranking, get_ranking_stats};
 use crate::components::{Histogram, Pager, Stars, TagList};
 use crate::model::{AdvisorRef, Major, RankingPage, RankingStats, RankingView, SortKey};
-use crate::page_context::PageContextStore;
+use crate::page_context::{PageContextStore, RenderedPageContext};
 use crate::pages::{compare_href, ranking_href, NotFound};
 use crate::protocol::PageKind;
 
@@ -69,8 +69,9 @@ pub fn RankingPageView() -> impl IntoView {
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(Some(RankingView::Ranking(page))) => {
+                        store.on_server(|s| s.show_ranking(&page));
                         let stats = stats.await;
-                        view! { <Ranking page stats/> }.into_any_sync()
+                        view! { <Ranking page stats/> <RenderedPageContext/> }.into_any_sync()
                     }
                     Ok(Some(RankingView::ChooseSchool { query, candidates })) => {
                         choose_school(query, candidates, params().1)
@@ -106,31 +107,25 @@ pub fn RankingPageView() -> impl IntoView {
     }
 }
 
-crate::split_fn!(
-    page_data,
-    /// The ranking's data from the server, for a client-side navigation only
-    /// (hydration reads what the server rendered): a chunk of its own, like
-    /// `home::fetch_home`.
-    async fn fetch_ranking(
-        school: String,
-        major: String,
-        sort: SortKey,
-        page: u32,
-    ) -> Result<RankingView, ServerFnError> {
-        get_ranking(school, major, sort, page).await
-    }
-);
+/// The ranking's data from the server, for a client-side navigation only
+/// (hydration reads what the server rendered): a chunk of its own, like
+/// `home::fetch_home`.
+async fn fetch_ranking(
+    school: String,
+    major: String,
+    sort: SortKey,
+    page: u32,
+) -> Result<RankingView, ServerFnError> {
+    get_ranking(school, major, sort, page).await
+}
 
-crate::split_fn!(
-    page_data,
-    /// The 数据概览's data, the same way.
-    async fn fetch_ranking_stats(
-        school: String,
-        major: String,
-    ) -> Result<Option<RankingStats>, ServerFnError> {
-        get_ranking_stats(school, major).await
-    }
-);
+/// The 数据概览's data, the same way.
+async fn fetch_ranking_stats(
+    school: String,
+    major: String,
+) -> Result<Option<RankingStats>, ServerFnError> {
+    get_ranking_stats(school, major).await
+}
 
 #[component]
 fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>) -> impl IntoView {

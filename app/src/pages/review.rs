@@ -20,23 +20,20 @@ const SCORES: [(&str, &str); 5] = [
 ];
 use crate::vocabulary::{MAX_TAGS, MAX_TEXT, MIN_TEXT, RELATIONS};
 
-crate::split_fn!(
-    page_data,
-    /// `/advisor/:id/review` — the review form. A plain POST form, so it works
-    /// with JavaScript off: the server answers with the new review, or with this
-    /// page again showing what was typed and each error next to its field
-    /// (`?draft=`). Hydrated, it counts the characters as the student types.
-    /// The form from the server, for a client-side navigation only (hydration
-    /// reads what the server rendered): a chunk of its own, like
-    /// `home::fetch_home`.
-    async fn fetch_review_form(
-        id: String,
-        draft: Option<String>,
-        edit: Option<String>,
-    ) -> Result<Option<ReviewForm>, ServerFnError> {
-        get_review_form(id, draft, edit).await
-    }
-);
+/// `/advisor/:id/review` — the review form. A plain POST form, so it works
+/// with JavaScript off: the server answers with the new review, or with this
+/// page again showing what was typed and each error next to its field
+/// (`?draft=`). Hydrated, it counts the characters as the student types.
+/// The form from the server, for a client-side navigation only (hydration
+/// reads what the server rendered): a chunk of its own, like
+/// `home::fetch_home`.
+async fn fetch_review_form(
+    id: String,
+    draft: Option<String>,
+    edit: Option<String>,
+) -> Result<Option<ReviewForm>, ServerFnError> {
+    get_review_form(id, draft, edit).await
+}
 
 #[component]
 pub fn ReviewFormPage() -> impl IntoView {

@@ -7,24 +7,21 @@ use leptos_router::hooks::use_query_map;
 use crate::api::search;
 use crate::components::Stars;
 use crate::model::{SearchResults, SortKey};
-use crate::page_context::PageContextStore;
+use crate::page_context::{PageContextStore, RenderedPageContext};
 use crate::pages::{encode, ranking_href};
 
-crate::split_fn!(
-    page_data,
-    /// `/search?q=` — advisors by name, pinyin or initials, schools and majors
-    /// by name or alias. Rendered on the server (works without JavaScript); the
-    /// advisors found are the page context's visible advisors, so "第一个" in
-    /// the panel means the first result.
-    /// The results from the server, for a client-side navigation only (hydration
-    /// reads what the server rendered): a chunk of its own, like
-    /// `home::fetch_home`.
-    async fn fetch_search(
-        q: String,
-    ) -> Result<Result<SearchResults, crate::error::ApiError>, ServerFnError> {
-        search(q).await
-    }
-);
+/// `/search?q=` — advisors by name, pinyin or initials, schools and majors
+/// by name or alias. Rendered on the server (works without JavaScript); the
+/// advisors found are the page context's visible advisors, so "第一个" in
+/// the panel means the first result.
+/// The results from the server, for a client-side navigation only (hydration
+/// reads what the server rendered): a chunk of its own, like
+/// `home::fetch_home`.
+async fn fetch_search(
+    q: String,
+) -> Result<Result<SearchResults, crate::error::ApiError>, ServerFnError> {
+    search(q).await
+}
 
 #[component]
 pub fn SearchPage() -> impl IntoView {
@@ -44,7 +41,10 @@ pub fn SearchPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 let text = q();
                 match results.await {
-                    Ok(Ok(r)) => view! { <Results text results=r/> }.into_any_sync(),
+                    Ok(Ok(r)) => {
+                        store.on_server(|s| s.show_search(&r));
+                        view! { <Results text results=r/> <RenderedPageContext/> }.into_any_sync()
+                    }
                     Ok(Err(e)) => {
                         crate::set_http_status(e.status);
                         let results = SearchResults { query: text.clone(), ..SearchResults::default() };

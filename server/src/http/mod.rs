@@ -1,9 +1,11 @@
 //! HTTP surface besides the pages: the JSON API under `/api/v1` (reads,
 //! reviews, 有用 votes and the agent), the 举报 and 有用 form targets and `/admin`; the guards
-//! every request passes ([`security`], [`client`], [`limits`]).
+//! every request passes ([`security`], [`client`], [`limits`]); how long browsers keep
+//! the site's files ([`assets`]).
 
 pub mod admin;
 pub mod api_v1;
+pub mod assets;
 pub mod chat;
 pub mod client;
 mod error;

@@ -205,8 +205,18 @@ impl Conversation {
     /// After mount: takes the mute switch from `localStorage` and, when this
     /// tab has a session, restores its messages and pending chips. An unknown
     /// or expired session is forgotten silently.
+    ///
+    /// A turn the page's script sent before hydration (`early`) is taken
+    /// over first: its reply stored, the conversation is restored with it.
     pub fn restore(self) {
         self.muted.set(storage::load_muted());
+        #[cfg(feature = "hydrate")]
+        if let Some(turn) = super::early::take() {
+            let epoch = self.epoch.get_value();
+            self.busy.set(true);
+            spawn_local(early_turn(self, turn, epoch));
+            return;
+        }
         let Some(id) = storage::load_session() else {
             return;
         };
@@ -397,121 +407,136 @@ impl Conversation {
     }
 }
 
-// The network half of the panel is one WASM chunk (`panel_turn`, see
-// `crate::split`): the streaming reader, the reply's deserializers, the
-// planner of page steps and the speech queue arrive with the first message
-// sent (or the restore of a stored conversation), not with the page. Until then the panel is fully usable: input, chips,
-// mute and the persona toggle are all in the main module.
-
-crate::split_fn!(
-    panel_turn,
-    /// One chat turn: streams the reply (shown and spoken sentence by sentence),
-    /// then applies it. Dropped if "新对话" started another conversation meanwhile.
-    async fn run_turn(this: Conversation, request: ChatRequest, epoch: u64) -> () {
-        let mut typing = Some(Timeout::new(TYPING_DELAY_MS, move || {
+/// One chat turn: streams the reply (shown and spoken sentence by sentence),
+/// then applies it. Dropped if "新对话" started another conversation meanwhile.
+async fn run_turn(this: Conversation, request: ChatRequest, epoch: u64) -> () {
+    let mut typing = Some(Timeout::new(TYPING_DELAY_MS, move || {
+        if this.epoch.get_value() == epoch {
+            this.typing.set(true);
+        }
+    }));
+    // The assistant message this turn's sentences go into, once shown.
+    let mut shown: Option<u64> = None;
+    // The persona's switch notice, shown and spoken before its words.
+    let mut switched = false;
+    let outcome = stream::chat_stream(
+        &request,
+        |notice| {
             if this.epoch.get_value() == epoch {
-                this.typing.set(true);
+                switched = true;
+                this.hear_switch(notice);
             }
-        }));
-        // The assistant message this turn's sentences go into, once shown.
-        let mut shown: Option<u64> = None;
-        // The persona's switch notice, shown and spoken before its words.
-        let mut switched = false;
-        let outcome = stream::chat_stream(
-            &request,
-            |notice| {
-                if this.epoch.get_value() == epoch {
-                    switched = true;
-                    this.hear_switch(notice);
-                }
-            },
-            |piece| {
-                if this.epoch.get_value() != epoch {
-                    return;
-                }
-                shown = this.hear(shown, piece);
-                if shown.is_some() {
-                    // Dropping the timer cancels it if the words beat it.
-                    if let Some(timer) = typing.take() {
-                        drop(timer);
-                        this.typing.set(false);
-                    }
-                }
-            },
-        )
-        .await;
-        drop(typing);
-        if this.epoch.get_value() != epoch {
-            return;
-        }
-        this.typing.set(false);
-        this.busy.set(false);
-        match outcome {
-            Ok(reply) => this.receive(reply, shown, switched),
-            Err(e) => {
-                warn!("对话请求失败：{e:?}");
-                // The server no longer knows this session (expired, or a
-                // new database): the next message opens a fresh one.
-                if e.is_unknown_session() {
-                    storage::clear_session();
-                    this.session.set_value(None);
-                }
-                this.error.set(Some(e.student_text()));
+        },
+        |piece| {
+            if this.epoch.get_value() != epoch {
+                return;
             }
-        }
+            shown = this.hear(shown, piece);
+            if shown.is_some() {
+                // Dropping the timer cancels it if the words beat it.
+                if let Some(timer) = typing.take() {
+                    drop(timer);
+                    this.typing.set(false);
+                }
+            }
+        },
+    )
+    .await;
+    drop(typing);
+    if this.epoch.get_value() != epoch {
+        return;
     }
-);
-
-crate::split_fn!(
-    panel_turn,
-    /// Reads the stored conversation of this tab's session and shows it.
-    async fn restore_turn(this: Conversation, id: String, epoch: u64) -> () {
-        let loaded = load_chat_history(id).await;
-        if this.epoch.get_value() != epoch {
-            return;
-        }
-        this.busy.set(false);
-        match loaded {
-            Ok(Some(history)) => this.show_history(history),
-            Ok(None) => {
+    this.typing.set(false);
+    this.busy.set(false);
+    match outcome {
+        Ok(reply) => this.receive(reply, shown, switched),
+        Err(e) => {
+            warn!("对话请求失败：{e:?}");
+            // The server no longer knows this session (expired, or a
+            // new database): the next message opens a fresh one.
+            if e.is_unknown_session() {
                 storage::clear_session();
                 this.session.set_value(None);
             }
-            // Keep the id: the server may be back for the next message.
-            Err(e) => warn!("无法恢复对话：{e}"),
+            this.error.set(Some(e.student_text()));
         }
     }
-);
+}
 
-crate::split_fn!(
-    panel_turn,
-    /// The persona toggle's request, then its system line.
-    async fn switch_turn(
-        this: Conversation,
-        request: SwitchAgentRequest,
-        from: String,
-        epoch: u64,
-    ) -> () {
-        let result = switch_agent(request).await;
-        if this.epoch.get_value() != epoch {
-            return;
-        }
+/// Takes over the turn the page's script sent before hydration: once its
+/// reply is there, the stored conversation (which holds the turn) replaces
+/// the script's lines, and the reply is applied to the page as any reply is
+/// (it was shown and spoken already).
+#[cfg(feature = "hydrate")]
+async fn early_turn(this: Conversation, turn: super::early::EarlyTurn, epoch: u64) {
+    let text = turn.text.clone();
+    let Some(reply) = super::early::reply(turn).await else {
+        super::early::clear_log();
         this.busy.set(false);
-        match result {
-            Ok(data) => {
-                storage::save_session(&data.session_id);
-                this.session.set_value(Some(data.session_id));
-                this.push(Role::System, switch_message(&from, &data.agent_type));
-                this.persona.set(data.agent_type);
-            }
-            Err(e) => {
-                warn!("切换助手模式失败：{e}");
-                this.error
-                    .set(Some("切换模式失败，请稍后再试。".to_string()));
-            }
+        this.push(Role::User, text);
+        this.error.set(Some(
+            stream::StreamError::Network(String::new()).student_text(),
+        ));
+        return;
+    };
+    if this.epoch.get_value() != epoch {
+        return;
+    }
+    storage::save_session(&reply.session_id);
+    this.session.set_value(Some(reply.session_id.clone()));
+    restore_turn(this, reply.session_id.clone(), epoch).await;
+    super::early::clear_log();
+    let plan = apply::plan(&reply.tool_calls, &this.here());
+    let navigate = this.navigate;
+    apply::run(plan.steps, this.overlay, this.store, move |href| {
+        navigate.with_value(|go| go(href, NavigateOptions::default()))
+    });
+}
+
+/// Reads the stored conversation of this tab's session and shows it.
+async fn restore_turn(this: Conversation, id: String, epoch: u64) -> () {
+    let loaded = load_chat_history(id).await;
+    if this.epoch.get_value() != epoch {
+        return;
+    }
+    this.busy.set(false);
+    match loaded {
+        Ok(Some(history)) => this.show_history(history),
+        Ok(None) => {
+            storage::clear_session();
+            this.session.set_value(None);
+        }
+        // Keep the id: the server may be back for the next message.
+        Err(e) => warn!("无法恢复对话：{e}"),
+    }
+}
+
+/// The persona toggle's request, then its system line.
+async fn switch_turn(
+    this: Conversation,
+    request: SwitchAgentRequest,
+    from: String,
+    epoch: u64,
+) -> () {
+    let result = switch_agent(request).await;
+    if this.epoch.get_value() != epoch {
+        return;
+    }
+    this.busy.set(false);
+    match result {
+        Ok(data) => {
+            storage::save_session(&data.session_id);
+            this.session.set_value(Some(data.session_id));
+            this.push(Role::System, switch_message(&from, &data.agent_type));
+            this.persona.set(data.agent_type);
+        }
+        Err(e) => {
+            warn!("切换助手模式失败：{e}");
+            this.error
+                .set(Some("切换模式失败，请稍后再试。".to_string()));
         }
     }
-);
+}
 
 #[cfg(test)]
 mod tests {

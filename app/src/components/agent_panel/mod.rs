@@ -4,6 +4,7 @@
 //! reply aloud.
 //!
 //! - [`conversation`]: the state and one turn, shown and spoken as it streams in
+//! - [`early`]: the panel before the WASM (a page script), and its hand-over
 //! - [`stream`]: the streaming chat endpoint, read as server-sent events
 //! - [`apply`]: tool calls → page steps (pure planning, then running)
 //! - [`speech`]: `speechSynthesis` and `SpeechRecognition`, called dynamically
@@ -12,6 +13,7 @@
 
 mod apply;
 mod conversation;
+pub mod early;
 mod speech;
 mod storage;
 mod stream;

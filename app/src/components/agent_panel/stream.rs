@@ -25,6 +25,10 @@ use crate::protocol::{ChatRequest, ChatResponse, ErrorEnvelope, ErrorInfo};
 /// The streaming twin of `POST /api/v1/chat`: same request, same final reply.
 pub const STREAM_PATH: &str = "/api/v1/chat/stream";
 
+/// The same turn answered at once, as JSON (the panel's script before the
+/// WASM, `early.js`).
+pub const CHAT_PATH: &str = "/api/v1/chat";
+
 /// Turns the body's byte chunks into text. The network cuts chunks anywhere,
 /// including inside a three-byte Chinese character, so an incomplete sequence
 /// at the end of a chunk waits for the next one instead of becoming U+FFFD.

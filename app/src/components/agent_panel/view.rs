@@ -12,7 +12,6 @@ use super::conversation::{Conversation, Message};
 use super::speech::{self, Recognizer};
 use crate::hydrated::Hydrated;
 use crate::protocol::{mode_name, persona_name, UserForm, ANALYSIS, CASUAL};
-use crate::sync_hydrate::IntoAnySync;
 
 /// The form as short pills for the header ("北京大学 · 计算机科学与技术 · 机器学习"):
 /// the filled fields, required ones first.
@@ -160,6 +159,9 @@ pub fn MessageList(conversation: Conversation) -> impl IntoView {
                     }
                 }
             />
+            // The page script's lines before the WASM (`early`): rendered
+            // empty, and never filled by the app.
+            <div id=super::early::LOG_ID data-testid="agent-early"></div>
             <Show when=move || typing.get()>
                 <div class="agent-typing" data-testid="agent-typing" role="status" aria-label="助手正在回复">
                     <span aria-hidden="true">"…"</span>
@@ -169,25 +171,16 @@ pub fn MessageList(conversation: Conversation) -> impl IntoView {
     }
 }
 
-/// The chips of the last `present_options`, above the input. They exist only
-/// after a reply (or a restored conversation), both of which load their own
-/// chunk, so their code is a chunk as well (see `crate::routes`).
+/// The chips of the last `present_options`, above the input.
 #[component]
 pub fn Chips(conversation: Conversation) -> impl IntoView {
     move || {
         conversation
             .chips
             .get()
-            .map(|set| Suspend::new(chip_group(set, conversation)))
+            .map(|set| view! { <ChipGroup set conversation/> })
     }
 }
-
-crate::split_fn!(
-    panel_turn,
-    async fn chip_group(set: ChipSet, conversation: Conversation) -> AnyView {
-        view! { <ChipGroup set conversation/> }.into_any_sync()
-    }
-);
 
 /// One set of chips; its selection lives and dies with it.
 #[component]
@@ -284,7 +277,9 @@ pub fn ErrorLine(conversation: Conversation) -> impl IntoView {
 /// Text input, send, and the microphone where the browser can listen.
 #[component]
 pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView {
-    let draft = RwSignal::new(String::new());
+    // What was typed before hydration (the page's script turns the input on
+    // at the first paint, `early`) stays in the box.
+    let draft = RwSignal::new(super::early::typed());
     let input = NodeRef::<html::Input>::new();
     let busy = conversation.busy;
     let mic_supported = RwSignal::new(false);
@@ -317,7 +312,7 @@ pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView
             refocus.set_value(true);
         }
     };
-    // Disabled until hydrated, so nothing typed is lost to a full-page submit.
+    // Off until hydrated unless the page's script (`early`) turned it on.
     let disabled = move || !hydrated.get() || busy.get();
     view! {
         <form class="agent-composer" on:submit=on_submit>
@@ -334,21 +329,15 @@ pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView
                 on:input=move |ev| draft.set(event_target_value(&ev))
                 disabled=disabled
             />
-            // Drawn in the browser only, where it can listen: its code (the
-            // recognizer and its callbacks) is a chunk fetched after hydration.
+            // Drawn in the browser only, where it can listen.
             <Show when=move || mic_supported.get()>
-                {move || Suspend::new(mic_button(conversation, draft))}
+                <MicButton conversation draft/>
             </Show>
             <button type="submit" class="agent-send" data-testid="agent-send" aria-label="发送" disabled=disabled>
                 "发送"
             </button>
         </form>
     }
-}
-
-#[leptos::lazy]
-fn mic_button(conversation: Conversation, draft: RwSignal<String>) -> AnyView {
-    view! { <MicButton conversation draft/> }.into_any_sync()
 }
 
 /// Listens for one utterance: partial text fills the input, the final text

@@ -1,0 +1,150 @@
+//! The panel before the WASM, and the hand-over after it.
+//!
+//! On a slow phone network the page's HTML arrives in a fraction of a second
+//! and the WASM seconds later. [`script`] (`early.js`, inline in every page's
+//! head) makes the panel's input usable from the first paint: one message is
+//! sent through `POST /api/v1/chat`, shown and spoken. Everything else a reply
+//! does (the ranking, the advisor's page, the highlights, the chips) waits for
+//! the WASM: once hydrated, [`take`] hands the pending turn to the
+//! conversation, which shows the stored conversation in place of the script's
+//! lines and applies the reply through the one `apply::plan`.
+
+/// Where the script puts its lines: an element the app renders empty and
+/// never fills, so hydration does not look inside it.
+pub const LOG_ID: &str = "agent-early";
+
+/// The page's script, with the names it shares with the app filled in.
+pub fn script() -> String {
+    include_str!("early.js")
+        .replace("SESSION_KEY", &format!("{:?}", super::storage::SESSION_KEY))
+        .replace("MUTED_KEY", &format!("{:?}", super::storage::MUTED_KEY))
+        .replace("CHAT_PATH", &format!("{:?}", super::stream::CHAT_PATH))
+        .replace(
+            "FAILED",
+            &format!(
+                "{:?}",
+                super::stream::StreamError::Network(String::new()).student_text()
+            ),
+        )
+}
+
+/// What is in the panel's input when the app starts: typed before hydration,
+/// while the script served it (empty on the server).
+pub fn typed() -> String {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[data-testid=agent-input]").ok().flatten())
+            .and_then(|el| el.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .map(|input| input.value())
+            .unwrap_or_default()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    String::new()
+}
+
+/// A turn the script sent before hydration: what the student typed and the
+/// reply's JSON (a promise of its text). Taken once.
+#[cfg(feature = "hydrate")]
+pub struct EarlyTurn {
+    pub text: String,
+    pub reply: js_sys::Promise,
+}
+
+#[cfg(feature = "hydrate")]
+const TURN_KEY: &str = "__earlyTurn";
+
+/// The script's pending turn, if it sent one; removed from the page.
+#[cfg(feature = "hydrate")]
+pub fn take() -> Option<EarlyTurn> {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window()?;
+    let turn = js_sys::Reflect::get(&window, &TURN_KEY.into()).ok()?;
+    if turn.is_undefined() || turn.is_null() {
+        return None;
+    }
+    let _ = js_sys::Reflect::delete_property(&window, &TURN_KEY.into());
+    let text = js_sys::Reflect::get(&turn, &"text".into())
+        .ok()?
+        .as_string()?;
+    let reply = js_sys::Reflect::get(&turn, &"reply".into())
+        .ok()?
+        .dyn_into::<js_sys::Promise>()
+        .ok()?;
+    Some(EarlyTurn { text, reply })
+}
+
+/// The longest hydration waits for the script's turn (a model's turn may
+/// take seconds): after it the app starts, and takes the turn over when its
+/// reply comes.
+#[cfg(feature = "hydrate")]
+const HOLD_MS: i32 = 3000;
+
+/// Runs `start` (the hydration) once the script's turn, if one is on its
+/// way, has its reply, or after [`HOLD_MS`]. Hydrating is one long task on
+/// a phone's CPU: started while the reply is on its way, it would hold the
+/// reply back from the screen. The answer first, the app second.
+#[cfg(feature = "hydrate")]
+pub fn after_pending_turn(start: impl FnOnce() + 'static) {
+    let pending = web_sys::window().and_then(|window| {
+        let turn = js_sys::Reflect::get(&window, &TURN_KEY.into()).ok()?;
+        let reply = js_sys::Reflect::get(&turn, &"reply".into()).ok()?;
+        wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(reply).ok()
+    });
+    let Some(reply) = pending else {
+        start();
+        return;
+    };
+    let hold = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, HOLD_MS);
+        }
+    });
+    let first = js_sys::Promise::race(&js_sys::Array::of2(&reply, &hold));
+    wasm_bindgen_futures::spawn_local(async move {
+        // Answered, failed or late: the app starts all the same.
+        let _ = wasm_bindgen_futures::JsFuture::from(first).await;
+        start();
+    });
+}
+
+/// The reply, parsed; `None` when the request failed (the script said so).
+#[cfg(feature = "hydrate")]
+pub async fn reply(turn: EarlyTurn) -> Option<crate::protocol::ChatResponse> {
+    let body = wasm_bindgen_futures::JsFuture::from(turn.reply)
+        .await
+        .ok()?;
+    serde_json::from_str(&body.as_string()?).ok()
+}
+
+/// Empties the script's lines (the conversation shows them from now on).
+#[cfg(feature = "hydrate")]
+pub fn clear_log() {
+    if let Some(log) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(LOG_ID))
+    {
+        log.set_inner_html("");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_script_names_what_the_app_names() {
+        let js = script();
+        assert!(js.contains(&format!("{:?}", super::super::storage::SESSION_KEY)));
+        assert!(js.contains("\"/api/v1/chat\""));
+        assert!(js.contains("网络连接失败"));
+        for placeholder in ["SESSION_KEY", "MUTED_KEY", "CHAT_PATH", "FAILED"] {
+            assert!(
+                !js.contains(placeholder),
+                "{placeholder} left in the script"
+            );
+        }
+    }
+}
