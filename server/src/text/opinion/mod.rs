@@ -41,6 +41,9 @@ pub enum Judged {
     Mentioned,
     /// Asked about, or the writer does not know: not said.
     Unknown,
+    /// Not yet ("还没毕业"): not said, but it takes back nothing the message
+    /// judged before ("博六了，还没毕业" is still a late graduation).
+    NotYet,
 }
 
 /// One topic and what a clause says of it.
@@ -93,7 +96,13 @@ pub fn read<A: Copy + Eq>(
     if tokens.iter().any(|t| t.has(Word::NotYet))
         && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
     {
-        return unknown_of(named);
+        return named
+            .into_iter()
+            .map(|topic| Statement {
+                topic,
+                judged: Judged::NotYet,
+            })
+            .collect();
     }
     out
 }
@@ -277,7 +286,7 @@ mod tests {
             read(&topics(), &chars, Some(T::Money), false),
             vec![Statement {
                 topic: T::Work,
-                judged: Judged::Unknown
+                judged: Judged::NotYet
             }]
         );
         let chars: Vec<char> = "我还没进组".chars().collect();
