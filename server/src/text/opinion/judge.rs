@@ -180,7 +180,16 @@ pub(super) fn judge<A: Copy + Eq>(
             Some(at)
         };
     let text = |a: usize, b: usize| -> String { chars[a.min(b)..b].iter().collect() };
+    // A long stretch or a total seen ("一学期", "一共"): a small count of
+    // times after it is few ("一学期来画室两三次", "一共谈过两次").
+    let mut period = false;
     for (k, t) in tokens.iter().enumerate() {
+        period |= t.has(Word::Period);
+        // A count of times after a stretch counts only a thing done
+        // ("一学期来两三次"), not how often a judgement held ("一学期见不到
+        // 几次" is the 见不到).
+        let seldom = period && t.has(Word::Times) && !t.has(Word::Down) && !t.has(Word::Up);
+        let down = t.has(Word::Down) || seldom;
         if t.start > pending.end + REACH + if pending.quantity.is_some() { 2 } else { 0 } {
             pending = Pending::default();
         }
@@ -280,7 +289,7 @@ pub(super) fn judge<A: Copy + Eq>(
         if let Some(n) = negator {
             // "压力不大": a negated quantity at the end counts what came
             // before it, as "小" would.
-            let count = (t.has(Word::Down) || t.has(Word::Up)) && !next_head;
+            let count = (down || t.has(Word::Up)) && !next_head;
             if (next_head || t.head().is_none()) && !count {
                 // "不是不管": two plain negations say it is so, mildly — a
                 // mention, not a judgement.
@@ -306,13 +315,13 @@ pub(super) fn judge<A: Copy + Eq>(
                 pending.weak = true;
             }
             pending.end = t.end;
-            if t.head().is_none() && !t.has(Word::Up) && !t.has(Word::Down) {
+            if t.head().is_none() && !t.has(Word::Up) && !down {
                 continue;
             }
         }
         let quantity = if t.has(Word::Up) {
             Some(1)
-        } else if t.has(Word::Down) {
+        } else if down {
             Some(-1)
         } else {
             None
@@ -329,6 +338,19 @@ pub(super) fn judge<A: Copy + Eq>(
             continue;
         }
         if let (Some(q), None) = (quantity, t.head()) {
+            if seldom {
+                let done_before = last.is_some_and(|(_, w, at, _)| {
+                    w == Word::Activity && t.start <= at + REACH && pending.negator.is_none()
+                });
+                let done_after = tokens[k + 1..]
+                    .iter()
+                    .take_while(|n| n.start <= t.end + REACH)
+                    .find_map(|n| n.head())
+                    == Some(Word::Activity);
+                if !done_before && !done_after {
+                    continue;
+                }
+            }
             // A quantity counts the bad thing or the activity just before it…
             if let Some((i, word @ (Word::Bad | Word::Activity), at, _)) = last {
                 if t.start <= at + REACH {

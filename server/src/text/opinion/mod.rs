@@ -206,6 +206,10 @@ mod tests {
         assert_eq!(v("老师指导太少了"), -2);
         assert_eq!(v("老师指导特别多"), 2);
         assert_eq!(v("极少延毕"), 2);
+        // A small count of times over a long stretch is seldom; alone, or
+        // counting how often a judgement held, it says nothing.
+        assert_eq!(v("组会一学期开两三次"), -1);
+        assert!(values("组会每周开两次").is_empty());
     }
 
     #[test]

@@ -35,6 +35,12 @@ pub enum Word {
     /// Praise that, said of a bad thing, says how much of it there is
     /// ("push得很厉害").
     Degree,
+    /// A long stretch of time or a total ("一学期", "一共"): a small count
+    /// of times after it is seldom.
+    Period,
+    /// A small count of times ("两三次"): few after a [`Word::Period`]
+    /// ("一学期来两三次"), nothing by itself ("每周两次").
+    Times,
 }
 
 impl Word {
@@ -60,6 +66,8 @@ impl Word {
             "neutral" => Word::Neutral,
             "heavy" => Word::Heavy,
             "degree" => Word::Degree,
+            "period" => Word::Period,
+            "times" => Word::Times,
             _ => return None,
         })
     }
