@@ -417,6 +417,19 @@ pub(super) fn judge<A: Copy + Eq>(
                 pending.end = t.end;
                 continue;
             }
+            // "说过的事好多都没下文", "很多都去了大厂": a count before 都
+            // that a judgement follows counts the things that judgement
+            // is about ("many of them"), it judges nothing itself.
+            let of_them = chars.get(t.end) == Some(&'都')
+                && pending.negator.is_none()
+                && tokens[k + 1..]
+                    .iter()
+                    .take_while(|n| n.start <= t.end + REACH + 2)
+                    .any(|n| n.head().is_some());
+            if of_them {
+                pending = Pending::default();
+                continue;
+            }
             // … else the topic itself: "补助很少", "经费不多".
             let mag: i8 = if pending.strong { 2 } else { 1 };
             let v = match pending.negator {

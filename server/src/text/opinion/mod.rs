@@ -210,6 +210,9 @@ mod tests {
         // counting how often a judgement held, it says nothing.
         assert_eq!(v("组会一学期开两三次"), -1);
         assert!(values("组会每周开两次").is_empty());
+        // A count before 都 that a judgement follows counts what that
+        // judgement is about ("many of them"): it judges nothing itself.
+        assert_eq!(v("补助好多都很差"), -1);
     }
 
     #[test]
