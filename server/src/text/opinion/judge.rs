@@ -183,8 +183,15 @@ pub(super) fn judge<A: Copy + Eq>(
     // A long stretch or a total seen ("一学期", "一共"): a small count of
     // times after it is few ("一学期来画室两三次", "一共谈过两次").
     let mut period = false;
+    // A clause that states a requirement ("要求", "才能毕业"): the good
+    // thing in it is what is required ("要求两篇SCI一区", "发三篇一区才能
+    // 毕业"), neither said nor judged.
+    let requires = tokens.iter().any(|t| t.has(Word::Requires));
     for (k, t) in tokens.iter().enumerate() {
         period |= t.has(Word::Period);
+        if requires && t.topic.is_some() && matches!(t.head(), Some(Word::Positive | Word::Top)) {
+            continue;
+        }
         // A count of times after a stretch counts only a thing done
         // ("一学期来两三次"), not how often a judgement held ("一学期见不到
         // 几次" is the 见不到).
@@ -511,6 +518,16 @@ pub(super) fn judge<A: Copy + Eq>(
         for a in settings {
             mention(&mut out, a);
         }
+    } else {
+        // "老板天天push我们发paper", "推荐的书对我写论文帮助很大": in a
+        // clause that judges one topic, another topic named and judged by
+        // nothing is what the judgement is about or acts on, not said.
+        let judged: Vec<A> = out
+            .iter()
+            .filter(|s| matches!(s.judged, Judged::Value(_)))
+            .map(|s| s.topic)
+            .collect();
+        out.retain(|s| s.judged != Judged::Mentioned || judged.contains(&s.topic));
     }
     out
 }

@@ -216,6 +216,16 @@ mod tests {
     }
 
     #[test]
+    fn what_is_required_is_no_achievement() {
+        let mut t = topics();
+        t.add("一区", T::Work, Some(Word::Positive));
+        let chars: Vec<char> = fold("毕业要求两篇一区").chars().collect();
+        assert!(read(&t, &chars, None, false)
+            .iter()
+            .all(|s| !matches!(s.judged, Judged::Value(v) if v > 0)));
+    }
+
+    #[test]
     fn questions_and_not_knowing_judge_nothing() {
         assert_eq!(values("经费怎么样"), vec![(T::Money, Judged::Unknown)]);
         assert_eq!(values("经费不清楚"), vec![(T::Money, Judged::Unknown)]);

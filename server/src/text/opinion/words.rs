@@ -41,6 +41,9 @@ pub enum Word {
     /// A small count of times ("两三次"): few after a [`Word::Period`]
     /// ("一学期来两三次"), nothing by itself ("每周两次").
     Times,
+    /// What is required ("要求", "才能毕业"): a good thing after it is the
+    /// requirement, not an achievement ("要求两篇SCI一区").
+    Requires,
 }
 
 impl Word {
@@ -68,6 +71,7 @@ impl Word {
             "degree" => Word::Degree,
             "period" => Word::Period,
             "times" => Word::Times,
+            "requires" => Word::Requires,
             _ => return None,
         })
     }
