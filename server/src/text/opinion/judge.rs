@@ -28,7 +28,9 @@ fn value(head: Word, p: &Pending) -> Option<i8> {
     let v = match (p.negator, head) {
         (Some(Word::StrongNegator), Word::Positive | Word::Top | Word::Activity) => -2,
         (Some(Word::StrongNegator), Word::Negative | Word::Bottom | Word::Bad) => 1,
-        (Some(Word::HedgedNegator), Word::Positive | Word::Top | Word::Activity) => -1,
+        // "算不上大牛", "不算顶尖": short of the top is middling, not bad.
+        (Some(Word::HedgedNegator), Word::Top) => 0,
+        (Some(Word::HedgedNegator), Word::Positive | Word::Activity) => -1,
         (Some(Word::HedgedNegator), Word::Negative | Word::Bottom | Word::Bad) => 0,
         (Some(_), Word::Positive | Word::Top | Word::Activity) => -1,
         (Some(_), Word::Negative | Word::Bottom | Word::Bad) => 1,
