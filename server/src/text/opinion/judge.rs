@@ -120,6 +120,10 @@ const COORDINATORS: [&str; 8] = ["和", "与", "跟", "及", "以及", "、", "�
 /// what it judges ("组会上经常挨批": the relationship, not the academic).
 const SETTINGS: [char; 3] = ['上', '里', '中'];
 
+/// Measure words between a count and the noun it counts ("两张卡", "五台
+/// 服务器"); money's 块 / 元 count no noun after them.
+const CLASSIFIERS: [char; 10] = ['张', '台', '个', '位', '名', '篇', '间', '套', '部', '件'];
+
 /// A digit, or a Chinese numeral or unit (`text::numbers`): "十点多" is
 /// a time, "一千多" a number, not "more".
 fn numeral(c: char) -> bool {
@@ -447,6 +451,19 @@ pub(super) fn judge<A: Copy + Eq>(
                 Some(_) => -q,
                 None => q * mag,
             };
+            // "八个人只有两张卡", "才三台服务器": a count with a measure word
+            // before a noun counts that noun, not the topic before it.
+            let counted = tokens[k + 1..]
+                .iter()
+                .find(|n| n.topic.is_some() || n.head().is_some())
+                .filter(|n| {
+                    n.head().is_none()
+                        && n.start == t.end + 1
+                        && CLASSIFIERS.contains(&chars[t.end])
+                })
+                .and_then(|n| n.topic);
+            let target = counted.or(target);
+            let group = if counted.is_some() { &[][..] } else { group };
             // "脾气特别大": more of a heavy thing is worse.
             let heavy = (current_heavy && current == target)
                 || heavy_end.is_some_and(|end| t.start <= end + REACH);

@@ -245,6 +245,11 @@ mod tests {
             values("经费很少老师很好"),
             vec![(T::Money, Judged::Value(-1)), (T::People, Judged::Value(1))]
         );
+        // A count with a measure word counts the noun after it.
+        assert_eq!(
+            values("十个老师只有两个补助"),
+            vec![(T::Money, Judged::Value(-1))]
+        );
         // Words that hold a judging word judge nothing.
         assert!(values("毕业的师兄水平一般都能按时走")
             .iter()
