@@ -514,6 +514,28 @@ pub(super) fn judge<A: Copy + Eq>(
                 continue;
             }
         }
+        // "从不关心我们的就业": a judging word that names its own topic,
+        // with another topic as its object (after 的), judges the object.
+        let object = t
+            .topic
+            .filter(|_| !t.weak)
+            .and_then(|_| {
+                tokens[k + 1..]
+                    .iter()
+                    .find(|n| n.topic.is_some() || n.head().is_some())
+            })
+            .filter(|n| {
+                !n.weak
+                    && n.head().is_none()
+                    && n.topic != t.topic
+                    && n.start <= t.end + 5
+                    && chars[t.end..n.start].last() == Some(&'的')
+            })
+            .and_then(|n| n.topic);
+        let (target, group) = match object {
+            Some(b) => (Some(b), &[][..]),
+            None => (target, group),
+        };
         match value(head, &pending) {
             Some(v) => {
                 let i = push(&mut out, target, group, v);

@@ -216,6 +216,25 @@ mod tests {
     }
 
     #[test]
+    fn a_judging_word_with_an_object_judges_the_object() {
+        let mut t = topics();
+        t.add("关心", T::People, Some(Word::Positive));
+        let read_of = |s: &str| -> Vec<(T, Judged)> {
+            let chars: Vec<char> = fold(s).chars().collect();
+            read(&t, &chars, None, false)
+                .into_iter()
+                .filter(|s| s.judged != Judged::Mentioned)
+                .map(|s| (s.topic, s.judged))
+                .collect()
+        };
+        assert_eq!(
+            read_of("从不关心我们的毕业"),
+            vec![(T::Work, Judged::Value(-2))]
+        );
+        assert_eq!(read_of("很关心学生"), vec![(T::People, Judged::Value(1))]);
+    }
+
+    #[test]
     fn what_is_required_is_no_achievement() {
         let mut t = topics();
         t.add("一区", T::Work, Some(Word::Positive));
