@@ -235,6 +235,12 @@ mod tests {
     }
 
     #[test]
+    fn a_judging_word_that_holds_a_topic_names_it() {
+        // "急脾气" holds "脾气": the judgement is of the people.
+        assert_eq!(values("就是急脾气"), vec![(T::People, Judged::Value(-1))]);
+    }
+
+    #[test]
     fn what_is_required_is_no_achievement() {
         let mut t = topics();
         t.add("一区", T::Work, Some(Word::Positive));

@@ -197,6 +197,28 @@ impl<A: Copy + Eq> Topics<A> {
                     }
                 }
             }
+            // "人品差", "情绪稳定", "没补助": a word of judgement that holds a
+            // word naming a topic ("人品", "情绪", "补助") names that topic
+            // too — the longest one it holds, of the words that only name a
+            // topic (not weak ones like "人", not facts that judge it too
+            // like "抠" in "会抠"); modifiers, negators and
+            // words that judge nothing ("对我来说") name nothing.
+            let naming: Vec<(String, A)> = meanings
+                .iter()
+                .filter(|(_, m)| !m.weak && !m.words.iter().any(|w| w.is_head()))
+                .filter_map(|(t, m)| m.topic.map(|a| (t.clone(), a)))
+                .collect();
+            for (term, m) in meanings.iter_mut() {
+                let judges = m.words.iter().any(|w| w.is_head());
+                if m.topic.is_some() || !judges || m.words.contains(&Word::Neutral) {
+                    continue;
+                }
+                m.topic = naming
+                    .iter()
+                    .filter(|(t, _)| t.len() < term.len() && term.contains(t.as_str()))
+                    .max_by_key(|(t, _)| t.chars().count())
+                    .map(|(_, a)| *a);
+            }
             WordSet::new(meanings)
         })
     }
