@@ -324,10 +324,14 @@ impl Reader {
                         c.mentioned = true;
                         c.own_mention |= !clause.reported;
                     }
+                    // "听说补助特别少，我刚来还不清楚": the student not knowing
+                    // takes back their own words, not someone else's.
                     Judged::Unknown => {
                         c.own.clear();
-                        c.reported.clear();
-                        c.unknown = true;
+                        if clause.reported || c.reported.is_empty() {
+                            c.reported.clear();
+                            c.unknown = true;
+                        }
                     }
                     Judged::NotYet => {
                         c.unknown |= c.own.is_empty() && c.reported.is_empty();
