@@ -415,16 +415,23 @@ pub(super) fn judge<A: Copy + Eq>(
             // … or the bad thing or activity right after it ("很少延毕",
             // "很少有人延毕", "很少亲自带":
             // words that only name a topic may stand between) …
-            let bad_after = tokens[k + 1..]
-                .iter()
-                .take_while(|n| n.start <= t.end + REACH + 2)
-                .find(|n| n.head().is_some() || n.words.iter().any(|w| w.is_negator()))
-                .is_some_and(|n| match n.head() {
-                    Some(Word::Bad | Word::Activity) => true,
-                    // "没几个能按时走的", "很少有出国交流": a good fact counted.
-                    Some(Word::Positive) => n.topic.is_some() && q < 0,
-                    _ => false,
-                });
+            // (Not a count right after its topic: "钱少事多" is little money,
+            // then many chores, not few chores.)
+            let predicate = k > 0
+                && tokens[k - 1].topic.is_some()
+                && tokens[k - 1].head().is_none()
+                && t.start <= tokens[k - 1].end + 1;
+            let bad_after = !predicate
+                && tokens[k + 1..]
+                    .iter()
+                    .take_while(|n| n.start <= t.end + REACH + 2)
+                    .find(|n| n.head().is_some() || n.words.iter().any(|w| w.is_negator()))
+                    .is_some_and(|n| match n.head() {
+                        Some(Word::Bad | Word::Activity) => true,
+                        // "没几个能按时走的", "很少有出国交流": a good fact counted.
+                        Some(Word::Positive) => n.topic.is_some() && q < 0,
+                        _ => false,
+                    });
             if bad_after {
                 pending.quantity = Some(q);
                 pending.end = t.end;

@@ -206,6 +206,9 @@ mod tests {
         assert_eq!(v("老师指导太少了"), -2);
         assert_eq!(v("老师指导特别多"), 2);
         assert_eq!(v("极少延毕"), 2);
+        // A count right after its topic is that topic's, not a count of
+        // the bad thing after it.
+        assert_eq!(values("补助少延毕多")[0], (T::Money, Judged::Value(-1)));
         // A small count of times over a long stretch is seldom; alone, or
         // counting how often a judgement held, it says nothing.
         assert_eq!(v("组会一学期开两三次"), -1);
