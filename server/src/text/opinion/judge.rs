@@ -28,7 +28,9 @@ fn value(head: Word, p: &Pending) -> Option<i8> {
     let v = match (p.negator, head) {
         (Some(Word::StrongNegator), Word::Positive | Word::Top | Word::Activity) => -2,
         (Some(Word::StrongNegator), Word::Negative | Word::Bottom | Word::Bad) => 1,
-        (Some(Word::HedgedNegator), Word::Positive | Word::Top | Word::Activity) => -1,
+        // "算不上大牛", "不算顶尖": short of the top is middling, not bad.
+        (Some(Word::HedgedNegator), Word::Top) => 0,
+        (Some(Word::HedgedNegator), Word::Positive | Word::Activity) => -1,
         (Some(Word::HedgedNegator), Word::Negative | Word::Bottom | Word::Bad) => 0,
         (Some(_), Word::Positive | Word::Top | Word::Activity) => -1,
         (Some(_), Word::Negative | Word::Bottom | Word::Bad) => 1,
@@ -118,6 +120,10 @@ const COORDINATORS: [&str; 8] = ["和", "与", "跟", "及", "以及", "、", "�
 /// what it judges ("组会上经常挨批": the relationship, not the academic).
 const SETTINGS: [char; 3] = ['上', '里', '中'];
 
+/// Measure words between a count and the noun it counts ("两张卡", "五台
+/// 服务器"); money's 块 / 元 count no noun after them.
+const CLASSIFIERS: [char; 10] = ['张', '台', '个', '位', '名', '篇', '间', '套', '部', '件'];
+
 /// A digit, or a Chinese numeral or unit (`text::numbers`): "十点多" is
 /// a time, "一千多" a number, not "more".
 fn numeral(c: char) -> bool {
@@ -180,7 +186,23 @@ pub(super) fn judge<A: Copy + Eq>(
             Some(at)
         };
     let text = |a: usize, b: usize| -> String { chars[a.min(b)..b].iter().collect() };
+    // A long stretch or a total seen ("一学期", "一共"): a small count of
+    // times after it is few ("一学期来画室两三次", "一共谈过两次").
+    let mut period = false;
+    // A clause that states a requirement ("要求", "才能毕业"): the good
+    // thing in it is what is required ("要求两篇SCI一区", "发三篇一区才能
+    // 毕业"), neither said nor judged.
+    let requires = tokens.iter().any(|t| t.has(Word::Requires));
     for (k, t) in tokens.iter().enumerate() {
+        period |= t.has(Word::Period);
+        if requires && t.topic.is_some() && matches!(t.head(), Some(Word::Positive | Word::Top)) {
+            continue;
+        }
+        // A count of times after a stretch counts only a thing done
+        // ("一学期来两三次"), not how often a judgement held ("一学期见不到
+        // 几次" is the 见不到).
+        let seldom = period && t.has(Word::Times) && !t.has(Word::Down) && !t.has(Word::Up);
+        let down = t.has(Word::Down) || seldom;
         if t.start > pending.end + REACH + if pending.quantity.is_some() { 2 } else { 0 } {
             pending = Pending::default();
         }
@@ -280,7 +302,7 @@ pub(super) fn judge<A: Copy + Eq>(
         if let Some(n) = negator {
             // "压力不大": a negated quantity at the end counts what came
             // before it, as "小" would.
-            let count = (t.has(Word::Down) || t.has(Word::Up)) && !next_head;
+            let count = (down || t.has(Word::Up)) && !next_head;
             if (next_head || t.head().is_none()) && !count {
                 // "不是不管": two plain negations say it is so, mildly — a
                 // mention, not a judgement.
@@ -306,13 +328,13 @@ pub(super) fn judge<A: Copy + Eq>(
                 pending.weak = true;
             }
             pending.end = t.end;
-            if t.head().is_none() && !t.has(Word::Up) && !t.has(Word::Down) {
+            if t.head().is_none() && !t.has(Word::Up) && !down {
                 continue;
             }
         }
         let quantity = if t.has(Word::Up) {
             Some(1)
-        } else if t.has(Word::Down) {
+        } else if down {
             Some(-1)
         } else {
             None
@@ -329,6 +351,19 @@ pub(super) fn judge<A: Copy + Eq>(
             continue;
         }
         if let (Some(q), None) = (quantity, t.head()) {
+            if seldom {
+                let done_before = last.is_some_and(|(_, w, at, _)| {
+                    w == Word::Activity && t.start <= at + REACH && pending.negator.is_none()
+                });
+                let done_after = tokens[k + 1..]
+                    .iter()
+                    .take_while(|n| n.start <= t.end + REACH)
+                    .find_map(|n| n.head())
+                    == Some(Word::Activity);
+                if !done_before && !done_after {
+                    continue;
+                }
+            }
             // A quantity counts the bad thing or the activity just before it…
             if let Some((i, word @ (Word::Bad | Word::Activity), at, _)) = last {
                 if t.start <= at + REACH {
@@ -380,19 +415,39 @@ pub(super) fn judge<A: Copy + Eq>(
             // … or the bad thing or activity right after it ("很少延毕",
             // "很少有人延毕", "很少亲自带":
             // words that only name a topic may stand between) …
-            let bad_after = tokens[k + 1..]
-                .iter()
-                .take_while(|n| n.start <= t.end + REACH + 2)
-                .find(|n| n.head().is_some() || n.words.iter().any(|w| w.is_negator()))
-                .is_some_and(|n| match n.head() {
-                    Some(Word::Bad | Word::Activity) => true,
-                    // "没几个能按时走的", "很少有出国交流": a good fact counted.
-                    Some(Word::Positive) => n.topic.is_some() && q < 0,
-                    _ => false,
-                });
+            // (Not a count right after its topic: "钱少事多" is little money,
+            // then many chores, not few chores.)
+            let predicate = k > 0
+                && tokens[k - 1].topic.is_some()
+                && tokens[k - 1].head().is_none()
+                && t.start <= tokens[k - 1].end + 1;
+            let bad_after = !predicate
+                && tokens[k + 1..]
+                    .iter()
+                    .take_while(|n| n.start <= t.end + REACH + 2)
+                    .find(|n| n.head().is_some() || n.words.iter().any(|w| w.is_negator()))
+                    .is_some_and(|n| match n.head() {
+                        Some(Word::Bad | Word::Activity) => true,
+                        // "没几个能按时走的", "很少有出国交流": a good fact counted.
+                        Some(Word::Positive) => n.topic.is_some() && q < 0,
+                        _ => false,
+                    });
             if bad_after {
                 pending.quantity = Some(q);
                 pending.end = t.end;
+                continue;
+            }
+            // "说过的事好多都没下文", "很多都去了大厂": a count before 都
+            // that a judgement follows counts the things that judgement
+            // is about ("many of them"), it judges nothing itself.
+            let of_them = chars.get(t.end) == Some(&'都')
+                && pending.negator.is_none()
+                && tokens[k + 1..]
+                    .iter()
+                    .take_while(|n| n.start <= t.end + REACH + 2)
+                    .any(|n| n.head().is_some());
+            if of_them {
+                pending = Pending::default();
                 continue;
             }
             // … else the topic itself: "补助很少", "经费不多".
@@ -403,6 +458,19 @@ pub(super) fn judge<A: Copy + Eq>(
                 Some(_) => -q,
                 None => q * mag,
             };
+            // "八个人只有两张卡", "才三台服务器": a count with a measure word
+            // before a noun counts that noun, not the topic before it.
+            let counted = tokens[k + 1..]
+                .iter()
+                .find(|n| n.topic.is_some() || n.head().is_some())
+                .filter(|n| {
+                    n.head().is_none()
+                        && n.start == t.end + 1
+                        && CLASSIFIERS.contains(&chars[t.end])
+                })
+                .and_then(|n| n.topic);
+            let target = counted.or(target);
+            let group = if counted.is_some() { &[][..] } else { group };
             // "脾气特别大": more of a heavy thing is worse.
             let heavy = (current_heavy && current == target)
                 || heavy_end.is_some_and(|end| t.start <= end + REACH);
@@ -453,6 +521,28 @@ pub(super) fn judge<A: Copy + Eq>(
                 continue;
             }
         }
+        // "从不关心我们的就业": a judging word that names its own topic,
+        // with another topic as its object (after 的), judges the object.
+        let object = t
+            .topic
+            .filter(|_| !t.weak)
+            .and_then(|_| {
+                tokens[k + 1..]
+                    .iter()
+                    .find(|n| n.topic.is_some() || n.head().is_some())
+            })
+            .filter(|n| {
+                !n.weak
+                    && n.head().is_none()
+                    && n.topic != t.topic
+                    && n.start <= t.end + 5
+                    && chars[t.end..n.start].last() == Some(&'的')
+            })
+            .and_then(|n| n.topic);
+        let (target, group) = match object {
+            Some(b) => (Some(b), &[][..]),
+            None => (target, group),
+        };
         match value(head, &pending) {
             Some(v) => {
                 let i = push(&mut out, target, group, v);
@@ -476,6 +566,16 @@ pub(super) fn judge<A: Copy + Eq>(
         for a in settings {
             mention(&mut out, a);
         }
+    } else {
+        // "老板天天push我们发paper", "推荐的书对我写论文帮助很大": in a
+        // clause that judges one topic, another topic named and judged by
+        // nothing is what the judgement is about or acts on, not said.
+        let judged: Vec<A> = out
+            .iter()
+            .filter(|s| matches!(s.judged, Judged::Value(_)))
+            .map(|s| s.topic)
+            .collect();
+        out.retain(|s| s.judged != Judged::Mentioned || judged.contains(&s.topic));
     }
     out
 }

@@ -41,6 +41,9 @@ pub enum Judged {
     Mentioned,
     /// Asked about, or the writer does not know: not said.
     Unknown,
+    /// Not yet ("还没毕业"): not said, but it takes back nothing the message
+    /// judged before ("博六了，还没毕业" is still a late graduation).
+    NotYet,
 }
 
 /// One topic and what a clause says of it.
@@ -93,7 +96,13 @@ pub fn read<A: Copy + Eq>(
     if tokens.iter().any(|t| t.has(Word::NotYet))
         && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
     {
-        return unknown_of(named);
+        return named
+            .into_iter()
+            .map(|topic| Statement {
+                topic,
+                judged: Judged::NotYet,
+            })
+            .collect();
     }
     out
 }
@@ -197,6 +206,51 @@ mod tests {
         assert_eq!(v("老师指导太少了"), -2);
         assert_eq!(v("老师指导特别多"), 2);
         assert_eq!(v("极少延毕"), 2);
+        // A count right after its topic is that topic's, not a count of
+        // the bad thing after it.
+        assert_eq!(values("补助少延毕多")[0], (T::Money, Judged::Value(-1)));
+        // A small count of times over a long stretch is seldom; alone, or
+        // counting how often a judgement held, it says nothing.
+        assert_eq!(v("组会一学期开两三次"), -1);
+        assert!(values("组会每周开两次").is_empty());
+        // A count before 都 that a judgement follows counts what that
+        // judgement is about ("many of them"): it judges nothing itself.
+        assert_eq!(v("补助好多都很差"), -1);
+    }
+
+    #[test]
+    fn a_judging_word_with_an_object_judges_the_object() {
+        let mut t = topics();
+        t.add("关心", T::People, Some(Word::Positive));
+        let read_of = |s: &str| -> Vec<(T, Judged)> {
+            let chars: Vec<char> = fold(s).chars().collect();
+            read(&t, &chars, None, false)
+                .into_iter()
+                .filter(|s| s.judged != Judged::Mentioned)
+                .map(|s| (s.topic, s.judged))
+                .collect()
+        };
+        assert_eq!(
+            read_of("从不关心我们的毕业"),
+            vec![(T::Work, Judged::Value(-2))]
+        );
+        assert_eq!(read_of("很关心学生"), vec![(T::People, Judged::Value(1))]);
+    }
+
+    #[test]
+    fn a_judging_word_that_holds_a_topic_names_it() {
+        // "急脾气" holds "脾气": the judgement is of the people.
+        assert_eq!(values("就是急脾气"), vec![(T::People, Judged::Value(-1))]);
+    }
+
+    #[test]
+    fn what_is_required_is_no_achievement() {
+        let mut t = topics();
+        t.add("一区", T::Work, Some(Word::Positive));
+        let chars: Vec<char> = fold("毕业要求两篇一区").chars().collect();
+        assert!(read(&t, &chars, None, false)
+            .iter()
+            .all(|s| !matches!(s.judged, Judged::Value(v) if v > 0)));
     }
 
     #[test]
@@ -218,6 +272,11 @@ mod tests {
         assert_eq!(
             values("经费很少老师很好"),
             vec![(T::Money, Judged::Value(-1)), (T::People, Judged::Value(1))]
+        );
+        // A count with a measure word counts the noun after it.
+        assert_eq!(
+            values("十个老师只有两个补助"),
+            vec![(T::Money, Judged::Value(-1))]
         );
         // Words that hold a judging word judge nothing.
         assert!(values("毕业的师兄水平一般都能按时走")
@@ -277,7 +336,7 @@ mod tests {
             read(&topics(), &chars, Some(T::Money), false),
             vec![Statement {
                 topic: T::Work,
-                judged: Judged::Unknown
+                judged: Judged::NotYet
             }]
         );
         let chars: Vec<char> = "我还没进组".chars().collect();

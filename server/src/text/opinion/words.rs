@@ -35,6 +35,15 @@ pub enum Word {
     /// Praise that, said of a bad thing, says how much of it there is
     /// ("push得很厉害").
     Degree,
+    /// A long stretch of time or a total ("一学期", "一共"): a small count
+    /// of times after it is seldom.
+    Period,
+    /// A small count of times ("两三次"): few after a [`Word::Period`]
+    /// ("一学期来两三次"), nothing by itself ("每周两次").
+    Times,
+    /// What is required ("要求", "才能毕业"): a good thing after it is the
+    /// requirement, not an achievement ("要求两篇SCI一区").
+    Requires,
 }
 
 impl Word {
@@ -60,6 +69,9 @@ impl Word {
             "neutral" => Word::Neutral,
             "heavy" => Word::Heavy,
             "degree" => Word::Degree,
+            "period" => Word::Period,
+            "times" => Word::Times,
+            "requires" => Word::Requires,
             _ => return None,
         })
     }
@@ -184,6 +196,28 @@ impl<A: Copy + Eq> Topics<A> {
                         }
                     }
                 }
+            }
+            // "人品差", "情绪稳定", "没补助": a word of judgement that holds a
+            // word naming a topic ("人品", "情绪", "补助") names that topic
+            // too — the longest one it holds, of the words that only name a
+            // topic (not weak ones like "人", not facts that judge it too
+            // like "抠" in "会抠"); modifiers, negators and
+            // words that judge nothing ("对我来说") name nothing.
+            let naming: Vec<(String, A)> = meanings
+                .iter()
+                .filter(|(_, m)| !m.weak && !m.words.iter().any(|w| w.is_head()))
+                .filter_map(|(t, m)| m.topic.map(|a| (t.clone(), a)))
+                .collect();
+            for (term, m) in meanings.iter_mut() {
+                let judges = m.words.iter().any(|w| w.is_head());
+                if m.topic.is_some() || !judges || m.words.contains(&Word::Neutral) {
+                    continue;
+                }
+                m.topic = naming
+                    .iter()
+                    .filter(|(t, _)| t.len() < term.len() && term.contains(t.as_str()))
+                    .max_by_key(|(t, _)| t.chars().count())
+                    .map(|(_, a)| *a);
             }
             WordSet::new(meanings)
         })
