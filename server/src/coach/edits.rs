@@ -21,47 +21,157 @@ pub enum Edit {
     ShiftAll(i8),
 }
 
-const UP: [char; 5] = ['高', '加', '提', '升', '多'];
-const DOWN: [char; 5] = ['低', '减', '降', '扣', '少'];
-/// Verbs a bare number may follow ("改成3").
-const SET_VERBS: [&[char]; 9] = [
-    &['改', '成'],
-    &['改', '为'],
-    &['换', '成'],
-    &['调', '成'],
-    &['调', '到'],
-    &['改', '到'],
-    &['打'],
-    &['给'],
-    &['='],
+/// Words that move a score up or down: "高一分", "加一颗星", "多给一颗星",
+/// "上调一档", "+1".
+const UP: [&[char]; 8] = [
+    &['上', '调'],
+    &['高'],
+    &['加'],
+    &['提'],
+    &['升'],
+    &['多'],
+    &['涨'],
+    &['+'],
 ];
+const DOWN: [&[char]; 8] = [
+    &['下', '调'],
+    &['低'],
+    &['减'],
+    &['降'],
+    &['扣'],
+    &['少'],
+    &['掉'],
+    &['-'],
+];
+/// A verb between the direction and the amount: "多给一颗星", "扣掉一分",
+/// "加上一分", "少打一星".
+const SHIFT_VERBS: [char; 4] = ['给', '打', '掉', '上'];
+/// Verbs a bare number may follow ("改成3", "给个4", "来个5", "降到2"),
+/// and whether the verb needs a link (成 / 为 / 到 / 个) before the number.
+const SET_VERBS: [(&[char], bool); 20] = [
+    (&['改'], false),
+    (&['换'], true),
+    (&['调'], true),
+    (&['打'], false),
+    (&['给'], false),
+    (&['评'], false),
+    (&['写'], false),
+    (&['填'], false),
+    (&['设'], true),
+    (&['算'], true),
+    (&['变'], true),
+    (&['弄'], true),
+    (&['来'], true),
+    (&['整'], true),
+    (&['降'], true),
+    (&['提'], true),
+    (&['升'], true),
+    (&['加'], true),
+    (&['减'], true),
+    (&['='], false),
+];
+/// What joins a verb of setting to its number: "改成", "改为", "调到",
+/// "给个", "来个", "打一个", "改成个".
+const LINKS: [&[char]; 3] = [&['成'], &['为'], &['到']];
+const MEASURES: [&[char]; 2] = [&['一', '个'], &['个']];
+/// Particles a bare number may end on ("改成3吧", "给个4就行").
+const AFTER_BARE: &str = "吧了啊呀哈嘛呗哦吗就左得算";
 const ALL: [&str; 7] = ["都", "全部", "全都", "每项", "四项", "所有", "每一项"];
 
+/// Whether the number that ends before `chars[at]` stands alone: the text
+/// ends, or punctuation or a particle follows ("改成3，", "给个4吧").
+/// Not a range, a decimal or a fraction ("3-4千", "3.5", "3/4").
+fn bare(chars: &[char], at: usize) -> bool {
+    let range = "-~～–—./".contains(chars.get(at).copied().unwrap_or(' '))
+        && chars.get(at + 1).is_some_and(|c| c.is_ascii_digit());
+    !range
+        && chars
+            .get(at)
+            .is_none_or(|c| !c.is_alphanumeric() || AFTER_BARE.contains(*c))
+}
+
+/// The direction word at `chars[i..]`: (sign, its length).
+fn direction(chars: &[char], i: usize) -> Option<(i8, usize)> {
+    let rest = &chars[i..];
+    if let Some(w) = UP.iter().find(|w| rest.starts_with(w)) {
+        return Some((1, w.len()));
+    }
+    DOWN.iter()
+        .find(|w| rest.starts_with(w))
+        .map(|w| (-1, w.len()))
+}
+
 /// A relative change at `chars[i..]`: "高一分", "打低一点", "再高点",
-/// "降两分" → (points, length).
+/// "降两分", "加一颗星", "加颗星", "少一星", "多给一颗星", "降一档",
+/// "+1" → (points, length).
 fn relative(chars: &[char], i: usize) -> Option<(i8, usize)> {
-    let sign: i8 = if UP.contains(&chars[i]) {
-        1
-    } else if DOWN.contains(&chars[i]) {
-        -1
-    } else {
+    let (sign, len) = direction(chars, i)?;
+    let symbol = matches!(chars[i], '+' | '-');
+    // "3-4分" is a range, not minus four.
+    if symbol && i > 0 && chars[i - 1].is_ascii_digit() {
         return None;
-    };
-    let mut j = i + 1;
+    }
+    let mut j = i + len;
+    if !symbol && chars.get(j).is_some_and(|c| SHIFT_VERBS.contains(c)) {
+        j += 1;
+    }
     let mut points: i8 = 1;
     let mut counted = false;
-    if let Some((n, len)) = chars.get(j).and_then(|_| parse_number(chars, j)) {
+    if let Some((n, l)) = chars.get(j).and_then(|_| parse_number(chars, j)) {
         if (1..=4).contains(&n) {
             points = n as i8;
-            j += len;
+            j += l;
             counted = true;
         }
     }
+    if symbol {
+        // "+1", "-1分": a sign and a digit.
+        let unit = usize::from(matches!(chars.get(j), Some('分' | '星' | '档')));
+        return (counted && chars[i + 1].is_ascii_digit() && bare(chars, j + unit))
+            .then(|| (sign * points, j + unit - i));
+    }
+    // "一颗星", "颗星", "个星", "一个档".
+    let measure = matches!(chars.get(j), Some('颗' | '个'));
+    if measure {
+        j += 1;
+    }
     match chars.get(j) {
-        Some('分' | '星' | '档' | '级') if counted => Some((sign * points, j + 1 - i)),
-        Some('点' | '些') => Some((sign * points, j + 1 - i)),
+        Some('分' | '级') if counted || measure => Some((sign * points, j + 1 - i)),
+        // "加星", "降档": one star, one step.
+        Some('星' | '档') => Some((sign * points, j + 1 - i)),
+        Some('点' | '些') if !measure => Some((sign * points, j + 1 - i)),
         _ => None,
     }
+}
+
+/// A number after a verb of setting at `chars[p..]`: "改成3", "给个4",
+/// "来个五", "降到2" → (where the number starts, its value).
+fn set_by_verb(chars: &[char], p: usize) -> Option<(usize, u32)> {
+    let rest = &chars[p..];
+    let (verb, needs_link) = SET_VERBS.iter().find(|(v, _)| rest.starts_with(v))?;
+    let mut at = p + verb.len();
+    let mut linked = false;
+    if let Some(l) = LINKS.iter().find(|l| chars[at..].starts_with(l)) {
+        at += l.len();
+        linked = true;
+    }
+    // Try with a measure first ("给个4", "打一个3"), then without.
+    let measured = MEASURES
+        .iter()
+        .find(|m| chars[at..].starts_with(m))
+        .map(|m| at + m.len());
+    for (start, needs) in [(measured, false), (Some(at), true)] {
+        let Some(start) = start else { continue };
+        if needs && *needs_link && !linked {
+            continue;
+        }
+        if let Some((n, len)) = parse_number(chars, start) {
+            if (1..=5).contains(&n) && bare(chars, start + len) {
+                return Some((start, n));
+            }
+        }
+    }
+    None
 }
 
 /// The edits in `message` (see the module doc).
@@ -117,25 +227,15 @@ pub fn parse(
             .filter(|w| !taken.iter().any(|(a, b)| w.start < *b && w.end > *a))
             .map(|w| (w.start, w.value))
             .collect();
-        // A bare number after a verb of setting: "改成3", "都改成3".
-        for v in SET_VERBS {
-            let mut p = 0;
-            while p + v.len() <= chars.len() {
-                if chars[p..].starts_with(v) {
-                    let at = p + v.len();
-                    if let Some((n, len)) = parse_number(&chars, at) {
-                        let next = chars.get(at + len);
-                        let bare = !matches!(next, Some(c) if c.is_alphanumeric() && !"吧了啊呀哈".contains(*c));
-                        if (1..=5).contains(&n)
-                            && bare
-                            && !found.iter().any(|(s, _)| *s == at)
-                            && !taken.iter().any(|(a, b)| at < *b && at >= *a)
-                        {
-                            found.push((at, n as u8));
-                        }
-                    }
+        // A bare number after a verb of setting: "改成3", "都改成3",
+        // "经费给个4", "来个五".
+        for p in 0..chars.len() {
+            if let Some((at, n)) = set_by_verb(&chars, p) {
+                if !found.iter().any(|(s, _)| *s == at)
+                    && !taken.iter().any(|(a, b)| at < *b && at >= *a)
+                {
+                    found.push((at, n as u8));
                 }
-                p += 1;
             }
         }
         // "学术3 经费4": a bare number right after a dimension's own name
@@ -145,9 +245,10 @@ pub fn parse(
             if let Some((n, len)) = parse_number(&chars, *end) {
                 let next = chars.get(end + len);
                 // (Folding drops the space before the next name: "学术3经费4".)
-                let bare = next.is_none_or(|c| !c.is_alphanumeric() || *c == '分')
+                let alone = next == Some(&'分')
+                    || bare(&chars, end + len)
                     || named.iter().any(|(s, _, _)| *s == end + len);
-                if (1..=5).contains(&n) && bare && !found.iter().any(|(s, _)| s == end) {
+                if (1..=5).contains(&n) && alone && !found.iter().any(|(s, _)| s == end) {
                     found.push((*end, n as u8));
                 }
             }
@@ -251,6 +352,85 @@ mod tests {
     }
 
     #[test]
+    fn stars_added_or_taken_are_relative_within_one_to_five() {
+        let start = [3, 3, 4, 3];
+        for (say, want) in [
+            ("关系再加一颗星", [3, 3, 5, 3]),
+            ("关系加颗星", [3, 3, 5, 3]),
+            ("关系再加一星", [3, 3, 5, 3]),
+            ("关系多给一颗星", [3, 3, 5, 3]),
+            ("关系加个星", [3, 3, 5, 3]),
+            ("关系加星", [3, 3, 5, 3]),
+            ("关系加1颗星", [3, 3, 5, 3]),
+            ("关系减一颗星", [3, 3, 3, 3]),
+            ("关系少一颗星", [3, 3, 3, 3]),
+            ("关系扣一星", [3, 3, 3, 3]),
+            ("关系扣掉一分", [3, 3, 3, 3]),
+            ("关系少给一颗星", [3, 3, 3, 3]),
+            ("关系降一档", [3, 3, 3, 3]),
+            ("关系降个档", [3, 3, 3, 3]),
+            ("关系下调一档", [3, 3, 3, 3]),
+            ("学术上调一档", [4, 3, 4, 3]),
+            ("学术升一级", [4, 3, 4, 3]),
+            ("学术涨一分", [4, 3, 4, 3]),
+            ("学术加上一分", [4, 3, 4, 3]),
+            ("经费减两颗星", [3, 1, 4, 3]),
+            ("经费扣两星", [3, 1, 4, 3]),
+            ("前途多给两颗星", [3, 3, 4, 5]),
+            ("前途加贰颗星", [3, 3, 4, 5]),
+            ("學術再加一顆星", [4, 3, 4, 3]),
+            ("学术+1", [4, 3, 4, 3]),
+            ("经费-1", [3, 2, 4, 3]),
+            ("经费-1分，前途+2", [3, 2, 4, 5]),
+            ("都加一颗星", [4, 4, 5, 4]),
+            ("全部扣一星", [2, 2, 3, 2]),
+            ("学术加一颗星，经费少一颗星", [4, 2, 4, 3]),
+        ] {
+            assert_eq!(edited(start, say), want, "{say}");
+        }
+        // Caps: never above 5 or below 1.
+        assert_eq!(edited([5, 1, 5, 1], "学术再加一颗星"), [5, 1, 5, 1]);
+        assert_eq!(edited([5, 1, 5, 1], "经费再扣一星"), [5, 1, 5, 1]);
+        assert_eq!(edited([5, 2, 5, 1], "经费减两颗星"), [5, 1, 5, 1]);
+        assert_eq!(edited([4, 3, 5, 3], "关系再加两颗星"), [4, 3, 5, 3]);
+        // A range is not a minus, a star given is not a star added.
+        assert_eq!(edited(start, "关系给一颗星"), [3, 3, 1, 3]);
+        assert_eq!(edited(start, "关系一颗星"), [3, 3, 1, 3]);
+    }
+
+    #[test]
+    fn colloquial_verbs_set_the_number_they_name() {
+        let start = [4, 3, 3, 3];
+        for (say, want) in [
+            ("学术那个太高了，改成3，经费给个4", [3, 4, 3, 3]),
+            ("经费给个4", [4, 4, 3, 3]),
+            ("经费给个4分", [4, 4, 3, 3]),
+            ("经费给个四", [4, 4, 3, 3]),
+            ("经费打个2", [4, 2, 3, 3]),
+            ("经费打个两分", [4, 2, 3, 3]),
+            ("经费打一个2", [4, 2, 3, 3]),
+            ("经费来个5星", [4, 5, 3, 3]),
+            ("经费来个五", [4, 5, 3, 3]),
+            ("经费来个5吧", [4, 5, 3, 3]),
+            ("经费给4吧", [4, 4, 3, 3]),
+            ("经费改2", [4, 2, 3, 3]),
+            ("经费改成二", [4, 2, 3, 3]),
+            ("经费就给个1吧", [4, 1, 3, 3]),
+            ("经费弄成2", [4, 2, 3, 3]),
+            ("经费降到2", [4, 2, 3, 3]),
+            ("经费提到5", [4, 5, 3, 3]),
+            ("经费调到5就行", [4, 5, 3, 3]),
+            ("经费改成个2", [4, 2, 3, 3]),
+            ("經費給個二", [4, 2, 3, 3]),
+            ("经费4就行", [4, 4, 3, 3]),
+            ("都给个4", [4, 4, 4, 4]),
+            ("学术给个5，关系打个2，前途来个四", [5, 3, 2, 4]),
+        ] {
+            assert_eq!(edited(start, say), want, "{say}");
+        }
+    }
+
+    #[test]
     fn no_edit_where_no_number_is_given() {
         let r = Reader::load();
         for say in [
@@ -259,6 +439,13 @@ mod tests {
             "组会每周一次",
             "十分认真",
             "一分钱都没有",
+            "给个机会",
+            "给三个学生发补助",
+            "加个班",
+            "组里来了两个博后",
+            "老师提到3个方向",
+            "补助3-4千",
+            "整个组5个人",
         ] {
             assert!(r.edits(say, None).is_empty(), "{say}");
         }

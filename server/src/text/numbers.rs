@@ -110,7 +110,8 @@ pub struct ScoreWord {
 }
 
 /// Words that are a score by themselves, and the score.
-const SCORE_WORDS: [(&[char], u8); 7] = [
+const SCORE_WORDS: [(&[char], u8); 8] = [
+    (&['满', '星'], 5),
     (&['不', '及', '格'], 2),
     (&['满', '分'], 5),
     (&['及', '格'], 3),
@@ -180,7 +181,10 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
                 let paid = b > 0 && matches!(chars[b - 1], '掏' | '花' | '赚' | '付' | '垫' | '报');
                 let not_a_cent = value == 1
                     && (paid || matches!(chars.get(after), Some('不' | '都' | '也' | '没')));
-                if matches!(chars.get(after), Some('钟' | '钱' | '之')) || not_a_cent {
+                // "一星半点" is "the least bit".
+                let least_bit = chars[j] == '星' && chars.get(after) == Some(&'半');
+                if matches!(chars.get(after), Some('钟' | '钱' | '之')) || not_a_cent || least_bit
+                {
                     i = after;
                     continue;
                 }
@@ -191,7 +195,8 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
                 });
                 i = after;
             }
-            Some(u) if value == 0 => {
+            // "零分" is the lowest score, "零星" is "scattered".
+            Some(u) if value == 0 && chars.get(j) == Some(&'分') => {
                 out.push(ScoreWord {
                     value: 1,
                     start: i,
@@ -269,5 +274,9 @@ mod tests {
         assert!(sc("一分钱都没有").is_empty());
         assert!(sc("从来没让我们自己掏过一分").is_empty());
         assert_eq!(sc("学术给一分"), [1]);
+        assert!(sc("只有零星几篇论文").is_empty());
+        assert!(sc("一星半点的指导都没有").is_empty());
+        assert_eq!(sc("给个五颗星"), [5]);
+        assert_eq!(sc("关系给满星"), [5]);
     }
 }
