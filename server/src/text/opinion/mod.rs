@@ -81,11 +81,15 @@ pub fn read<A: Copy + Eq>(
             .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'));
     let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
     if asks || unknown {
-        // What it names, else the topic it continues ("说不好").
-        let about = if named.is_empty() {
+        // What it names, else the topic it continues ("说不好"). A question
+        // that names nothing after a statement asks nothing of its topic:
+        // it is rhetorical ("补助拉胯得离谱，在北京喝西北风吗").
+        let about = if !named.is_empty() {
+            named
+        } else if unknown {
             carry.into_iter().collect()
         } else {
-            named
+            Vec::new()
         };
         return unknown_of(about);
     }
@@ -257,6 +261,9 @@ mod tests {
     fn questions_and_not_knowing_judge_nothing() {
         assert_eq!(values("经费怎么样"), vec![(T::Money, Judged::Unknown)]);
         assert_eq!(values("经费不清楚"), vec![(T::Money, Judged::Unknown)]);
+        // A question naming nothing asks nothing of the topic before it.
+        let chars: Vec<char> = "在北京喝西北风吗".chars().collect();
+        assert!(read(&topics(), &chars, Some(T::Money), false).is_empty());
         let chars: Vec<char> = "说不好".chars().collect();
         assert_eq!(
             read(&topics(), &chars, Some(T::Work), false),
