@@ -35,8 +35,9 @@ pub struct CoachLexicon {
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
     /// Facts that name a dimension and judge it: (kind, dimension, words),
-    /// kind one of `positive`, `bad`, `activity` (`good.*` is `positive`).
-    pub judging: Vec<(String, Dimension, Vec<String>)>,
+    /// kind one of `positive`, `bad`, `activity` (`good.*` is `positive`);
+    /// no dimension (`good.overall`): the advisor as a whole ("好导师").
+    pub judging: Vec<(String, Option<Dimension>, Vec<String>)>,
     /// Words of a judgement of the advisor as a whole.
     pub overall: Vec<String>,
     pub tags: Vec<(String, Vec<String>)>,
@@ -84,7 +85,8 @@ impl CoachLexicon {
                         .iter()
                         .find_map(|(p, kind)| k.strip_prefix(p).map(|d| (d, *kind)))
                     {
-                        lex.judging.push((kind.to_string(), dim(d), terms));
+                        let d = (d != "overall").then(|| dim(d));
+                        lex.judging.push((kind.to_string(), d, terms));
                         continue;
                     }
                     if let Some(r) = k.strip_prefix("relation.") {

@@ -121,11 +121,14 @@ impl Reader {
             }
         }
         for (kind, d, words) in &lex.judging {
+            let aspect = d.map_or(Aspect::Overall, Aspect::Dim);
             for w in words {
                 topics
-                    .add_judging(w, Aspect::Dim(*d), kind)
+                    .add_judging(w, aspect, kind)
                     .unwrap_or_else(|| panic!("coach.txt: unknown kind {kind}"));
-                dims.add(w, *d, None);
+                if let Some(d) = d {
+                    dims.add(w, *d, None);
+                }
             }
         }
         for w in &lex.overall {
