@@ -301,12 +301,27 @@ impl Reader {
             let revises =
                 clause.link == Link::Revision || back.is_some() || revision_pending || view_again;
             revision_pending = revises && !judges;
+            // "指导极其认真……这点让我进步很大": a clause pointing back that
+            // agrees with the judgement before it adds to it (the strongest
+            // counts); only one that turns it replaces it.
+            let only_back = back.is_some()
+                && clause.link != Link::Revision
+                && !revision_pending
+                && !view_again;
             let mut revised: Vec<Aspect> = Vec::new();
             for s in &statements {
                 let i = slot(&mut per, s.topic);
                 let c = &mut per[i].1;
+                let agrees = match s.judged {
+                    Judged::Value(v) => {
+                        v != 0
+                            && !c.own.is_empty()
+                            && c.own.iter().all(|x| x.signum() == v.signum())
+                    }
+                    _ => false,
+                };
                 // A revision replaces what this message said before it.
-                if revises && !revised.contains(&s.topic) {
+                if revises && !revised.contains(&s.topic) && !(only_back && agrees) {
                     revised.push(s.topic);
                     if !clause.reported {
                         c.own.clear();
@@ -416,6 +431,33 @@ mod tests {
         assert_eq!(scores(&said), [Some(4), Some(2), None, None]);
         let said = r.read("老师人挺好的，毕业的师兄去向一般");
         assert_eq!(scores(&said), [None, None, Some(4), Some(3)]);
+    }
+
+    #[test]
+    fn a_clause_pointing_back_that_agrees_keeps_the_strongest() {
+        let r = Reader::load();
+        let said = r.read("他指导学生极其认真，一个图改二十遍是常事，这点让我进步很大。");
+        assert_eq!(scores(&said), [Some(5), None, None, None]);
+        // One that turns it still replaces it.
+        let said = r.read("老师放养，不过这样挺好的");
+        assert_eq!(scores(&said)[0], Some(4));
+    }
+
+    #[test]
+    fn a_good_advisor_said_as_such_is_the_whole() {
+        let r = Reader::load();
+        let said = r.read("人很随和。总的来说是个好导师。");
+        assert_eq!(said.overall.map(|s| s.value), Some(4));
+        assert_eq!(scores(&said), [None, None, Some(4), None]);
+        let said = r.read("总的来说不是个好导师");
+        assert_eq!(said.overall.map(|s| s.value), Some(2));
+    }
+
+    #[test]
+    fn a_rhetorical_question_keeps_the_judgement_before_it() {
+        let r = Reader::load();
+        let said = r.read("补助拉胯得离谱，一个月600，在北京喝西北风吗");
+        assert_eq!(scores(&said), [None, Some(1), None, None]);
     }
 
     #[test]
