@@ -300,14 +300,12 @@ impl Reader {
                 && statements.iter().all(|s| Some(s.topic) == carry);
             let revises =
                 clause.link == Link::Revision || back.is_some() || revision_pending || view_again;
-            revision_pending = revises && !judges;
             // "指导极其认真……这点让我进步很大": a clause pointing back that
             // agrees with the judgement before it adds to it (the strongest
             // counts); only one that turns it replaces it.
-            let only_back = back.is_some()
-                && clause.link != Link::Revision
-                && !revision_pending
-                && !view_again;
+            let only_back =
+                back.is_some() && clause.link != Link::Revision && !revision_pending && !view_again;
+            revision_pending = revises && !judges;
             let mut revised: Vec<Aspect> = Vec::new();
             for s in &statements {
                 let i = slot(&mut per, s.topic);
