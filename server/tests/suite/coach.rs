@@ -720,7 +720,7 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "coach-scores-heldout12.jsonl",
             include_str!("../../evals/coach-scores-heldout12.jsonl"),
-            98.5,
+            99.0,
             99.5,
         ),
         // Held out until stop 39: 89.0 % / 95.5 % untuned at its start,
@@ -729,6 +729,14 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             "coach-scores-heldout11.jsonl",
             include_str!("../../evals/coach-scores-heldout11.jsonl"),
             99.5,
+            99.5,
+        ),
+        // Held out until stop 39: 87.8 % / 95.6 % (edits 88 %) untuned,
+        // read since.
+        (
+            "coach-scores-heldout13.jsonl",
+            include_str!("../../evals/coach-scores-heldout13.jsonl"),
+            98.0,
             99.5,
         ),
     ] {
