@@ -210,6 +210,11 @@ pub fn app_router_with(
             move || shell(options.clone())
         })
         .route(ADMIN_PAGE, get(admin_page))
+        .nest_service(
+            &format!("/{}", leptos_options.site_pkg_dir),
+            http::assets::files(&leptos_options),
+        )
+        // What is left: `public/` (the icon), and the 404 page.
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(leptos_options)
         .merge(http::reviews::pages(site.clone()))

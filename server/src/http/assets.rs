@@ -16,6 +16,7 @@ use axum::http::{header, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 use leptos::config::LeptosOptions;
+use tower_http::services::ServeDir;
 
 /// A year: files whose name is their content's hash.
 const HASHED: &str = "public, max-age=31536000, immutable";
@@ -32,6 +33,18 @@ pub fn hashed_names(mut options: LeptosOptions) -> LeptosOptions {
         .and_then(|exe| exe.parent().map(|dir| dir.join(options.hash_file.as_ref())))
         .is_some_and(|file| file.is_file());
     options
+}
+
+/// The build's files (`/pkg/…`), served as they are on disk, precompressed
+/// (`.br`, `.gz`) where the browser accepts it, with conditional requests
+/// answered. Not through `leptos_axum::file_and_error_handler`: it applies
+/// the response options of whatever page the worker thread rendered last, so
+/// now and then the WASM went out with a 404 page's status, and the page never
+/// hydrated.
+pub fn files(options: &LeptosOptions) -> ServeDir {
+    ServeDir::new(format!("{}/{}", options.site_root, options.site_pkg_dir))
+        .precompressed_br()
+        .precompressed_gzip()
 }
 
 /// How long a response may be kept, by what it is. An explicit
