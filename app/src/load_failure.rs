@@ -18,9 +18,13 @@ pub const MESSAGE: &str = "页面功能加载失败，请检查网络后刷新�
 
 /// The page's script that shows [`MESSAGE`] when the module or the WASM
 /// fails to load (`load_failure.js`), rendered inline with the page's CSP
-/// nonce: no request of its own, and there before anything can fail.
-pub fn script() -> String {
-    include_str!("load_failure.js").replace("MESSAGE", &format!("{MESSAGE:?}"))
+/// nonce: no request of its own, and there before anything can fail. Filled
+/// in once per process.
+pub fn script() -> &'static str {
+    static SCRIPT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        include_str!("load_failure.js").replace("MESSAGE", &format!("{MESSAGE:?}"))
+    });
+    &SCRIPT
 }
 
 /// Logs the panic to the console (as `console_error_panic_hook` did) and then

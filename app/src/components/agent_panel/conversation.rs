@@ -383,8 +383,13 @@ impl Conversation {
         if shown.is_none() && !self.muted.get_untracked() {
             speech::speak(&reply.voice_response, speech::voice_of(&reply.agent));
         }
+        self.run_steps(plan.steps);
+    }
+
+    /// Runs a reply's page steps (navigation, highlights) with the router.
+    fn run_steps(self, steps: Vec<apply::Step>) {
         let navigate = self.navigate;
-        apply::run(plan.steps, self.overlay, self.store, move |href| {
+        apply::run(steps, self.overlay, self.store, move |href| {
             navigate.with_value(|go| go(href, NavigateOptions::default()))
         });
     }
@@ -486,11 +491,7 @@ async fn early_turn(this: Conversation, turn: super::early::EarlyTurn, epoch: u6
     this.session.set_value(Some(reply.session_id.clone()));
     restore_turn(this, reply.session_id.clone(), epoch).await;
     super::early::clear_log();
-    let plan = apply::plan(&reply.tool_calls, &this.here());
-    let navigate = this.navigate;
-    apply::run(plan.steps, this.overlay, this.store, move |href| {
-        navigate.with_value(|go| go(href, NavigateOptions::default()))
-    });
+    this.run_steps(apply::plan(&reply.tool_calls, &this.here()).steps);
 }
 
 /// Reads the stored conversation of this tab's session and shows it.

@@ -1,8 +1,8 @@
 //! The panel before the WASM, and the hand-over after it.
 //!
 //! On a slow phone network the page's HTML arrives in a fraction of a second
-//! and the WASM seconds later. [`script`] (`early.js`, inline in every page's
-//! head) makes the panel's input usable from the first paint: one message is
+//! and the WASM seconds later. [`script`] (`early.js`, inline at the end of
+//! every page's body) makes the panel's input usable from the first paint: one message is
 //! sent through `POST /api/v1/chat`, shown and spoken. Everything else a reply
 //! does (the ranking, the advisor's page, the highlights, the chips) waits for
 //! the WASM: once hydrated, [`take`] hands the pending turn to the
@@ -13,19 +13,23 @@
 /// never fills, so hydration does not look inside it.
 pub const LOG_ID: &str = "agent-early";
 
-/// The page's script, with the names it shares with the app filled in.
-pub fn script() -> String {
-    include_str!("early.js")
-        .replace("SESSION_KEY", &format!("{:?}", super::storage::SESSION_KEY))
-        .replace("MUTED_KEY", &format!("{:?}", super::storage::MUTED_KEY))
-        .replace("CHAT_PATH", &format!("{:?}", super::stream::CHAT_PATH))
-        .replace(
-            "FAILED",
-            &format!(
-                "{:?}",
-                super::stream::StreamError::Network(String::new()).student_text()
-            ),
-        )
+/// The page's script, with the names it shares with the app filled in
+/// (once per process: every page carries it).
+pub fn script() -> &'static str {
+    static SCRIPT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        include_str!("early.js")
+            .replace("SESSION_KEY", &format!("{:?}", super::storage::SESSION_KEY))
+            .replace("MUTED_KEY", &format!("{:?}", super::storage::MUTED_KEY))
+            .replace("CHAT_PATH", &format!("{:?}", super::stream::CHAT_PATH))
+            .replace(
+                "FAILED",
+                &format!(
+                    "{:?}",
+                    super::stream::StreamError::Network(String::new()).student_text()
+                ),
+            )
+    });
+    &SCRIPT
 }
 
 /// What is in the panel's input when the app starts: typed before hydration,

@@ -25,5 +25,5 @@ mod fixtures;
 
 pub use chips::ChipSet;
 pub use notices::{event_messages, spoken_notice};
-pub use plan::{plan, Here};
+pub use plan::{plan, Here, Step};
 pub use run::run;
