@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import * as path from 'path';
 import { chromiumLaunch } from './chromium';
+import { siteServer } from './site-server';
 
 // `make bench-front` (not part of `make test`): how long a student waits, from
 // navigation to the agent's first answer, on home, ranking and detail, on a
@@ -8,7 +9,7 @@ import { chromiumLaunch } from './chromium';
 //
 // Like the e2e config: the release server that `make build` produced, on its
 // own port and a fresh database, in Debian's Chromium. BENCH_SERVER and
-// BENCH_SITE_ROOT point it at another build (e.g. one built without --split).
+// BENCH_SITE_ROOT point it at another build.
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const root = path.resolve(__dirname, '..');
 const tmp = path.resolve(__dirname, '.tmp-bench');
@@ -29,20 +30,5 @@ export default defineConfig({
     locale: 'zh-CN',
     launchOptions: chromiumLaunch,
   },
-  webServer: {
-    command: `rm -rf "${tmp}" && mkdir -p "${tmp}" && exec "${server}"`,
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      DATABASE_URL: `sqlite://${tmp}/bench.db`,
-      // Every visit is one browser on 127.0.0.1: one client for the limits.
-      CHAT_TURNS_PER_MINUTE: '1000',
-      LEPTOS_SITE_ADDR: `127.0.0.1:${PORT}`,
-      LEPTOS_SITE_ROOT: siteRoot,
-      RUST_LOG: 'warn',
-    },
-  },
+  webServer: siteServer({ server, port: PORT, tmp, db: 'bench.db', siteRoot }),
 });

@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import * as path from 'path';
 import { chromiumLaunch } from './chromium';
+import { siteServer } from './site-server';
 
 // The tests run against the release server binary that `make build` produced,
 // on its own port and a fresh database, in Debian's Chromium (no browser
@@ -31,25 +32,19 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
-    {
-      command: `rm -rf "${tmp}" && mkdir -p "${tmp}" && exec "${server}"`,
-      url: `http://127.0.0.1:${PORT}/healthz`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
+    siteServer({
+      server,
+      port: PORT,
+      tmp,
+      // tests/review-site.spec.ts imports into it.
+      db: 'e2e.db',
+      siteRoot: `${root}/target/site`,
       env: {
-        DATABASE_URL: `sqlite://${tmp}/e2e.db`,
         ADMIN_TOKEN: 'e2e-admin',
-        // Every test is one browser on 127.0.0.1: one client for the limits.
-        CHAT_TURNS_PER_MINUTE: '1000',
         // API calls of the tests name their client with X-Forwarded-For.
         TRUSTED_PROXIES: '127.0.0.1',
-        LEPTOS_SITE_ADDR: `127.0.0.1:${PORT}`,
-        LEPTOS_SITE_ROOT: `${root}/target/site`,
-        RUST_LOG: 'warn',
       },
-    },
+    }),
     {
       command: `exec "${server}" mock-llm "${__dirname}/fixtures/model-script.json" --addr 127.0.0.1:${LLM_PORT}`,
       port: LLM_PORT,
@@ -59,23 +54,17 @@ export default defineConfig({
       stderr: 'pipe',
       env: { RUST_LOG: 'warn' },
     },
-    {
-      command: `rm -rf "${tmpModel}" && mkdir -p "${tmpModel}" && exec "${server}"`,
-      url: `http://127.0.0.1:${MODEL_PORT}/healthz`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
+    siteServer({
+      server,
+      port: MODEL_PORT,
+      tmp: tmpModel,
+      db: 'e2e.db',
+      siteRoot: `${root}/target/site`,
       env: {
-        DATABASE_URL: `sqlite://${tmpModel}/e2e.db`,
-        LEPTOS_SITE_ADDR: `127.0.0.1:${MODEL_PORT}`,
-        LEPTOS_SITE_ROOT: `${root}/target/site`,
         LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
         LLM_MODEL: 'scripted',
         LLM_TIMEOUT_SECS: '2',
-        CHAT_TURNS_PER_MINUTE: '1000',
-        RUST_LOG: 'warn',
       },
-    },
+    }),
   ],
 });

@@ -1,6 +1,6 @@
 import { test, expect, Page } from '@playwright/test';
 import * as fs from 'fs';
-import { recordSpeech, hydrated, spoken, lastSpoken } from './helpers';
+import { recordSpeech, hydrated, spoken, lastSpoken, isWasm } from './helpers';
 
 // Issue 13's checks that hold today: axe-core on every page (no serious or
 // critical violation), no horizontal scrolling on a phone, the seed
@@ -203,8 +203,6 @@ test('time until the panel can be used, on the home and the ranking page', async
 // leave a dead page: the panel says so (the page's inline script, as no WASM
 // can report its own absence), and the server-rendered page (its content,
 // links and forms) works without it.
-const isWasm = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname);
-
 test("a page whose WASM does not arrive says so in the panel and its links still work", async ({ page }) => {
   const aborted: string[] = [];
   await page.route(isWasm, (route) => {

@@ -1,5 +1,5 @@
-import { test, expect } from '@playwright/test';
-import { recordSpeech, hydrated, spoken } from './helpers';
+import { test, expect, Page } from '@playwright/test';
+import { recordSpeech, hydrated, spoken, isWasm } from './helpers';
 
 // On a phone network the WASM arrives seconds after the page. The panel's
 // input works from the first paint (app/src/components/agent_panel/early.js):
@@ -7,15 +7,19 @@ import { recordSpeech, hydrated, spoken } from './helpers';
 // does to the page is done by the app once it has hydrated.
 test.beforeEach(async ({ page }) => recordSpeech(page));
 
-const isWasm = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname);
-
-test('a message typed before the WASM arrives is answered, then the app takes it over', async ({ page }) => {
+// Holds the WASM back until the returned function is called.
+async function holdWasm(page: Page): Promise<() => void> {
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route(isWasm, async (route) => {
     await released;
     await route.continue();
   });
+  return release;
+}
+
+test('a message typed before the WASM arrives is answered, then the app takes it over', async ({ page }) => {
+  const release = await holdWasm(page);
   await page.goto('/');
   await expect(page.getByTestId('agent-input')).toBeEnabled();
   await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', '');
@@ -60,12 +64,7 @@ test('a message sent before the WASM while the server is unreachable says so', a
 });
 
 test('what is typed before the WASM arrives stays in the box when the app takes over', async ({ page }) => {
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(isWasm, async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto('/');
   await page.getByTestId('agent-input').fill('北京大学');
   release();

@@ -71,3 +71,5 @@ export async function send(page: Page, text: string) {
   await expect(page.getByTestId('agent-input')).toBeEnabled();
 }
 
+// The site's WASM (one file, named after its content).
+export const isWasm = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname);

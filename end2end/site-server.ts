@@ -1,0 +1,29 @@
+// The release server that `make build` produced, as every Playwright config
+// here starts it: a fresh SQLite database `db` in `tmp`, its own port, ready when
+// /healthz answers, one client for the limits (every visit is one browser on
+// 127.0.0.1). `env` adds to (or overrides) those settings.
+export function siteServer(opts: {
+  server: string;
+  port: number;
+  tmp: string;
+  db: string;
+  siteRoot: string;
+  env?: Record<string, string>;
+}) {
+  return {
+    command: `rm -rf "${opts.tmp}" && mkdir -p "${opts.tmp}" && exec "${opts.server}"`,
+    url: `http://127.0.0.1:${opts.port}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    env: {
+      DATABASE_URL: `sqlite://${opts.tmp}/${opts.db}`,
+      CHAT_TURNS_PER_MINUTE: '1000',
+      LEPTOS_SITE_ADDR: `127.0.0.1:${opts.port}`,
+      LEPTOS_SITE_ROOT: opts.siteRoot,
+      RUST_LOG: 'warn',
+      ...opts.env,
+    },
+  };
+}
