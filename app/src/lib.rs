@@ -118,7 +118,7 @@ pub fn App() -> impl IntoView {
                     id="page-context"
                     hidden
                     data-current-page=move || store.current_page.get().as_str()
-                    data-json=move || serde_json::to_string(&store.tracked()).unwrap_or_default()
+                    data-json=move || store.tracked_json()
                 ></div>
         </Router>
     }

@@ -75,6 +75,12 @@ impl PageContextStore {
         let _ = show;
     }
 
+    /// [`Self::tracked`] as the JSON the agent receives, for the page's
+    /// `data-json` attributes.
+    pub fn tracked_json(&self) -> String {
+        serde_json::to_string(&self.tracked()).unwrap_or_default()
+    }
+
     /// The home page shows no advisors and no filters.
     pub fn show_home(&self) {
         self.current_page.set(PageKind::Home);
@@ -179,7 +185,7 @@ pub fn RenderedPageContext() -> impl IntoView {
         <div
             hidden
             data-page-context=""
-            data-json=move || serde_json::to_string(&store.tracked()).unwrap_or_default()
+            data-json=move || store.tracked_json()
         ></div>
     }
 }
