@@ -1,8 +1,11 @@
 // Prints what the site's pages download (target/site/pkg, from `make build`):
-// each file raw, gzip -9 and brotli; what a page needs to be interactive (the
-// WASM and its JS glue, against issue 13's budget of 350 KB gzipped); and
-// what the agent's first answer needs (issue 30: 300 KB gzipped in 12
-// requests).
+// each file raw, gzip -9 and brotli; what the agent's first answer needs (the
+// budget: 300 KB gzipped in 12 requests); and the app that applies the reply
+// to the page (the WASM and its JS glue), against a ceiling that keeps it
+// from growing unnoticed: 500 KB brotli, what a phone on slow 4G fetches in
+// about 2.5 s. The split build's budget of 350 KB gzipped per module is gone
+// with the split: it was met while the answer took 5 s (docs/architecture.md,
+// "The browser bundle").
 //
 // The build is one WASM file, named after its content (hash-files). The
 // first answer does not wait for it: the page's inline script
@@ -14,7 +17,7 @@
 //
 // Usage: node scripts/wasm-size.mjs [site-root] [--url http://127.0.0.1:3000]
 //        (make size)
-// Exits 1 when the interactive code is over issue 13's budget, 2 when there
+// Exits 1 when the first answer or the app is over its budget, 2 when there
 // is no build.
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -25,7 +28,7 @@ const urlAt = args.indexOf('--url');
 const server = urlAt >= 0 ? args.splice(urlAt, 2)[1] : null;
 const root = args[0] ?? 'target/site';
 const pkg = join(root, 'pkg');
-const BUDGET_KB = 350;
+const APP_CEILING_KB_BR = 500;
 const ANSWER_BUDGET_KB = 300;
 const ANSWER_BUDGET_REQUESTS = 12;
 const PAGES = [
@@ -64,11 +67,12 @@ const total = (list, key) => list.reduce((n, f) => n + sizes.get(f)[key], 0);
 
 const code = [...of('.wasm'), ...of('.js')];
 const codeGz = total(code, 'gz');
-const ok = codeGz / 1024 <= BUDGET_KB;
+const codeBr = total(code, 'br');
+let ok = codeBr / 1024 <= APP_CEILING_KB_BR;
 console.log('');
 console.log(
-  `interactive (every page): WASM + JS ${kb(codeGz)} KB gzipped, ${kb(total(code, 'br'))} KB brotli ` +
-    `(budget ${BUDGET_KB} KB gzipped) ${ok ? 'met' : 'NOT met'}`,
+  `the app (every page, after the first answer): WASM + JS ${kb(codeGz)} KB gzipped, ${kb(codeBr)} KB brotli ` +
+    `(ceiling ${APP_CEILING_KB_BR} KB brotli) ${ok ? 'met' : 'NOT met'}`,
 );
 
 console.log('');
@@ -83,6 +87,7 @@ for (const [page, path] of PAGES) {
   const gz = cssGz + (html?.gz ?? 0);
   const requests = 1 + of('.css').length + 1;
   const met = gz / 1024 <= ANSWER_BUDGET_KB && requests <= ANSWER_BUDGET_REQUESTS;
+  ok &&= met;
   console.log(
     `${page}: ${requests} requests (the HTML with its inline scripts, the CSS, the turn's POST), ` +
       `${kb(gz)} KB gzipped (CSS ${kb(cssGz)}, HTML ${html ? kb(html.gz) : 'not counted: no --url'}) ` +
