@@ -31,6 +31,9 @@ pub struct CoachLexicon {
     pub recommend_yes: Vec<String>,
     /// Actions a model's line must not claim (only code performs them).
     pub claims: Vec<String>,
+    /// Costly cities ("在上海"): a monthly sum in the hundreds set beside
+    /// one reads as little.
+    pub costly: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
@@ -66,6 +69,7 @@ impl CoachLexicon {
                 "recommend.no" => lex.recommend_no = terms,
                 "recommend.yes" => lex.recommend_yes = terms,
                 "claims" => lex.claims = terms,
+                "costly" => lex.costly = terms,
                 "overall" => lex.overall = terms,
                 k => {
                     let dim = |d: &str| {

@@ -10,6 +10,14 @@
 //!
 //! - the student's own words win over someone else's ("师兄说很凶，但我觉得
 //!   还挺温和的");
+//! - a clause of the student's that rejects what was reported ("师兄说他很凶，
+//!   我倒不觉得", "传言克扣补助，纯属谣言") is its negation: 4 for rejected
+//!   criticism, 2 for rejected praise;
+//! - the present after an earlier state ("以前经费紧张，现在项目多了")
+//!   replaces it, as a revision does; an earlier state said after the
+//!   present is background;
+//! - a monthly sum in the hundreds set beside a costly city (`costly` in
+//!   `coach.txt`: "每月800，在上海") is little;
 //! - a revision ("其实经费还行") replaces what came before it; a clause that
 //!   does not know or asks ("就业不清楚") leaves the dimension unsaid;
 //! - praise and criticism of one dimension in one message are mixed: 3;
@@ -80,6 +88,7 @@ pub struct Reader {
     /// name one too ("延毕", "早八晚十"): what a bare number follows.
     names: Topics<Dimension>,
     acts: Arc<SpeechActs>,
+    costly: Vec<String>,
 }
 
 #[derive(Default)]
@@ -134,11 +143,22 @@ impl Reader {
         for w in &lex.overall {
             topics.add(w, Aspect::Overall, None);
         }
+        // Demands on the research are rigor ("对论文要求很高": academic
+        // praise); excessive demands are how students are treated.
+        topics.set_demands(
+            vec![Aspect::Dim(Dimension::Academic)],
+            Aspect::Dim(Dimension::Relationship),
+        );
         Reader {
             topics,
             dims,
             names,
             acts,
+            costly: lex
+                .costly
+                .iter()
+                .map(|w| crate::text::fold::fold(w))
+                .collect(),
         }
     }
 
@@ -192,8 +212,28 @@ impl Reader {
         // "后来发现只是说话直，人挺好的": a revision whose own clause judges
         // nothing revises the next clause that does.
         let mut revision_pending = false;
+        // "以前经费紧张，现在项目多了": an earlier state was spoken of; a
+        // clause about now replaces it.
+        let mut then_seen = false;
+        let mut now_seen = false;
+        // The topics the last run of someone else's clauses judged: what a
+        // clause of the student's that rejects them ("我倒不觉得") negates.
+        let mut reported_topics: Vec<Aspect> = Vec::new();
+        let mut last_reported = false;
         let clauses = reading.clauses();
         for (n, clause) in clauses.iter().enumerate() {
+            let after_then = then_seen;
+            then_seen |= clause.then;
+            // "这两年经费宽裕了，以前很拮据": an earlier state said after the
+            // present is background, not a judgement.
+            let before_now = clause.then && now_seen;
+            now_seen |= clause.now;
+            if clause.reported && !last_reported {
+                reported_topics.clear();
+            }
+            // The clause before was someone else's.
+            let last_reported_just = last_reported;
+            last_reported = clause.reported;
             // A judgement with no topic continues its own sentence only
             // ("补助每月四千。不好的地方：老师太忙了" is not the funding),
             // unless that sentence only named the topic ("补助？不存在的").
@@ -215,6 +255,33 @@ impl Reader {
                 && !self.topics.named(&clause.chars).is_empty();
             introduced |= intro;
             let asks = clause.question_mark && !intro;
+            // "师兄说他很凶，我倒不觉得", "传言克扣补助，纯属谣言": the student
+            // rejects what was reported — their own word is its negation
+            // (rejected criticism is praise, rejected praise criticism).
+            // "学长说他不给推荐信，其实他给每个人都写了": a correction that
+            // names nothing and judges nothing rejects what was reported too.
+            let unjudged = || {
+                opinion::read(&self.topics, &clause.chars, carry, asks)
+                    .iter()
+                    .all(|s| s.judged == Judged::Mentioned)
+            };
+            if (clause.refutes
+                || (clause.link == Link::Revision && last_reported_just && unjudged()))
+                && !clause.reported
+                && !reported_topics.is_empty()
+                && self.topics.named(&clause.chars).is_empty()
+            {
+                for a in &reported_topics {
+                    let i = slot(&mut per, *a);
+                    let c = &mut per[i].1;
+                    let v = combine(&c.reported);
+                    if c.own.is_empty() && v != 0 {
+                        c.own.push(-v.signum());
+                    }
+                    carry = Some(*a);
+                }
+                continue;
+            }
             let mut statements = opinion::read(&self.topics, &clause.chars, carry, asks);
             // "导师十分负责，每篇论文都亲自改": a judgement with no topic at
             // the start of its sentence judges what the next clause names.
@@ -241,6 +308,13 @@ impl Reader {
                             .into_iter()
                             .filter(|s| matches!(s.judged, Judged::Value(_)))
                             .collect();
+                }
+            }
+            if before_now {
+                for s in statements.iter_mut() {
+                    if let Judged::Value(_) = s.judged {
+                        s.judged = Judged::Mentioned;
+                    }
                 }
             }
             // "要是经费再多点就好了": what is wished for is lacking.
@@ -298,8 +372,11 @@ impl Reader {
                     .iter()
                     .any(|s| matches!(s.judged, Judged::Value(_)))
                 && statements.iter().all(|s| Some(s.topic) == carry);
-            let revises =
-                clause.link == Link::Revision || back.is_some() || revision_pending || view_again;
+            let revises = clause.link == Link::Revision
+                || back.is_some()
+                || revision_pending
+                || view_again
+                || (clause.now && after_then);
             // "指导极其认真……这点让我进步很大": a clause pointing back that
             // agrees with the judgement before it adds to it (the strongest
             // counts); only one that turns it replaces it.
@@ -331,6 +408,9 @@ impl Reader {
                         c.mentioned = true;
                         c.unknown = false;
                         if clause.reported {
+                            if !reported_topics.contains(&s.topic) {
+                                reported_topics.push(s.topic);
+                            }
                             c.reported.push(v);
                         } else {
                             c.own.push(v);
@@ -354,6 +434,22 @@ impl Reader {
                     }
                 }
                 carry = Some(s.topic);
+            }
+        }
+        // "每个月补助800，在上海": a sum in the hundreds a month, set beside a
+        // costly city, is little (alone it needs a norm).
+        let costly = clauses
+            .iter()
+            .any(|c| !c.reported && !crate::text::numbers::monthly_hundreds(&c.chars).is_empty())
+            && clauses.iter().any(|c| {
+                let text: String = c.chars.iter().collect();
+                self.costly.iter().any(|w| text.contains(w.as_str()))
+            });
+        if costly {
+            let i = slot(&mut per, Aspect::Dim(Dimension::Funding));
+            let c = &mut per[i].1;
+            if c.own.is_empty() {
+                c.own.push(-1);
             }
         }
         let mut said = Said {
@@ -546,6 +642,69 @@ mod tests {
             s("补助每月四千，算高的。不好的地方：老师太忙了，论文靠师兄带"),
             [Some(2), Some(4), None, None]
         );
+    }
+
+    #[test]
+    fn the_present_replaces_an_earlier_state() {
+        let r = Reader::load();
+        let s = |m: &str| scores(&r.read(m));
+        assert_eq!(s("以前经费紧张，现在项目多了"), [None, Some(4), None, None]);
+        assert_eq!(
+            s("老师以前很负责，这两年当了院长就不怎么管了"),
+            [Some(2), None, None, None]
+        );
+        // Said after the present, the earlier state is background.
+        assert_eq!(
+            s("这两年经费一下子宽裕了，以前很拮据"),
+            [None, Some(4), None, None]
+        );
+        // Without an earlier state, "现在" revises nothing.
+        assert_eq!(
+            s("学术很强，但是不怎么指导，现在主要忙行政"),
+            [Some(3), None, None, None]
+        );
+    }
+
+    #[test]
+    fn the_student_rejecting_what_was_reported_negates_it() {
+        let r = Reader::load();
+        let s = |m: &str| scores(&r.read(m));
+        // Rejected criticism is praise; rejected praise is criticism.
+        assert_eq!(s("师兄说他很凶，我倒不觉得"), [None, None, Some(4), None]);
+        assert_eq!(s("网上说他压榨学生，其实没有"), [None, None, Some(4), None]);
+        assert_eq!(s("传言老师克扣补助，纯属谣言"), [None, Some(4), None, None]);
+        assert_eq!(s("师姐说补助很高，我看并没有"), [None, Some(2), None, None]);
+        // A correction that names and judges nothing rejects it too.
+        assert_eq!(
+            s("学长说他不给推荐信，其实他给我们每个人都写了"),
+            [None, None, None, Some(4)]
+        );
+        // The student's own judgement still wins.
+        assert_eq!(s("师兄说很凶，但我觉得还好"), [None, None, Some(3), None]);
+    }
+
+    #[test]
+    fn some_and_others_of_one_dimension_are_mixed() {
+        let r = Reader::load();
+        let s = |m: &str| scores(&r.read(m));
+        assert_eq!(s("有的师兄去了大厂，有的延毕"), [None, None, None, Some(3)]);
+        assert_eq!(
+            s("有的项目钱多，有的项目几乎没钱"),
+            [None, Some(3), None, None]
+        );
+        assert_eq!(
+            s("同门有的发了顶会，有的一篇都没有"),
+            [Some(3), None, None, None]
+        );
+    }
+
+    #[test]
+    fn a_monthly_sum_in_the_hundreds_beside_a_costly_city_is_little() {
+        let r = Reader::load();
+        let s = |m: &str| scores(&r.read(m));
+        assert_eq!(s("补助一个月700，在杭州"), [None, Some(2), None, None]);
+        // Alone it needs a norm.
+        assert_eq!(s("补助每月八百"), [None, Some(3), None, None]);
     }
 
     #[test]

@@ -48,6 +48,12 @@ pub struct Clause {
     pub about_the_rest: bool,
     /// It wishes for what is lacking ("要是经费再多点就好了").
     pub wishes: bool,
+    /// It speaks of an earlier state ("以前经费紧张").
+    pub then: bool,
+    /// It speaks of the present ("现在项目多了").
+    pub now: bool,
+    /// It rejects what someone else was reported to say ("我倒不觉得").
+    pub refutes: bool,
 }
 
 /// A message cut into clauses, each with its owner.
@@ -122,6 +128,9 @@ impl SpeechActs {
                 expected: c.expected(),
                 about_the_rest: c.about_the_rest(),
                 wishes: c.wishes(),
+                then: c.then(),
+                now: c.now(),
+                refutes: c.refutes(),
             })
             .collect();
         // Whose words: a reporter at the start hands the clause over, and a

@@ -107,6 +107,35 @@ impl Clause {
         self.has("rest")
     }
 
+    /// Whether it speaks of an earlier state ("以前经费紧张", "刚进组那会儿"):
+    /// a later clause of the message that speaks of now ([`Clause::now`])
+    /// replaces what it said, as a correction does.
+    pub fn then(&self) -> bool {
+        self.has("then")
+    }
+
+    /// Whether it speaks of the present or a later time ("现在项目多了",
+    /// "这两年都按时毕业").
+    pub fn now(&self) -> bool {
+        self.has("now") && !self.then()
+    }
+
+    /// Whether it rejects what someone else was reported to say, and says
+    /// nothing of its own ("我倒不觉得", "其实没有", "纯属谣言", "我觉得并不是"):
+    /// after the writer's lead words, a bare denial, or a word of disbelief.
+    pub fn refutes(&self) -> bool {
+        let mut rest = self.text.as_str();
+        while let Some(lead) = list("refute_lead")
+            .iter()
+            .filter(|l| rest.starts_with(l.as_str()))
+            .max_by_key(|l| l.len())
+        {
+            rest = &rest[lead.len()..];
+        }
+        let rest = rest.trim_end_matches(['啊', '吧', '呀', '的', '了', '呢', '哈', '嘛']);
+        list("denial").iter().any(|d| d == rest) || self.has("disbelief")
+    }
+
     /// Whether it wishes for something ("要是经费再多点就好了", "希望老师能
     /// 多指导"): what it wishes for is lacking now.
     pub fn wishes(&self) -> bool {
@@ -117,7 +146,15 @@ impl Clause {
     /// 是每周都讨论"): it opens with 不是 (and is not "不是…就是…"), and
     /// `next` opens with 是 or 而是.
     pub fn denied_by(&self, next: &Clause) -> bool {
-        self.text.starts_with("不是")
+        // "脾气不是不好，是有点急": 不是 after the topic too.
+        let denies = self.text.starts_with("不是")
+            || self.text.char_indices().any(|(i, _)| {
+                i > 0
+                    && i <= 18
+                    && (self.text[i..].starts_with("不是不")
+                        || self.text[i..].starts_with("不是没"))
+            });
+        denies
             && !self.text.contains("就是")
             && next.sentence == self.sentence
             && (next.link == Link::Instead || next.text.starts_with('是'))
@@ -202,7 +239,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 9] = [
+const LISTS: [&str; 14] = [
     "anaphor",
     "lead",
     "other",
@@ -212,6 +249,11 @@ const LISTS: [&str; 9] = [
     "wish",
     "retract",
     "word",
+    "then",
+    "now",
+    "refute_lead",
+    "denial",
+    "disbelief",
 ];
 
 fn connectives() -> &'static Connectives {
@@ -388,6 +430,14 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
                 let ends = chars
                     .get(i + len)
                     .is_none_or(|c| ends_sentence(*c) || ends_clause(*c) || c.is_whitespace());
+                // "人其实很好", "他其实挺关心的": after a subject of a
+                // character or two, 其实 says the clause more firmly and
+                // revises; it does not cut the subject off its predicate.
+                if !at_start && l == Link::Revision && current.len() <= 2 && link == Link::None {
+                    link = l;
+                    i += len;
+                    continue;
+                }
                 if !at_start && l == Link::Revision && ends {
                     current.extend_from_slice(&chars[i..i + len]);
                     i += len;
@@ -514,5 +564,46 @@ mod tests {
         assert!(split(&fold("本来以为会手把手带"))[0].expected());
         assert!(split(&fold("其他都挺好"))[0].about_the_rest());
         assert!(split(&fold("要是经费再多点就好了"))[0].wishes());
+        // "脾气不是不好，是有点急": 不是 after the topic denies too.
+        let cs = split_at_connectives(&fold("脾气不是不好，是有点急"));
+        assert!(cs[0].denied_by(&cs[1]));
+        // "人其实很好": a short subject is not cut off its predicate.
+        let cs = split_at_connectives(&fold("人其实很好"));
+        assert_eq!(texts(&cs), ["人很好"]);
+        assert_eq!(cs[0].link, Link::Revision);
+    }
+
+    #[test]
+    fn an_earlier_state_and_the_present_are_told_apart() {
+        let cs = split_at_connectives(&fold("以前经费紧张，现在项目多了"));
+        assert!(cs[0].then() && !cs[0].now());
+        assert!(cs[1].now() && !cs[1].then());
+        // A clause that holds both speaks of the earlier state.
+        let cs = split(&fold("学术上以前很厉害"));
+        assert!(cs[0].then() && !cs[0].now());
+        // "说得过去" holds no 过去.
+        assert!(!split(&fold("补助说得过去"))[0].then());
+    }
+
+    #[test]
+    fn a_clause_that_rejects_what_was_reported_is_told() {
+        for s in [
+            "我倒不觉得",
+            "其实没有",
+            "纯属谣言",
+            "我觉得并不是",
+            "我看并没有",
+            "根本没这回事",
+            "我不太同意",
+            "我覺得不會啊",
+            "完全是瞎传的",
+        ] {
+            let cs = split_at_connectives(&fold(s));
+            assert!(cs.iter().any(|c| c.refutes()), "{s}");
+        }
+        for s in ["我觉得挺好的", "没有补助", "老师人很好", "不是很多"] {
+            let cs = split_at_connectives(&fold(s));
+            assert!(!cs.iter().any(|c| c.refutes()), "{s}");
+        }
     }
 }

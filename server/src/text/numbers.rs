@@ -99,6 +99,70 @@ pub(crate) fn parse_number(chars: &[char], i: usize) -> Option<(u32, usize)> {
     parse_cn(chars, i)
 }
 
+/// Amounts in the hundreds said per month ("补助每月800", "一个月七八百块"):
+/// (start, end) in chars. Such a sum is little, as "几百" is; a sum of
+/// thousands ("每月三千") needs a norm. The month must come before the
+/// amount, in the same clause ("每个月…", "一个月…", "月补…").
+pub fn monthly_hundreds(chars: &[char]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let starts = (c.is_ascii_digit() || cn_digit(c).is_some_and(|d| d > 0))
+            && (i == 0
+                || !(chars[i - 1].is_ascii_digit()
+                    || chars[i - 1] == '.'
+                    || is_cn_numeral(chars[i - 1])));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        // "七八百": two digits before 百 are a range of hundreds.
+        let range = cn_digit(c).is_some()
+            && chars.get(i + 1).and_then(|n| cn_digit(*n)).is_some()
+            && chars.get(i + 2) == Some(&'百');
+        let (value, len) = if range {
+            (cn_digit(c).unwrap_or(1) * 100, 3)
+        } else {
+            match parse_number(chars, i) {
+                Some(v) => v,
+                None => {
+                    i += 1;
+                    continue;
+                }
+            }
+        };
+        let end = i + len;
+        let after = chars.get(end).copied();
+        let larger = (after == Some('多')
+            && chars.get(end + 1).is_some_and(|n| matches!(n, '万' | '千')))
+            || after.is_some_and(|a| {
+                a.is_ascii_digit()
+                    || matches!(
+                        a,
+                        '.' | '万'
+                            | '千'
+                            | 'k'
+                            | 'w'
+                            | '%'
+                            | '个'
+                            | '次'
+                            | '人'
+                            | '篇'
+                            | '天'
+                            | '小'
+                            | '分'
+                    )
+            });
+        let month = chars[i.saturating_sub(8)..i].contains(&'月');
+        if (100..1000).contains(&value) && !larger && month {
+            out.push((i, end));
+        }
+        i = end;
+    }
+    out
+}
+
 /// A score said in words: where it is in the text and what it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoreWord {
@@ -213,6 +277,18 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn monthly_hundreds_are_found() {
+        let at = |s: &str| monthly_hundreds(&s.chars().collect::<Vec<_>>());
+        assert_eq!(at("补助每月800"), [(4, 7)]);
+        assert_eq!(at("一个月七八百块"), [(3, 6)]);
+        assert_eq!(at("每个月补助六百"), [(5, 7)]);
+        assert!(at("补助每月3500").is_empty());
+        assert!(at("每月800多万").is_empty());
+        assert!(at("版面费800").is_empty());
+        assert!(at("一个月2.5k").is_empty());
+    }
 
     fn cn(s: &str) -> Option<(u32, usize)> {
         parse_cn(&s.chars().collect::<Vec<_>>(), 0)

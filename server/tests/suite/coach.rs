@@ -739,6 +739,16 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             98.0,
             99.5,
         ),
+        // Written by the developer for stop 40's families (demands,
+        // before/now, double negation, rejected hearsay, 有的…有的…,
+        // amounts) and review-like messages: first contact 53.5–80.0 %
+        // per batch, read since.
+        (
+            "coach-scores-dev14.jsonl",
+            include_str!("../../evals/coach-scores-dev14.jsonl"),
+            97.0,
+            98.0,
+        ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
         let report = eval_scores::run(&set);

@@ -2,7 +2,7 @@
 //! topic each judgement binds to, lists, settings, counts and the degree of
 //! a bad thing (see the module doc of `text::opinion`).
 
-use super::words::{Token, Word};
+use super::words::{Demands, Token, Word};
 use super::{Judged, Statement};
 
 /// A modifier waiting for the judgement it applies to.
@@ -16,6 +16,11 @@ struct Pending {
     quantity: Option<i8>,
     /// Where the last modifier ended (a modifier reaches a few characters).
     end: usize,
+    /// A hedged negation of a negation ("不是不管", "并非没有经费"): it is
+    /// so, but said grudgingly — middling.
+    affirmed: bool,
+    /// The negator denies (不是, 并非): before another negation it concedes.
+    denial: bool,
 }
 
 /// How far (in characters of no term) a modifier reaches its judgement.
@@ -25,12 +30,18 @@ const REACH: usize = 4;
 /// activity nothing modified (a mention).
 fn value(head: Word, p: &Pending) -> Option<i8> {
     let strong = p.strong;
+    if p.affirmed && head.is_head() {
+        return Some(0);
+    }
     let v = match (p.negator, head) {
         (Some(Word::StrongNegator), Word::Positive | Word::Top | Word::Activity) => -2,
         (Some(Word::StrongNegator), Word::Negative | Word::Bottom | Word::Bad) => 1,
-        // "算不上大牛", "不算顶尖": short of the top is middling, not bad.
-        (Some(Word::HedgedNegator), Word::Top) => 0,
-        (Some(Word::HedgedNegator), Word::Positive | Word::Activity) => -1,
+        // "算不上大牛", "不算顶尖", "不是大牛": short of the top is middling,
+        // not bad.
+        (Some(Word::HedgedNegator | Word::Negator), Word::Top) => 0,
+        // "谈不上好", "算不上亲近": short of praise is middling too.
+        (Some(Word::HedgedNegator), Word::Positive) => 0,
+        (Some(Word::HedgedNegator), Word::Activity) => -1,
         (Some(Word::HedgedNegator), Word::Negative | Word::Bottom | Word::Bad) => 0,
         (Some(_), Word::Positive | Word::Top | Word::Activity) => -1,
         (Some(_), Word::Negative | Word::Bottom | Word::Bad) => 1,
@@ -136,6 +147,7 @@ pub(super) fn judge<A: Copy + Eq>(
     chars: &[char],
     first: Option<A>,
     carry: Option<A>,
+    demands: &Demands<A>,
 ) -> Vec<Statement<A>> {
     let mut out: Vec<Statement<A>> = Vec::new();
     let mention = |out: &mut Vec<Statement<A>>, topic: A| {
@@ -193,6 +205,12 @@ pub(super) fn judge<A: Copy + Eq>(
     // thing in it is what is required ("要求两篇SCI一区", "发三篇一区才能
     // 毕业"), neither said nor judged.
     let requires = tokens.iter().any(|t| t.has(Word::Requires));
+    // A demand ("要求"): where it (or the degree said of it) ended, and the
+    // topic named before it, whose demand it is ("对论文要求很高").
+    let mut demand: Option<(usize, Option<A>)> = None;
+    // The last value pushed and where its word ended: an intensifier right
+    // after it ("严得不得了") makes it strong.
+    let mut last_value: Option<(usize, usize)> = None;
     for (k, t) in tokens.iter().enumerate() {
         period |= t.has(Word::Period);
         if requires && t.topic.is_some() && matches!(t.head(), Some(Word::Positive | Word::Top)) {
@@ -203,8 +221,74 @@ pub(super) fn judge<A: Copy + Eq>(
         // 几次" is the 见不到).
         let seldom = period && t.has(Word::Times) && !t.has(Word::Down) && !t.has(Word::Up);
         let down = t.has(Word::Down) || seldom;
-        if t.start > pending.end + REACH + if pending.quantity.is_some() { 2 } else { 0 } {
+        // A negation reaches over whom it lets or does for ("从来不让我们
+        // 给他干私活").
+        let causative = pending.negator.is_some()
+            && chars[pending.end.min(t.start)..t.start]
+                .iter()
+                .any(|c| matches!(c, '让' | '叫' | '给' | '替' | '帮'));
+        let reach =
+            REACH + if pending.quantity.is_some() { 2 } else { 0 } + if causative { 4 } else { 0 };
+        if t.start > pending.end + reach {
             pending = Pending::default();
+        }
+        // "严得不得了", "好得要命": an intensifier after the judgement just
+        // made makes it strong.
+        let postfix: String = chars[t.start..t.end].iter().collect();
+        if t.has(Word::Strong)
+            && t.head().is_none()
+            && matches!(postfix.as_str(), "得不得了" | "得要命" | "极了" | "死了")
+        {
+            if let Some((i, _)) = last_value.filter(|(_, end)| t.start <= end + 1) {
+                if let Judged::Value(v) = out[i].judged {
+                    if v != 0 {
+                        out[i].judged = Judged::Value(2 * v.signum());
+                    }
+                }
+                last_value = None;
+                continue;
+            }
+        }
+        if t.has(Word::Requires) {
+            demand = Some((t.end, current));
+        }
+        // "对论文要求很高", "学术上很严格", "毕业要求比较高": how much is
+        // demanded of a topic — rigor, praise, when the topic's demands are
+        // rigor; weighing on it otherwise. Demands of no topic wait for a
+        // word that says they are excessive ("要求高得离谱").
+        let strict_after_rigor = t.has(Word::Strict)
+            && pending.negator.is_none()
+            && current.is_some_and(|c| demands.rigor.contains(&c))
+            && topic_end.is_some_and(|(end, _)| t.start <= end + REACH);
+        let demanded = demand
+            .filter(|(end, _)| {
+                (t.has(Word::Up) || t.has(Word::Strict))
+                    && t.head().is_none()
+                    && t.start <= end + REACH
+            })
+            .map(|(_, of)| of)
+            .or(strict_after_rigor.then_some(current));
+        if let Some(of) = demanded {
+            let excessive = tokens[k + 1..]
+                .iter()
+                .take_while(|n| n.start <= t.end + REACH)
+                .any(|n| matches!(n.head(), Some(Word::Negative | Word::Bottom)));
+            if let (Some(a), false) = (of, excessive) {
+                let rigor = demands.rigor.contains(&a);
+                let v: i8 = match pending.negator {
+                    Some(Word::HedgedNegator) => 0,
+                    Some(_) => -1,
+                    None if pending.strong => 2,
+                    None => 1,
+                };
+                if let Some(i) = push(&mut out, Some(a), &[], if rigor { v } else { -v }) {
+                    last_value = Some((i, t.end));
+                }
+            }
+            demand = Some((t.end, of));
+            pending = Pending::default();
+            last = None;
+            continue;
         }
         if let Some(a) = t.topic {
             let after_topic = topic_end.filter(|(end, j)| {
@@ -272,13 +356,27 @@ pub(super) fn judge<A: Copy + Eq>(
             tokens
                 .get(k + 1)
                 .filter(|n| n.start <= end + REACH)
-                .is_some_and(|n| n.head().is_some() || n.has(Word::Up) || n.has(Word::Down))
+                .is_some_and(|n| {
+                    n.head().is_some()
+                        || n.has(Word::Up)
+                        || n.has(Word::Down)
+                        // "没有不满意的": a negation of a negation.
+                        || (n.start == end && n.words.iter().any(|w| w.is_negator()))
+                })
         };
+        // "从来不发劳务费", "根本不开组会": an absolute negation of a short
+        // verb before a topic says the topic is not there, as 没 does.
+        let never_verb = pending.negator == Some(Word::StrongNegator)
+            && (pending.end + 1..=pending.end + 4).contains(&t.start)
+            && tokens[..k].last().is_some_and(|p| p.end <= pending.end)
+            && !chars[pending.end..t.start]
+                .iter()
+                .any(|c| matches!(c, '是' | '在' | '像' | '算'));
         // "基本没什么产出", "几乎没项目": a topic that 没 says is not there.
         if t.topic.is_some()
             && !t.weak
             && t.head().is_none()
-            && pending.existential
+            && (pending.existential || never_verb)
             && !judged_next(k, t.end)
         {
             let v = if pending.negator == Some(Word::StrongNegator) {
@@ -299,20 +397,77 @@ pub(super) fn judge<A: Copy + Eq>(
             .copied()
             .find(|w| w.is_negator())
             .filter(|_| !(either_or && t.start == 0));
+        // "一个延毕的都没有", "加班的也没有": a 没 closing the clause after
+        // the thing just judged says it is not there.
+        if let (Some(n), Some((i, word, at, _))) = (negator, last) {
+            let between = chars[at..t.start]
+                .iter()
+                .all(|c| matches!(c, '的' | '都' | '也' | '过' | '人' | '个' | '次'));
+            let closes = chars[t.end..]
+                .iter()
+                .all(|c| matches!(c, '有' | '的' | '了' | '啊' | '呢' | '过'));
+            let absent = chars[t.start..t.end]
+                .iter()
+                .any(|c| matches!(c, '没' | '无'));
+            if n != Word::NotYet
+                && absent
+                && between
+                && closes
+                && t.start > at
+                && matches!(
+                    word,
+                    Word::Bad | Word::Positive | Word::Top | Word::Activity
+                )
+            {
+                if let Judged::Value(v) = out[i].judged {
+                    out[i].judged = Judged::Value(if v > 0 { -1 } else { 1 });
+                } else if word == Word::Activity {
+                    out[i].judged = Judged::Value(-1);
+                }
+                pending = Pending::default();
+                last = None;
+                continue;
+            }
+        }
         if let Some(n) = negator {
             // "压力不大": a negated quantity at the end counts what came
             // before it, as "小" would.
             let count = (down || t.has(Word::Up)) && !next_head;
             if (next_head || t.head().is_none()) && !count {
-                // "不是不管": two plain negations say it is so, mildly — a
-                // mention, not a judgement.
+                // "不是不管", "并非没有经费": a denial (不是, 并非) of a
+                // negation is so, grudgingly — middling.
+                if pending.negator == Some(Word::Negator)
+                    && pending.denial
+                    && matches!(n, Word::Negator | Word::StrongNegator)
+                    && t.start <= pending.end + 1
+                {
+                    pending.negator = None;
+                    pending.existential = false;
+                    pending.affirmed = true;
+                    pending.end = t.end;
+                    continue;
+                }
+                // "没有不满意的": two plain negations say it is so.
                 if pending.negator == Some(Word::Negator) && n == Word::Negator {
                     pending.negator = None;
                     pending.existential = false;
                     pending.end = t.end;
                     continue;
                 }
+                // "也不是说不好": a hedged negation of a negation too.
+                if pending.negator == Some(Word::HedgedNegator)
+                    && matches!(n, Word::Negator | Word::StrongNegator | Word::HedgedNegator)
+                    && t.start <= pending.end + 1
+                {
+                    pending.negator = None;
+                    pending.existential = false;
+                    pending.affirmed = true;
+                    pending.end = t.end;
+                    continue;
+                }
                 pending.negator = Some(n);
+                pending.denial = chars[t.start..t.end].contains(&'是')
+                    || chars[t.start..t.end].starts_with(&['并', '非']);
                 pending.existential = n != Word::NotYet
                     && chars[t.start..t.end]
                         .iter()
@@ -332,6 +487,18 @@ pub(super) fn judge<A: Copy + Eq>(
                 continue;
             }
         }
+        // "谈不上多细致", "没多亲近": 多 right before a negated judgement
+        // is "how", not a count.
+        if t.head().is_none()
+            && pending.negator.is_some()
+            && t.end == t.start + 1
+            && chars[t.start] == '多'
+            && tokens
+                .get(k + 1)
+                .is_some_and(|n| n.start == t.end && n.head().is_some())
+        {
+            continue;
+        }
         let quantity = if t.has(Word::Up) {
             Some(1)
         } else if down {
@@ -347,7 +514,11 @@ pub(super) fn judge<A: Copy + Eq>(
                 || ("点岁".contains(chars[t.start - 1])
                     && t.start >= 2
                     && numeral(chars[t.start - 2])));
-        if approximate && t.head().is_none() {
+        // (Not a count of rounds: "改二十多遍" is many.)
+        let rounds = chars[t.start..t.end]
+            .iter()
+            .any(|c| matches!(c, '遍' | '轮'));
+        if approximate && !rounds && t.head().is_none() {
             continue;
         }
         if let (Some(q), None) = (quantity, t.head()) {
@@ -481,6 +652,16 @@ pub(super) fn judge<A: Copy + Eq>(
             continue;
         }
         let Some(head) = t.head() else { continue };
+        // "经费不是不够", "脾气不是不好": a denial of a negated word of
+        // praise concedes it — middling.
+        if pending.denial
+            && pending.negator == Some(Word::Negator)
+            && head == Word::Negative
+            && matches!(chars[t.start], '不' | '没')
+        {
+            pending.negator = None;
+            pending.affirmed = true;
+        }
         // "想留院很难", "大厂很难进": how hard a good thing is to reach
         // judges it.
         if let Some((i, Word::Positive, at, j)) = last {
@@ -543,10 +724,24 @@ pub(super) fn judge<A: Copy + Eq>(
             Some(b) => (Some(b), &[][..]),
             None => (target, group),
         };
+        // "要求太苛刻", "要求高得离谱": demands said to be excessive — of
+        // no topic, or of one whose demands are rigor — criticise the
+        // people who make them.
+        let excess = demands.excess.filter(|_| {
+            matches!(head, Word::Negative | Word::Bottom)
+                && demand.is_some_and(|(end, of)| {
+                    t.start <= end + REACH && of.is_none_or(|a| demands.rigor.contains(&a))
+                })
+        });
+        let (target, group) = match excess {
+            Some(a) => (Some(a), &[][..]),
+            None => (target, group),
+        };
         match value(head, &pending) {
             Some(v) => {
                 let i = push(&mut out, target, group, v);
                 last = i.map(|i| (i, head, t.end, k));
+                last_value = i.map(|i| (i, t.end));
             }
             None => {
                 // An activity with nothing on it yet: a mention that a
@@ -561,6 +756,31 @@ pub(super) fn judge<A: Copy + Eq>(
             }
         }
         pending = Pending::default();
+    }
+    // "有的一篇都没有", "补助？根本没有": an absolute 没 that ends the
+    // clause says what the clause is about is not there.
+    if pending.negator == Some(Word::StrongNegator)
+        && pending.existential
+        && chars[pending.end..]
+            .iter()
+            .all(|c| matches!(c, '有' | '的' | '了' | '啊' | '呢'))
+        && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
+    {
+        push(&mut out, current.or(first).or(carry), &[], -2);
+    }
+    // "有的月份有，有的月份没有": some of it is there — said against
+    // some of it not being there, the two are mixed.
+    let some = chars
+        .windows(2)
+        .take(5)
+        .any(|w| matches!(w, ['有', '的' | '些' | '时']));
+    if some
+        && chars.last() == Some(&'有')
+        && !chars.ends_with(&['没', '有'])
+        && pending.negator.is_none()
+        && !out.iter().any(|s| matches!(s.judged, Judged::Value(_)))
+    {
+        push(&mut out, current.or(first).or(carry), &[], 1);
     }
     if !out.iter().any(|s| matches!(s.judged, Judged::Value(_))) {
         for a in settings {

@@ -14,6 +14,12 @@
 //! - an intensifier before it (`非常` strong, `很` weak) and a negator
 //!   (`不`, `根本不`, `不算`) change it: praise 4 / 5, criticism 2 / 1,
 //!   middling 3 ([`Judged::Value`] from −2 to 2);
+//! - a denial of a negation concedes ("不是不管", "并非没有经费": middling),
+//!   two plain negations affirm ("没有不满意的"), and an absolute adverb
+//!   holding a fact's first 不 makes it strong ("从来不给推荐");
+//! - demands ("要求很严", "对论文要求极高") are rigor, praise, of the topics
+//!   a feature names ([`Topics::set_demands`]) and weigh on the others;
+//!   excessive ones ("要求太苛刻") criticise the feature's `excess` topic;
 //! - quantities take the value of what they count: `补助很少` criticises,
 //!   `骂人少` and `很少延毕` praise, `延毕的特别多` criticises strongly;
 //! - a clause that asks (`经费怎么样`) or does not know (`不清楚`) judges
@@ -93,7 +99,13 @@ pub fn read<A: Copy + Eq>(
         };
         return unknown_of(about);
     }
-    let out = judge(&tokens, chars, first_topic(&named, &tokens, carry), carry);
+    let out = judge(
+        &tokens,
+        chars,
+        first_topic(&named, &tokens, carry),
+        carry,
+        &topics.demands,
+    );
     // "还没进组": not yet — nothing judged unless the clause judges something
     // all the same ("劳务费拖了半年还没发"), and then only what it names is
     // unknown ("我还没正式进组" leaves what came before as it was).
@@ -324,6 +336,104 @@ mod tests {
                 judged: Judged::Mentioned
             }]
         );
+    }
+
+    /// The test topics with a fact that starts with 不, and demands.
+    fn read_with(s: &str, carry: Option<T>) -> Vec<(T, Judged)> {
+        let mut t = topics();
+        t.add("不给推荐", T::Work, Some(Word::Bad));
+        t.set_demands(vec![T::Work], T::People);
+        let chars: Vec<char> = fold(s).chars().collect();
+        read(&t, &chars, carry, false)
+            .into_iter()
+            .filter(|s| s.judged != Judged::Mentioned)
+            .map(|s| (s.topic, s.judged))
+            .collect()
+    }
+
+    #[test]
+    fn an_absolute_negator_holding_a_fact_s_first_character_makes_it_strong() {
+        // "从来不" + "不给推荐": never — strong criticism; a plain negator
+        // before it leaves it plain.
+        assert_eq!(
+            read_with("从来不给推荐", None),
+            vec![(T::Work, Judged::Value(-2))]
+        );
+        assert_eq!(
+            read_with("几乎不给推荐", None),
+            vec![(T::Work, Judged::Value(-1))]
+        );
+        // An absolute negation of a short verb before a topic: not there.
+        assert_eq!(v("从来不发补助"), -2);
+        // An absolute 没 closing the clause: what it continues is not there.
+        assert_eq!(
+            read_with("有的一篇都没有", Some(T::Work)),
+            vec![(T::Work, Judged::Value(-2))]
+        );
+        // "有的月份有": some of what the clause continues is there.
+        assert_eq!(
+            read_with("有的月份有", Some(T::Money)),
+            vec![(T::Money, Judged::Value(1))]
+        );
+        // A 没 closing the clause after a bad thing negates it.
+        assert_eq!(v("一个延毕的都没有"), 1);
+    }
+
+    #[test]
+    fn double_negation_affirms_and_a_hedged_one_is_middling() {
+        // Two plain negations: it is so.
+        assert_eq!(v("脾气没有不好"), 1);
+        assert_eq!(v("补助没有不满意的"), 1);
+        // A hedged negation of a negation: so, grudgingly.
+        assert_eq!(v("经费不是不够"), 0);
+        assert_eq!(v("补助也不是说不好"), 0);
+        assert_eq!(v("脾气不是不好"), 0);
+        assert_eq!(v("并非没有补助"), 0);
+        // A plain denial of praise is criticism.
+        assert_eq!(v("脾气不是很好"), -1);
+        assert_eq!(v("补助不是特别多"), -1);
+        // Short of praise, hedged, is middling; short of it, plainly, is not.
+        assert_eq!(v("脾气谈不上多好"), 0);
+        assert_eq!(v("脾气算不上好"), 0);
+        assert_eq!(v("脾气不是很好"), -1);
+        assert_eq!(v("脾气也不是很好"), -1);
+    }
+
+    #[test]
+    fn demands_are_rigor_of_some_topics_and_weigh_on_others() {
+        // Of a topic whose demands are rigor: praise, by its degree.
+        assert_eq!(
+            read_with("组会要求很严", None),
+            vec![(T::Work, Judged::Value(1))]
+        );
+        assert_eq!(
+            read_with("组会要求特别高", None),
+            vec![(T::Work, Judged::Value(2))]
+        );
+        assert_eq!(
+            read_with("组会上很严格", None),
+            vec![(T::Work, Judged::Value(1))]
+        );
+        // Of any other topic they weigh: "毕业要求高".
+        assert_eq!(
+            read_with("经费要求很高", None),
+            vec![(T::Money, Judged::Value(-1))]
+        );
+        assert_eq!(
+            read_with("经费要求不高", None),
+            vec![(T::Money, Judged::Value(1))]
+        );
+        // Excessive, or of no topic and excessive: the people who make them.
+        assert_eq!(
+            read_with("要求太苛刻了", None),
+            vec![(T::People, Judged::Value(-2))]
+        );
+        assert_eq!(
+            read_with("组会要求高得离谱", None),
+            vec![(T::People, Judged::Value(-2))]
+        );
+        // Demands of no topic, not said to be excessive, judge nothing.
+        assert!(read_with("要求很高", None).is_empty());
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub enum Word {
     /// What is required ("要求", "才能毕业"): a good thing after it is the
     /// requirement, not an achievement ("要求两篇SCI一区").
     Requires,
+    /// How strictly something is demanded ("严", "严格"): after a word of
+    /// demand ("要求很严"), or after a topic whose demands are rigor
+    /// ("学术上很严格"), it says how much is demanded.
+    Strict,
 }
 
 impl Word {
@@ -72,6 +76,7 @@ impl Word {
             "period" => Word::Period,
             "times" => Word::Times,
             "requires" => Word::Requires,
+            "strict" => Word::Strict,
             _ => return None,
         })
     }
@@ -107,6 +112,17 @@ pub struct Topics<A> {
     /// (term, topic, its judgement, weak), in the order added.
     terms: Vec<(String, A, Option<Word>, bool)>,
     words: OnceLock<WordSet<Meaning<A>>>,
+    /// Demands ("要求高", "要求很严"): the topics whose demands are rigor,
+    /// praise ("对论文要求高"; of any other topic they weigh: "毕业要求高"),
+    /// and the topic that excessive demands, or demands of no topic,
+    /// criticise ("要求太苛刻": the people who make them).
+    pub(super) demands: Demands<A>,
+}
+
+/// See [`Topics::set_demands`].
+pub(super) struct Demands<A> {
+    pub(super) rigor: Vec<A>,
+    pub(super) excess: Option<A>,
 }
 
 /// Everything one term means: its general words of judgement, the topic it
@@ -123,7 +139,21 @@ impl<A: Copy + Eq> Topics<A> {
         Topics {
             terms: Vec::new(),
             words: OnceLock::new(),
+            demands: Demands {
+                rigor: Vec::new(),
+                excess: None,
+            },
         }
+    }
+
+    /// Demands made of `rigor` topics are rigor, praise ("对论文要求很高");
+    /// of others they weigh, like a heavy thing ("毕业要求比较高"); demands
+    /// said to be excessive ("要求太苛刻", "要求高得离谱") criticise `excess`.
+    pub fn set_demands(&mut self, rigor: Vec<A>, excess: A) {
+        self.demands = Demands {
+            rigor,
+            excess: Some(excess),
+        };
     }
 
     /// `term` names `topic` only when a judgement binds to it ("人" in
@@ -287,8 +317,12 @@ pub(super) fn tokenize<A: Copy + Eq>(topics: &Topics<A>, chars: &[char]) -> Vec<
         char_at[b..b + c.len_utf8()].fill(n);
     }
     char_at[text.len()] = chars.len();
-    topics
-        .words()
+    let mut byte_at = vec![text.len(); chars.len() + 1];
+    for (n, (b, _)) in text.char_indices().enumerate() {
+        byte_at[n] = b;
+    }
+    let words = topics.words();
+    let tokens: Vec<Token<A>> = words
         .find(&text)
         .map(|hit| Token {
             start: char_at[hit.start],
@@ -297,5 +331,74 @@ pub(super) fn tokenize<A: Copy + Eq>(topics: &Topics<A>, chars: &[char]) -> Vec<
             topic: hit.tag.topic,
             weak: hit.tag.weak,
         })
-        .collect()
+        .collect();
+    let mut out: Vec<Token<A>> = Vec::with_capacity(tokens.len());
+    let mut k = 0;
+    while k < tokens.len() {
+        let t = &tokens[k];
+        // "从来不给推荐", "几乎没钱": a negator whose last character starts
+        // a longer word of criticism ("不给推荐", "没钱") is read as the
+        // adverb before it and that word — an absolute adverb makes the
+        // criticism strong ("从来" + "不给推荐": never recommends anyone).
+        if let Some((word, end)) =
+            negated_word(words, &text, &byte_at, chars, t).filter(|(_, end)| {
+                tokens[k + 1..]
+                    .iter()
+                    .take_while(|n| n.start < *end)
+                    .all(|n| n.end <= *end)
+            })
+        {
+            if t.has(Word::StrongNegator) {
+                out.push(Token {
+                    start: t.start,
+                    end: t.end - 1,
+                    words: vec![Word::Strong],
+                    topic: None,
+                    weak: false,
+                });
+            }
+            out.push(Token {
+                start: t.end - 1,
+                end,
+                words: word.words.clone(),
+                topic: word.topic,
+                weak: word.weak,
+            });
+            k += 1;
+            while tokens.get(k).is_some_and(|n| n.start < end) {
+                k += 1;
+            }
+            continue;
+        }
+        out.push(t.clone());
+        k += 1;
+    }
+    out
+}
+
+/// The fact of criticism that starts at the last character of the negator
+/// `t` ("从来不" + "不给推荐"), and where it ends, when it runs past `t`.
+fn negated_word<'a, A: Copy + Eq>(
+    words: &'a WordSet<Meaning<A>>,
+    text: &'a str,
+    byte_at: &[usize],
+    chars: &[char],
+    t: &Token<A>,
+) -> Option<(&'a Meaning<A>, usize)> {
+    let negator_only = t.words.iter().any(|w| w.is_negator()) && t.head().is_none();
+    if !negator_only || t.end < t.start + 2 || !matches!(chars[t.end - 1], '不' | '没') {
+        return None;
+    }
+    let from = byte_at[t.end - 1];
+    let hit = words.find(&text[from..]).next().filter(|h| h.start == 0)?;
+    let end = t.end - 1 + text[from..from + hit.end].chars().count();
+    // A fact of the feature's that names its topic ("不给推荐"), not a
+    // general verb whose object follows ("从来不给我们压力").
+    let criticises = hit.tag.topic.is_some()
+        && hit
+            .tag
+            .words
+            .iter()
+            .any(|w| matches!(w, Word::Negative | Word::Bad | Word::Bottom));
+    (criticises && end > t.end).then_some((hit.tag, end))
 }
