@@ -1,11 +1,10 @@
-//! The spoken reply's limits (seed 000 §2.2): at most 50 characters, two or
+//! The spoken reply's limits: at most 50 characters, two or
 //! three short sentences, nothing a speech engine would read out as symbols.
+
+use crate::text::clauses::{ends_spoken_clause, ends_spoken_sentence};
 
 /// The longest `voice_response`, in characters.
 pub const MAX_CHARS: usize = 50;
-
-const SENTENCE_END: &[char] = &['。', '！', '？', '!', '?', '…'];
-const CLAUSE_END: &[char] = &['，', '、', '；', ',', ';', '：'];
 
 /// Fits a reply into [`MAX_CHARS`]: whole sentences if they fit, else whole
 /// clauses closed with "。", else a hard cut with "…". Markdown and code
@@ -28,14 +27,14 @@ pub fn fit(text: &str) -> String {
         return cleaned;
     }
     let window = &chars[..MAX_CHARS];
-    if let Some(end) = window.iter().rposition(|c| SENTENCE_END.contains(c)) {
+    if let Some(end) = window.iter().rposition(|&c| ends_spoken_sentence(c)) {
         if end >= 8 {
             return window[..=end].iter().collect();
         }
     }
     if let Some(end) = window[..MAX_CHARS - 1]
         .iter()
-        .rposition(|c| CLAUSE_END.contains(c))
+        .rposition(|&c| ends_spoken_clause(c))
     {
         if end >= 8 {
             let mut out: String = window[..end].iter().collect();

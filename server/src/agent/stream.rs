@@ -56,7 +56,7 @@ struct Sentences {
 
 /// Where a sentence ends (the same marks [`voice::fit`] keeps whole).
 fn sentence_end(c: char) -> bool {
-    matches!(c, '。' | '！' | '？' | '!' | '?' | '…')
+    crate::text::clauses::ends_spoken_sentence(c)
 }
 
 impl Sentences {

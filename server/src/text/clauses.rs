@@ -172,6 +172,21 @@ pub fn ends_sentence(c: char) -> bool {
     matches!(c, '。' | '!' | '?' | '\n' | '！' | '？' | '｡')
 }
 
+/// Where a spoken reply may end a sentence (`voice::fit` keeps whole
+/// sentences, the stream speaks each as it ends): [`ends_sentence`] without
+/// the line break, which speech does not hear, and with the ellipsis, after
+/// which a reply still sounds finished.
+pub fn ends_spoken_sentence(c: char) -> bool {
+    (c != '\n' && ends_sentence(c)) || c == '…'
+}
+
+/// Where a spoken reply may be cut between clauses: commas, 、, semicolons
+/// and the full-width colon. Not the ASCII colon or full stop, which sit
+/// inside times and numbers (12:30, 4.5分).
+pub fn ends_spoken_clause(c: char) -> bool {
+    matches!(c, '，' | '、' | '；' | ',' | ';' | '：')
+}
+
 /// Whether `c` ends a clause inside a sentence (a full stop between two
 /// digits is a decimal point; see [`split`]).
 pub fn ends_clause(c: char) -> bool {

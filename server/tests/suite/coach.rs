@@ -639,6 +639,40 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
     assert!(r.error.is_none(), "{:?}", r.error);
 }
 
+/// The targets on a set written after the code by a writer who read only
+/// the labelling guide, measured once before anyone read it
+/// (`coach-scores-heldout14.jsonl`, stop 40: 96.7 % exact, 98.7 % within
+/// ±1, edits 100 %): at least 90 % exact on every dimension, 98 % within ±1
+/// and every edit that names a number. Printed with `--nocapture`. Once its
+/// misses are read it is development data like the others, and the next
+/// set written after the code takes its place here.
+#[test]
+fn the_coach_meets_its_targets_on_text_written_after_it() {
+    use server::coach::eval_scores;
+    let file = "coach-scores-heldout14.jsonl";
+    let set = eval_scores::parse(include_str!("../../evals/coach-scores-heldout14.jsonl"))
+        .expect("the set parses");
+    let report = eval_scores::run(&set);
+    let t = &report.total;
+    println!("{}", eval_scores::render(file, &report, false));
+    for (i, name) in ["academic", "funding", "relationship", "prospects"]
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            t.exact_of(i) >= 90.0,
+            "{file}: {name} exact {:.1} %",
+            t.exact_of(i)
+        );
+    }
+    assert!(
+        t.within_one() >= 98.0,
+        "{file}: within ±1 {:.1} %",
+        t.within_one()
+    );
+    assert_eq!(t.edit_accuracy(), 100.0, "{file}: edits");
+}
+
 /// The coach's reading of scores cannot fall back (issue 27's measure):
 /// the development sets as they are read now. The issue's targets (≥ 90 %
 /// exact per dimension, ≥ 98 % within ±1) are for a set written after the
