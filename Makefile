@@ -5,7 +5,8 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # Release builds run wasm-opt; the npm package `binaryen` (installed by
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
-.PHONY: run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model fmt lint clean
+# deploy-check: deploy/compose.yaml's topology without Docker (scripts/deploy-check.sh).
+.PHONY: deploy-check run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -88,6 +89,13 @@ bench-scale:
 # browser fetches and when.
 size:
 	node scripts/wasm-size.mjs
+
+# Two release instances over a throwaway PostgreSQL behind Caddy (TLS,
+# HTTP/2), as deploy/compose.yaml runs them: a conversation and a review
+# across both, one instance stopped mid-stream and restarted, the Dockerfile
+# linted; then torn down. Not part of `make test` (it installs Caddy).
+deploy-check: setup
+	scripts/deploy-check.sh
 
 # 200 conversations × 20 turns, 50 at a time, against the release server code
 # on a loopback port: 0 errors, every turn stored; prints turns/s and p50/p95.
