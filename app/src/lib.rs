@@ -14,6 +14,7 @@ pub mod load_failure;
 pub mod model;
 pub mod page_context;
 pub mod pages;
+pub mod policy;
 pub mod protocol;
 pub mod sync_hydrate;
 pub mod text;

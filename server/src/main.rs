@@ -40,8 +40,9 @@ use server::cli::{evals, tools, Failure, USAGE};
 use server::site::Site;
 use server::{db, startup};
 
-/// Chat sessions idle this long are deleted (at start, then every hour).
-const SESSION_DAYS: u32 = 7;
+/// Chat sessions idle this long are deleted (at start, then every hour);
+/// `app::policy`, which the `/privacy` page prints.
+use app::policy::SESSION_DAYS;
 const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 #[tokio::main]

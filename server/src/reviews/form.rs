@@ -17,7 +17,7 @@ use super::rules::RuleContext;
 use crate::site::Site;
 
 /// How long a refused submission is kept for the form to show again.
-const KEEP: Duration = Duration::from_secs(10 * 60);
+const KEEP: Duration = Duration::from_secs(app::policy::DRAFT_MINUTES * 60);
 /// At most this many are kept (the oldest go first).
 const MAX: usize = 1000;
 /// A draft's text is kept up to this many characters (the form's limit and
