@@ -11,6 +11,7 @@ pub mod error;
 pub mod fetch;
 pub mod hydrated;
 pub mod load_failure;
+pub mod meta;
 pub mod model;
 pub mod page_context;
 pub mod pages;
@@ -38,8 +39,9 @@ use crate::sync_hydrate::IntoAnySync;
 
 /// The HTML document around the app, rendered on the server only.
 ///
-/// The icon and description are plain elements here rather than
-/// `leptos_meta` components inside `App`: they never change. The stylesheet,
+/// The icons are plain elements here rather than `leptos_meta` components
+/// inside `App`: they never change (each page's description and Open Graph
+/// tags do: `meta::PageMeta`). The stylesheet,
 /// the module and the WASM have the content's hash in their names (the
 /// build's `hash-files`), so a browser may keep them for good and one page
 /// never mixes two deploys' files.
@@ -51,11 +53,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
-                <meta name="description" content="导师评价与推荐：按学校和专业查看导师排行、学生评价，并让语音助手帮你挑选导师。"/>
                 // Before the stylesheet: a script after it waits for it.
                 <script nonce=nonce.clone()>{load_failure::script()}</script>
                 <HashedStylesheet options=options.clone() id="leptos"/>
                 <link rel="icon" type="image/svg+xml" href="/favicon.svg"/>
+                <link rel="apple-touch-icon" href="/apple-touch-icon.png"/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
                 <MetaTags/>
@@ -73,6 +75,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    meta::provide_once();
     let store = PageContextStore::provide();
     AgentOverlay::provide();
     crate::hydrated::Hydrated::provide();

@@ -9,6 +9,7 @@
 //! - [`reviews`]: the review write paths (a new review, edits, deletions,
 //!   reports, near-duplicate signatures) and the aggregates they move.
 //! - [`moderation`]: the admin's lists and the audit log.
+//! - [`sitemap`]: the advisors the sitemap lists, one part at a time.
 //! - [`catalog`], [`dataset`]: the catalog's rows; bulk loads of generated data.
 //! - [`sql`], [`plan`]: statements built piece by piece; query plans.
 //! - [`rankings`]: a page of a ranking, a rank, a pair's statistics — each
@@ -37,6 +38,7 @@ pub mod roster;
 pub mod scores;
 pub mod search;
 pub mod sessions;
+pub mod sitemap;
 pub mod sql;
 pub mod votes;
 
