@@ -32,8 +32,8 @@ use crate::agent_state::AgentOverlay;
 use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
 use crate::pages::{
-    AdminPage, AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView, ReviewFormPage,
-    SearchPage,
+    AboutPage, AdminPage, AdvisorPage, ComparePage, HomePage, NotFoundPage, PrivacyPage,
+    RankingPageView, ReviewFormPage, RulesPage, SearchPage,
 };
 use crate::sync_hydrate::IntoAnySync;
 
@@ -106,6 +106,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/advisor/:id/review") view=|| view! { <ReviewFormPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     <Route path=path!("/compare") view=|| view! { <ComparePage/> }.into_any_sync() ssr=SsrMode::Async/>
                     <Route path=path!("/search") view=|| view! { <SearchPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/rules") view=|| view! { <RulesPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/privacy") view=|| view! { <PrivacyPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/about") view=|| view! { <AboutPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     // The server answers `/admin` itself when the token is
                     // missing or wrong, and renders this route only with it
                     // (server `http::admin::page`).
@@ -113,6 +116,12 @@ pub fn App() -> impl IntoView {
                 </Routes>
             </main>
                 <footer class="site-footer">
+                    <nav class="footer-links" aria-label="关于本站">
+                        <A href="/about">"关于"</A>
+                        <A href="/rules">"发帖规则"</A>
+                        <A href="/privacy">"隐私说明"</A>
+                        <A href="/correction">"申诉/更正"</A>
+                    </nav>
                     <p>"导师评价网 · 评价来自学生，仅供参考。演示数据为虚构。"</p>
                 </footer>
                 <AgentPanel/>

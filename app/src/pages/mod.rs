@@ -9,6 +9,7 @@ mod not_found;
 mod ranking;
 mod review;
 mod search;
+mod trust;
 
 pub use admin::AdminPage;
 pub use advisor::AdvisorPage;
@@ -18,6 +19,7 @@ pub use not_found::{NotFound, NotFoundPage};
 pub use ranking::RankingPageView;
 pub use review::ReviewFormPage;
 pub use search::SearchPage;
+pub use trust::{AboutPage, PrivacyPage, RulesPage};
 
 pub(crate) use crate::text::url_encode as encode;
 
