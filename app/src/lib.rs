@@ -32,8 +32,8 @@ use crate::agent_state::AgentOverlay;
 use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
 use crate::pages::{
-    AboutPage, AdminPage, AdvisorPage, ComparePage, HomePage, NotFoundPage, PrivacyPage,
-    RankingPageView, ReviewFormPage, RulesPage, SearchPage,
+    AboutPage, AdminPage, AdvisorPage, ComparePage, CorrectionPage, HomePage, NotFoundPage,
+    PrivacyPage, RankingPageView, ReviewFormPage, RulesPage, SearchPage,
 };
 use crate::sync_hydrate::IntoAnySync;
 
@@ -109,6 +109,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/rules") view=|| view! { <RulesPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     <Route path=path!("/privacy") view=|| view! { <PrivacyPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     <Route path=path!("/about") view=|| view! { <AboutPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/correction") view=|| view! { <CorrectionPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     // The server answers `/admin` itself when the token is
                     // missing or wrong, and renders this route only with it
                     // (server `http::admin::page`).

@@ -244,6 +244,7 @@ pub fn app_router_at(
         .merge(http::reviews::pages(site.clone()))
         .merge(http::admin::pages(site.clone()))
         .merge(http::votes::pages(site.clone()))
+        .merge(http::corrections::pages(site.clone()))
         .merge(http::crawlers::router(
             site.clone(),
             site_url,

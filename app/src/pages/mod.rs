@@ -4,6 +4,7 @@
 mod admin;
 mod advisor;
 mod compare;
+mod correction;
 mod home;
 mod not_found;
 mod ranking;
@@ -14,6 +15,7 @@ mod trust;
 pub use admin::AdminPage;
 pub use advisor::AdvisorPage;
 pub use compare::ComparePage;
+pub use correction::CorrectionPage;
 pub use home::HomePage;
 pub use not_found::{NotFound, NotFoundPage};
 pub use ranking::RankingPageView;

@@ -9,6 +9,7 @@
 //! - [`reviews`]: the review write paths (a new review, edits, deletions,
 //!   reports, near-duplicate signatures) and the aggregates they move.
 //! - [`moderation`]: the admin's lists and the audit log.
+//! - [`corrections`]: requests for a correction, from the `/correction` form.
 //! - [`sitemap`]: the advisors the sitemap lists, one part at a time.
 //! - [`catalog`], [`dataset`]: the catalog's rows; bulk loads of generated data.
 //! - [`sql`], [`plan`]: statements built piece by piece; query plans.
@@ -26,6 +27,7 @@
 //!   roster version that tells running instances to reload their caches.
 
 pub mod catalog;
+pub mod corrections;
 pub mod dataset;
 pub mod drafts;
 pub mod limits;
