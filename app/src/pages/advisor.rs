@@ -178,6 +178,10 @@ fn Profile(detail: AdvisorDetail) -> impl IntoView {
             <p class="bio">{d.bio.clone()}</p>
             <p class="write-review">
                 <a class="button" href=format!("/advisor/{}/review", d.id) data-testid="write-review">"写评价"</a>
+                " "
+                <a class="correction-link" href=format!("/correction?about={}", crate::pages::encode(&format!("/advisor/{}", d.id)))>
+                    "信息有误？申请更正"
+                </a>
             </p>
             <div class="profile-stats">
                 <section>
