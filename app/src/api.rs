@@ -80,6 +80,12 @@ mod ssr {
             request: &http::request::Parts,
             after: Option<String>,
         ) -> Result<crate::model::admin::AdminLists, ApiError>;
+        /// The correction form: empty, or a refused submission's values and
+        /// errors when `draft` names one that is still kept.
+        async fn correction_form(
+            &self,
+            draft: Option<&str>,
+        ) -> Result<crate::model::correction::CorrectionForm, ApiError>;
     }
 
     pub type SharedSiteData = Arc<dyn SiteData>;
@@ -255,6 +261,18 @@ pub async fn get_review_form(
 ) -> Result<Option<crate::model::ReviewForm>, ServerFnError> {
     site_data()?
         .review_form(&id, draft.as_deref(), edit.as_deref())
+        .await
+        .map_err(to_server_error)
+}
+
+/// The form of `/correction` (a refused submission's values and errors
+/// when `draft` names one).
+#[server]
+pub async fn get_correction_form(
+    draft: Option<String>,
+) -> Result<crate::model::correction::CorrectionForm, ServerFnError> {
+    site_data()?
+        .correction_form(draft.as_deref())
         .await
         .map_err(to_server_error)
 }

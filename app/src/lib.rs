@@ -11,9 +11,11 @@ pub mod error;
 pub mod fetch;
 pub mod hydrated;
 pub mod load_failure;
+pub mod meta;
 pub mod model;
 pub mod page_context;
 pub mod pages;
+pub mod policy;
 pub mod protocol;
 pub mod sync_hydrate;
 pub mod text;
@@ -30,15 +32,16 @@ use crate::agent_state::AgentOverlay;
 use crate::components::AgentPanel;
 use crate::page_context::PageContextStore;
 use crate::pages::{
-    AdminPage, AdvisorPage, ComparePage, HomePage, NotFoundPage, RankingPageView, ReviewFormPage,
-    SearchPage,
+    AboutPage, AdminPage, AdvisorPage, ComparePage, CorrectionPage, HomePage, NotFoundPage,
+    PrivacyPage, RankingPageView, ReviewFormPage, RulesPage, SearchPage,
 };
 use crate::sync_hydrate::IntoAnySync;
 
 /// The HTML document around the app, rendered on the server only.
 ///
-/// The icon and description are plain elements here rather than
-/// `leptos_meta` components inside `App`: they never change. The stylesheet,
+/// The icons are plain elements here rather than `leptos_meta` components
+/// inside `App`: they never change (each page's description and Open Graph
+/// tags do: `meta::PageMeta`). The stylesheet,
 /// the module and the WASM have the content's hash in their names (the
 /// build's `hash-files`), so a browser may keep them for good and one page
 /// never mixes two deploys' files.
@@ -50,11 +53,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
-                <meta name="description" content="导师评价与推荐：按学校和专业查看导师排行、学生评价，并让语音助手帮你挑选导师。"/>
                 // Before the stylesheet: a script after it waits for it.
                 <script nonce=nonce.clone()>{load_failure::script()}</script>
                 <HashedStylesheet options=options.clone() id="leptos"/>
                 <link rel="icon" type="image/svg+xml" href="/favicon.svg"/>
+                <link rel="apple-touch-icon" href="/apple-touch-icon.png"/>
                 <AutoReload options=options.clone()/>
                 <HydrationScripts options/>
                 <MetaTags/>
@@ -72,6 +75,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    meta::provide_once();
     let store = PageContextStore::provide();
     AgentOverlay::provide();
     crate::hydrated::Hydrated::provide();
@@ -102,6 +106,10 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/advisor/:id/review") view=|| view! { <ReviewFormPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     <Route path=path!("/compare") view=|| view! { <ComparePage/> }.into_any_sync() ssr=SsrMode::Async/>
                     <Route path=path!("/search") view=|| view! { <SearchPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/rules") view=|| view! { <RulesPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/privacy") view=|| view! { <PrivacyPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/about") view=|| view! { <AboutPage/> }.into_any_sync() ssr=SsrMode::Async/>
+                    <Route path=path!("/correction") view=|| view! { <CorrectionPage/> }.into_any_sync() ssr=SsrMode::Async/>
                     // The server answers `/admin` itself when the token is
                     // missing or wrong, and renders this route only with it
                     // (server `http::admin::page`).
@@ -109,6 +117,12 @@ pub fn App() -> impl IntoView {
                 </Routes>
             </main>
                 <footer class="site-footer">
+                    <nav class="footer-links" aria-label="关于本站">
+                        <A href="/about">"关于"</A>
+                        <A href="/rules">"发帖规则"</A>
+                        <A href="/privacy">"隐私说明"</A>
+                        <A href="/correction">"申诉/更正"</A>
+                    </nav>
                     <p>"导师评价网 · 评价来自学生，仅供参考。演示数据为虚构。"</p>
                 </footer>
                 <AgentPanel/>

@@ -1,6 +1,5 @@
 import { test, expect, Page } from '@playwright/test';
-import * as fs from 'fs';
-import { recordSpeech, hydrated, spoken, lastSpoken, isWasm } from './helpers';
+import { recordSpeech, hydrated, spoken, lastSpoken, isWasm, seriousViolations } from './helpers';
 
 // Issue 13's checks that hold today: axe-core on every page (no serious or
 // critical violation), no horizontal scrolling on a phone, the seed
@@ -18,21 +17,6 @@ const PAGES: [string, string][] = [
   ['search', `/search?q=${encodeURIComponent('张')}`],
   ['404', '/advisor/999999999'],
 ];
-
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol: the page's CSP allows no
-  // injected script tag, and needs not to.
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run({ resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
-}
 
 for (const [name, path] of PAGES) {
   test(`axe finds nothing serious on the ${name} page`, async ({ page }) => {

@@ -1,4 +1,5 @@
 import { expect, Page } from '@playwright/test';
+import * as fs from 'fs';
 
 // Shared by the specs. `recordSpeech` replaces the speech engine by a
 // recorder before any page script runs, so tests assert exactly what the
@@ -73,3 +74,20 @@ export async function send(page: Page, text: string) {
 
 // The site's WASM (one file, named after its content).
 export const isWasm = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname);
+
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+// axe-core's serious and critical violations on the page as it is now (the
+// access and trust specs check every page with it).
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol: the page's CSP allows no
+  // injected script tag, and needs not to.
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run({ resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+}

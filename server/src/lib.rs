@@ -144,12 +144,31 @@ fn page_routes() -> Vec<AxumRouteListing> {
 /// The path of the admin page.
 const ADMIN_PAGE: &str = "/admin";
 
-/// [`app_router`] with the trusted proxies given (tests, embedding).
+/// [`app_router`] with the trusted proxies given (tests, embedding); the
+/// site's address from `SITE_URL` (a wrong one is warned about and left
+/// out; `server` refuses to start with it instead).
 pub fn app_router_with(
     site: Arc<Site>,
     agent: Arc<Agent>,
     leptos_options: LeptosOptions,
     proxies: TrustedProxies,
+) -> Router {
+    let site_url = app::meta::SiteUrl::from_env().unwrap_or_else(|e| {
+        tracing::warn!("{e}; no site address is used");
+        None
+    });
+    app_router_at(site, agent, leptos_options, proxies, site_url)
+}
+
+/// [`app_router_with`] with the site's canonical address given: the pages'
+/// `og:url`, robots.txt's sitemap line and the sitemap are built from it,
+/// and left out without it (`app::meta::SiteUrl`).
+pub fn app_router_at(
+    site: Arc<Site>,
+    agent: Arc<Agent>,
+    leptos_options: LeptosOptions,
+    proxies: TrustedProxies,
+    site_url: Option<app::meta::SiteUrl>,
 ) -> Router {
     let leptos_options = http::assets::hashed_names(leptos_options);
     let hashed_names = leptos_options.hash_files;
@@ -166,10 +185,15 @@ pub fn app_router_with(
             })
             .in_database(site.pool().clone()),
     );
-    // What every page's render is given: the data, the agent, the CSP.
+    // What every page's render is given: the data, the agent, the CSP, the
+    // site's address (for the meta tags).
+    let page_url = site_url.clone();
     let page_context = move || {
         provide_context(data.clone());
         provide_context(agent_data.clone());
+        if let Some(url) = &page_url {
+            provide_context(url.clone());
+        }
         http::security::provide_page_csp();
     };
     // `/admin`: the token checked, then the route rendered as Leptos renders
@@ -220,6 +244,12 @@ pub fn app_router_with(
         .merge(http::reviews::pages(site.clone()))
         .merge(http::admin::pages(site.clone()))
         .merge(http::votes::pages(site.clone()))
+        .merge(http::corrections::pages(site.clone()))
+        .merge(http::crawlers::router(
+            site.clone(),
+            site_url,
+            http::crawlers::MAX_URLS,
+        ))
         .nest(
             "/api/v1",
             http::api_v1::router(site.clone())

@@ -3,7 +3,9 @@
 //! - `server` — the site. `DATABASE_URL` (default `sqlite://data/advisor.db`),
 //!   `DEMO_DATA=off` (an empty database gets the school/major catalog and no
 //!   demo advisors or reviews), cargo-leptos's `LEPTOS_SITE_ADDR` /
-//!   `LEPTOS_SITE_ROOT` (default 127.0.0.1:3000, target/site), and `LLM_*`
+//!   `LEPTOS_SITE_ROOT` (default 127.0.0.1:3000, target/site), `SITE_URL`
+//!   (the site's public address, e.g. `https://daoshi.example`: `og:url`,
+//!   robots.txt's sitemap line and `/sitemap.xml` need it), and `LLM_*`
 //!   for a language model (none set: the embedded planner; see the README).
 //! - `server import <advisors.csv> [--dry-run] [--skip-bad] [--db URL]` —
 //!   advisors from a CSV file into the database (`cli::import`): added or
@@ -40,8 +42,9 @@ use server::cli::{evals, tools, Failure, USAGE};
 use server::site::Site;
 use server::{db, startup};
 
-/// Chat sessions idle this long are deleted (at start, then every hour).
-const SESSION_DAYS: u32 = 7;
+/// Chat sessions idle this long are deleted (at start, then every hour);
+/// `app::policy`, which the `/privacy` page prints.
+use app::policy::SESSION_DAYS;
 const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 #[tokio::main]
@@ -122,6 +125,7 @@ async fn serve() -> Result<ExitCode, Failure> {
     });
     let agent = Arc::new(Agent::from_env(site.clone())?);
     let proxies = server::http::client::TrustedProxies::from_env()?;
+    let site_url = app::meta::SiteUrl::from_env()?;
     server::http::limits::Limits::from_env()?;
     // Idle sessions go at start and then every hour, not only at restarts.
     let sessions = agent.sessions().clone();
@@ -142,7 +146,7 @@ async fn serve() -> Result<ExitCode, Failure> {
     let conf = get_configuration(None)?;
     let addr = conf.leptos_options.site_addr;
     let planner = agent.planner_name();
-    let app = server::app_router_with(site, agent, conf.leptos_options, proxies);
+    let app = server::app_router_at(site, agent, conf.leptos_options, proxies, site_url);
 
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let database = db::redacted(&url);

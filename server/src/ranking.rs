@@ -5,8 +5,9 @@
 
 use std::cmp::Ordering;
 
-/// How many site-average reviews every advisor starts with.
-pub const PRIOR_WEIGHT: f64 = 8.0;
+/// How many site-average reviews every advisor starts with (`app::policy`,
+/// which the `/about` page prints).
+pub const PRIOR_WEIGHT: f64 = app::policy::PRIOR_REVIEWS as f64;
 
 /// The site-wide mean a score shrinks toward, used when there are no reviews yet.
 pub const FALLBACK_MEAN: f64 = 3.5;

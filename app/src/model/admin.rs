@@ -36,7 +36,8 @@ pub struct AuditEntry {
     pub id: i64,
     pub at: String,
     pub actor: String,
-    /// `hide` or `restore`.
+    /// `hide`, `restore`, or `resolve_correction` (then `review_id` is the
+    /// request's id).
     pub action: String,
     pub review_id: i64,
     /// Whether the action changed the review (a hide of a hidden one did not).
@@ -46,11 +47,14 @@ pub struct AuditEntry {
 
 /// The admin's lists: one keyset page of reported reviews (most reports
 /// first), the cursor of the next page (`?after=`), the most recent reviews
-/// (on the first page only) and the latest admin actions.
+/// (on the first page only), the open requests for a correction (newest
+/// first) and the latest admin actions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdminLists {
     pub flagged: Vec<AdminReview>,
     pub next: Option<String>,
     pub recent: Vec<AdminReview>,
+    #[serde(default)]
+    pub corrections: Vec<super::correction::CorrectionRequest>,
     pub audit: Vec<AuditEntry>,
 }

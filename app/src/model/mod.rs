@@ -16,12 +16,15 @@
 //! - [`chat`]: a stored conversation
 //! - [`admin`]: the admin page's lists (reported and recent reviews, the
 //!   audit log), named `app::model::admin::X`
+//! - [`correction`]: a request for a correction or removal, its form's
+//!   limits, named `app::model::correction::X`
 
 pub mod admin;
 mod advisor;
 mod catalog;
 mod chat;
 mod compare;
+pub mod correction;
 mod ranking;
 mod reviews;
 mod search;

@@ -1,6 +1,7 @@
 //! `/admin` — the moderators' page: the reported reviews (one keyset page at
-//! a time, `?after=`), the recent reviews and the audit log, with 隐藏 /
-//! 恢复 for one review and for the checked ones.
+//! a time, `?after=`), the recent reviews, the open requests for a
+//! correction (`/correction`) and the audit log, with 隐藏 / 恢复 for one
+//! review and for the checked ones, and 已处理 for a request.
 //!
 //! It exists so that the admin is rendered like every other page, by Leptos,
 //! which escapes what strangers wrote (review texts, report reasons, names)
@@ -14,13 +15,14 @@
 
 use leptos::prelude::*;
 
+use crate::meta::PageMeta;
 use crate::sync_hydrate::IntoAnySync;
-use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::get_admin;
 use crate::error::ApiError;
 use crate::model::admin::{AdminLists, AdminReview, AuditEntry};
+use crate::model::correction::CorrectionRequest;
 use crate::page_context::PageContextStore;
 use crate::pages::encode;
 use crate::protocol::PageKind;
@@ -44,7 +46,7 @@ pub fn AdminPage() -> impl IntoView {
     let after = move || query.with(|q| q.get("after").filter(|a| !a.is_empty()));
     let lists = Resource::new(after, fetch_admin);
     view! {
-        <Title text="评价管理"/>
+        <PageMeta title="评价管理" description="管理员处理被举报的评价和申诉。"/>
         <section class="page admin" data-page="admin">
             <h1>"评价管理"</h1>
             <Suspense fallback=|| view! { <p class="loading">"正在加载…"</p> }>
@@ -90,6 +92,9 @@ fn Lists(lists: AdminLists) -> impl IntoView {
         {next}
         <h2>"最近发布的评价"</h2>
         <Reviews list=lists.recent/>
+        <h2>"申诉与更正"</h2>
+        <p class="muted">"来自申诉/更正表单，最新的在前；处理后标记为已处理，它就离开这个列表。"</p>
+        <Corrections list=lists.corrections/>
         <h2>"操作记录"</h2>
         <Audit log=lists.audit/>
     }
@@ -147,6 +152,37 @@ fn Row(r: AdminReview) -> impl IntoView {
     }
 }
 
+/// The open requests for a correction, each with its 已处理 form.
+#[component]
+fn Corrections(list: Vec<CorrectionRequest>) -> impl IntoView {
+    if list.is_empty() {
+        return view! { <p class="muted">"暂无。"</p> }.into_any_sync();
+    }
+    view! {
+        <ul class="admin-reviews admin-corrections">
+            {list.into_iter().map(|c| view! {
+                <li data-testid="admin-correction" data-correction-id=c.id.to_string()>
+                    <p>
+                        <strong>{format!("申诉 #{}", c.id)}</strong>
+                        {format!(" · {} · {} · ", c.created_at, c.requester)}
+                        {c.subject.clone()}
+                    </p>
+                    <p>{c.details.clone()}</p>
+                    <p class="muted">{format!("联系方式：{}", c.contact)}</p>
+                    <form method="post" action=format!("/admin/corrections/{}/resolve", c.id)>
+                        <input name="by" placeholder="操作人" maxlength="40"/>
+                        " "
+                        <input name="reason" placeholder=REASON maxlength="500"/>
+                        " "
+                        <button type="submit" class="button">"标记为已处理"</button>
+                    </form>
+                </li>
+            }).collect_view()}
+        </ul>
+    }
+    .into_any_sync()
+}
+
 /// The audit log as a table: when, who, what, which review, why.
 #[component]
 fn Audit(log: Vec<AuditEntry>) -> impl IntoView {
@@ -156,21 +192,22 @@ fn Audit(log: Vec<AuditEntry>) -> impl IntoView {
     view! {
         <table class="admin-audit">
             <thead>
-                <tr><th>"时间"</th><th>"操作人"</th><th>"操作"</th><th>"评价"</th><th>"原因"</th></tr>
+                <tr><th>"时间"</th><th>"操作人"</th><th>"操作"</th><th>"对象"</th><th>"原因"</th></tr>
             </thead>
             <tbody>
                 {log.into_iter().map(|e| {
-                    let what = format!(
-                        "{}{}",
-                        if e.action == "hide" { "隐藏" } else { "恢复" },
-                        if e.changed { "" } else { "（原本如此）" },
-                    );
+                    let (verb, target) = match e.action.as_str() {
+                        "hide" => ("隐藏", "#"),
+                        "resolve_correction" => ("处理申诉", "申诉 #"),
+                        _ => ("恢复", "#"),
+                    };
+                    let what = format!("{verb}{}", if e.changed { "" } else { "（原本如此）" });
                     view! {
                         <tr data-testid="audit-entry">
                             <td>{e.at}</td>
                             <td>{e.actor}</td>
                             <td>{what}</td>
-                            <td>{format!("#{}", e.review_id)}</td>
+                            <td>{format!("{target}{}", e.review_id)}</td>
                             <td>{e.reason}</td>
                         </tr>
                     }

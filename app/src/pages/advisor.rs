@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
+use crate::meta::PageMeta;
 use crate::sync_hydrate::IntoAnySync;
-use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::agent_state::AgentOverlay;
@@ -112,6 +112,27 @@ pub fn AdvisorPage() -> impl IntoView {
     }
 }
 
+/// What the page says about the advisor to search engines and previews.
+fn advisor_description(d: &AdvisorDetail) -> String {
+    let score = match &d.averages {
+        Some(a) => format!(
+            "{} 条学生评价，平均综合评分 {} 分（满分 5 分）",
+            d.review_count,
+            crate::text::fixed(a.overall, 1)
+        ),
+        None => "暂无学生评价".to_string(),
+    };
+    let directions = if d.directions.is_empty() {
+        String::new()
+    } else {
+        format!("研究方向：{}。", d.directions.join("、"))
+    };
+    format!(
+        "{}，{} {} {}。{score}，附学术水平、科研经费、师生关系、学生前途四维评分和学生原话。{directions}",
+        d.name, d.school, d.major, d.title
+    )
+}
+
 /// Tags offered as filters: the advisor's most frequent.
 const MAX_TAG_FILTERS: usize = 8;
 
@@ -130,8 +151,9 @@ fn Profile(detail: AdvisorDetail) -> impl IntoView {
         .iter()
         .map(|t| format!("{} ×{}", t.tag, t.count))
         .collect::<Vec<_>>();
+    let description = advisor_description(&d);
     view! {
-        <Title text=crate::text::title(format!("{}（{}）", d.name, d.school))/>
+        <PageMeta title=format!("{}（{}）", d.name, d.school) description=description og_type="profile"/>
         <article class="advisor-detail" data-page="detail" data-advisor-id=d.id.clone()>
             <p class="breadcrumb">
                 <a href=back>{format!("← {} · {} 导师排行", d.school, d.major)}</a>
@@ -156,6 +178,10 @@ fn Profile(detail: AdvisorDetail) -> impl IntoView {
             <p class="bio">{d.bio.clone()}</p>
             <p class="write-review">
                 <a class="button" href=format!("/advisor/{}/review", d.id) data-testid="write-review">"写评价"</a>
+                " "
+                <a class="correction-link" href=format!("/correction?about={}", crate::pages::encode(&format!("/advisor/{}", d.id)))>
+                    "信息有误？申请更正"
+                </a>
             </p>
             <div class="profile-stats">
                 <section>

@@ -1,8 +1,8 @@
 use crate::text::fixed;
 use leptos::prelude::*;
 
+use crate::meta::PageMeta;
 use crate::sync_hydrate::IntoAnySync;
-use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::get_comparison;
@@ -55,7 +55,7 @@ pub fn ComparePage() -> impl IntoView {
                     Ok(Err(e)) => {
                         crate::set_http_status(e.status);
                         view! {
-                            <Title text="导师对比"/>
+                            <PageMeta title="导师对比" description="把几位导师的综合评分、四维评分、推荐比例和标签放在一起比较。"/>
                             <section class="notice" data-page="compare">
                                 <h1>"无法对比"</h1>
                                 <p class="compare-error">{e.info.message}</p>
@@ -201,7 +201,10 @@ fn CompareView(comparison: Comparison) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <Title text=crate::text::title(format!("导师对比：{}", names.join(" · ")))/>
+        <PageMeta
+            title=format!("导师对比：{}", names.join(" · "))
+            description=format!("{}：综合评分、四维评分、推荐比例和标签并排比较。", names.join("、"))
+        />
         <section class="compare" data-page="compare">
             <h1>"导师对比"</h1>
             <p class="compare-summary">

@@ -1,10 +1,10 @@
 use leptos::prelude::*;
 
 use crate::sync_hydrate::IntoAnySync;
-use leptos_meta::Title;
 
 use crate::api::get_home;
 use crate::components::SearchForm;
+use crate::meta::PageMeta;
 use crate::model::SortKey;
 use crate::page_context::PageContextStore;
 use crate::pages::ranking_href;
@@ -27,7 +27,7 @@ pub fn HomePage() -> impl IntoView {
     let home = Resource::new(|| (), |_| fetch_home());
 
     view! {
-        <Title text="找导师，先看学生怎么说"/>
+        <PageMeta title="找导师，先看学生怎么说" description="导师评价与推荐：按学校和专业查看导师排行、学生评价，并让语音助手帮你挑选导师。"/>
         <section class="hero" data-page="home">
             <h1>"找导师，先看学生怎么说"</h1>
             <p class="lead">

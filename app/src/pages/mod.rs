@@ -4,20 +4,24 @@
 mod admin;
 mod advisor;
 mod compare;
+mod correction;
 mod home;
 mod not_found;
 mod ranking;
 mod review;
 mod search;
+mod trust;
 
 pub use admin::AdminPage;
 pub use advisor::AdvisorPage;
 pub use compare::ComparePage;
+pub use correction::CorrectionPage;
 pub use home::HomePage;
 pub use not_found::{NotFound, NotFoundPage};
 pub use ranking::RankingPageView;
 pub use review::ReviewFormPage;
 pub use search::SearchPage;
+pub use trust::{AboutPage, PrivacyPage, RulesPage};
 
 pub(crate) use crate::text::url_encode as encode;
 

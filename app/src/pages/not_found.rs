@@ -1,5 +1,5 @@
+use crate::meta::PageMeta;
 use leptos::prelude::*;
-use leptos_meta::Title;
 
 use crate::page_context::PageContextStore;
 use crate::protocol::PageKind;
@@ -10,7 +10,7 @@ pub fn NotFound(#[prop(into)] message: String) -> impl IntoView {
     crate::set_http_status(404);
     PageContextStore::expect().show_other(PageKind::NotFound);
     view! {
-        <Title text="页面不存在"/>
+        <PageMeta title="页面不存在" description=message.clone()/>
         <section class="not-found" data-page="not_found">
             <h1>"404 · 没有找到"</h1>
             <p class="not-found-message">{message}</p>

@@ -1,8 +1,8 @@
 use crate::text::fixed;
 use leptos::prelude::*;
 
+use crate::meta::PageMeta;
 use crate::sync_hydrate::IntoAnySync;
-use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::agent_state::AgentOverlay;
@@ -202,7 +202,11 @@ fn Ranking(page: RankingPage, stats: Result<Option<RankingStats>, ServerFnError>
         view! { <a href=compare_href(shortlist) class="compare-link">{label}</a> }
     });
     view! {
-        <Title text=crate::text::title(title.clone())/>
+        <PageMeta title=title.clone() description=format!(
+            "{title}：共 {} 位导师，按{}排序（贝叶斯平均，评价少的导师不会靠几条好评排到前面），附学术水平、科研经费、师生关系、学生前途四维评分和学生评价。",
+            page.total,
+            page.sort.label(),
+        )/>
         <section class="ranking" data-page="ranking">
             <h1>{title}</h1>
             <p class="ranking-summary">
@@ -276,7 +280,7 @@ fn choose_major(school: String, unknown_major: Option<String>, majors: Vec<Major
 #[component]
 fn Choices(title: String, heading: String, choices: Vec<Choice>) -> impl IntoView {
     view! {
-        <Title text=crate::text::title(title)/>
+        <PageMeta title=title description=format!("{heading}：选好后查看这所学校、这个专业的导师排行和学生评价。")/>
         <section class="choose" data-page="ranking">
             <h1>{heading}</h1>
             <ul class="choice-list">

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
+use crate::meta::PageMeta;
 use crate::sync_hydrate::IntoAnySync;
-use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::api::get_review_form;
@@ -98,7 +98,13 @@ fn FormView(form: ReviewForm) -> impl IntoView {
     };
     let back = format!("/advisor/{}", form.advisor_id);
     view! {
-        <Title text=crate::text::title(format!("评价{}", form.advisor_name))/>
+        <PageMeta
+            title=format!("评价{}", form.advisor_name)
+            description=format!(
+                "为{} {}的{}写一条评价：四维评分、标签和你的读研经历。",
+                form.school, form.major, form.advisor_name
+            )
+        />
         <section class="review-form-page" data-page="review">
             <p class="crumbs"><a href=back.clone()>{format!("{} · {} · {}", form.school, form.major, form.advisor_name)}</a></p>
             <h1>{format!("{verb}{}", form.advisor_name)}{form.editing.is_some().then_some("的评价")}</h1>

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
+use crate::meta::PageMeta;
 use crate::sync_hydrate::IntoAnySync;
-use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::api::search;
@@ -79,7 +79,7 @@ fn Results(text: String, results: SearchResults, #[prop(optional)] refused: bool
     let advisors = results.advisors.clone();
     let full = advisors.len() >= 20;
     view! {
-        <Title text=crate::text::title(title)/>
+        <PageMeta title=title description="在导师评价网按导师姓名、拼音或拼音首字母、学校、专业搜索导师。"/>
         <section class="search-page" data-page="search">
             <h1>{heading}</h1>
             <form class="search-again" method="get" action="/search" role="search">

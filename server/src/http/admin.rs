@@ -1,6 +1,6 @@
-//! The admin, over HTTP: `/admin` (a page of reported and recent reviews
-//! with the audit log, rendered by Leptos: `app::pages::AdminPage`), its
-//! forms and `/api/v1/admin/…`, enabled only when `ADMIN_TOKEN` is set and
+//! The admin, over HTTP: `/admin` (a page of reported and recent reviews,
+//! open requests for a correction and the audit log, rendered by Leptos:
+//! `app::pages::AdminPage`), its forms and `/api/v1/admin/…`, enabled only when `ADMIN_TOKEN` is set and
 //! checking it on every request: missing → 401, wrong → 403, too many wrong
 //! → 429. The page's own data (its server function, through
 //! `app::api::SiteData::admin`) passes the same check ([`page_lists`]).
@@ -42,6 +42,7 @@ pub fn pages(site: Arc<Site>) -> Router {
     Router::new()
         .route("/admin/reviews/bulk", post(bulk_form))
         .route("/admin/reviews/{id}/{action}", post(admin_action_form))
+        .route("/admin/corrections/{id}/resolve", post(resolve_form))
         .with_state(site)
 }
 
@@ -363,6 +364,38 @@ pub async fn page_lists(
     let client = super::client::of(&request.extensions);
     check(&request.headers, None, &client, limits).await?;
     admin::lists(site, after, None).await
+}
+
+#[derive(Deserialize, Default)]
+struct ResolveBody {
+    #[serde(default)]
+    by: Option<String>,
+    #[serde(default)]
+    reason: String,
+}
+
+/// The 标记为已处理 button of a request for a correction: handled, with a
+/// line in the audit log, then back to the page.
+async fn resolve_form(
+    State(site): State<Arc<Site>>,
+    Extension(limits): Extension<Arc<Limits>>,
+    client: ClientId,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    form: Result<Form<ResolveBody>, axum::extract::rejection::FormRejection>,
+) -> Response {
+    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
+        return *refusal;
+    }
+    let body = form.map(|f| f.0).unwrap_or_default();
+    let act = Act {
+        actor: actor(&headers, &client, body.by.as_deref()),
+        reason: body.reason,
+    };
+    match crate::reviews::correction::resolve(&site, &id, &act).await {
+        Ok(_) => Redirect::to("/admin").into_response(),
+        Err(e) => JsonError(e).into_response(),
+    }
 }
 
 /// The 隐藏 / 恢复 buttons of the admin page.

@@ -73,4 +73,11 @@ impl app::api::SiteData for Site {
     ) -> Result<app::model::admin::AdminLists, ApiError> {
         super::admin::page_lists(self, request, after.as_deref()).await
     }
+
+    async fn correction_form(
+        &self,
+        draft: Option<&str>,
+    ) -> Result<app::model::correction::CorrectionForm, ApiError> {
+        Ok(crate::reviews::correction::form(self, draft).await)
+    }
 }

@@ -31,6 +31,9 @@ use super::JsonError;
 pub const REVIEW_BODY: usize = 24 * 1024;
 /// A report: a reason of a few hundred characters.
 pub const REPORT_BODY: usize = 4 * 1024;
+/// A request for a correction: 2000 characters of details and a few short
+/// fields, as a form (9 bytes a CJK character).
+pub const CORRECTION_BODY: usize = 32 * 1024;
 /// A chat turn: 500 characters and a page context of at most 200 advisors.
 pub const CHAT_BODY: usize = 64 * 1024;
 /// Anything else (admin actions, server functions).

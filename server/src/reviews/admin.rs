@@ -116,7 +116,8 @@ pub const AUDIT_LINES: i64 = 50;
 /// alike: one page of reported reviews after `after` (the `next` of the
 /// page before; one that does not decode reads as the first page) of
 /// `limit` ([`PAGE`] by default), the recent reviews on the first page only,
-/// and the latest [`AUDIT_LINES`] admin actions.
+/// the open requests for a correction (`super::correction`), and the latest
+/// [`AUDIT_LINES`] admin actions.
 pub async fn lists(
     site: &Site,
     after: Option<&str>,
@@ -133,6 +134,7 @@ pub async fn lists(
         flagged,
         next: next.map(|c| c.encode()),
         recent,
+        corrections: super::correction::open(site).await?,
         audit: audit_log(site, AUDIT_LINES).await?,
     })
 }

@@ -4,7 +4,8 @@
 //! values and field errors the form shows again. The draft is kept for a few
 //! minutes in the database (`store::drafts`), so whichever instance serves
 //! the redirect shows it: it holds what the student typed, never a stored
-//! review.
+//! review. The correction form (`super::correction`) keeps its refused
+//! submissions the same way ([`Drafts::put_json`]).
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -17,7 +18,7 @@ use super::rules::RuleContext;
 use crate::site::Site;
 
 /// How long a refused submission is kept for the form to show again.
-const KEEP: Duration = Duration::from_secs(10 * 60);
+const KEEP: Duration = Duration::from_secs(app::policy::DRAFT_MINUTES * 60);
 /// At most this many are kept (the oldest go first).
 const MAX: usize = 1000;
 /// A draft's text is kept up to this many characters (the form's limit and
@@ -51,7 +52,6 @@ impl Drafts {
         mut review: NewReview,
         errors: FieldErrors,
     ) -> Result<String, ApiError> {
-        let id = uuid::Uuid::new_v4().simple().to_string();
         if review.text.chars().count() > KEEP_CHARS {
             review.text = review.text.chars().take(KEEP_CHARS).collect();
         }
@@ -62,35 +62,47 @@ impl Drafts {
             }
         });
         review.relation = review.relation.chars().take(16).collect();
+        self.put_json(&serde_json::to_string(&review).unwrap_or_default(), errors)
+            .await
+    }
+
+    /// Keeps any form's refused submission, its values already as JSON
+    /// (and cut to a size the form can show again); returns its id.
+    pub async fn put_json(&self, values: &str, errors: FieldErrors) -> Result<String, ApiError> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
         let now = now_secs();
         crate::store::drafts::put(
             &self.pool,
             &id,
             now,
-            &serde_json::to_string(&review).unwrap_or_default(),
+            values,
             &serde_json::to_string(&errors).unwrap_or_default(),
             now - KEEP.as_secs() as i64,
             MAX,
         )
         .await
         .map_err(|e| {
-            tracing::error!(error = %e, "could not keep a review draft");
+            tracing::error!(error = %e, "could not keep a form draft");
             ApiError::unavailable("暂时无法保存表单，请稍后再试。")
         })?;
         Ok(id)
     }
 
-    /// A draft kept less than [`KEEP`] ago; none for an unknown, expired or
-    /// unreadable id.
+    /// A review draft kept less than [`KEEP`] ago; none for an unknown,
+    /// expired or unreadable id.
     pub async fn get(&self, id: &str) -> Option<(NewReview, FieldErrors)> {
-        let (review, errors) =
+        let (review, errors) = self.get_json(id).await?;
+        Some((serde_json::from_str(&review).ok()?, errors))
+    }
+
+    /// Any form's draft as [`Drafts::put_json`] kept it: its values' JSON
+    /// and its errors.
+    pub async fn get_json(&self, id: &str) -> Option<(String, FieldErrors)> {
+        let (values, errors) =
             crate::store::drafts::get(&self.pool, id, now_secs() - KEEP.as_secs() as i64)
                 .await
                 .ok()??;
-        Some((
-            serde_json::from_str(&review).ok()?,
-            serde_json::from_str(&errors).ok()?,
-        ))
+        Some((values, serde_json::from_str(&errors).ok()?))
     }
 }
 

@@ -9,9 +9,12 @@
 //! - [`moderation`]: edit, delete, report; [`admin`]: the admin's paged
 //!   list of reported reviews, bulk hide/restore and the audit log;
 //!   [`repeated`]: nearly the same text on several advisors, flagged
+//! - [`correction`]: requests for a correction or removal from a named
+//!   person (`/correction`), listed for the admin beside the reports
 //! - [`eval`]: the rules measured on a labelled set (`server eval-rules`)
 
 pub mod admin;
+pub mod correction;
 pub mod eval;
 pub mod form;
 pub mod moderation;

@@ -14,8 +14,9 @@ use super::submit::{add_to_aggregates, token_hash, validate};
 use crate::site::Site;
 use crate::store::reviews as store;
 
-/// How long the writer may edit or delete a review.
-pub const EDIT_WINDOW: &str = "-24 hours";
+/// How long the writer may edit or delete a review, in hours
+/// (`app::policy`, which the `/rules` page prints).
+pub use app::policy::EDIT_HOURS;
 
 pub(super) fn unavailable(e: sqlx::Error) -> ApiError {
     tracing::error!(error = %e, "review storage failed");
@@ -26,7 +27,7 @@ pub(super) fn unavailable(e: sqlx::Error) -> ApiError {
 pub(super) type Stored = store::StoredReview;
 
 pub(super) async fn stored(conn: &mut Conn, id: i64) -> Result<Stored, ApiError> {
-    store::stored(conn, id, EDIT_WINDOW)
+    store::stored(conn, id, &format!("-{EDIT_HOURS} hours"))
         .await
         .map_err(unavailable)?
         .ok_or_else(|| ApiError::not_found("unknown_review", "没有找到这条评价。"))
@@ -53,7 +54,9 @@ fn check_token(s: &Stored, token: &str) -> Result<(), ApiError> {
         _ => return Err(forbidden("修改码不正确，只有评价的作者可以修改或删除。")),
     }
     if !s.editable {
-        return Err(forbidden("发布超过 24 小时的评价不能再修改或删除。"));
+        return Err(forbidden(&format!(
+            "发布超过 {EDIT_HOURS} 小时的评价不能再修改或删除。"
+        )));
     }
     Ok(())
 }
@@ -154,7 +157,7 @@ pub async fn report(
     stored(&mut conn, id).await?;
     let reason: String = super::submit::visible(reason.trim())
         .chars()
-        .take(200)
+        .take(app::policy::REPORT_REASON_CHARS)
         .collect();
     store::report(&mut conn, id, client_key, &reason)
         .await

@@ -21,8 +21,9 @@ use crate::store::reviews as store;
 use crate::text::fold::Folded;
 use crate::text::similar::jaccard;
 
-/// Texts this similar ([`jaccard`]) are the same review written again.
-pub const DUPLICATE_SIMILARITY: f64 = 0.8;
+/// Texts this similar ([`jaccard`]) are the same review written again
+/// (`app::policy`, which the `/rules` page prints).
+pub use app::policy::DUPLICATE_SIMILARITY;
 
 pub const BANDS: usize = 10;
 pub const ROWS: usize = 2;

@@ -25,8 +25,10 @@
 //!   rule are kept. Length limits are checked before (`submit.rs`); the
 //!   rules themselves refuse nothing for length.
 //!
-//! Here: the rule list, [`RuleContext`] and [`check`], which runs every
-//! rule and turns findings into [`Violation`]s. The rules live beside it:
+//! Here: [`RuleContext`] and [`check`], which runs every rule and turns
+//! findings into [`Violation`]s. Each finding names its rule as an
+//! `app::policy::ContentRule`, whose name and explanation the `/rules` page
+//! prints: the page lists exactly the rules this module can refuse for. The rules live beside it:
 //! [`contact`], [`insult`], [`private_life`] (with hearsay), [`student`];
 //! their word lists are read once in [`lexicon`].
 //!
@@ -40,13 +42,12 @@ mod private_life;
 mod student;
 
 use crate::text::fold::Folded;
+use app::policy::ContentRule;
 
 /// A broken rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
-    /// `contains_phone`, `contains_contact`, `contains_email`,
-    /// `contains_link`, `contains_id_number`, `private_life`, `hearsay`,
-    /// `insult`, `names_student`.
+    /// The broken rule's `ContentRule::code` (`contains_phone`, `hearsay` …).
     pub code: &'static str,
     pub field: &'static str,
     /// Which rule and where, in Chinese.
@@ -65,7 +66,7 @@ pub struct RuleContext {
 /// A rule broken at `start..end` (bytes of the original text).
 #[derive(Clone, Debug)]
 struct Finding {
-    code: &'static str,
+    rule: ContentRule,
     start: usize,
     end: usize,
     what: &'static str,
@@ -89,7 +90,7 @@ pub fn check(text: &str, ctx: &RuleContext) -> Vec<Violation> {
     insult::insults(&compact, &mut out);
     private_life::private_life(&compact, &mut out);
     student::students(&compact, ctx, &mut out);
-    out.sort_by_key(|f| (f.start, f.code));
+    out.sort_by_key(|f| (f.start, f.rule.code()));
     let mut violations: Vec<Violation> = Vec::with_capacity(out.len());
     // "第 N 个字起": count characters once, walking the sorted findings.
     let (mut byte, mut chars) = (0, 0);
@@ -99,12 +100,12 @@ pub fn check(text: &str, ctx: &RuleContext) -> Vec<Violation> {
         let excerpt = &text[f.start..f.end];
         if violations
             .iter()
-            .any(|v| v.code == f.code && v.excerpt == excerpt)
+            .any(|v| v.code == f.rule.code() && v.excerpt == excerpt)
         {
             continue;
         }
         violations.push(Violation {
-            code: f.code,
+            code: f.rule.code(),
             field: "text",
             message: format!("第 {} 个字起{}，{}", chars + 1, describe(excerpt), f.what),
             excerpt: excerpt.to_string(),
@@ -123,14 +124,14 @@ fn describe(excerpt: &str) -> String {
 /// "微信" not also a WeChat id, an e-mail's domain not also a link (of two
 /// findings of one rule, the first and longest).
 fn without_overlaps(mut found: Vec<Finding>) -> Vec<Finding> {
-    let rank = |code: &str| match code {
-        "contains_id_number" => 0,
-        "contains_phone" => 1,
-        "contains_email" => 2,
-        "contains_contact" => 3,
+    let rank = |rule: ContentRule| match rule {
+        ContentRule::IdNumber => 0,
+        ContentRule::Phone => 1,
+        ContentRule::Email => 2,
+        ContentRule::Contact => 3,
         _ => 4,
     };
-    found.sort_by_key(|f| (rank(f.code), f.start, std::cmp::Reverse(f.end)));
+    found.sort_by_key(|f| (rank(f.rule), f.start, std::cmp::Reverse(f.end)));
     let mut kept: Vec<Finding> = Vec::new();
     for f in found {
         if !kept.iter().any(|k| k.start < f.end && f.start < k.end) {

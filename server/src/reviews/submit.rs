@@ -14,14 +14,13 @@ use super::rules::{self, RuleContext};
 use crate::site::Site;
 
 use crate::text::similar::jaccard;
-pub use app::vocabulary::{MAX_TAGS, MAX_TEXT, MIN_TEXT, RELATIONS};
-/// At most this many reviews per client in the short and the long window.
-pub const BURST: (i64, &str) = (3, "-10 minutes");
-pub const DAILY: (i64, &str) = (10, "-1 day");
 /// The same writer, the same advisor, a text this similar
-/// ([`DUPLICATE_SIMILARITY`]), within this long: a duplicate.
-pub const DUPLICATE_WINDOW: &str = "-30 days";
-pub use super::repeated::DUPLICATE_SIMILARITY;
+/// ([`DUPLICATE_SIMILARITY`]), within [`DUPLICATE_DAYS`]: a duplicate.
+pub use app::policy::{DUPLICATE_DAYS, DUPLICATE_SIMILARITY};
+/// At most this many reviews per client in the short and the long window
+/// (`app::policy`, which the `/rules` page prints).
+pub use app::policy::{REVIEW_BURST as BURST, REVIEW_DAILY as DAILY};
+pub use app::vocabulary::{MAX_TAGS, MAX_TEXT, MIN_TEXT, RELATIONS};
 
 /// A field that is wrong, and why (the error's `code`, `field`, `message`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,17 +183,18 @@ pub async fn submit(
     let mut tx = crate::db::begin_write(site.pool())
         .await
         .map_err(unavailable)?;
-    for (limit, window) in [BURST, DAILY] {
-        let n = store::count_since(&mut tx, client_key, window)
+    for quota in [BURST, DAILY] {
+        let n = store::count_since(&mut tx, client_key, &quota.modifier())
             .await
             .map_err(unavailable)?;
-        if n >= limit {
+        if n >= quota.count {
             return Err(
                 FieldError::new("rate_limited", "text", "发评价太频繁了，请稍后再试。").into_api(),
             );
         }
     }
-    let earlier = store::texts_since(&mut tx, client_key, row.id, DUPLICATE_WINDOW)
+    let window = format!("-{DUPLICATE_DAYS} days");
+    let earlier = store::texts_since(&mut tx, client_key, row.id, &window)
         .await
         .map_err(unavailable)?;
     if earlier

@@ -9,6 +9,8 @@
 //! - [`reviews`]: the review write paths (a new review, edits, deletions,
 //!   reports, near-duplicate signatures) and the aggregates they move.
 //! - [`moderation`]: the admin's lists and the audit log.
+//! - [`corrections`]: requests for a correction, from the `/correction` form.
+//! - [`sitemap`]: the advisors the sitemap lists, one part at a time.
 //! - [`catalog`], [`dataset`]: the catalog's rows; bulk loads of generated data.
 //! - [`sql`], [`plan`]: statements built piece by piece; query plans.
 //! - [`rankings`]: a page of a ranking, a rank, a pair's statistics — each
@@ -25,6 +27,7 @@
 //!   roster version that tells running instances to reload their caches.
 
 pub mod catalog;
+pub mod corrections;
 pub mod dataset;
 pub mod drafts;
 pub mod limits;
@@ -37,6 +40,7 @@ pub mod roster;
 pub mod scores;
 pub mod search;
 pub mod sessions;
+pub mod sitemap;
 pub mod sql;
 pub mod votes;
 

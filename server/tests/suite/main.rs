@@ -32,3 +32,4 @@ mod rules_eval;
 mod safety;
 mod scale;
 mod speech_acts;
+mod trust;

@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 use super::Finding;
 use crate::text::fold::{is_digit_separator, Folded};
 use crate::text::words::WordSet;
+use app::policy::ContentRule;
 
 /// At most this many findings per scanner: the writer sees the first.
 const MAX: usize = 20;
@@ -47,16 +48,10 @@ const MAIL_PROVIDERS: &[&str] = &[
 /// Names that look like domains but are software.
 const NOT_DOMAINS: &[&str] = &["asp.net", "ado.net", "vb.net", "socket.io", "node.io"];
 
-fn finding(
-    f: &Folded,
-    code: &'static str,
-    start: usize,
-    end: usize,
-    what: &'static str,
-) -> Finding {
+fn finding(f: &Folded, rule: ContentRule, start: usize, end: usize, what: &'static str) -> Finding {
     let (start, end) = f.origin(start, end);
     Finding {
-        code,
+        rule,
         start,
         end,
         what,
@@ -111,11 +106,11 @@ pub(super) fn numbers(f: &Folded, out: &mut Vec<Finding>) {
         let stop = chars.get(end).map_or(f.text.len(), |c| c.0);
         let national = national(&digits, plus);
         let kind = if is_id_number(&digits) {
-            Some(("contains_id_number", ID_CARD))
+            Some((ContentRule::IdNumber, ID_CARD))
         } else if is_mobile(national) {
-            Some(("contains_phone", MOBILE))
+            Some((ContentRule::Phone, MOBILE))
         } else if is_landline(national, separated) {
-            Some(("contains_phone", LANDLINE))
+            Some((ContentRule::Phone, LANDLINE))
         } else {
             None
         };
@@ -309,20 +304,20 @@ pub(super) fn after_keywords(compact: &Folded, out: &mut Vec<Finding>) {
             && id.bytes().any(|b| b.is_ascii_alphabetic());
         let code = match *hit.tag {
             Announces::Im if letters_id || (5..=12).contains(&digits) => {
-                Some(("contains_contact", IM))
+                Some((ContentRule::Contact, IM))
             }
-            Announces::ImNumber if (5..=12).contains(&digits) => Some(("contains_contact", IM)),
-            Announces::Phone if (7..=12).contains(&digits) => Some(("contains_phone", LANDLINE)),
-            Announces::Any if (7..=12).contains(&digits) => Some(("contains_phone", LANDLINE)),
+            Announces::ImNumber if (5..=12).contains(&digits) => Some((ContentRule::Contact, IM)),
+            Announces::Phone if (7..=12).contains(&digits) => Some((ContentRule::Phone, LANDLINE)),
+            Announces::Any if (7..=12).contains(&digits) => Some((ContentRule::Phone, LANDLINE)),
             Announces::Any if letters_id || (5..=6).contains(&digits) => {
-                Some(("contains_contact", IM))
+                Some((ContentRule::Contact, IM))
             }
             _ => None,
         };
         if let Some((code, what)) = code {
             // A phone number is shown like any other ("「627…」"); an id
             // from its keyword ("「微信 z…」"), so the id is not repeated.
-            let from = if code == "contains_phone" {
+            let from = if code == ContentRule::Phone {
                 token_start
             } else {
                 hit.start
@@ -439,7 +434,7 @@ pub(super) fn addresses(f: &Folded, out: &mut Vec<Finding>) {
                         .bytes()
                         .take_while(|b| b.is_ascii_graphic())
                         .count();
-                out.push(finding(f, "contains_link", s, end, LINK));
+                out.push(finding(f, ContentRule::Link, s, end, LINK));
                 found += 1;
             }
         }
@@ -479,7 +474,7 @@ pub(super) fn addresses(f: &Folded, out: &mut Vec<Finding>) {
                 if ok {
                     out.push(finding(
                         f,
-                        "contains_email",
+                        ContentRule::Email,
                         toks[local].1,
                         toks[end - 1].2,
                         EMAIL,
@@ -503,7 +498,7 @@ pub(super) fn addresses(f: &Folded, out: &mut Vec<Finding>) {
             {
                 out.push(finding(
                     f,
-                    "contains_link",
+                    ContentRule::Link,
                     toks[i].1,
                     toks[end - 1].2,
                     LINK,

@@ -6,6 +6,7 @@
 use super::lexicon::{words, Insult};
 use super::Finding;
 use crate::text::fold::Folded;
+use app::policy::ContentRule;
 
 const INSULT: &str = "请不要使用侮辱性的词语。";
 
@@ -14,7 +15,7 @@ pub(super) fn insults(compact: &Folded, out: &mut Vec<Finding>) {
         if *hit.tag == Insult::Word {
             let (start, end) = compact.origin(hit.start, hit.end);
             out.push(Finding {
-                code: "insult",
+                rule: ContentRule::Insult,
                 start,
                 end,
                 what: INSULT,

@@ -6,6 +6,7 @@
 use super::lexicon::{words, Private};
 use super::Finding;
 use crate::text::fold::Folded;
+use app::policy::ContentRule;
 
 const PRIVATE: &str = "涉及导师的私生活，请只评价与读研有关的内容。";
 const HEARSAY: &str = "严重的指控只凭“听说”，不能发布；请只写你亲身经历、能够负责的内容。";
@@ -119,14 +120,14 @@ pub(super) fn private_life(compact: &Folded, out: &mut Vec<Finding>) {
             private = Some(range);
         }
     }
-    for (range, code, what) in [
-        (private, "private_life", PRIVATE),
-        (hearsay, "hearsay", HEARSAY),
+    for (range, rule, what) in [
+        (private, ContentRule::PrivateLife, PRIVATE),
+        (hearsay, ContentRule::Hearsay, HEARSAY),
     ] {
         if let Some((s, e)) = range {
             let (start, end) = compact.origin(s, e);
             out.push(Finding {
-                code,
+                rule,
                 start,
                 end,
                 what,

@@ -5,6 +5,7 @@
 use super::lexicon::words;
 use super::{separator, Finding, RuleContext};
 use crate::text::fold::Folded;
+use app::policy::ContentRule;
 
 const STUDENT: &str = "请不要写出其他学生的姓名。";
 
@@ -50,7 +51,7 @@ pub(super) fn students(compact: &Folded, ctx: &RuleContext, out: &mut Vec<Findin
         let mut push = |s: usize, e: usize| {
             let (start, end) = compact.origin(s, e);
             out.push(Finding {
-                code: "names_student",
+                rule: ContentRule::NamesStudent,
                 start,
                 end,
                 what: STUDENT,
