@@ -2,6 +2,8 @@
 //! server-side rendering of the `app` pages, assembled into one axum router.
 //!
 //! Module map:
+//! - [`observe`]: the metrics every part counts with one line, and how a
+//!   log line may name a client (never by its address).
 //! - [`db`]: open SQLite or PostgreSQL (`DATABASE_URL`), apply that
 //!   backend's migrations; the writers' lock and the setup lock of each
 //!   backend.
@@ -47,6 +49,7 @@ pub mod demo;
 pub mod http;
 pub mod latency;
 pub mod llm;
+pub mod observe;
 pub mod places;
 pub mod ranking;
 pub mod reviews;

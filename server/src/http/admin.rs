@@ -122,7 +122,7 @@ async fn check(
         Some(t) if same_secret(t, &expected) => Ok(()),
         Some(_) => {
             let _ = limits.admin_failures.hit(&client.key).await;
-            tracing::warn!(client = %client.key, "wrong admin token");
+            tracing::warn!(client = %crate::observe::client_tag(&client.key), "wrong admin token");
             Err(refused(StatusCode::FORBIDDEN))
         }
     }
