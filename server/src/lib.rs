@@ -2,6 +2,8 @@
 //! server-side rendering of the `app` pages, assembled into one axum router.
 //!
 //! Module map:
+//! - [`config`]: every environment variable, typed and documented, read
+//!   once by `main` and handed down (`server --help`).
 //! - [`observe`]: the metrics every part counts with one line, and how a
 //!   log line may name a client (never by its address).
 //! - [`db`]: open SQLite or PostgreSQL (`DATABASE_URL`), apply that
@@ -44,6 +46,7 @@ pub mod agent;
 pub mod catalog;
 pub mod cli;
 pub mod coach;
+pub mod config;
 pub mod db;
 pub mod demo;
 pub mod http;
@@ -78,19 +81,6 @@ use crate::http::client::TrustedProxies;
 use crate::http::limits::Limits;
 use crate::site::Site;
 
-/// The whole site: JSON API, agent, health check, server functions, pages
-/// and static files (the WASM bundle, CSS, favicon), behind the site's
-/// guards (`http::security`, `http::client`): client identity, security
-/// headers, body limits, a deadline, cross-site writes refused, chat turns
-/// limited per client. Proxies are trusted as `TRUSTED_PROXIES` says.
-pub fn app_router(site: Arc<Site>, agent: Arc<Agent>, leptos_options: LeptosOptions) -> Router {
-    let proxies = TrustedProxies::from_env().unwrap_or_else(|e| {
-        tracing::warn!("{e}; no proxy is trusted");
-        TrustedProxies::default()
-    });
-    app_router_with(site, agent, leptos_options, proxies)
-}
-
 /// The whole site with the embedded agent on a free loopback port, as the
 /// tool subcommands measure it (`server load`, `server bench-scale`):
 /// its address and the serving task (abort it when done). Requests come
@@ -108,8 +98,11 @@ pub async fn serve_on_loopback(
     let options = LeptosOptions::builder()
         .output_name("advisor-review")
         .build();
-    let proxies = TrustedProxies::parse("127.0.0.1")?;
-    let app = app_router_with(site, agent, options, proxies);
+    let settings = http::Settings {
+        proxies: TrustedProxies::parse("127.0.0.1")?,
+        ..http::Settings::default()
+    };
+    let app = app_router_with(site, agent, options, settings);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
@@ -147,12 +140,17 @@ fn page_routes() -> Vec<AxumRouteListing> {
 /// The path of the admin page.
 const ADMIN_PAGE: &str = "/admin";
 
-/// [`app_router`] with the trusted proxies given (tests, embedding).
+/// The whole site: JSON API, agent, health check, server functions, pages
+/// and static files (the WASM bundle, CSS, favicon), behind the site's
+/// guards (`http::security`, `http::client`): client identity, security
+/// headers, body limits, a deadline, cross-site writes refused, chat turns
+/// limited per client. `settings` come from the configuration, read once
+/// (`config`).
 pub fn app_router_with(
     site: Arc<Site>,
     agent: Arc<Agent>,
     leptos_options: LeptosOptions,
-    proxies: TrustedProxies,
+    settings: http::Settings,
 ) -> Router {
     let leptos_options = http::assets::hashed_names(leptos_options);
     let hashed_names = leptos_options.hash_files;
@@ -162,12 +160,7 @@ pub fn app_router_with(
     let health_site = site.clone();
     let planner = agent.planner_name();
     let limits = Arc::new(
-        Limits::from_env()
-            .unwrap_or_else(|e| {
-                tracing::warn!("{e}; the default applies");
-                Limits::default()
-            })
-            .in_database(site.pool().clone()),
+        Limits::with_chat_turns(settings.chat_turns_per_minute).in_database(site.pool().clone()),
     );
     // What every page's render is given: the data, the agent, the CSP.
     let page_context = move || {
@@ -236,6 +229,7 @@ pub fn app_router_with(
             http::limits::chat_turns,
         ))
         .layer(Extension(limits))
+        .layer(Extension(settings.admin_token))
         .layer(middleware::from_fn(http::security::same_origin_writes))
         .layer(http::security::limit(http::security::DEFAULT_BODY))
         .layer(http::security::hard_limit())
@@ -247,7 +241,7 @@ pub fn app_router_with(
             http::assets::caching,
         ))
         .layer(middleware::from_fn_with_state(
-            Arc::new(proxies),
+            Arc::new(settings.proxies),
             http::client::identify,
         ))
         .layer(CompressionLayer::new())

@@ -16,3 +16,27 @@ pub mod security;
 pub mod votes;
 
 pub use error::{json_body, JsonError};
+
+/// What the site's router is built with besides the site and the agent:
+/// the configuration's part of it (read once at start, `crate::config`),
+/// or a test's.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`).
+    pub proxies: client::TrustedProxies,
+    /// Chat turns per client and minute (`CHAT_TURNS_PER_MINUTE`).
+    pub chat_turns_per_minute: u32,
+    /// `/admin` and its API (`ADMIN_TOKEN`; none: off).
+    pub admin_token: admin::AdminToken,
+}
+
+impl Default for Settings {
+    /// No proxy trusted, the default chat limit, no admin.
+    fn default() -> Settings {
+        Settings {
+            proxies: client::TrustedProxies::default(),
+            chat_turns_per_minute: limits::CHAT_TURNS_PER_MINUTE,
+            admin_token: admin::AdminToken::default(),
+        }
+    }
+}

@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["coach"],
     &["agent"],
     &["http", "cli"],
+    &["config"],
 ];
 
 /// Items of the crate root (`lib.rs`) a module may use, and who may.

@@ -13,6 +13,7 @@ mod architecture;
 mod chat;
 mod coach;
 mod compare;
+mod configuration;
 mod crash;
 mod data;
 mod dialogues;
