@@ -6,7 +6,7 @@
 //!
 //! Read once in `main` ([`Cli::load`]) and handed down as plain values: the
 //! database URL and pool size, the router's [`http::Settings`], the model's
-//! [`LlmConfig`], the log filter. No other
+//! [`LlmConfig`], the log filter and format. No other
 //! module reads the environment. Every variable may also be given as the
 //! flag of the same name (`DATABASE_URL` → `--database-url`).
 //!
@@ -147,6 +147,18 @@ pub struct Config {
     )]
     pub rust_log: String,
 
+    /// `text` (for people) or `json` (one object per line, for log
+    /// shippers). Every line logged while serving a request carries its
+    /// `x-request-id`.
+    #[arg(
+        long,
+        env = "LOG_FORMAT",
+        default_value = "text",
+        value_parser = parse_log_format,
+        help_heading = "Operations"
+    )]
+    pub log_format: LogFormat,
+
     #[command(flatten)]
     pub llm: LlmVars,
 
@@ -211,6 +223,13 @@ pub struct LlmVars {
     /// dropped).
     #[arg(long, env = "LLM_HISTORY_TOKENS", default_value = "1200")]
     pub llm_history_tokens: String,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 impl Cli {
@@ -331,6 +350,14 @@ fn parse_addr(v: &str) -> Result<SocketAddr, String> {
         .map_err(|_| format!("「{v}」不是监听地址（应为 主机:端口，例如 127.0.0.1:3000）"))
 }
 
+fn parse_log_format(v: &str) -> Result<LogFormat, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "text" | "" => Ok(LogFormat::Text),
+        "json" => Ok(LogFormat::Json),
+        _ => Err(format!("LOG_FORMAT 应为 text 或 json，现在是「{v}」")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,6 +400,7 @@ mod tests {
             ),
             ("--chat-turns-per-minute", "-3", "CHAT_TURNS_PER_MINUTE"),
             ("--trusted-proxies", "proxy.example", "TRUSTED_PROXIES"),
+            ("--log-format", "xml", "LOG_FORMAT"),
         ] {
             let arg = format!("{flag}={value}");
             let Err(e) = cli(&[&arg]) else {
@@ -397,6 +425,7 @@ mod tests {
             "--trusted-proxies=127.0.0.1,10.0.0.0/8",
             "--admin-token= secret ",
             "--demo-data=OFF",
+            "--log-format=json",
         ])
         .unwrap()
         .config;
@@ -407,6 +436,7 @@ mod tests {
         );
         assert_eq!(s.admin_token, AdminToken::new(Some("secret")));
         assert_eq!(c.demo_data, Seeding::CatalogOnly);
+        assert_eq!(c.log_format, LogFormat::Json);
     }
 
     #[test]

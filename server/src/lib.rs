@@ -30,7 +30,8 @@
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
 //! - [`speech_act`]: whose words each clause is and what it does to an action;
 //!   both the agent and the coach act only on its verdict (issue 16).
-//! - [`http`]: the JSON API and the chat endpoints.
+//! - [`http`]: the JSON API and the chat endpoints; every request's id,
+//!   access line, count and panic guard (`http::access`).
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
 //! - [`cli`]: the command-line tools, apart from the site: the evaluations,
 //!   `server load` (many students at once, `make load`), `server seed`,
@@ -144,8 +145,9 @@ const ADMIN_PAGE: &str = "/admin";
 /// and static files (the WASM bundle, CSS, favicon), behind the site's
 /// guards (`http::security`, `http::client`): client identity, security
 /// headers, body limits, a deadline, cross-site writes refused, chat turns
-/// limited per client. `settings` come from the configuration, read once
-/// (`config`).
+/// limited per client; and outermost what every request leaves behind
+/// (`http::access`: its id, access line, count, and a 500 for a panic).
+/// `settings` come from the configuration, read once (`config`).
 pub fn app_router_with(
     site: Arc<Site>,
     agent: Arc<Agent>,
@@ -186,7 +188,7 @@ pub fn app_router_with(
         );
         move |req: axum::extract::Request| http::admin::page(req, render.clone())
     };
-    Router::<LeptosOptions>::new()
+    let router = Router::<LeptosOptions>::new()
         .route(
             "/healthz",
             get(move || {
@@ -244,5 +246,6 @@ pub fn app_router_with(
             Arc::new(settings.proxies),
             http::client::identify,
         ))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new());
+    http::access::layer(router)
 }

@@ -48,7 +48,7 @@ use tracing_subscriber::EnvFilter;
 use server::agent::Agent;
 use server::cli::bench_scale::DEFAULT_SCALE_DB;
 use server::cli::{evals, tools, Databases, Failure, USAGE};
-use server::config::{Cli, Config};
+use server::config::{Cli, Config, LogFormat};
 use server::site::Site;
 use server::{db, startup};
 
@@ -111,14 +111,23 @@ async fn main() -> ExitCode {
     }
 }
 
-/// The log: `RUST_LOG` (else `default`), to stderr.
+/// The log: `RUST_LOG` (else `default`), to stderr, as `LOG_FORMAT` says.
+/// A JSON line carries the fields of the span it was logged in (the
+/// request's id, method and path).
 fn init_logs(config: &Config, default: &str) {
     let filter =
         EnvFilter::try_new(config.log_filter(default)).unwrap_or_else(|_| EnvFilter::new(default));
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    match config.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+    }
 }
 
 async fn serve(config: &Config) -> Result<ExitCode, Failure> {

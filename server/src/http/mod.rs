@@ -1,8 +1,10 @@
 //! HTTP surface besides the pages: the JSON API under `/api/v1` (reads,
 //! reviews, 有用 votes and the agent), the 举报 and 有用 form targets and `/admin`; the guards
 //! every request passes ([`security`], [`client`], [`limits`]); how long browsers keep
-//! the site's files ([`assets`]).
+//! the site's files ([`assets`]); what every request leaves behind: its id,
+//! access line, count and panic guard ([`access`]).
 
+pub mod access;
 pub mod admin;
 pub mod api_v1;
 pub mod assets;
