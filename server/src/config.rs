@@ -6,7 +6,7 @@
 //!
 //! Read once in `main` ([`Cli::load`]) and handed down as plain values: the
 //! database URL and pool size, the router's [`http::Settings`], the model's
-//! [`LlmConfig`], the log filter and format. No other
+//! [`LlmConfig`], the log filter and format, the metrics. No other
 //! module reads the environment. Every variable may also be given as the
 //! flag of the same name (`DATABASE_URL` → `--database-url`).
 //!
@@ -159,6 +159,28 @@ pub struct Config {
     )]
     pub log_format: LogFormat,
 
+    /// `on`: `GET /metrics` (Prometheus text) on the site's own address.
+    #[arg(
+        long,
+        env = "METRICS",
+        default_value = "off",
+        value_name = "on|off",
+        action = clap::ArgAction::Set,
+        value_parser = parse_on_off,
+        help_heading = "Operations"
+    )]
+    pub metrics: bool,
+
+    /// `host:port`: `GET /metrics` on a listener of its own there (and not
+    /// on the site's address, whatever `METRICS` says).
+    #[arg(
+        long,
+        env = "METRICS_ADDR",
+        value_parser = parse_addr,
+        help_heading = "Operations"
+    )]
+    pub metrics_addr: Option<SocketAddr>,
+
     #[command(flatten)]
     pub llm: LlmVars,
 
@@ -310,7 +332,14 @@ impl Config {
             proxies: self.trusted_proxies.clone().unwrap_or_default(),
             chat_turns_per_minute: self.chat_turns_per_minute,
             admin_token: AdminToken::new(self.admin_token.as_deref()),
+            metrics: self.metrics && self.metrics_addr.is_none(),
         }
+    }
+
+    /// Whether metrics are recorded at all (on the site's address or on
+    /// `METRICS_ADDR`).
+    pub fn metrics_on(&self) -> bool {
+        self.metrics || self.metrics_addr.is_some()
     }
 
     /// The model, when `LLM_*` configure one; `Err` names a malformed value
@@ -358,6 +387,14 @@ fn parse_log_format(v: &str) -> Result<LogFormat, String> {
     }
 }
 
+fn parse_on_off(v: &str) -> Result<bool, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Ok(true),
+        "off" | "false" | "0" | "no" | "" => Ok(false),
+        _ => Err(format!("METRICS 应为 on 或 off，现在是「{v}」")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,6 +438,7 @@ mod tests {
             ("--chat-turns-per-minute", "-3", "CHAT_TURNS_PER_MINUTE"),
             ("--trusted-proxies", "proxy.example", "TRUSTED_PROXIES"),
             ("--log-format", "xml", "LOG_FORMAT"),
+            ("--metrics", "sometimes", "METRICS"),
         ] {
             let arg = format!("{flag}={value}");
             let Err(e) = cli(&[&arg]) else {
@@ -410,8 +448,8 @@ mod tests {
             let why = std::error::Error::source(&e).unwrap().to_string();
             assert!(why.contains(name) && why.contains(value), "{why}");
         }
-        let Err(e) = cli(&["--leptos-site-addr", "nowhere"]) else {
-            panic!("a bad LEPTOS_SITE_ADDR was accepted");
+        let Err(e) = cli(&["--metrics-addr", "nowhere"]) else {
+            panic!("a bad METRICS_ADDR was accepted");
         };
         assert!(std::error::Error::source(&e)
             .unwrap()
@@ -424,6 +462,7 @@ mod tests {
         let c = cli(&[
             "--trusted-proxies=127.0.0.1,10.0.0.0/8",
             "--admin-token= secret ",
+            "--metrics=on",
             "--demo-data=OFF",
             "--log-format=json",
         ])
@@ -435,8 +474,14 @@ mod tests {
             TrustedProxies::parse("127.0.0.1,10.0.0.0/8").unwrap()
         );
         assert_eq!(s.admin_token, AdminToken::new(Some("secret")));
+        assert!(s.metrics);
         assert_eq!(c.demo_data, Seeding::CatalogOnly);
         assert_eq!(c.log_format, LogFormat::Json);
+        // METRICS_ADDR takes /metrics off the site's address.
+        let c = cli(&["--metrics=on", "--metrics-addr=127.0.0.1:9100"])
+            .unwrap()
+            .config;
+        assert!(!c.http_settings().metrics && c.metrics_on());
     }
 
     #[test]

@@ -31,7 +31,8 @@
 //! - [`speech_act`]: whose words each clause is and what it does to an action;
 //!   both the agent and the coach act only on its verdict (issue 16).
 //! - [`http`]: the JSON API and the chat endpoints; every request's id,
-//!   access line, count and panic guard (`http::access`).
+//!   access line, count and panic guard (`http::access`); `/healthz`,
+//!   `/readyz`, `/metrics` (`http::ops`).
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
 //! - [`cli`]: the command-line tools, apart from the site: the evaluations,
 //!   `server load` (many students at once, `make load`), `server seed`,
@@ -69,7 +70,7 @@ use std::sync::Arc;
 
 use axum::middleware;
 use axum::routing::get;
-use axum::{Extension, Json, Router};
+use axum::{Extension, Router};
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list_with_exclusions, AxumRouteListing, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
@@ -141,11 +142,12 @@ fn page_routes() -> Vec<AxumRouteListing> {
 /// The path of the admin page.
 const ADMIN_PAGE: &str = "/admin";
 
-/// The whole site: JSON API, agent, health check, server functions, pages
-/// and static files (the WASM bundle, CSS, favicon), behind the site's
-/// guards (`http::security`, `http::client`): client identity, security
-/// headers, body limits, a deadline, cross-site writes refused, chat turns
-/// limited per client; and outermost what every request leaves behind
+/// The whole site: JSON API, agent, health and readiness, server
+/// functions, pages and static files (the WASM bundle, CSS, favicon), and
+/// `/metrics` when `settings` say so, behind the site's guards
+/// (`http::security`, `http::client`): client identity, security headers,
+/// body limits, a deadline, cross-site writes refused, chat turns limited
+/// per client; and outermost what every request leaves behind
 /// (`http::access`: its id, access line, count, and a 500 for a panic).
 /// `settings` come from the configuration, read once (`config`).
 pub fn app_router_with(
@@ -159,7 +161,6 @@ pub fn app_router_with(
     let data: SharedSiteData = site.clone();
     let agent_data: SharedAgent = agent.clone();
     let routes = page_routes();
-    let health_site = site.clone();
     let planner = agent.planner_name();
     let limits = Arc::new(
         Limits::with_chat_turns(settings.chat_turns_per_minute).in_database(site.pool().clone()),
@@ -188,21 +189,7 @@ pub fn app_router_with(
         );
         move |req: axum::extract::Request| http::admin::page(req, render.clone())
     };
-    let router = Router::<LeptosOptions>::new()
-        .route(
-            "/healthz",
-            get(move || {
-                let site = health_site.clone();
-                let planner = planner.clone();
-                async move {
-                    Json(serde_json::json!({
-                        "status": "ok",
-                        "schools": site.catalog().schools().len(),
-                        "planner": planner,
-                    }))
-                }
-            }),
-        )
+    let mut router = Router::<LeptosOptions>::new()
         .leptos_routes_with_context(&leptos_options, routes, page_context.clone(), {
             let options = leptos_options.clone();
             move || shell(options.clone())
@@ -215,6 +202,7 @@ pub fn app_router_with(
         // What is left: `public/` (the icon), and the 404 page.
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(leptos_options)
+        .merge(http::ops::health(site.clone(), planner))
         .merge(http::reviews::pages(site.clone()))
         .merge(http::admin::pages(site.clone()))
         .merge(http::votes::pages(site.clone()))
@@ -224,8 +212,12 @@ pub fn app_router_with(
                 .merge(http::votes::api(site.clone()))
                 .merge(http::chat::router(agent))
                 .merge(http::reviews::api(site.clone()))
-                .merge(http::admin::api(site)),
-        )
+                .merge(http::admin::api(site.clone())),
+        );
+    if settings.metrics {
+        router = router.merge(http::ops::metrics(site.pool().clone()));
+    }
+    let router = router
         .layer(middleware::from_fn_with_state(
             limits.clone(),
             http::limits::chat_turns,

@@ -55,6 +55,8 @@ use server::{db, startup};
 /// Chat sessions idle this long are deleted (at start, then every hour).
 const SESSION_DAYS: u32 = 7;
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
+/// How often histogram samples are folded into buckets when metrics are on.
+const METRICS_UPKEEP: Duration = Duration::from_secs(10);
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -146,7 +148,7 @@ async fn serve(config: &Config) -> Result<ExitCode, Failure> {
             db::redacted(url)
         );
     }
-    let site = Arc::new(Site::load(pool).await?);
+    let site = Arc::new(Site::load(pool.clone()).await?);
     // Advisors imported while the site runs (`server import`, from another
     // process): the caches of the roster follow within ROSTER_POLL.
     let watched = site.clone();
@@ -185,6 +187,31 @@ async fn serve(config: &Config) -> Result<ExitCode, Failure> {
     let addr = conf.leptos_options.site_addr;
     let planner = agent.planner_name();
     let app = server::app_router_with(site, agent, conf.leptos_options, config.http_settings());
+
+    if config.metrics_on() {
+        tokio::spawn(async {
+            let mut every = tokio::time::interval(METRICS_UPKEEP);
+            loop {
+                every.tick().await;
+                server::observe::metrics::upkeep();
+            }
+        });
+    }
+    if let Some(metrics_addr) = config.metrics_addr {
+        let listener = tokio::net::TcpListener::bind(metrics_addr).await?;
+        let metrics = server::http::ops::metrics(pool.clone());
+        tracing::info!("metrics on http://{metrics_addr}/metrics");
+        tokio::spawn(async move {
+            let served = axum::serve(listener, metrics)
+                .with_graceful_shutdown(async {
+                    let _ = tokio::signal::ctrl_c().await;
+                })
+                .await;
+            if let Err(e) = served {
+                tracing::error!(error = %e, "the metrics listener failed");
+            }
+        });
+    }
 
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let database = db::redacted(url);

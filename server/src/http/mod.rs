@@ -1,8 +1,9 @@
 //! HTTP surface besides the pages: the JSON API under `/api/v1` (reads,
 //! reviews, 有用 votes and the agent), the 举报 and 有用 form targets and `/admin`; the guards
 //! every request passes ([`security`], [`client`], [`limits`]); how long browsers keep
-//! the site's files ([`assets`]); what every request leaves behind: its id,
-//! access line, count and panic guard ([`access`]).
+//! the site's files ([`assets`]); what the operator gets: every request's id,
+//! access line, count and panic guard ([`access`]), health, readiness and
+//! metrics ([`ops`]).
 
 pub mod access;
 pub mod admin;
@@ -12,6 +13,7 @@ pub mod chat;
 pub mod client;
 mod error;
 pub mod limits;
+pub mod ops;
 mod pages;
 pub mod reviews;
 pub mod security;
@@ -30,15 +32,19 @@ pub struct Settings {
     pub chat_turns_per_minute: u32,
     /// `/admin` and its API (`ADMIN_TOKEN`; none: off).
     pub admin_token: admin::AdminToken,
+    /// `GET /metrics` on the site's router (`METRICS=on` without
+    /// `METRICS_ADDR`).
+    pub metrics: bool,
 }
 
 impl Default for Settings {
-    /// No proxy trusted, the default chat limit, no admin.
+    /// No proxy trusted, the default chat limit, no admin, no metrics.
     fn default() -> Settings {
         Settings {
             proxies: client::TrustedProxies::default(),
             chat_turns_per_minute: limits::CHAT_TURNS_PER_MINUTE,
             admin_token: admin::AdminToken::default(),
+            metrics: false,
         }
     }
 }

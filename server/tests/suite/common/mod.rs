@@ -190,11 +190,12 @@ pub async fn app() -> (Router, Arc<Site>) {
 pub const ADMIN_TOKEN: &str = "test-admin";
 
 /// What the tests' sites are built with: behind a local proxy (below), the
-/// admin on with [`ADMIN_TOKEN`], the default chat limit.
+/// admin on with [`ADMIN_TOKEN`], the default chat limit, `/metrics` on.
 pub fn settings() -> server::http::Settings {
     server::http::Settings {
         proxies: server::http::client::TrustedProxies::parse("127.0.0.1").unwrap(),
         admin_token: server::http::admin::AdminToken::new(Some(ADMIN_TOKEN)),
+        metrics: true,
         ..Default::default()
     }
 }
