@@ -6,7 +6,7 @@
 //!
 //! Read once in `main` ([`Cli::load`]) and handed down as plain values: the
 //! database URL and pool size, the router's [`http::Settings`], the model's
-//! [`LlmConfig`], the log filter and format, the metrics. No other
+//! [`LlmConfig`], the log filter and format, the shutdown grace. No other
 //! module reads the environment. Every variable may also be given as the
 //! flag of the same name (`DATABASE_URL` → `--database-url`).
 //!
@@ -18,6 +18,7 @@
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
@@ -136,6 +137,18 @@ pub struct Config {
         help_heading = "Serving"
     )]
     pub admin_token: Option<String>,
+
+    /// Seconds a stopping server (SIGTERM, Ctrl-C) lets requests in flight
+    /// and streaming turns finish, having stopped taking new connections;
+    /// then it exits 0 regardless.
+    #[arg(
+        long,
+        env = "SHUTDOWN_GRACE_SECS",
+        default_value_t = 20,
+        value_parser = parse_grace,
+        help_heading = "Serving"
+    )]
+    pub shutdown_grace_secs: u64,
 
     /// The log filter (tracing's `EnvFilter` syntax); the tools default to
     /// `warn,sqlx=warn`.
@@ -342,6 +355,11 @@ impl Config {
         self.metrics || self.metrics_addr.is_some()
     }
 
+    /// How long a stopping server waits for requests in flight.
+    pub fn shutdown_grace(&self) -> Duration {
+        Duration::from_secs(self.shutdown_grace_secs)
+    }
+
     /// The model, when `LLM_*` configure one; `Err` names a malformed value
     /// in Chinese. Only the variables given count: the defaults shown
     /// above are the model client's own (`llm::config`).
@@ -377,6 +395,16 @@ fn parse_addr(v: &str) -> Result<SocketAddr, String> {
     v.trim()
         .parse()
         .map_err(|_| format!("「{v}」不是监听地址（应为 主机:端口，例如 127.0.0.1:3000）"))
+}
+
+fn parse_grace(v: &str) -> Result<u64, String> {
+    v.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|s| *s <= 3600)
+        .ok_or_else(|| {
+            format!("SHUTDOWN_GRACE_SECS 应为 0 到 3600 之间的整数（秒），现在是「{v}」")
+        })
 }
 
 fn parse_log_format(v: &str) -> Result<LogFormat, String> {
@@ -439,6 +467,7 @@ mod tests {
             ("--trusted-proxies", "proxy.example", "TRUSTED_PROXIES"),
             ("--log-format", "xml", "LOG_FORMAT"),
             ("--metrics", "sometimes", "METRICS"),
+            ("--shutdown-grace-secs", "soon", "SHUTDOWN_GRACE_SECS"),
         ] {
             let arg = format!("{flag}={value}");
             let Err(e) = cli(&[&arg]) else {
@@ -465,6 +494,7 @@ mod tests {
             "--metrics=on",
             "--demo-data=OFF",
             "--log-format=json",
+            "--shutdown-grace-secs=3",
         ])
         .unwrap()
         .config;
@@ -477,6 +507,7 @@ mod tests {
         assert!(s.metrics);
         assert_eq!(c.demo_data, Seeding::CatalogOnly);
         assert_eq!(c.log_format, LogFormat::Json);
+        assert_eq!(c.shutdown_grace(), Duration::from_secs(3));
         // METRICS_ADDR takes /metrics off the site's address.
         let c = cli(&["--metrics=on", "--metrics-addr=127.0.0.1:9100"])
             .unwrap()
@@ -508,7 +539,7 @@ mod tests {
         assert_eq!(m.model, "qwen2.5:7b");
         assert_eq!(m.api_key, None);
         assert!(!m.stream);
-        assert_eq!(m.timeout, std::time::Duration::from_millis(2500));
+        assert_eq!(m.timeout, Duration::from_millis(2500));
         let e = cli(&["--llm-model=m", "--llm-tool-mode=xml"])
             .unwrap()
             .config

@@ -7,7 +7,9 @@
 //!   `DEMO_DATA=off` (an empty database gets the school/major catalog and no
 //!   demo advisors or reviews), `LEPTOS_SITE_ADDR` / `LEPTOS_SITE_ROOT`
 //!   (default 127.0.0.1:3000, target/site), and `LLM_*` for a language model
-//!   (none set: the embedded planner; see the README).
+//!   (none set: the embedded planner; see the README). SIGTERM or Ctrl-C
+//!   stop it: no new connections, requests in flight (streaming turns too)
+//!   finish within `SHUTDOWN_GRACE_SECS`, then it exits 0.
 //! - `server import <advisors.csv> [--dry-run] [--skip-bad] [--db URL]` —
 //!   advisors from a CSV file into the database (`cli::import`): added or
 //!   updated, all or nothing unless `--skip-bad`; exits 1 when bad lines
@@ -43,6 +45,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use leptos::config::get_configuration;
+use tokio::sync::watch;
 use tracing_subscriber::EnvFilter;
 
 use server::agent::Agent;
@@ -57,6 +60,8 @@ const SESSION_DAYS: u32 = 7;
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
 /// How often histogram samples are folded into buckets when metrics are on.
 const METRICS_UPKEEP: Duration = Duration::from_secs(10);
+/// How long the pool may take to close once serving has stopped.
+const CLOSE_POOL: Duration = Duration::from_secs(5);
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -188,6 +193,12 @@ async fn serve(config: &Config) -> Result<ExitCode, Failure> {
     let planner = agent.planner_name();
     let app = server::app_router_with(site, agent, conf.leptos_options, config.http_settings());
 
+    // Set once SIGTERM or Ctrl-C arrives; every listener stops on it.
+    let (stop, stopping) = watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop.send(true);
+    });
     if config.metrics_on() {
         tokio::spawn(async {
             let mut every = tokio::time::interval(METRICS_UPKEEP);
@@ -201,11 +212,10 @@ async fn serve(config: &Config) -> Result<ExitCode, Failure> {
         let listener = tokio::net::TcpListener::bind(metrics_addr).await?;
         let metrics = server::http::ops::metrics(pool.clone());
         tracing::info!("metrics on http://{metrics_addr}/metrics");
+        let stopping = stopping.clone();
         tokio::spawn(async move {
             let served = axum::serve(listener, metrics)
-                .with_graceful_shutdown(async {
-                    let _ = tokio::signal::ctrl_c().await;
-                })
+                .with_graceful_shutdown(stopped(stopping))
                 .await;
             if let Err(e) = served {
                 tracing::error!(error = %e, "the metrics listener failed");
@@ -217,13 +227,62 @@ async fn serve(config: &Config) -> Result<ExitCode, Failure> {
     let database = db::redacted(url);
     tracing::info!("listening on http://{addr} (database {database}, planner: {planner})");
     // The peer address is the client's identity (`http::client`).
-    axum::serve(
+    let serving = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    .with_graceful_shutdown(stopped(stopping.clone()));
+    let grace = config.shutdown_grace();
+    let grace_over = async move {
+        stopped(stopping).await;
+        tracing::info!(
+            grace_secs = grace.as_secs(),
+            "stopping: no new connections; requests in flight may finish"
+        );
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        served = std::future::IntoFuture::into_future(serving) => served?,
+        _ = grace_over => tracing::warn!(
+            "the shutdown grace is over; requests still in flight are cut off"
+        ),
+    }
+    if tokio::time::timeout(CLOSE_POOL, pool.close())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the database pool did not close in time");
+    }
+    tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves once the process is asked to stop: SIGTERM (what service
+/// managers and container runtimes send) or Ctrl-C.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "SIGTERM cannot be caught; Ctrl-C only");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Resolves once `stopping` says so (or its sender is gone).
+async fn stopped(mut stopping: watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|stop| *stop).await;
 }

@@ -33,4 +33,5 @@ mod reviews;
 mod rules_eval;
 mod safety;
 mod scale;
+mod shutdown;
 mod speech_acts;
