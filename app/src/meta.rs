@@ -48,14 +48,6 @@ impl SiteUrl {
         Ok(SiteUrl(s.to_string()))
     }
 
-    /// `SITE_URL` from the environment: `None` when unset or blank.
-    pub fn from_env() -> Result<Option<SiteUrl>, String> {
-        match std::env::var("SITE_URL") {
-            Ok(v) if !v.trim().is_empty() => SiteUrl::parse(&v).map(Some),
-            _ => Ok(None),
-        }
-    }
-
     pub fn as_str(&self) -> &str {
         &self.0
     }

@@ -84,8 +84,11 @@ fn main() {
         let options = leptos::config::LeptosOptions::builder().output_name("advisor-review").build();
         // As behind a local proxy: each conversation is its own client, so
         // the per-client turn limit measures nothing here.
-        let proxies = server::http::client::TrustedProxies::parse("127.0.0.1").unwrap();
-        let app = server::app_router_with(site.clone(), agent.clone(), options, proxies);
+        let settings = server::http::Settings {
+            proxies: server::http::client::TrustedProxies::parse("127.0.0.1").unwrap(),
+            ..Default::default()
+        };
+        let app = server::app_router_with(site.clone(), agent.clone(), options, settings);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move {

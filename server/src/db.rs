@@ -102,21 +102,16 @@ fn install_drivers() {
     DRIVERS.call_once(sqlx::any::install_default_drivers);
 }
 
-/// Connections per instance: `DATABASE_MAX_CONNECTIONS`, else 8.
-fn max_connections() -> Result<u32, SetupError> {
-    match std::env::var("DATABASE_MAX_CONNECTIONS") {
-        Err(_) => Ok(DEFAULT_MAX_CONNECTIONS),
-        Ok(v) => v
-            .trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=1000).contains(n))
-            .ok_or_else(|| {
-                SetupError::Config(format!(
-                    "DATABASE_MAX_CONNECTIONS 应为 1 到 1000 之间的整数，收到的是 {v:?}"
-                ))
-            }),
-    }
+/// A value of `DATABASE_MAX_CONNECTIONS` (connections per instance,
+/// 1–1000), or the Chinese sentence that says what is wrong with it.
+pub fn parse_max_connections(v: &str) -> Result<u32, String> {
+    v.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=1000).contains(n))
+        .ok_or_else(|| {
+            format!("DATABASE_MAX_CONNECTIONS 应为 1 到 1000 之间的整数，收到的是 {v:?}")
+        })
 }
 
 /// How long a SQLite writer waits for the write lock before the request
@@ -133,13 +128,20 @@ pub const BUSY_TIMEOUT_MS: u32 = 15_000;
 /// and 16 MB of page cache per connection (SQLite's default is 2 MB: at a
 /// hundred thousand advisors the indexes a page reads stay cached).
 /// PostgreSQL: the URL as given (host, database, user, `sslmode`…).
+/// [`DEFAULT_MAX_CONNECTIONS`] connections at most; see [`connect_with`].
 pub async fn connect(url: &str) -> Result<Pool, SetupError> {
+    connect_with(url, DEFAULT_MAX_CONNECTIONS).await
+}
+
+/// [`connect`] with at most `max` connections (`DATABASE_MAX_CONNECTIONS`,
+/// which the configuration reads: `crate::config` hands it down).
+pub async fn connect_with(url: &str, max: u32) -> Result<Pool, SetupError> {
     install_drivers();
     let connect_err = |source| SetupError::Connect {
         url: redacted(url),
         source,
     };
-    let max = max_connections()?;
+    let max = max.max(1);
     match Backend::of_url(url)? {
         Backend::Postgres => AnyPoolOptions::new()
             .max_connections(max)
@@ -290,11 +292,14 @@ pub async fn resync_ids(conn: &mut Conn, backend: Backend) -> Result<(), sqlx::E
 /// locks cannot do this: each migration is its own transaction, and two
 /// instances that both read "0019 not applied" would both apply it).
 /// PostgreSQL: a session advisory lock held on one connection meanwhile.
+///
+/// The pool keeps at most `max_connections` connections ([`connect_with`]).
 pub async fn open_prepared<T>(
     url: &str,
+    max_connections: u32,
     prepare: impl AsyncFnOnce(&Pool) -> Result<T, SetupError>,
 ) -> Result<(Pool, T), SetupError> {
-    let pool = connect(url).await?;
+    let pool = connect_with(url, max_connections).await?;
     let lock = SetupLock::take(&pool).await?;
     let done = async {
         migrate(&pool).await?;

@@ -2,6 +2,10 @@
 //! server-side rendering of the `app` pages, assembled into one axum router.
 //!
 //! Module map:
+//! - [`config`]: every environment variable, typed and documented, read
+//!   once by `main` and handed down (`server --help`).
+//! - [`observe`]: the metrics every part counts with one line, and how a
+//!   log line may name a client (never by its address).
 //! - [`db`]: open SQLite or PostgreSQL (`DATABASE_URL`), apply that
 //!   backend's migrations; the writers' lock and the setup lock of each
 //!   backend.
@@ -26,7 +30,9 @@
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
 //! - [`speech_act`]: whose words each clause is and what it does to an action;
 //!   both the agent and the coach act only on its verdict (issue 16).
-//! - [`http`]: the JSON API and the chat endpoints.
+//! - [`http`]: the JSON API and the chat endpoints; every request's id,
+//!   access line, count and panic guard (`http::access`); `/healthz`,
+//!   `/readyz`, `/metrics` (`http::ops`).
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
 //! - [`cli`]: the command-line tools, apart from the site: the evaluations,
 //!   `server load` (many students at once, `make load`), `server seed`,
@@ -42,11 +48,13 @@ pub mod agent;
 pub mod catalog;
 pub mod cli;
 pub mod coach;
+pub mod config;
 pub mod db;
 pub mod demo;
 pub mod http;
 pub mod latency;
 pub mod llm;
+pub mod observe;
 pub mod places;
 pub mod ranking;
 pub mod reviews;
@@ -62,7 +70,7 @@ use std::sync::Arc;
 
 use axum::middleware;
 use axum::routing::get;
-use axum::{Extension, Json, Router};
+use axum::{Extension, Router};
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list_with_exclusions, AxumRouteListing, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
@@ -74,19 +82,6 @@ use crate::agent::Agent;
 use crate::http::client::TrustedProxies;
 use crate::http::limits::Limits;
 use crate::site::Site;
-
-/// The whole site: JSON API, agent, health check, server functions, pages
-/// and static files (the WASM bundle, CSS, favicon), behind the site's
-/// guards (`http::security`, `http::client`): client identity, security
-/// headers, body limits, a deadline, cross-site writes refused, chat turns
-/// limited per client. Proxies are trusted as `TRUSTED_PROXIES` says.
-pub fn app_router(site: Arc<Site>, agent: Arc<Agent>, leptos_options: LeptosOptions) -> Router {
-    let proxies = TrustedProxies::from_env().unwrap_or_else(|e| {
-        tracing::warn!("{e}; no proxy is trusted");
-        TrustedProxies::default()
-    });
-    app_router_with(site, agent, leptos_options, proxies)
-}
 
 /// The whole site with the embedded agent on a free loopback port, as the
 /// tool subcommands measure it (`server load`, `server bench-scale`):
@@ -105,8 +100,11 @@ pub async fn serve_on_loopback(
     let options = LeptosOptions::builder()
         .output_name("advisor-review")
         .build();
-    let proxies = TrustedProxies::parse("127.0.0.1")?;
-    let app = app_router_with(site, agent, options, proxies);
+    let settings = http::Settings {
+        proxies: TrustedProxies::parse("127.0.0.1")?,
+        ..http::Settings::default()
+    };
+    let app = app_router_with(site, agent, options, settings);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
@@ -144,49 +142,32 @@ fn page_routes() -> Vec<AxumRouteListing> {
 /// The path of the admin page.
 const ADMIN_PAGE: &str = "/admin";
 
-/// [`app_router`] with the trusted proxies given (tests, embedding); the
-/// site's address from `SITE_URL` (a wrong one is warned about and left
-/// out; `server` refuses to start with it instead).
+/// The whole site: JSON API, agent, health and readiness, server
+/// functions, pages and static files (the WASM bundle, CSS, favicon), and
+/// `/metrics` when `settings` say so, behind the site's guards
+/// (`http::security`, `http::client`): client identity, security headers,
+/// body limits, a deadline, cross-site writes refused, chat turns limited
+/// per client; and outermost what every request leaves behind
+/// (`http::access`: its id, access line, count, and a 500 for a panic).
+/// `settings` come from the configuration, read once (`config`).
 pub fn app_router_with(
     site: Arc<Site>,
     agent: Arc<Agent>,
     leptos_options: LeptosOptions,
-    proxies: TrustedProxies,
-) -> Router {
-    let site_url = app::meta::SiteUrl::from_env().unwrap_or_else(|e| {
-        tracing::warn!("{e}; no site address is used");
-        None
-    });
-    app_router_at(site, agent, leptos_options, proxies, site_url)
-}
-
-/// [`app_router_with`] with the site's canonical address given: the pages'
-/// `og:url`, robots.txt's sitemap line and the sitemap are built from it,
-/// and left out without it (`app::meta::SiteUrl`).
-pub fn app_router_at(
-    site: Arc<Site>,
-    agent: Arc<Agent>,
-    leptos_options: LeptosOptions,
-    proxies: TrustedProxies,
-    site_url: Option<app::meta::SiteUrl>,
+    settings: http::Settings,
 ) -> Router {
     let leptos_options = http::assets::hashed_names(leptos_options);
     let hashed_names = leptos_options.hash_files;
     let data: SharedSiteData = site.clone();
     let agent_data: SharedAgent = agent.clone();
     let routes = page_routes();
-    let health_site = site.clone();
     let planner = agent.planner_name();
     let limits = Arc::new(
-        Limits::from_env()
-            .unwrap_or_else(|e| {
-                tracing::warn!("{e}; the default applies");
-                Limits::default()
-            })
-            .in_database(site.pool().clone()),
+        Limits::with_chat_turns(settings.chat_turns_per_minute).in_database(site.pool().clone()),
     );
     // What every page's render is given: the data, the agent, the CSP, the
     // site's address (for the meta tags).
+    let site_url = settings.site_url.clone();
     let page_url = site_url.clone();
     let page_context = move || {
         provide_context(data.clone());
@@ -214,21 +195,7 @@ pub fn app_router_at(
         );
         move |req: axum::extract::Request| http::admin::page(req, render.clone())
     };
-    Router::<LeptosOptions>::new()
-        .route(
-            "/healthz",
-            get(move || {
-                let site = health_site.clone();
-                let planner = planner.clone();
-                async move {
-                    Json(serde_json::json!({
-                        "status": "ok",
-                        "schools": site.catalog().schools().len(),
-                        "planner": planner,
-                    }))
-                }
-            }),
-        )
+    let mut router = Router::<LeptosOptions>::new()
         .leptos_routes_with_context(&leptos_options, routes, page_context.clone(), {
             let options = leptos_options.clone();
             move || shell(options.clone())
@@ -241,6 +208,7 @@ pub fn app_router_at(
         // What is left: `public/` (the icon), and the 404 page.
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(leptos_options)
+        .merge(http::ops::health(site.clone(), planner))
         .merge(http::reviews::pages(site.clone()))
         .merge(http::admin::pages(site.clone()))
         .merge(http::votes::pages(site.clone()))
@@ -256,13 +224,18 @@ pub fn app_router_at(
                 .merge(http::votes::api(site.clone()))
                 .merge(http::chat::router(agent))
                 .merge(http::reviews::api(site.clone()))
-                .merge(http::admin::api(site)),
-        )
+                .merge(http::admin::api(site.clone())),
+        );
+    if settings.metrics {
+        router = router.merge(http::ops::metrics(site.pool().clone()));
+    }
+    let router = router
         .layer(middleware::from_fn_with_state(
             limits.clone(),
             http::limits::chat_turns,
         ))
         .layer(Extension(limits))
+        .layer(Extension(settings.admin_token))
         .layer(middleware::from_fn(http::security::same_origin_writes))
         .layer(http::security::limit(http::security::DEFAULT_BODY))
         .layer(http::security::hard_limit())
@@ -274,8 +247,9 @@ pub fn app_router_at(
             http::assets::caching,
         ))
         .layer(middleware::from_fn_with_state(
-            Arc::new(proxies),
+            Arc::new(settings.proxies),
             http::client::identify,
         ))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new());
+    http::access::layer(router)
 }

@@ -1,12 +1,17 @@
-//! `server`: serves the site, and two tools that share its code.
+//! `server`: serves the site, and the tools that share its code.
+//!
+//! The configuration (every environment variable, `server --help`) is read
+//! once here (`server::config`) and handed down; the commands:
 //!
 //! - `server` — the site. `DATABASE_URL` (default `sqlite://data/advisor.db`),
 //!   `DEMO_DATA=off` (an empty database gets the school/major catalog and no
-//!   demo advisors or reviews), cargo-leptos's `LEPTOS_SITE_ADDR` /
-//!   `LEPTOS_SITE_ROOT` (default 127.0.0.1:3000, target/site), `SITE_URL`
-//!   (the site's public address, e.g. `https://daoshi.example`: `og:url`,
-//!   robots.txt's sitemap line and `/sitemap.xml` need it), and `LLM_*`
-//!   for a language model (none set: the embedded planner; see the README).
+//!   demo advisors or reviews), `LEPTOS_SITE_ADDR` / `LEPTOS_SITE_ROOT`
+//!   (default 127.0.0.1:3000, target/site), `SITE_URL` (the site's public
+//!   address, e.g. `https://daoshi.example`: `og:url`, robots.txt's sitemap
+//!   line and `/sitemap.xml` need it), and `LLM_*` for a language model
+//!   (none set: the embedded planner; see `docs/agent.md`). SIGTERM or Ctrl-C
+//!   stop it: no new connections, requests in flight (streaming turns too)
+//!   finish within `SHUTDOWN_GRACE_SECS`, then it exits 0.
 //! - `server import <advisors.csv> [--dry-run] [--skip-bad] [--db URL]` —
 //!   advisors from a CSV file into the database (`cli::import`): added or
 //!   updated, all or nothing unless `--skip-bad`; exits 1 when bad lines
@@ -27,29 +32,44 @@
 //! - `server mock-llm <script.json> [--addr 127.0.0.1:3199]` — a scripted
 //!   OpenAI-compatible model (for demos and the end-to-end tests).
 //! - `server seed [--db URL] [--advisors 100000] [--reviews 1000000]` — the
-//!   demo grown to that size in an empty database (`demo::scale`).
+//!   demo grown to that size in an empty database (`demo::scale`); the
+//!   database is `--db`, else `DATABASE_URL`, else `sqlite://data/scale.db`.
 //! - `server bench-scale [--db URL] [--pg URL] [--samples 200]` — the main reads timed
-//!   on the demo and at scale, against issue 12's targets (`make bench-scale`).
+//!   on the demo and at scale (the database at scale as `seed` chooses it),
+//!   against issue 12's targets (`make bench-scale`).
+//!
+//! The evaluations, `analyze` and `load` without `--url` work on a fresh
+//! temporary copy of the demo by design, never on `DATABASE_URL`.
 
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use leptos::config::get_configuration;
+use tokio::sync::watch;
 use tracing_subscriber::EnvFilter;
 
 use server::agent::Agent;
-use server::cli::{evals, tools, Failure, USAGE};
+use server::cli::bench_scale::DEFAULT_SCALE_DB;
+use server::cli::{evals, tools, Databases, Failure, USAGE};
+use server::config::{Cli, Config, LogFormat};
 use server::site::Site;
 use server::{db, startup};
 
 /// Chat sessions idle this long are deleted (at start, then every hour);
 /// `app::policy`, which the `/privacy` page prints.
 use app::policy::SESSION_DAYS;
-const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+const PURGE_EVERY: Duration = Duration::from_secs(3600);
+/// How often histogram samples are folded into buckets when metrics are on.
+const METRICS_UPKEEP: Duration = Duration::from_secs(10);
+/// How long the pool may take to close once serving has stopped.
+const CLOSE_POOL: Duration = Duration::from_secs(5);
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Cli { config, command } = Cli::load();
+    let args = command;
     let default_filter = match args.first().map(String::as_str) {
         // The evaluation prints its own report; only warnings go to the log.
         Some("eval" | "eval-model" | "load" | "bench-scale" | "seed" | "import") => {
@@ -57,25 +77,35 @@ async fn main() -> ExitCode {
         }
         _ => "info,sqlx=warn",
     };
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter)),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    init_logs(&config, default_filter);
+    let databases = Databases {
+        site: config.database_url.clone(),
+        scale: config.database_url_or(DEFAULT_SCALE_DB),
+        max_connections: config.database_max_connections,
+        seeding: config.demo_data,
+    };
     let result = match args.first().map(String::as_str) {
-        None => serve().await,
-        Some("eval") => evals::evaluate(&args[1..]).await,
-        Some("eval-model") => evals::evaluate_model(&args[1..]).await,
-        Some("eval-coach") => evals::evaluate_coach(&args[1..]).await,
+        None => serve(&config).await,
+        Some("eval") => match config.llm() {
+            Ok(llm) => evals::evaluate(&args[1..], llm).await,
+            Err(e) => Err(e.into()),
+        },
+        Some("eval-model") => match config.llm() {
+            Ok(llm) => evals::evaluate_model(&args[1..], llm).await,
+            Err(e) => Err(e.into()),
+        },
+        Some("eval-coach") => match config.llm() {
+            Ok(llm) => evals::evaluate_coach(&args[1..], llm).await,
+            Err(e) => Err(e.into()),
+        },
         Some("eval-rules") => evals::evaluate_rules(&args[1..]),
         Some("analyze") => evals::analyze(&args[1..]).await,
         Some("mock-llm") => tools::mock_llm(&args[1..]).await,
         Some("load") => tools::load(&args[1..]).await,
-        Some("seed") => tools::seed(&args[1..]).await,
-        Some("bench-scale") => tools::bench_scale(&args[1..]).await,
-        Some("import") => tools::import(&args[1..]).await,
-        Some("-h" | "--help" | "help") => {
+        Some("seed") => tools::seed(&args[1..], &databases).await,
+        Some("bench-scale") => tools::bench_scale(&args[1..], &databases).await,
+        Some("import") => tools::import(&args[1..], &databases).await,
+        Some("help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
@@ -91,12 +121,30 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn serve() -> Result<ExitCode, Failure> {
-    let url =
-        std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string());
+/// The log: `RUST_LOG` (else `default`), to stderr, as `LOG_FORMAT` says.
+/// A JSON line carries the fields of the span it was logged in (the
+/// request's id, method and path).
+fn init_logs(config: &Config, default: &str) {
+    let filter =
+        EnvFilter::try_new(config.log_filter(default)).unwrap_or_else(|_| EnvFilter::new(default));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match config.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+    }
+}
+
+async fn serve(config: &Config) -> Result<ExitCode, Failure> {
+    let url = &config.database_url;
     let started = std::time::Instant::now();
-    let seeding = startup::Seeding::from_env()?;
-    let (pool, seeded) = startup::open_with(&url, seeding).await?;
+    let seeding = config.demo_data;
+    let (pool, seeded) = startup::open_sized(url, seeding, config.database_max_connections).await?;
     if seeded {
         tracing::info!(
             elapsed_ms = started.elapsed().as_millis() as u64,
@@ -105,10 +153,10 @@ async fn serve() -> Result<ExitCode, Failure> {
                 startup::Seeding::Demo => "demo data",
                 startup::Seeding::CatalogOnly => "the school/major catalog (DEMO_DATA=off)",
             },
-            db::redacted(&url)
+            db::redacted(url)
         );
     }
-    let site = Arc::new(Site::load(pool).await?);
+    let site = Arc::new(Site::load(pool.clone()).await?);
     // Advisors imported while the site runs (`server import`, from another
     // process): the caches of the roster follow within ROSTER_POLL.
     let watched = site.clone();
@@ -123,10 +171,7 @@ async fn serve() -> Result<ExitCode, Failure> {
             }
         }
     });
-    let agent = Arc::new(Agent::from_env(site.clone())?);
-    let proxies = server::http::client::TrustedProxies::from_env()?;
-    let site_url = app::meta::SiteUrl::from_env()?;
-    server::http::limits::Limits::from_env()?;
+    let agent = Arc::new(Agent::configured(site.clone(), config.llm()?)?);
     // Idle sessions go at start and then every hour, not only at restarts.
     let sessions = agent.sessions().clone();
     tokio::spawn(async move {
@@ -143,22 +188,104 @@ async fn serve() -> Result<ExitCode, Failure> {
         }
     });
 
-    let conf = get_configuration(None)?;
+    // cargo-leptos's own settings, the operator's address and root over them.
+    let mut conf = get_configuration(None)?;
+    conf.leptos_options.site_addr = config.site_addr;
+    conf.leptos_options.site_root = config.site_root.clone().into();
     let addr = conf.leptos_options.site_addr;
     let planner = agent.planner_name();
-    let app = server::app_router_at(site, agent, conf.leptos_options, proxies, site_url);
+    let app = server::app_router_with(site, agent, conf.leptos_options, config.http_settings());
+
+    // Set once SIGTERM or Ctrl-C arrives; every listener stops on it.
+    let (stop, stopping) = watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop.send(true);
+    });
+    if config.metrics_on() {
+        tokio::spawn(async {
+            let mut every = tokio::time::interval(METRICS_UPKEEP);
+            loop {
+                every.tick().await;
+                server::observe::metrics::upkeep();
+            }
+        });
+    }
+    if let Some(metrics_addr) = config.metrics_addr {
+        let listener = tokio::net::TcpListener::bind(metrics_addr).await?;
+        let metrics = server::http::ops::metrics(pool.clone());
+        tracing::info!("metrics on http://{metrics_addr}/metrics");
+        let stopping = stopping.clone();
+        tokio::spawn(async move {
+            let served = axum::serve(listener, metrics)
+                .with_graceful_shutdown(stopped(stopping))
+                .await;
+            if let Err(e) = served {
+                tracing::error!(error = %e, "the metrics listener failed");
+            }
+        });
+    }
 
     let listener = tokio::net::TcpListener::bind(&addr).await?;
-    let database = db::redacted(&url);
+    let database = db::redacted(url);
     tracing::info!("listening on http://{addr} (database {database}, planner: {planner})");
     // The peer address is the client's identity (`http::client`).
-    axum::serve(
+    let serving = axum::serve(
         listener,
-        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    .with_graceful_shutdown(stopped(stopping.clone()));
+    let grace = config.shutdown_grace();
+    let grace_over = async move {
+        stopped(stopping).await;
+        tracing::info!(
+            grace_secs = grace.as_secs(),
+            "stopping: no new connections; requests in flight may finish"
+        );
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        served = std::future::IntoFuture::into_future(serving) => served?,
+        _ = grace_over => tracing::warn!(
+            "the shutdown grace is over; requests still in flight are cut off"
+        ),
+    }
+    if tokio::time::timeout(CLOSE_POOL, pool.close())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the database pool did not close in time");
+    }
+    tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves once the process is asked to stop: SIGTERM (what service
+/// managers and container runtimes send) or Ctrl-C.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "SIGTERM cannot be caught; Ctrl-C only");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Resolves once `stopping` says so (or its sender is gone).
+async fn stopped(mut stopping: watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|stop| *stop).await;
 }

@@ -6,19 +6,27 @@
 use crate::db::{self, Pool, SetupError};
 pub use crate::demo::Seeding;
 
-/// Connects, migrates, and seeds an empty database as `DEMO_DATA` says
-/// ([`Seeding::from_env`]: the demo, or with `off` the catalog only).
+/// Connects, migrates, and seeds an empty database with the demo data.
 /// Returns the pool and whether anything was seeded. See [`open_with`].
 pub async fn open(url: &str) -> Result<(Pool, bool), SetupError> {
-    let seeding = Seeding::from_env().map_err(SetupError::Config)?;
-    open_with(url, seeding).await
+    open_with(url, Seeding::Demo).await
 }
 
 /// Connects, migrates, and seeds an empty database with `seeding`, under the
-/// setup lock (`db::open_prepared`). Returns the pool and whether anything
-/// was seeded.
+/// setup lock (`db::open_prepared`), with the default pool size. Returns the
+/// pool and whether anything was seeded.
 pub async fn open_with(url: &str, seeding: Seeding) -> Result<(Pool, bool), SetupError> {
-    db::open_prepared(url, async |pool: &Pool| {
+    open_sized(url, seeding, db::DEFAULT_MAX_CONNECTIONS).await
+}
+
+/// [`open_with`] with a pool of at most `max_connections`
+/// (`DATABASE_MAX_CONNECTIONS`, from the configuration).
+pub async fn open_sized(
+    url: &str,
+    seeding: Seeding,
+    max_connections: u32,
+) -> Result<(Pool, bool), SetupError> {
+    db::open_prepared(url, max_connections, async |pool: &Pool| {
         let seeded = crate::demo::seed_if_empty(pool, seeding).await?;
         // Advisors written by any path (demo, `server seed`, `server import`,
         // an older version) become findable by name.

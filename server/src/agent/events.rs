@@ -10,6 +10,7 @@ pub const DEGRADED: &str = "degraded";
 
 /// A model answer that was broken or failed, replaced by code's plan.
 pub(crate) fn degraded_event(code: &str, message: &str) -> AgentEvent {
+    crate::observe::degraded(code);
     let mut data = serde_json::Map::new();
     data.insert("reason".into(), code.into());
     // Not `message`: that would be a system line of the conversation.

@@ -153,9 +153,10 @@ impl Agent {
         Ok(Agent::build(site, Some(client)))
     }
 
-    /// From the environment: a model when `LLM_*` is set, else embedded.
-    pub fn from_env(site: Arc<Site>) -> Result<Agent, String> {
-        match LlmConfig::from_env()? {
+    /// As configured: a model when `LLM_*` set one (`llm`, read once by
+    /// the configuration), else embedded.
+    pub fn configured(site: Arc<Site>, llm: Option<LlmConfig>) -> Result<Agent, String> {
+        match llm {
             Some(config) => Agent::with_model(site, config),
             None => Ok(Agent::new(site)),
         }

@@ -23,7 +23,11 @@ pub const DEFAULT_SCALE_DB: &str = "sqlite://data/scale.db";
 
 #[derive(Clone, Debug)]
 pub struct BenchConfig {
+    /// The database at scale: `--db`, else `DATABASE_URL`, else
+    /// [`DEFAULT_SCALE_DB`] (what `main` gives [`BenchConfig::parse_with`]).
     pub db: String,
+    /// The pool size of the databases at scale (`DATABASE_MAX_CONNECTIONS`).
+    pub max_connections: u32,
     /// A PostgreSQL database measured at scale beside `db`.
     pub pg: Option<String>,
     pub advisors: usize,
@@ -35,6 +39,7 @@ impl Default for BenchConfig {
     fn default() -> Self {
         BenchConfig {
             db: DEFAULT_SCALE_DB.to_string(),
+            max_connections: crate::db::DEFAULT_MAX_CONNECTIONS,
             pg: None,
             advisors: 100_000,
             reviews: 1_000_000,
@@ -44,10 +49,17 @@ impl Default for BenchConfig {
 }
 
 impl BenchConfig {
-    /// `--db URL --pg URL --advisors N --reviews N --samples N`.
+    /// `--db URL --pg URL --advisors N --reviews N --samples N` over the
+    /// defaults.
     pub fn parse(args: &[String]) -> Result<BenchConfig, String> {
+        BenchConfig::parse_with(BenchConfig::default(), args)
+    }
+
+    /// The flags in `args` over `base` (the configuration's database and
+    /// pool size).
+    pub fn parse_with(base: BenchConfig, args: &[String]) -> Result<BenchConfig, String> {
         use crate::cli::positive;
-        let mut c = BenchConfig::default();
+        let mut c = base;
         for (flag, value) in crate::cli::flag_values(args)? {
             match flag {
                 "--db" => c.db = value.to_string(),
@@ -123,7 +135,9 @@ type Timings = Vec<(Duration, Duration)>;
 /// Opens the database at `url`, seeds it at scale if it is empty, and
 /// measures it: (advisors, reviews, timings).
 async fn at_scale(url: &str, config: &BenchConfig) -> Result<(i64, i64, Timings), String> {
-    let pool = crate::db::connect(url).await.map_err(|e| e.to_string())?;
+    let pool = crate::db::connect_with(url, config.max_connections)
+        .await
+        .map_err(|e| e.to_string())?;
     crate::db::migrate(&pool).await.map_err(|e| e.to_string())?;
     // A database seeded before the name search had its terms.
     crate::store::search::index_missing_in(&pool)

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::{Failure, USAGE};
 use crate::agent::eval::{self, parse_suite, run_dialogue, Summary};
 use crate::agent::Agent;
+use crate::llm::LlmConfig;
 use crate::site::Site;
 use crate::{db, startup};
 
@@ -85,14 +86,16 @@ async fn replay(
     reports
 }
 
-pub async fn evaluate(args: &[String]) -> Result<ExitCode, Failure> {
+/// `server eval`: a suite on the configured planner (`llm`: the model the
+/// `LLM_*` variables configure, none: code's own).
+pub async fn evaluate(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCode, Failure> {
     let strict = args.iter().any(|a| a == "--strict");
     let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
         return Err(format!("缺少对话集文件\n{USAGE}").into());
     };
     let dialogues = read_suite(path)?;
     let demo = DemoSite::open("eval").await?;
-    let agent = Agent::from_env(demo.site.clone())?;
+    let agent = Agent::configured(demo.site.clone(), llm)?;
     let reports = replay(&agent, &demo.site, &dialogues, true).await;
     let summary = Summary::of(dialogues.len(), &reports);
     println!("\n{}", summary.render(&agent.planner_name()));
@@ -108,12 +111,12 @@ pub async fn evaluate(args: &[String]) -> Result<ExitCode, Failure> {
 /// model, turn by turn (issue 28): what the model rescues and what it
 /// breaks, its calls by why it was asked, and the time to the first spoken
 /// sentence.
-pub async fn evaluate_model(args: &[String]) -> Result<ExitCode, Failure> {
+pub async fn evaluate_model(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCode, Failure> {
     if args.is_empty() {
         return Err(format!("缺少对话集文件\n{USAGE}").into());
     }
-    let config = crate::llm::LlmConfig::from_env()?
-        .ok_or("eval-model 需要 LLM_BASE_URL（或 LLM_API_KEY / LLM_MODEL）指向一个模型")?;
+    let config =
+        llm.ok_or("eval-model 需要 LLM_BASE_URL（或 LLM_API_KEY / LLM_MODEL）指向一个模型")?;
     let mut broken = 0;
     for path in args {
         let dialogues = read_suite(path)?;
@@ -159,7 +162,9 @@ pub async fn analyze(args: &[String]) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub async fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
+/// `server eval-coach`: the coach on a labelled set, and through the
+/// model's router too when `llm` is configured.
+pub async fn evaluate_coach(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCode, Failure> {
     let Some(path) = args.first() else {
         return Err(format!("缺少标注集文件\n{USAGE}").into());
     };
@@ -178,7 +183,7 @@ pub async fn evaluate_coach(args: &[String]) -> Result<ExitCode, Failure> {
     let verdicts = crate::coach::eval::run(&set);
     print!("{}", crate::coach::eval::render(&verdicts));
     // With LLM_* set: the same set through the model's router and follow-up.
-    if let Some(config) = crate::llm::LlmConfig::from_env()? {
+    if let Some(config) = llm {
         let model = config.model.clone();
         let client = crate::llm::LlmClient::new(config)?;
         let demo = DemoSite::open("eval-coach").await?;

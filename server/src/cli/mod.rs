@@ -12,11 +12,13 @@ pub mod load;
 pub mod tools;
 
 pub use flags::{flag_values, positive};
+pub use tools::Databases;
 
 /// What a command fails with: printed, and the process exits 1.
 pub type Failure = Box<dyn std::error::Error>;
 
-/// The usage printed by `server --help` and after a wrong command line.
+/// The commands, printed by `server help`, after the options by `server
+/// --help`, and after a wrong command line.
 pub const USAGE: &str = "用法：
   server                                   启动网站
   server eval <suite.jsonl> [--strict]     用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
@@ -30,11 +32,11 @@ pub const USAGE: &str = "用法：
   server mock-llm <script.json> [--addr 127.0.0.1:3199]
                                            启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）
   server seed [--db URL] [--advisors 100000] [--reviews 1000000]
-                                           在一个空数据库里写入放大到该规模的演示数据（默认 sqlite://data/scale.db）
+                                           在一个空数据库里写入放大到该规模的演示数据（默认 DATABASE_URL，未设置时 sqlite://data/scale.db）
   server bench-scale [--db URL] [--pg URL] [--samples 200]
-                                           在演示数据和规模数据上测主要请求的 p50/p95（规模数据库为空时先写入）
+                                           在演示数据和规模数据上测主要请求的 p50/p95（规模数据库同 seed；为空时先写入）
   server import <advisors.csv> [--dry-run] [--skip-bad] [--db URL]
                                            从 CSV 文件导入导师（表头 name,title,school,major,directions,bio）：
                                            已有的按 学校+专业+姓名 更新；有坏行时不导入（--skip-bad 跳过坏行，
                                            --dry-run 只显示将会发生什么）
-环境变量 DEMO_DATA=off：空数据库只写入学校和专业目录，不写入演示导师和评价";
+环境变量见上方的选项（每个选项也可以用同名环境变量设置），例如 DEMO_DATA=off：空数据库只写入学校和专业目录，不写入演示导师和评价";

@@ -5,9 +5,35 @@
 
 use std::process::ExitCode;
 
+use super::bench_scale::BenchConfig;
 use super::{Failure, USAGE};
 use crate::llm::scripted::{Script, ScriptedServer};
 use crate::{db, startup};
+
+/// What the tools that open a named database are given by the
+/// configuration (`DATABASE_URL`, `DATABASE_MAX_CONNECTIONS`, `DEMO_DATA`),
+/// read once in `main`.
+#[derive(Clone, Debug)]
+pub struct Databases {
+    /// The site's database (`server import` without `--db`).
+    pub site: String,
+    /// The database at scale (`server seed`, `server bench-scale` without
+    /// `--db`): `DATABASE_URL` when set, else `sqlite://data/scale.db`.
+    pub scale: String,
+    pub max_connections: u32,
+    pub seeding: startup::Seeding,
+}
+
+impl Databases {
+    /// The defaults of `server seed` and `server bench-scale`.
+    fn bench(&self) -> BenchConfig {
+        BenchConfig {
+            db: self.scale.clone(),
+            max_connections: self.max_connections,
+            ..BenchConfig::default()
+        }
+    }
+}
 
 pub async fn load(args: &[String]) -> Result<ExitCode, Failure> {
     let config = super::load::LoadConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
@@ -21,10 +47,10 @@ pub async fn load(args: &[String]) -> Result<ExitCode, Failure> {
 }
 
 /// `server seed`: the demo grown to a size, in an empty database.
-pub async fn seed(args: &[String]) -> Result<ExitCode, Failure> {
+pub async fn seed(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
     let config =
-        super::bench_scale::BenchConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
-    let pool = db::connect(&config.db).await?;
+        BenchConfig::parse_with(databases.bench(), args).map_err(|e| format!("{e}\n{USAGE}"))?;
+    let pool = db::connect_with(&config.db, config.max_connections).await?;
     db::migrate(&pool).await?;
     let started = std::time::Instant::now();
     let (advisors, reviews) =
@@ -39,7 +65,7 @@ pub async fn seed(args: &[String]) -> Result<ExitCode, Failure> {
 }
 
 /// `server import`: advisors from a CSV file (`crate::import`).
-pub async fn import(args: &[String]) -> Result<ExitCode, Failure> {
+pub async fn import(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
     use super::import::{self, ImportArgs};
     const USAGE_ERROR: u8 = 2;
     let parsed = match ImportArgs::parse(args) {
@@ -56,11 +82,9 @@ pub async fn import(args: &[String]) -> Result<ExitCode, Failure> {
             return Ok(ExitCode::from(USAGE_ERROR));
         }
     };
-    let url = parsed.db.clone().unwrap_or_else(|| {
-        std::env::var("DATABASE_URL").unwrap_or_else(|_| db::DEFAULT_DATABASE_URL.to_string())
-    });
-    let seeding = startup::Seeding::from_env()?;
-    let (pool, seeded) = startup::open_with(&url, seeding).await?;
+    let url = parsed.db.clone().unwrap_or_else(|| databases.site.clone());
+    let seeding = databases.seeding;
+    let (pool, seeded) = startup::open_sized(&url, seeding, databases.max_connections).await?;
     if seeded {
         eprintln!(
             "{} 是空数据库，已先写入{}。",
@@ -81,9 +105,9 @@ pub async fn import(args: &[String]) -> Result<ExitCode, Failure> {
     Ok(ExitCode::from(report.exit_code()))
 }
 
-pub async fn bench_scale(args: &[String]) -> Result<ExitCode, Failure> {
+pub async fn bench_scale(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
     let config =
-        super::bench_scale::BenchConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+        BenchConfig::parse_with(databases.bench(), args).map_err(|e| format!("{e}\n{USAGE}"))?;
     print!("{}", super::bench_scale::run(&config).await?);
     Ok(ExitCode::SUCCESS)
 }

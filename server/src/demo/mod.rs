@@ -33,11 +33,6 @@ impl Seeding {
     /// The variable that chooses.
     pub const VARIABLE: &'static str = "DEMO_DATA";
 
-    /// `DEMO_DATA` from the environment.
-    pub fn from_env() -> Result<Seeding, String> {
-        Seeding::parse(std::env::var(Self::VARIABLE).ok().as_deref())
-    }
-
     /// A value of `DEMO_DATA`: unset, empty or `on` is the demo, `off` the
     /// catalog only (either case). Anything else is refused rather than
     /// guessed at: a typo must not put fictional advisors into a

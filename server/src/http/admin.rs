@@ -46,12 +46,49 @@ pub fn pages(site: Arc<Site>) -> Router {
         .with_state(site)
 }
 
-/// The admin token, when the admin is on.
-fn admin_token() -> Option<String> {
-    std::env::var("ADMIN_TOKEN")
-        .ok()
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty())
+/// The admin token the site was built with (`ADMIN_TOKEN`, read once by
+/// the configuration and put on every request by the router); none: the
+/// admin is off.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct AdminToken(Option<Arc<str>>);
+
+/// Never the token itself.
+impl std::fmt::Debug for AdminToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "AdminToken(set)"
+        } else {
+            "AdminToken(off)"
+        })
+    }
+}
+
+impl AdminToken {
+    /// `token` trimmed; empty or none turns the admin off.
+    pub fn new(token: Option<&str>) -> AdminToken {
+        AdminToken(
+            token
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(Arc::from),
+        )
+    }
+
+    /// The token of a request (the admin is off without one).
+    fn of(extensions: &axum::http::Extensions) -> AdminToken {
+        extensions.get::<AdminToken>().cloned().unwrap_or_default()
+    }
+}
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for AdminToken {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<AdminToken, Self::Rejection> {
+        Ok(AdminToken::of(&parts.extensions))
+    }
 }
 
 /// Equal secrets, compared in time that does not depend on where they
@@ -95,9 +132,9 @@ async fn check(
     headers: &HeaderMap,
     query_token: Option<&str>,
     client: &ClientId,
-    limits: &Limits,
+    (limits, token): (&Limits, &AdminToken),
 ) -> Result<(), ApiError> {
-    let Some(expected) = admin_token() else {
+    let Some(expected) = token.0.as_deref() else {
         return Err(refused(StatusCode::NOT_FOUND));
     };
     if let Some(wait) = limits.admin_failures.exhausted(&client.key).await {
@@ -120,10 +157,10 @@ async fn check(
         });
     match query_token.or(bearer).or(cookie) {
         None => Err(refused(StatusCode::UNAUTHORIZED)),
-        Some(t) if same_secret(t, &expected) => Ok(()),
+        Some(t) if same_secret(t, expected) => Ok(()),
         Some(_) => {
             let _ = limits.admin_failures.hit(&client.key).await;
-            tracing::warn!(client = %client.key, "wrong admin token");
+            tracing::warn!(client = %crate::observe::client_tag(&client.key), "wrong admin token");
             Err(refused(StatusCode::FORBIDDEN))
         }
     }
@@ -135,7 +172,7 @@ async fn guard(
     headers: &HeaderMap,
     query_token: Option<&str>,
     client: &ClientId,
-    limits: &Limits,
+    limits: (&Limits, &AdminToken),
 ) -> Result<(), Box<Response>> {
     check(headers, query_token, client, limits)
         .await
@@ -151,11 +188,12 @@ struct ListQuery {
 async fn admin_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
+    token: AdminToken,
     client: ClientId,
     headers: HeaderMap,
     Query(q): Query<ListQuery>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
+    if let Err(refusal) = guard(&headers, None, &client, (&limits, &token)).await {
         return *refusal;
     }
     match admin::lists(&site, q.after.as_deref(), q.limit).await {
@@ -192,11 +230,12 @@ struct BulkBody {
 async fn bulk_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
+    token: AdminToken,
     client: ClientId,
     headers: HeaderMap,
     body: Option<Json<BulkBody>>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
+    if let Err(refusal) = guard(&headers, None, &client, (&limits, &token)).await {
         return *refusal;
     }
     let body = body.map(|b| b.0).unwrap_or_default();
@@ -227,11 +266,12 @@ async fn bulk_json(
 async fn bulk_form(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
+    token: AdminToken,
     client: ClientId,
     headers: HeaderMap,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
+    if let Err(refusal) = guard(&headers, None, &client, (&limits, &token)).await {
         return *refusal;
     }
     let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
@@ -259,12 +299,12 @@ struct ReasonBody {
 
 async fn moderate(
     site: &Site,
-    (limits, client, headers): (&Limits, &ClientId, &HeaderMap),
+    (limits, token, client, headers): (&Limits, &AdminToken, &ClientId, &HeaderMap),
     id: &str,
     hidden: bool,
     reason: String,
 ) -> Response {
-    if let Err(refusal) = guard(headers, None, client, limits).await {
+    if let Err(refusal) = guard(headers, None, client, (limits, token)).await {
         return *refusal;
     }
     let act = Act {
@@ -280,25 +320,41 @@ async fn moderate(
 async fn hide_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
+    token: AdminToken,
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Option<Json<ReasonBody>>,
 ) -> Response {
     let reason = body.map(|b| b.0.reason).unwrap_or_default();
-    moderate(&site, (&limits, &client, &headers), &id, true, reason).await
+    moderate(
+        &site,
+        (&limits, &token, &client, &headers),
+        &id,
+        true,
+        reason,
+    )
+    .await
 }
 
 async fn restore_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
+    token: AdminToken,
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Option<Json<ReasonBody>>,
 ) -> Response {
     let reason = body.map(|b| b.0.reason).unwrap_or_default();
-    moderate(&site, (&limits, &client, &headers), &id, false, reason).await
+    moderate(
+        &site,
+        (&limits, &token, &client, &headers),
+        &id,
+        false,
+        reason,
+    )
+    .await
 }
 
 /// `GET /admin`: the token checked as on every admin request, then the
@@ -316,12 +372,20 @@ where
         return JsonError(ApiError::unavailable("管理功能暂不可用，请稍后再试。")).into_response();
     };
     let client = super::client::of(req.extensions());
+    let token = AdminToken::of(req.extensions());
     let query_token = match Query::<TokenQuery>::try_from_uri(req.uri()) {
         Ok(Query(q)) => q.token.map(|t| t.trim().to_string()),
         Err(rejection) => return rejection.into_response(),
     }
     .filter(|t| !t.is_empty());
-    if let Err(refusal) = guard(req.headers(), query_token.as_deref(), &client, &limits).await {
+    if let Err(refusal) = guard(
+        req.headers(),
+        query_token.as_deref(),
+        &client,
+        (&limits, &token),
+    )
+    .await
+    {
         return *refusal;
     }
     if let Some(t) = query_token {
@@ -362,7 +426,8 @@ pub async fn page_lists(
         .get::<Arc<Limits>>()
         .ok_or_else(|| ApiError::unavailable("管理功能暂不可用，请稍后再试。"))?;
     let client = super::client::of(&request.extensions);
-    check(&request.headers, None, &client, limits).await?;
+    let token = AdminToken::of(&request.extensions);
+    check(&request.headers, None, &client, (limits, &token)).await?;
     admin::lists(site, after, None).await
 }
 
@@ -379,12 +444,13 @@ struct ResolveBody {
 async fn resolve_form(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
+    token: AdminToken,
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
     form: Result<Form<ResolveBody>, axum::extract::rejection::FormRejection>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
+    if let Err(refusal) = guard(&headers, None, &client, (&limits, &token)).await {
         return *refusal;
     }
     let body = form.map(|f| f.0).unwrap_or_default();
@@ -402,12 +468,13 @@ async fn resolve_form(
 async fn admin_action_form(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
+    token: AdminToken,
     client: ClientId,
     Path((id, action)): Path<(String, String)>,
     headers: HeaderMap,
     form: Result<Form<ReasonBody>, axum::extract::rejection::FormRejection>,
 ) -> Response {
-    if let Err(refusal) = guard(&headers, None, &client, &limits).await {
+    if let Err(refusal) = guard(&headers, None, &client, (&limits, &token)).await {
         return *refusal;
     }
     let hidden = match action.as_str() {

@@ -17,6 +17,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
+use tracing::Instrument;
 
 use app::error::ApiError;
 use app::model::ChatHistory;
@@ -71,11 +72,15 @@ async fn chat_stream(
 ) -> Result<Response, JsonError> {
     let prepared = agent.prepare_from(request(body)?, caller).await?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        let sink = VoiceSink::new(tx);
-        let (reply, _) = agent.run(prepared, Some(&sink)).await;
-        sink.close(reply);
-    });
+    // In the request's span: the turn's log lines carry its id.
+    tokio::spawn(
+        async move {
+            let sink = VoiceSink::new(tx);
+            let (reply, _) = agent.run(prepared, Some(&sink)).await;
+            sink.close(reply);
+        }
+        .instrument(tracing::Span::current()),
+    );
     let events = UnboundedReceiverStream::new(rx).map(|event| {
         Ok::<Event, Infallible>(match event {
             StreamEvent::Switch(notice) => Event::default()

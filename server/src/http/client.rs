@@ -115,11 +115,6 @@ impl TrustedProxies {
         Ok(TrustedProxies(blocks))
     }
 
-    /// From the environment (unset: no proxy is trusted).
-    pub fn from_env() -> Result<TrustedProxies, String> {
-        TrustedProxies::parse(&std::env::var("TRUSTED_PROXIES").unwrap_or_default())
-    }
-
     fn trusts(&self, ip: IpAddr) -> bool {
         self.0.iter().any(|b| b.contains(ip))
     }

@@ -212,25 +212,24 @@ impl Limits {
         }
     }
 
-    fn with_chat_turns(per_minute: u32) -> Limits {
+    /// The limits with `per_minute` chat turns per client
+    /// (`CHAT_TURNS_PER_MINUTE`, from the configuration).
+    pub fn with_chat_turns(per_minute: u32) -> Limits {
         Limits {
             chat: RateLimiter::new(per_minute, Duration::from_secs(60)),
             admin_failures: RateLimiter::new(ADMIN_FAILURES, Duration::from_secs(15 * 60)),
         }
     }
 
-    /// The limits, with `CHAT_TURNS_PER_MINUTE` from the environment when
-    /// set (a positive whole number; a site whose users share one address,
-    /// or a browser test suite, may need more).
-    pub fn from_env() -> Result<Limits, String> {
-        match std::env::var("CHAT_TURNS_PER_MINUTE") {
-            Err(_) => Ok(Limits::default()),
-            Ok(v) => match v.trim().parse::<u32>() {
-                Ok(n) if n > 0 => Ok(Limits::with_chat_turns(n)),
-                _ => Err(format!(
-                    "CHAT_TURNS_PER_MINUTE 应为正整数（每个客户端每分钟的对话轮数），现在是「{v}」"
-                )),
-            },
+    /// A value of `CHAT_TURNS_PER_MINUTE`: a positive whole number (a site
+    /// whose users share one address, or a browser test suite, may need
+    /// more), or the Chinese sentence that says what is wrong with it.
+    pub fn parse_chat_turns(v: &str) -> Result<u32, String> {
+        match v.trim().parse::<u32>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!(
+                "CHAT_TURNS_PER_MINUTE 应为正整数（每个客户端每分钟的对话轮数），现在是「{v}」"
+            )),
         }
     }
 }

@@ -78,8 +78,34 @@ impl LlmClient {
 
     /// One completion within the deadline. `on_content` receives the reply's
     /// text as it arrives (once, whole, when the reply is not streamed).
-    /// Skipped at once while the breaker is open.
+    /// Skipped at once while the breaker is open. Counted in the metrics
+    /// (`observe::model_call`), whatever the outcome.
     pub async fn complete(
+        &self,
+        request: &CompletionRequest,
+        on_content: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, LlmError> {
+        use crate::observe::ModelCall;
+        let started = Instant::now();
+        let result = self.complete_admitted(request, on_content).await;
+        crate::observe::model_call(
+            match &result {
+                Ok(c) => ModelCall::Answered {
+                    prompt: c.usage.map_or(0, |u| u.prompt_tokens),
+                    completion: c.usage.map_or(0, |u| u.completion_tokens),
+                },
+                Err(e @ (LlmError::NoTimeLeft | LlmError::Skipped(_))) => {
+                    ModelCall::NotSent(e.code())
+                }
+                Err(e) => ModelCall::Failed(e.code()),
+            },
+            started.elapsed(),
+        );
+        result
+    }
+
+    /// [`LlmClient::complete`] unless the budget is spent or the breaker open.
+    async fn complete_admitted(
         &self,
         request: &CompletionRequest,
         on_content: &mut (dyn FnMut(&str) + Send),

@@ -1,4 +1,5 @@
-//! Provider configuration from the environment. Nothing set: the embedded
+//! Provider configuration from the `LLM_*` variables (read once with the
+//! rest of the configuration, `crate::config`). Nothing set: the embedded
 //! planner answers. Any of `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` set: the
 //! model planner answers, with defaults for the rest (DeepSeek's endpoint and
 //! model, so an API key alone is enough there).
@@ -44,15 +45,19 @@ pub const DEFAULT_MODEL: &str = "deepseek-chat";
 /// The voice panel's budget: a spoken reply that starts later than this
 /// feels broken. Below the 30 s request deadline whatever it is set to.
 pub const DEFAULT_TURN_BUDGET_SECS: f64 = 6.0;
+/// The defaults of the other variables, as the configuration shows them.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 20.0;
+pub const DEFAULT_MAX_RETRIES: f64 = 2.0;
+pub const DEFAULT_STREAM: bool = true;
+pub const DEFAULT_TEMPERATURE: f64 = 0.3;
+pub const DEFAULT_MAX_TOKENS: f64 = 400.0;
+pub const DEFAULT_HISTORY_TOKENS: f64 = 1200.0;
 
 impl LlmConfig {
-    /// From the process environment; `Ok(None)` when no model is configured,
-    /// `Err` (a Chinese sentence naming the variable) when a value is malformed.
-    pub fn from_env() -> Result<Option<LlmConfig>, String> {
-        LlmConfig::from_lookup(|k| std::env::var(k).ok())
-    }
-
-    /// From any key → value lookup (tests pass a map).
+    /// From a key → value lookup of the `LLM_*` variables (the process's
+    /// configuration, `crate::config`, read once; tests pass a map):
+    /// `Ok(None)` when no model is configured, `Err` (a Chinese sentence
+    /// naming the variable) when a value is malformed.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Option<LlmConfig>, String> {
         let var = |k: &str| {
             get(k)
@@ -103,19 +108,25 @@ impl LlmConfig {
             base_url,
             api_key,
             model: model.unwrap_or_else(|| DEFAULT_MODEL.to_string()),
-            timeout: Duration::from_secs_f64(number("LLM_TIMEOUT_SECS", 20.0, 0.1, 600.0)?),
+            timeout: Duration::from_secs_f64(number(
+                "LLM_TIMEOUT_SECS",
+                DEFAULT_TIMEOUT_SECS,
+                0.1,
+                600.0,
+            )?),
             turn_budget: Duration::from_secs_f64(number(
                 "LLM_TURN_BUDGET_SECS",
                 DEFAULT_TURN_BUDGET_SECS,
                 0.1,
                 25.0,
             )?),
-            retries: number("LLM_MAX_RETRIES", 2.0, 0.0, 5.0)? as u32,
+            retries: number("LLM_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0.0, 5.0)? as u32,
             mode,
-            stream: flag("LLM_STREAM", true)?,
-            temperature: number("LLM_TEMPERATURE", 0.3, 0.0, 2.0)? as f32,
-            max_tokens: number("LLM_MAX_TOKENS", 400.0, 16.0, 8192.0)? as u32,
-            history_tokens: number("LLM_HISTORY_TOKENS", 1200.0, 0.0, 100_000.0)? as usize,
+            stream: flag("LLM_STREAM", DEFAULT_STREAM)?,
+            temperature: number("LLM_TEMPERATURE", DEFAULT_TEMPERATURE, 0.0, 2.0)? as f32,
+            max_tokens: number("LLM_MAX_TOKENS", DEFAULT_MAX_TOKENS, 16.0, 8192.0)? as u32,
+            history_tokens: number("LLM_HISTORY_TOKENS", DEFAULT_HISTORY_TOKENS, 0.0, 100_000.0)?
+                as usize,
         }))
     }
 

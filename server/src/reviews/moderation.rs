@@ -105,6 +105,7 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
         .into_iter()
         .next()
     {
+        crate::observe::review_refused(e.code);
         return Err(e.into_api());
     }
     let published = s.status == "published";
@@ -124,7 +125,9 @@ pub async fn edit(site: &Site, id: &str, token: &str, review: NewReview) -> Resu
     super::repeated::record_and_flag(&mut tx, id, s.advisor_id, review.text.trim())
         .await
         .map_err(unavailable)?;
-    tx.commit().await.map_err(unavailable)
+    tx.commit().await.map_err(unavailable)?;
+    crate::observe::review_written("edit");
+    Ok(())
 }
 
 /// Deletes a review (its writer, with the token, within the window).

@@ -173,6 +173,7 @@ pub async fn submit(
     };
     let review = clean(review);
     if let Some(e) = validate(&review, &ctx).into_iter().next() {
+        crate::observe::review_refused(e.code);
         return Err(e.into_api());
     }
     let text = review.text.trim().to_string();
@@ -188,6 +189,7 @@ pub async fn submit(
             .await
             .map_err(unavailable)?;
         if n >= quota.count {
+            crate::observe::review_refused("rate_limited");
             return Err(
                 FieldError::new("rate_limited", "text", "发评价太频繁了，请稍后再试。").into_api(),
             );
@@ -201,6 +203,7 @@ pub async fn submit(
         .iter()
         .any(|t| jaccard(t, &text) >= DUPLICATE_SIMILARITY)
     {
+        crate::observe::review_refused("duplicate");
         return Err(FieldError::new(
             "duplicate",
             "text",
@@ -231,6 +234,7 @@ pub async fn submit(
         .map_err(unavailable)?;
     tx.commit().await.map_err(unavailable)?;
     tracing::info!(review = id, advisor = row.id, "review published");
+    crate::observe::review_written("new");
     Ok(PostedReview {
         review: Review {
             id: id.to_string(),

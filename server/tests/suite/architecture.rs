@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers of `docs/architecture.md`, bottom to top.
 const LAYERS: &[&[&str]] = &[
+    &["observe"],
     &["text", "llm", "ranking", "latency"],
     &["voice", "speech_act", "db"],
     &["store"],
@@ -16,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["coach"],
     &["agent"],
     &["http", "cli"],
+    &["config"],
 ];
 
 /// Items of the crate root (`lib.rs`) a module may use, and who may.

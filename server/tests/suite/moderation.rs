@@ -49,7 +49,6 @@ async fn report(app: &axum::Router, review: &str, client: &str) {
 
 #[tokio::test]
 async fn reported_reviews_come_in_keyset_pages_by_reports_then_recency() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
     let ids = advisors(&site, 7).await;
     let texts = [
@@ -111,7 +110,6 @@ async fn reported_reviews_come_in_keyset_pages_by_reports_then_recency() {
 
 #[tokio::test]
 async fn bulk_hide_and_restore_are_one_transaction_and_every_action_is_logged() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
     let ids = advisors(&site, 2).await;
     let a = post(
@@ -206,7 +204,6 @@ async fn bulk_hide_and_restore_are_one_transaction_and_every_action_is_logged() 
 
 #[tokio::test]
 async fn the_same_text_on_several_advisors_is_flagged_for_review() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
     let ids = advisors(&site, 3).await;
     let smear = "这个导师人品很差，压榨学生，经费全部自己拿走，大家千万不要报他！";
@@ -289,7 +286,6 @@ struct Fetched {
 
 #[tokio::test]
 async fn the_admin_page_is_rendered_by_leptos_and_its_data_needs_the_token() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
     let ids = advisors(&site, 1).await;
     let text = "组会从来不开，经费去向不明，学生只能自己想办法毕业。";

@@ -238,8 +238,6 @@ async fn the_writer_edits_and_deletes_with_the_token_and_nobody_else_can() {
 
 #[tokio::test]
 async fn a_report_hides_nothing_but_the_admin_sees_it_and_can_hide_it() {
-    // Every admin test uses this same token, so parallel tests agree.
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
     let id = common::zhang_id(&app).await;
     let base = aggregates(&site, &id).await;

@@ -90,7 +90,6 @@ fn form_req(uri: &str, body: String, headers: &[(&str, &str)]) -> Request<Body> 
 
 #[tokio::test]
 async fn hostile_text_is_inert_on_every_page_it_reaches() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, site) = app().await;
     let id = common::zhang_id(&app).await;
 
@@ -338,7 +337,6 @@ async fn chat_turns_are_limited_per_client_with_retry_after() {
 
 #[tokio::test]
 async fn every_json_endpoint_answers_bad_bodies_with_the_envelope() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, _) = app().await;
     let id = common::zhang_id(&app).await;
     let routes = [
@@ -393,7 +391,6 @@ async fn every_json_endpoint_answers_bad_bodies_with_the_envelope() {
 
 #[tokio::test]
 async fn no_path_segment_produces_a_server_error() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, _) = app().await;
     let segments = [
         "%0B12",
@@ -630,7 +627,6 @@ async fn a_published_reviews_token_is_never_stored_in_the_conversation() {
 
 #[tokio::test]
 async fn wrong_admin_tokens_are_throttled() {
-    std::env::set_var("ADMIN_TOKEN", "test-admin");
     let (app, _) = app().await;
     let admin = |token: &str, client: &str| {
         Request::get("/api/v1/admin/reviews")

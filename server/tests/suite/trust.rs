@@ -28,17 +28,16 @@ fn router_at(site: &Arc<Site>) -> Router {
         .output_name("advisor-review")
         .build();
     let agent = Arc::new(server::agent::Agent::new(site.clone()));
-    let proxies = server::http::client::TrustedProxies::parse("127.0.0.1").unwrap();
-    server::app_router_at(
-        site.clone(),
-        agent,
-        options,
-        proxies,
-        Some(SiteUrl::parse(SITE).unwrap()),
+    let settings = server::http::Settings {
+        site_url: Some(SiteUrl::parse(SITE).unwrap()),
+        ..common::settings()
+    };
+    server::app_router_with(site.clone(), agent, options, settings).layer(
+        axum::extract::connect_info::MockConnectInfo(std::net::SocketAddr::from((
+            [127, 0, 0, 1],
+            40000,
+        ))),
     )
-    .layer(axum::extract::connect_info::MockConnectInfo(
-        std::net::SocketAddr::from(([127, 0, 0, 1], 40000)),
-    ))
 }
 
 struct Answer {

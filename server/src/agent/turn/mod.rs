@@ -105,6 +105,35 @@ pub(super) enum Step {
     End,
 }
 
+impl Step {
+    /// The step's name in the metrics (`agent_turn_duration_seconds`).
+    fn name(self) -> &'static str {
+        use Step::*;
+        match self {
+            Session => "session",
+            Chip => "chip",
+            Coach => "coach",
+            Intent => "intent",
+            Understand => "understand",
+            Classify => "classify",
+            Resolve => "resolve",
+            Review => "review",
+            Persona => "persona",
+            Casual => "casual",
+            Plan => "plan",
+            Model => "model",
+            Merge => "merge",
+            Apology => "apology",
+            Validate => "validate",
+            Steer => "steer",
+            Execute => "execute",
+            Narrate => "narrate",
+            Save => "save",
+            End => "end",
+        }
+    }
+}
+
 /// The edges: which step follows `step`, read from what the steps found.
 fn next(step: Step, t: &Turn<'_>) -> Step {
     use Step::*;
@@ -361,8 +390,13 @@ impl Agent {
         let started = std::time::Instant::now();
         let mut t = Turn::new(prepared, sink);
         let mut step = Step::Session;
+        // The step that decided the reply: the last before `save`.
+        let mut answered_by = Step::Session;
         let mut taken = 0;
         while step != Step::End {
+            if !matches!(step, Step::Save | Step::End) {
+                answered_by = step;
+            }
             if taken == MAX_STEPS {
                 // A cycle is a bug in the edges; the turn still answers.
                 tracing::error!(?step, "the turn ran {MAX_STEPS} steps without ending");
@@ -399,7 +433,14 @@ impl Agent {
             }
             step = next(step, &t);
         }
-        let micros = started.elapsed().as_micros() as u64;
+        let elapsed = started.elapsed();
+        let micros = elapsed.as_micros() as u64;
+        let planner = if self.model.is_some() {
+            "model"
+        } else {
+            "embedded"
+        };
+        crate::observe::turn(planner, answered_by.name(), elapsed);
         let reply = t.reply.take().expect("the save step always replies");
         tracing::info!(
             session = %crate::agent::session_store::short(&reply.session_id),

@@ -119,6 +119,17 @@ enum Route {
     Choose,
 }
 
+impl Route {
+    /// The route's name in the metrics (`coach_routes_total`).
+    fn name(self) -> &'static str {
+        match self {
+            Route::Editor => "editor",
+            Route::FollowUp => "follow_up",
+            Route::Choose => "choose",
+        }
+    }
+}
+
 /// Everything one coached turn reads and decides, step by step.
 struct Walk<'m> {
     message: &'m str,

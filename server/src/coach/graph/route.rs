@@ -78,6 +78,7 @@ impl Coach {
             _ if state.undecided().is_some() && state.scores.is_none() => Route::Choose,
             _ => Route::Editor,
         };
+        crate::observe::coach_route(w.route.name());
         if w.route == Route::Editor && w.task.is_none() {
             w.task = Some(if question && w.model.is_some() {
                 Task::Answer(w.message.trim().to_string())

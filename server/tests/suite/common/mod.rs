@@ -186,6 +186,20 @@ pub async fn app() -> (Router, Arc<Site>) {
     (behind_proxy(site.clone(), agent, options), site)
 }
 
+/// The admin token of every test's site.
+pub const ADMIN_TOKEN: &str = "test-admin";
+
+/// What the tests' sites are built with: behind a local proxy (below), the
+/// admin on with [`ADMIN_TOKEN`], the default chat limit, `/metrics` on.
+pub fn settings() -> server::http::Settings {
+    server::http::Settings {
+        proxies: server::http::client::TrustedProxies::parse("127.0.0.1").unwrap(),
+        admin_token: server::http::admin::AdminToken::new(Some(ADMIN_TOKEN)),
+        metrics: true,
+        ..Default::default()
+    }
+}
+
 /// The site as it runs behind a local proxy: every request comes from
 /// 127.0.0.1, which is trusted, so `X-Forwarded-For` names the client (tests
 /// play several clients that way).
@@ -194,8 +208,7 @@ pub fn behind_proxy(
     agent: Arc<server::agent::Agent>,
     options: leptos::config::LeptosOptions,
 ) -> Router {
-    let proxies = server::http::client::TrustedProxies::parse("127.0.0.1").unwrap();
-    server::app_router_with(site, agent, options, proxies).layer(
+    server::app_router_with(site, agent, options, settings()).layer(
         axum::extract::connect_info::MockConnectInfo(std::net::SocketAddr::from((
             [127, 0, 0, 1],
             40000,
