@@ -65,6 +65,61 @@ fn the_operations_guide_lists_exactly_the_variables_the_configuration_defines() 
     );
 }
 
+/// `.env.example`: every variable with its meaning and its default,
+/// commented out (a deployment uncomments what it sets), generated from the
+/// same declarations as the table.
+fn env_example() -> String {
+    let mut out = String::from(
+        "# The site's configuration: every variable `server` reads (`server --help`,\n\
+         # docs/operations.md), with its default. Uncomment what you set and give\n\
+         # the file to whatever starts the server (systemd's EnvironmentFile,\n\
+         # compose's env_file). Generated from server/src/config.rs\n\
+         # (tests/suite/configuration.rs).\n",
+    );
+    for arg in server::config::Cli::command().get_arguments() {
+        let Some(name) = arg.get_env() else {
+            continue;
+        };
+        let help = arg
+            .get_long_help()
+            .or(arg.get_help())
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        out.push('\n');
+        let mut line = String::from("#");
+        for word in help.split_whitespace() {
+            if line.chars().count() + 1 + word.chars().count() > 78 && line != "#" {
+                out.push_str(&line);
+                out.push('\n');
+                line = String::from("#");
+            }
+            line.push(' ');
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        let default = arg
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(",");
+        out.push_str(&format!("# {}={default}\n", name.to_string_lossy()));
+    }
+    out
+}
+
+#[test]
+fn the_env_example_lists_exactly_the_variables_the_configuration_defines() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../.env.example");
+    let written = std::fs::read_to_string(path).unwrap_or_default();
+    let expected = env_example();
+    assert!(
+        written == expected,
+        ".env.example is out of date; it should read:\n\n{expected}"
+    );
+}
+
 #[test]
 fn every_variable_is_documented_and_named_once() {
     let cmd = server::config::Cli::command();
