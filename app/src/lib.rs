@@ -6,6 +6,7 @@
 
 pub mod agent_state;
 pub mod api;
+pub mod boot;
 pub mod components;
 pub mod error;
 pub mod fetch;
@@ -59,7 +60,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="icon" type="image/svg+xml" href="/favicon.svg"/>
                 <link rel="apple-touch-icon" href="/apple-touch-icon.png"/>
                 <AutoReload options=options.clone()/>
-                <HydrationScripts options/>
+                <boot::AppScripts options=options.clone()/>
                 <MetaTags/>
             </head>
             <body>

@@ -6,15 +6,14 @@
 //! every extra file costs a round trip (see `docs/architecture.md`, "The
 //! browser bundle"). Should the WASM panic, `app::load_failure` says so in the
 //! panel while the server-rendered page keeps working as plain HTML. A turn
-//! the page's script sent before the WASM is answered before hydration starts.
+//! the page's script sent before the WASM is answered before the WASM is
+//! instantiated (`app::boot`).
 #![recursion_limit = "256"]
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     app::load_failure::install_panic_hook();
-    // A message the page's script sent before the WASM (early.js) is answered
-    // first: hydrating blocks the page's only thread.
-    app::components::agent_panel_early::after_pending_turn(|| {
-        leptos::mount::hydrate_body(app::App)
-    });
+    // A message the page's script sent before the WASM (early.js) is on the
+    // screen before this runs: the page's loader (`app::boot`) waits for it.
+    leptos::mount::hydrate_body(app::App);
 }

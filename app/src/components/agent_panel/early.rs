@@ -80,40 +80,6 @@ pub fn take() -> Option<EarlyTurn> {
     Some(EarlyTurn { text, reply })
 }
 
-/// The longest hydration waits for the script's turn (a model's turn may
-/// take seconds): after it the app starts, and takes the turn over when its
-/// reply comes.
-#[cfg(feature = "hydrate")]
-const HOLD_MS: i32 = 3000;
-
-/// Runs `start` (the hydration) once the script's turn, if one is on its
-/// way, has its reply, or after [`HOLD_MS`]. Hydrating is one long task on
-/// a phone's CPU: started while the reply is on its way, it would hold the
-/// reply back from the screen. The answer first, the app second.
-#[cfg(feature = "hydrate")]
-pub fn after_pending_turn(start: impl FnOnce() + 'static) {
-    let pending = web_sys::window().and_then(|window| {
-        let turn = js_sys::Reflect::get(&window, &TURN_KEY.into()).ok()?;
-        let reply = js_sys::Reflect::get(&turn, &"reply".into()).ok()?;
-        wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(reply).ok()
-    });
-    let Some(reply) = pending else {
-        start();
-        return;
-    };
-    let hold = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, HOLD_MS);
-        }
-    });
-    let first = js_sys::Promise::race(&js_sys::Array::of2(&reply, &hold));
-    wasm_bindgen_futures::spawn_local(async move {
-        // Answered, failed or late: the app starts all the same.
-        let _ = wasm_bindgen_futures::JsFuture::from(first).await;
-        start();
-    });
-}
-
 /// The reply, parsed; `None` when the request failed (the script said so).
 #[cfg(feature = "hydrate")]
 pub async fn reply(turn: EarlyTurn) -> Option<crate::protocol::ChatResponse> {
