@@ -48,10 +48,7 @@ pub async fn open_sized(
             .await
             .map_err(|e| SetupError::Config(format!("改写旧的客户端标识失败: {e}")))?;
         if rewritten > 0 {
-            tracing::info!(
-                clients = rewritten,
-                "stored client addresses replaced by keys"
-            );
+            tracing::info!(keys = rewritten, "stored client addresses replaced by keys");
         }
         Ok(seeded)
     })

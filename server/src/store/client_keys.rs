@@ -73,6 +73,14 @@ impl ClientKeys {
             .map(|address| self.key_of(address))
     }
 
+    /// An audit line's actor as an older version wrote it, `name（ip:…）`
+    /// (`http::admin`: the name the admin gave and the admin's client key),
+    /// with the key rewritten; `None` when it holds no old key.
+    pub fn rewritten_actor(&self, actor: &str) -> Option<String> {
+        let (name, key) = actor.strip_suffix('）')?.rsplit_once('（')?;
+        Some(format!("{name}（{}）", self.rewritten(key)?))
+    }
+
     fn to_hex(&self) -> String {
         hex(&self.secret)
     }
@@ -127,7 +135,8 @@ async fn read(pool: &Pool) -> Result<Option<ClientKeys>, sqlx::Error> {
 }
 
 /// The columns that hold a client key: every table a client's request
-/// writes with its identity.
+/// writes with its identity. (`admin_audit.actor` holds one too, inside
+/// the text: see [`ClientKeys::rewritten_actor`].)
 pub const CLIENT_COLUMNS: &[(&str, &str)] = &[
     ("reviews", "client_key"),
     ("review_reports", "client_key"),
@@ -142,12 +151,16 @@ fn old_keys(table: &str, column: &str) -> String {
     format!("SELECT {column} FROM {table} WHERE {column} >= 'ip:' AND {column} < 'ip;'")
 }
 
+/// The audit lines whose actor carries an older version's key.
+const OLD_ACTORS: &str = "SELECT id, actor FROM admin_audit WHERE actor LIKE '%（ip:%'";
+
 /// Rewrites every client key an older version stored as the address
 /// (`ip:203.0.113.7`) to its keyed code, in every table that holds one
-/// ([`CLIENT_COLUMNS`]), in one write transaction. Returns how many
-/// distinct addresses were rewritten. Nothing to do is one read of each
-/// client column (a range of its index where one leads with it) and no
-/// write, so it runs at every start (under the setup lock).
+/// ([`CLIENT_COLUMNS`], and the admin's key in the audit log's actors), in
+/// one write transaction. Returns how many keys were rewritten: distinct
+/// addresses, and audit lines. Nothing to do is one read of each client
+/// column (a range of its index where one leads with it) and no write, so
+/// it runs at every start (under the setup lock).
 ///
 /// The mapping is one-to-one, so two old rows never become one. But an
 /// instance of this version may already have written the new key of an
@@ -165,13 +178,29 @@ pub async fn rewrite_addresses(pool: &Pool, keys: &ClientKeys) -> Result<u64, sq
     let any: Option<String> = sqlx::query_scalar(&format!("{union} LIMIT 1"))
         .fetch_optional(pool)
         .await?;
-    if any.is_none() {
+    let actor: Option<(i64, String)> = sqlx::query_as(&format!("{OLD_ACTORS} LIMIT 1"))
+        .fetch_optional(pool)
+        .await?;
+    if any.is_none() && actor.is_none() {
         return Ok(0);
     }
     let mut tx = crate::db::begin_write(pool).await?;
+    let actors: Vec<(i64, String)> = sqlx::query_as(OLD_ACTORS).fetch_all(&mut *tx).await?;
+    let mut audit_lines = 0;
+    for (id, actor) in actors {
+        if let Some(new) = keys.rewritten_actor(&actor) {
+            sqlx::query("UPDATE admin_audit SET actor = $1 WHERE id = $2")
+                .bind(new)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            audit_lines += 1;
+        }
+    }
     let old: Vec<String> = sqlx::query_scalar(&union).fetch_all(&mut *tx).await?;
     if old.is_empty() {
-        return Ok(0);
+        tx.commit().await?;
+        return Ok(audit_lines);
     }
     // The mapping as a table of this connection, so that each table is
     // rewritten by one statement whatever the number of addresses.
@@ -229,7 +258,7 @@ pub async fn rewrite_addresses(pool: &Pool, keys: &ClientKeys) -> Result<u64, sq
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    Ok(old.len() as u64)
+    Ok(old.len() as u64 + audit_lines)
 }
 
 #[cfg(test)]
@@ -249,6 +278,17 @@ mod tests {
         assert_eq!(keys.rewritten("ip:203.0.113.7"), Some(a));
         assert_eq!(keys.rewritten("k:00"), None);
         assert_eq!(keys.rewritten("local"), None);
+        // The admin's key inside an audit line's actor.
+        assert_eq!(
+            keys.rewritten_actor("小王（ip:203.0.113.7）"),
+            Some(format!("小王（{}）", keys.key_of("203.0.113.7")))
+        );
+        assert_eq!(
+            keys.rewritten_actor("（ip:1.2.3.4）（ip:203.0.113.7）"),
+            Some(format!("（ip:1.2.3.4）（{}）", keys.key_of("203.0.113.7")))
+        );
+        assert_eq!(keys.rewritten_actor("小王（k:00）"), None);
+        assert_eq!(keys.rewritten_actor("小王"), None);
     }
 
     #[test]

@@ -193,6 +193,7 @@ const ADDRESSES: &[&str] = &[
     "203.0.113.46",
     "203.0.113.47",
     "203.0.113.48",
+    "203.0.113.49",
 ];
 
 /// Every (table, column) of the database, by the backend's catalog.
@@ -297,6 +298,22 @@ async fn the_privacy_page_says_what_the_code_stores_and_for_how_long() {
     student.say("北京大学计算机的导师怎么样").await;
     let r = post_correction(&app, &good_request("北京大学 张三"), "203.0.113.48").await;
     assert_eq!(r.header("location"), "/correction?sent=1");
+    // And an admin handles the request (the audit log names the admin).
+    let correction_id: i64 = sqlx::query_scalar("SELECT id FROM correction_requests")
+        .fetch_one(site.pool())
+        .await
+        .unwrap();
+    let r = call(
+        &app,
+        Request::post(format!("/admin/corrections/{correction_id}/resolve"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("authorization", format!("Bearer {}", common::ADMIN_TOKEN))
+            .header("x-forwarded-for", "203.0.113.49")
+            .body(Body::from(form(&[("by", "小王"), ("reason", "已更正")])))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
 
     // Each is stored under the client's keyed code…
     let keys = site.client_keys();
@@ -332,13 +349,18 @@ async fn the_privacy_page_says_what_the_code_stores_and_for_how_long() {
         .await
         .unwrap();
     assert_eq!(correction, keys.key_of("203.0.113.48"));
+    let actor: String = sqlx::query_scalar("SELECT actor FROM admin_audit")
+        .fetch_one(site.pool())
+        .await
+        .unwrap();
+    assert_eq!(actor, format!("小王（{}）", keys.key_of("203.0.113.49")));
     // …and no address, nor an older version's key, is in any column of any table.
     let columns = every_column(&site).await;
     assert!(columns.len() > 50, "{columns:?}");
     let patterns: Vec<String> = ADDRESSES
         .iter()
         .map(|a| format!("%{a}%"))
-        .chain(["ip:%".to_string()])
+        .chain(["ip:%".to_string(), "%（ip:%".to_string()])
         .collect();
     let found = stored_anywhere(&site, &columns, &patterns).await;
     assert!(found.is_empty(), "an address is stored in {found:?}");
@@ -444,6 +466,15 @@ async fn addresses_an_older_version_stored_are_rewritten_at_start() {
     .execute(pool)
     .await
     .unwrap();
+    sqlx::query(
+        "INSERT INTO admin_audit (actor, action, review_id, changed, reason) \
+         VALUES ($1, 'hide', $2, 1, '广告')",
+    )
+    .bind(format!("小王（{}）", old(a8)))
+    .bind(r1)
+    .execute(pool)
+    .await
+    .unwrap();
     let helpful = "SELECT helpful_count FROM reviews WHERE id = $1";
     let reports = "SELECT report_count FROM reviews WHERE id = $1";
     let helpful_before: i64 = one(&site, helpful, r2).await;
@@ -465,21 +496,20 @@ async fn addresses_an_older_version_stored_are_rewritten_at_start() {
         .unwrap();
         hit(pool, &chat, &key, now_ms()).await.unwrap();
     }
-    let helpful = "SELECT helpful_count FROM reviews WHERE id = $1";
-    let reports = "SELECT report_count FROM reviews WHERE id = $1";
     assert_eq!(one::<i64>(&site, helpful, r2).await, helpful_before + 2);
     assert_eq!(one::<i64>(&site, reports, r2).await, reports_before + 2);
 
     // The old keys are in every column that holds a client key, and only there.
     let columns = every_column(&site).await;
-    let old_keys = ["ip:%".to_string()];
+    let old_keys = ["ip:%".to_string(), "%（ip:%".to_string()];
     let holders: Vec<String> = server::store::client_keys::CLIENT_COLUMNS
         .iter()
         .map(|(table, column)| format!("{table}.{column}"))
+        .chain(["admin_audit.actor".to_string()])
         .collect();
     let mut found = stored_anywhere(&site, &columns, &old_keys).await;
     found.sort();
-    let mut want = holders.clone();
+    let mut want = holders;
     want.sort();
     assert_eq!(found, want);
 
@@ -504,6 +534,11 @@ async fn addresses_an_older_version_stored_are_rewritten_at_start() {
         .await
         .unwrap();
     assert_eq!(correction, keys.key_of(a7));
+    let actor: String = sqlx::query_scalar("SELECT actor FROM admin_audit")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(actor, format!("小王（{}）", keys.key_of(a8)));
     for (sql, review, address) in [
         (
             "SELECT COUNT(*) FROM review_votes WHERE review_id = $1 AND client_key = $2",
