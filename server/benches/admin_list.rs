@@ -35,7 +35,7 @@ fn main() {
              SELECT (SELECT MIN(id) FROM advisors) + i % 2000, 1 + i % 5, 1 + i % 4, 1 + i % 3, 1 + i % 5, 1 + i % 5, \
                     '第 ' || i || ' 条评价：学术水平不错，经费一般，组会认真。', '在读', \
                     strftime('%Y-%m-%dT%H:%M:%SZ', '2025-01-01', '+' || (i / 10) || ' minutes'), \
-                    'published', 'ip:10.0.' || (i % 250) || '.' || (i % 200) \
+                    'published', 'k:bench-' || (i % 250) || '-' || (i % 200) \
              FROM n",
         )
         .bind(REVIEWS)
@@ -51,7 +51,7 @@ fn main() {
             "INSERT INTO review_reports (review_id, client_key, reason, created_at) \
              WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?), \
                   k(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM k WHERE j < 5) \
-             SELECT ? - i * 50, 'ip:10.9.' || j || '.' || (i % 200), '不实', \
+             SELECT ? - i * 50, 'k:bench-report-' || j || '-' || (i % 200), '不实', \
                     strftime('%Y-%m-%dT%H:%M:%SZ', '2026-01-01', '+' || (i * 7 % 100000) || ' seconds') \
              FROM n JOIN k ON k.j <= 1 + i % 5",
         )

@@ -10,7 +10,9 @@
 //!   backend's migrations; the writers' lock and the setup lock of each
 //!   backend.
 //! - [`startup`]: the database opened, migrated, seeded with the demo data
-//!   (or, with `DEMO_DATA=off`, the catalog only) and indexed.
+//!   (or, with `DEMO_DATA=off`, the catalog only) and indexed; the secret
+//!   of the stored client keys made, and client addresses older versions
+//!   stored replaced by their keys.
 //! - [`demo`]: the deterministic demo dataset, and the same grown to 100,000
 //!   advisors (`demo::scale`, `server seed`).
 //! - [`catalog`]: school and major names, aliases and their resolution.
@@ -18,7 +20,9 @@
 //! - [`store`]: every SQL statement of the site, written once for both
 //!   backends; rankings read stored scores through one index per sort
 //!   (`store::rankings`, `store::scores`), the review write paths move the
-//!   aggregates (`store::reviews`).
+//!   aggregates (`store::reviews`); a client is stored as a keyed hash of
+//!   its address, never the address (`store::client_keys`), so the
+//!   database holds no IP address for anyone to read or leak.
 //! - [`reviews`]: writing reviews: posting rules, validation, the write path.
 //! - [`text`]: folding (half-width, simplified, numerals) and one-pass word lists.
 //! - [`site`]: the read service (pages, API and agent tools read through it).
@@ -30,7 +34,9 @@
 //! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
 //! - [`speech_act`]: whose words each clause is and what it does to an action;
 //!   both the agent and the coach act only on its verdict (issue 16).
-//! - [`http`]: the JSON API and the chat endpoints; every request's id,
+//! - [`http`]: the JSON API and the chat endpoints; who is asking
+//!   (`http::client`: the address, from the socket or a trusted proxy,
+//!   turned into the client's stored key at once); every request's id,
 //!   access line, count and panic guard (`http::access`); `/healthz`,
 //!   `/readyz`, `/metrics` (`http::ops`).
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
@@ -79,7 +85,7 @@ use app::api::{SharedAgent, SharedSiteData};
 use app::{shell, App};
 
 use crate::agent::Agent;
-use crate::http::client::TrustedProxies;
+use crate::http::client::{Identifier, TrustedProxies};
 use crate::http::limits::Limits;
 use crate::site::Site;
 
@@ -149,7 +155,10 @@ const ADMIN_PAGE: &str = "/admin";
 /// body limits, a deadline, cross-site writes refused, chat turns limited
 /// per client; and outermost what every request leaves behind
 /// (`http::access`: its id, access line, count, and a 500 for a panic).
-/// `settings` come from the configuration, read once (`config`).
+/// `settings` come from the configuration, read once (`config`); the
+/// secret client keys are made with comes from the database, read once
+/// with the site (`Site::client_keys`), so every router over one database
+/// names a client alike.
 pub fn app_router_with(
     site: Arc<Site>,
     agent: Arc<Agent>,
@@ -247,7 +256,10 @@ pub fn app_router_with(
             http::assets::caching,
         ))
         .layer(middleware::from_fn_with_state(
-            Arc::new(settings.proxies),
+            Arc::new(Identifier::new(
+                settings.proxies,
+                site.client_keys().clone(),
+            )),
             http::client::identify,
         ))
         .layer(CompressionLayer::new());

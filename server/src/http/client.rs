@@ -9,6 +9,14 @@
 //! any header, so trusting it would let a client rotate identities at will.
 //! The same rule decides whether the request came in over https
 //! (`X-Forwarded-Proto` from a trusted proxy), which makes cookies `Secure`.
+//!
+//! The address is only looked at here: the identity every rule keys on,
+//! and the only one written anywhere, is the keyed code of it that
+//! `store::client_keys` makes (`k:` + HMAC-SHA256 with the database's
+//! secret). The same address gives the same code, so the rules work as on
+//! the address, but a stored code does not say the address, and the code
+//! cannot be made from a guessed address without the secret. ([`Identifier`]
+//! holds both halves: the proxies, the secret.)
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -17,9 +25,12 @@ use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::Response;
 
-/// The identity of the client of one request, as a rate-limit key
-/// (`ip:203.0.113.7`, or `local` when the server has no socket address,
-/// as in in-process tests).
+use crate::store::client_keys::ClientKeys;
+
+/// The identity of the client of one request, as the rules key on it and
+/// the database stores it: `k:` and 32 hex digits, the keyed code of its
+/// address (`store::client_keys`), or `local` when the server has no
+/// socket address, as in in-process tests. Never the address itself.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ClientId {
     pub key: String,
@@ -119,17 +130,12 @@ impl TrustedProxies {
         self.0.iter().any(|b| b.contains(ip))
     }
 
-    /// The client of a request that came from `peer` with `headers`.
-    pub fn identify(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> ClientId {
-        let Some(peer) = peer else {
-            return ClientId::local();
-        };
-        let peer_ip = canonical(peer.ip());
+    /// The address of the client of a request that came from `peer` with
+    /// `headers`, and whether it came over https; `None` without a socket.
+    pub fn origin(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> Option<(IpAddr, bool)> {
+        let peer_ip = canonical(peer?.ip());
         if !self.trusts(peer_ip) {
-            return ClientId {
-                key: format!("ip:{peer_ip}"),
-                https: false,
-            };
+            return Some((peer_ip, false));
         }
         // Every X-Forwarded-For header, hops left to right; walk from the
         // right past our own proxies: the first other hop is the client.
@@ -153,9 +159,33 @@ impl TrustedProxies {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.split(',').next())
             .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"));
-        ClientId {
-            key: format!("ip:{client}"),
-            https,
+        Some((client, https))
+    }
+}
+
+/// Names the client of each request: whose forwarding headers are believed
+/// (`TRUSTED_PROXIES`) and the database's secret its key is made with (read
+/// once at start, `Site::client_keys`).
+#[derive(Clone, Debug)]
+pub struct Identifier {
+    proxies: TrustedProxies,
+    keys: ClientKeys,
+}
+
+impl Identifier {
+    pub fn new(proxies: TrustedProxies, keys: ClientKeys) -> Identifier {
+        Identifier { proxies, keys }
+    }
+
+    /// The client of a request that came from `peer` with `headers`: its
+    /// address turned into its key here, before anything can store it.
+    pub fn identify(&self, peer: Option<SocketAddr>, headers: &HeaderMap) -> ClientId {
+        match self.proxies.origin(peer, headers) {
+            Some((address, https)) => ClientId {
+                key: self.keys.key_of(&address.to_string()),
+                https,
+            },
+            None => ClientId::local(),
         }
     }
 }
@@ -164,7 +194,7 @@ impl TrustedProxies {
 /// handlers, server functions (through the request parts Leptos provides)
 /// and the limits read it.
 pub async fn identify(
-    axum::extract::State(proxies): axum::extract::State<std::sync::Arc<TrustedProxies>>,
+    axum::extract::State(identifier): axum::extract::State<std::sync::Arc<Identifier>>,
     mut req: Request,
     next: Next,
 ) -> Response {
@@ -178,7 +208,7 @@ pub async fn identify(
                 .get::<axum::extract::connect_info::MockConnectInfo<SocketAddr>>()
                 .map(|c| c.0)
         });
-    let id = proxies.identify(peer, req.headers());
+    let id = identifier.identify(peer, req.headers());
     // The pages' server functions see the client as the app's type.
     req.extensions_mut()
         .insert(app::api::Viewer(id.key.clone()));
@@ -225,39 +255,41 @@ mod tests {
         Some(s.parse().unwrap())
     }
 
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
     #[test]
     fn an_untrusted_peer_is_the_client_whatever_it_forwards() {
         let none = TrustedProxies::parse("").unwrap();
-        let id = none.identify(
+        let id = none.origin(
             peer("198.51.100.4:5000"),
             &headers(&["1.2.3.4"], Some("https")),
         );
-        assert_eq!(id.key, "ip:198.51.100.4");
-        assert!(!id.https);
+        assert_eq!(id, Some((ip("198.51.100.4"), false)));
         let other = TrustedProxies::parse("10.0.0.1").unwrap();
-        let id = other.identify(peer("198.51.100.4:5000"), &headers(&["1.2.3.4"], None));
-        assert_eq!(id.key, "ip:198.51.100.4");
+        let id = other.origin(peer("198.51.100.4:5000"), &headers(&["1.2.3.4"], None));
+        assert_eq!(id, Some((ip("198.51.100.4"), false)));
     }
 
     #[test]
     fn a_trusted_proxy_names_the_rightmost_untrusted_hop() {
         let p = TrustedProxies::parse("127.0.0.1, 10.0.0.0/8").unwrap();
         // The client spoofs a first hop; our proxies appended the real one.
-        let id = p.identify(
+        let id = p.origin(
             peer("127.0.0.1:1"),
             &headers(&["6.6.6.6, 203.0.113.9", "10.1.2.3"], Some("https")),
         );
-        assert_eq!(id.key, "ip:203.0.113.9");
-        assert!(id.https);
+        assert_eq!(id, Some((ip("203.0.113.9"), true)));
         // No header: the proxy itself.
-        let id = p.identify(peer("127.0.0.1:1"), &HeaderMap::new());
-        assert_eq!(id.key, "ip:127.0.0.1");
+        let id = p.origin(peer("127.0.0.1:1"), &HeaderMap::new());
+        assert_eq!(id, Some((ip("127.0.0.1"), false)));
         // Garbage hops are ignored.
-        let id = p.identify(
+        let id = p.origin(
             peer("127.0.0.1:1"),
             &headers(&["nonsense, 203.0.113.9"], None),
         );
-        assert_eq!(id.key, "ip:203.0.113.9");
+        assert_eq!(id, Some((ip("203.0.113.9"), false)));
     }
 
     #[test]
@@ -274,10 +306,38 @@ mod tests {
 
     #[test]
     fn no_socket_is_local() {
-        let p = TrustedProxies::parse("").unwrap();
+        let p = Identifier::new(
+            TrustedProxies::parse("").unwrap(),
+            ClientKeys::random().unwrap(),
+        );
         assert_eq!(
             p.identify(None, &headers(&["1.2.3.4"], None)),
             ClientId::local()
         );
+    }
+
+    #[test]
+    fn the_identity_is_the_keyed_code_of_the_address_never_the_address() {
+        let keys = ClientKeys::random().unwrap();
+        let p = Identifier::new(TrustedProxies::parse("127.0.0.1").unwrap(), keys.clone());
+        let id = p.identify(
+            peer("127.0.0.1:1"),
+            &headers(&["203.0.113.9"], Some("https")),
+        );
+        assert_eq!(id.key, keys.key_of("203.0.113.9"));
+        assert!(
+            id.key.starts_with("k:") && !id.key.contains("203"),
+            "{}",
+            id.key
+        );
+        assert!(id.https);
+        // One client, one key, whichever form its address came in.
+        let again = p.identify(
+            peer("[::ffff:127.0.0.1]:2"),
+            &headers(&["::ffff:203.0.113.9"], None),
+        );
+        assert_eq!(again.key, id.key);
+        let other = p.identify(peer("127.0.0.1:1"), &headers(&["203.0.113.10"], None));
+        assert_ne!(other.key, id.key);
     }
 }

@@ -14,10 +14,11 @@ pub use self::metrics::{
     ModelCall,
 };
 
-/// A client key (`ip:203.0.113.7`, `local`) as a log line may carry it: a
-/// short tag that is the same for one client within this process, so lines
-/// of one client can be followed, but that does not say its address (the
-/// tag is a keyed hash; the key is random per process and never written).
+/// A client key (`k:5bdc…`, `local`: `http::client`) as a log line may
+/// carry it: a short tag that is the same for one client within this
+/// process, so lines of one client can be followed, but that cannot be
+/// matched with the key stored in the database (the tag is a keyed hash of
+/// the key; its key is random per process and never written).
 pub fn client_tag(key: &str) -> String {
     use std::hash::{BuildHasher, Hasher};
     use std::sync::OnceLock;

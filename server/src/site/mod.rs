@@ -76,16 +76,24 @@ pub struct Site {
     /// The roster version ([`store::roster`]) the caches were loaded at;
     /// held while they are reloaded, so reloads take turns.
     roster_seen: tokio::sync::Mutex<i64>,
+    /// The database's secret for stored client keys
+    /// ([`store::client_keys`]), read once here; the router hands it to
+    /// the middleware that names each request's client.
+    client_keys: store::client_keys::ClientKeys,
 }
 
 impl Site {
-    /// Loads the catalog; the pool must already be migrated.
+    /// Loads the catalog and the client-key secret; the pool must already
+    /// be migrated (start-up has made the secret; a pool migrated by hand
+    /// gets one here, as start-up would).
     pub async fn load(pool: Pool) -> Result<Site, sqlx::Error> {
         // The version first: an import that lands while the catalog loads
         // is then seen as a change by the next refresh.
         let roster = store::roster::version(&pool).await?;
         let catalog = Arc::new(Catalog::load(&pool).await?);
+        let client_keys = store::client_keys::ensure(&pool).await?;
         Ok(Site {
+            client_keys,
             pool,
             catalog,
             directories: Default::default(),
@@ -119,5 +127,10 @@ impl Site {
 
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
+    }
+
+    /// What a client's identity is stored as (`http::client` makes it).
+    pub fn client_keys(&self) -> &store::client_keys::ClientKeys {
+        &self.client_keys
     }
 }

@@ -23,10 +23,14 @@
 //! - [`places`]: the sums of a school or a major, for general questions.
 //! - [`search`]: advisors by name, pinyin or initials, one index range.
 //! - [`votes`]: 有用 on reviews, one per client, and the count it moves.
+//! - [`client_keys`]: what a client's identity is stored as — a keyed hash
+//!   of its address, never the address — the secret it is made with, and
+//!   the rewrite of keys older versions stored as the address.
 //! - [`roster`]: advisors added and edited by `server import`, and the
 //!   roster version that tells running instances to reload their caches.
 
 pub mod catalog;
+pub mod client_keys;
 pub mod corrections;
 pub mod dataset;
 pub mod drafts;

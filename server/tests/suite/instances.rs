@@ -227,12 +227,18 @@ async fn instances_starting_at_once_migrate_and_seed_once() {
         })
         .collect();
     let mut seeded = 0;
+    let mut keys = Vec::new();
     for start in starts {
         let (pool, did_seed) = start.await.unwrap().expect("every instance starts");
         seeded += usize::from(did_seed);
+        let site = server::site::Site::load(pool.clone()).await.unwrap();
+        keys.push(site.client_keys().clone());
         pool.close().await;
     }
     assert_eq!(seeded, 1, "the demo is written once");
+    // One secret, so one client has one key whichever instance it meets.
+    assert!(keys.windows(2).all(|w| w[0] == w[1]), "the instances agree");
+    assert_eq!(keys[0].key_of("203.0.113.9"), keys[2].key_of("203.0.113.9"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -498,8 +498,9 @@ async fn the_review_form_and_its_edit_carry_the_recommend_answer() {
         .unwrap();
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     let stored: Option<i64> = sqlx::query_scalar(
-        "SELECT recommend FROM reviews WHERE client_key = 'ip:10.9.4.1' ORDER BY id DESC LIMIT 1",
+        "SELECT recommend FROM reviews WHERE client_key = $1 ORDER BY id DESC LIMIT 1",
     )
+    .bind(site.client_keys().key_of("10.9.4.1"))
     .fetch_one(site.pool())
     .await
     .unwrap();

@@ -184,6 +184,63 @@ async fn the_short_window_the_rules_page_names_is_the_one_enforced() {
     }
 }
 
+/// Every text a client sent from, as the tests' proxy passes it on, and the
+/// proxy's own address: none may be stored anywhere.
+const ADDRESSES: &[&str] = &[
+    "127.0.0.1",
+    "203.0.113.44",
+    "203.0.113.45",
+    "203.0.113.46",
+    "203.0.113.47",
+    "203.0.113.48",
+    "203.0.113.49",
+];
+
+/// Every (table, column) of the database, by the backend's catalog.
+async fn every_column(site: &Site) -> Vec<(String, String)> {
+    let sql = match server::db::Backend::of(site.pool()) {
+        server::db::Backend::Sqlite => {
+            "SELECT m.name, c.name FROM sqlite_master m, pragma_table_info(m.name) c \
+             WHERE m.type = 'table' ORDER BY m.name, c.cid"
+        }
+        server::db::Backend::Postgres => {
+            "SELECT CAST(table_name AS TEXT), CAST(column_name AS TEXT) \
+             FROM information_schema.columns WHERE table_schema = 'public' \
+             ORDER BY table_name, ordinal_position"
+        }
+    };
+    sqlx::query_as(sql).fetch_all(site.pool()).await.unwrap()
+}
+
+/// Where in the database a value (as text) is `LIKE` one of `patterns`:
+/// `table.column` of each column that holds one.
+async fn stored_anywhere(
+    site: &Site,
+    columns: &[(String, String)],
+    patterns: &[String],
+) -> Vec<String> {
+    let mut found = Vec::new();
+    for (table, column) in columns {
+        let like = (1..=patterns.len())
+            .map(|i| format!(r#"CAST("{column}" AS TEXT) LIKE ${i}"#))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let sql = format!(r#"SELECT COUNT(*) FROM "{table}" WHERE {like}"#);
+        let mut query = sqlx::query_scalar::<_, i64>(&sql);
+        for p in patterns {
+            query = query.bind(p.clone());
+        }
+        let n = query
+            .fetch_one(site.pool())
+            .await
+            .unwrap_or_else(|e| panic!("{table}.{column}: {e}"));
+        if n > 0 {
+            found.push(format!("{table}.{column}"));
+        }
+    }
+    found
+}
+
 #[tokio::test]
 async fn the_privacy_page_says_what_the_code_stores_and_for_how_long() {
     let (app, site) = common::app().await;
@@ -192,12 +249,19 @@ async fn the_privacy_page_says_what_the_code_stores_and_for_how_long() {
     assert!(r
         .body
         .contains(&format!("会话 {SESSION_DAYS} 天没有新消息即被删除")));
-    // The reviews keep the writer's address as it is: the page says so.
-    assert!(r.body.contains("它按原样保存，不是匿名化后的值"));
+    // The address is turned into a keyed code before anything is stored:
+    // the page says so, and no longer that it is kept as it is.
+    assert!(r.body.contains("本站不保存你的网络地址（IP 地址）"));
+    assert!(r
+        .body
+        .contains("换算成一个编码（HMAC-SHA256），然后只保存这个编码"));
+    assert!(!r.body.contains("按原样保存"));
     let id: i64 = sqlx::query_scalar("SELECT id FROM advisors ORDER BY id LIMIT 1")
         .fetch_one(site.pool())
         .await
         .unwrap();
+    // A review, a 有用, a report, a chat turn and a correction request, each
+    // from its own client.
     let (status, body) = common::request(
         &app,
         "POST",
@@ -209,18 +273,97 @@ async fn the_privacy_page_says_what_the_code_stores_and_for_how_long() {
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let key: String = sqlx::query_scalar("SELECT client_key FROM reviews WHERE id = $1")
-        .bind(
-            body["review"]["id"]
-                .as_str()
-                .unwrap()
-                .parse::<i64>()
-                .unwrap(),
-        )
+    let review: i64 = body["review"]["id"].as_str().unwrap().parse().unwrap();
+    let (status, body) = common::request(
+        &app,
+        "POST",
+        &format!("/api/v1/reviews/{review}/helpful"),
+        &[("x-forwarded-for", "203.0.113.45")],
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["voted"], true);
+    let (status, body) = common::request(
+        &app,
+        "POST",
+        &format!("/api/v1/reviews/{review}/report"),
+        &[("x-forwarded-for", "203.0.113.46")],
+        Some(&serde_json::json!({"reason": "不实"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let mut student = common::Student::new(&app);
+    student.client = "203.0.113.47".into();
+    student.say("北京大学计算机的导师怎么样").await;
+    let r = post_correction(&app, &good_request("北京大学 张三"), "203.0.113.48").await;
+    assert_eq!(r.header("location"), "/correction?sent=1");
+    // And an admin handles the request (the audit log names the admin).
+    let correction_id: i64 = sqlx::query_scalar("SELECT id FROM correction_requests")
         .fetch_one(site.pool())
         .await
         .unwrap();
-    assert_eq!(key, "ip:203.0.113.44");
+    let r = call(
+        &app,
+        Request::post(format!("/admin/corrections/{correction_id}/resolve"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("authorization", format!("Bearer {}", common::ADMIN_TOKEN))
+            .header("x-forwarded-for", "203.0.113.49")
+            .body(Body::from(form(&[("by", "小王"), ("reason", "已更正")])))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+
+    // Each is stored under the client's keyed code…
+    let keys = site.client_keys();
+    for (sql, client) in [
+        (
+            "SELECT client_key FROM reviews WHERE id = $1",
+            "203.0.113.44",
+        ),
+        (
+            "SELECT client_key FROM review_votes WHERE review_id = $1",
+            "203.0.113.45",
+        ),
+        (
+            "SELECT client_key FROM review_reports WHERE review_id = $1",
+            "203.0.113.46",
+        ),
+    ] {
+        let key: String = sqlx::query_scalar(sql)
+            .bind(review)
+            .fetch_one(site.pool())
+            .await
+            .unwrap();
+        assert_eq!(key, keys.key_of(client), "{sql}");
+    }
+    let chat: Vec<String> =
+        sqlx::query_scalar("SELECT client FROM rate_windows WHERE scope = 'chat'")
+            .fetch_all(site.pool())
+            .await
+            .unwrap();
+    assert_eq!(chat, vec![keys.key_of("203.0.113.47")]);
+    let correction: String = sqlx::query_scalar("SELECT client_key FROM correction_requests")
+        .fetch_one(site.pool())
+        .await
+        .unwrap();
+    assert_eq!(correction, keys.key_of("203.0.113.48"));
+    let actor: String = sqlx::query_scalar("SELECT actor FROM admin_audit")
+        .fetch_one(site.pool())
+        .await
+        .unwrap();
+    assert_eq!(actor, format!("小王（{}）", keys.key_of("203.0.113.49")));
+    // …and no address, nor an older version's key, is in any column of any table.
+    let columns = every_column(&site).await;
+    assert!(columns.len() > 50, "{columns:?}");
+    let patterns: Vec<String> = ADDRESSES
+        .iter()
+        .map(|a| format!("%{a}%"))
+        .chain(["ip:%".to_string(), "%（ip:%".to_string()])
+        .collect();
+    let found = stored_anywhere(&site, &columns, &patterns).await;
+    assert!(found.is_empty(), "an address is stored in {found:?}");
     // The sessions hold no address, and the purge keeps SESSION_DAYS.
     let columns: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM pragma_table_info('chat_sessions') \
@@ -257,6 +400,214 @@ async fn the_privacy_page_says_what_the_code_stores_and_for_how_long() {
         .await
         .unwrap();
     assert!(left.contains(&"recent".to_string()) && !left.contains(&"old".to_string()));
+}
+
+/// Every stored client key, table by table (`store::client_keys`'s list).
+async fn client_keys_stored(site: &Site) -> Vec<(&'static str, Vec<String>)> {
+    let mut out = Vec::new();
+    for (table, column) in server::store::client_keys::CLIENT_COLUMNS {
+        let keys: Vec<String> = sqlx::query_scalar(&format!(
+            "SELECT {column} FROM {table} WHERE {column} IS NOT NULL ORDER BY 1"
+        ))
+        .fetch_all(site.pool())
+        .await
+        .unwrap();
+        out.push((*table, keys));
+    }
+    out
+}
+
+async fn one<T>(site: &Site, sql: &str, id: i64) -> T
+where
+    T: for<'r> sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any> + Send + Unpin,
+{
+    sqlx::query_scalar(sql)
+        .bind(id)
+        .fetch_one(site.pool())
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// Rows an older version wrote with the client's address (`ip:…`) get the
+/// address's keyed code when a server starts on the database, in every
+/// table that holds a client key. A vote, report or counter an upgraded
+/// instance already wrote under the new key (both versions running during
+/// an upgrade) is kept once, the counts following. Starting again changes
+/// nothing.
+#[tokio::test]
+async fn addresses_an_older_version_stored_are_rewritten_at_start() {
+    use server::store::limits::{hit, now_ms, Quota};
+    use server::store::votes::{vote, Vote};
+
+    let site = common::site().await;
+    let pool = site.pool();
+    let keys = site.client_keys().clone();
+    let reviews: Vec<i64> =
+        sqlx::query_scalar("SELECT id FROM reviews WHERE status = 'published' ORDER BY id LIMIT 2")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+    let (r1, r2) = (reviews[0], reviews[1]);
+    let old = |a: &str| format!("ip:{a}");
+    let (a7, a8, a9) = ("198.51.100.7", "198.51.100.8", "198.51.100.9");
+    for (key, review) in [(old(a7), r1), (old(a8), r2)] {
+        sqlx::query("UPDATE reviews SET client_key = $1 WHERE id = $2")
+            .bind(key)
+            .bind(review)
+            .execute(pool)
+            .await
+            .unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO correction_requests (subject, requester, details, contact, client_key) \
+         VALUES ('张三', '本人', '研究方向写错了，请更正。', 'a@example.com', $1)",
+    )
+    .bind(old(a7))
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO admin_audit (actor, action, review_id, changed, reason) \
+         VALUES ($1, 'hide', $2, 1, '广告')",
+    )
+    .bind(format!("小王（{}）", old(a8)))
+    .bind(r1)
+    .execute(pool)
+    .await
+    .unwrap();
+    let helpful = "SELECT helpful_count FROM reviews WHERE id = $1";
+    let reports = "SELECT report_count FROM reviews WHERE id = $1";
+    let helpful_before: i64 = one(&site, helpful, r2).await;
+    let reports_before: i64 = one(&site, reports, r2).await;
+    let chat = Quota {
+        scope: "chat",
+        limit: 30,
+        window_ms: 60_000,
+    };
+    for (review, key) in [(r1, old(a7)), (r2, old(a9)), (r2, keys.key_of(a9))] {
+        vote(pool, review, &key, Vote::Set).await.unwrap().unwrap();
+        sqlx::query(
+            "INSERT INTO review_reports (review_id, client_key, reason) VALUES ($1, $2, '不实')",
+        )
+        .bind(review)
+        .bind(&key)
+        .execute(pool)
+        .await
+        .unwrap();
+        hit(pool, &chat, &key, now_ms()).await.unwrap();
+    }
+    assert_eq!(one::<i64>(&site, helpful, r2).await, helpful_before + 2);
+    assert_eq!(one::<i64>(&site, reports, r2).await, reports_before + 2);
+
+    // The old keys are in every column that holds a client key, and only there.
+    let columns = every_column(&site).await;
+    let old_keys = ["ip:%".to_string(), "%（ip:%".to_string()];
+    let holders: Vec<String> = server::store::client_keys::CLIENT_COLUMNS
+        .iter()
+        .map(|(table, column)| format!("{table}.{column}"))
+        .chain(["admin_audit.actor".to_string()])
+        .collect();
+    let mut found = stored_anywhere(&site, &columns, &old_keys).await;
+    found.sort();
+    let mut want = holders;
+    want.sort();
+    assert_eq!(found, want);
+
+    // A server of this version starts on the database.
+    let (_pool, seeded) = server::startup::open(&common::url_of(&site)).await.unwrap();
+    assert!(!seeded);
+    assert_eq!(
+        stored_anywhere(&site, &columns, &old_keys).await,
+        Vec::<String>::new()
+    );
+    let after = client_keys_stored(&site).await;
+    assert_eq!(
+        one::<String>(&site, "SELECT client_key FROM reviews WHERE id = $1", r1).await,
+        keys.key_of(a7)
+    );
+    assert_eq!(
+        one::<String>(&site, "SELECT client_key FROM reviews WHERE id = $1", r2).await,
+        keys.key_of(a8)
+    );
+    let correction: String = sqlx::query_scalar("SELECT client_key FROM correction_requests")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(correction, keys.key_of(a7));
+    let actor: String = sqlx::query_scalar("SELECT actor FROM admin_audit")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(actor, format!("小王（{}）", keys.key_of(a8)));
+    for (sql, review, address) in [
+        (
+            "SELECT COUNT(*) FROM review_votes WHERE review_id = $1 AND client_key = $2",
+            r1,
+            a7,
+        ),
+        (
+            "SELECT COUNT(*) FROM review_votes WHERE review_id = $1 AND client_key = $2",
+            r2,
+            a9,
+        ),
+        (
+            "SELECT COUNT(*) FROM review_reports WHERE review_id = $1 AND client_key = $2",
+            r1,
+            a7,
+        ),
+        (
+            "SELECT COUNT(*) FROM review_reports WHERE review_id = $1 AND client_key = $2",
+            r2,
+            a9,
+        ),
+        (
+            "SELECT COUNT(*) FROM rate_windows WHERE scope = 'chat' AND $1 > 0 AND client = $2",
+            1,
+            a7,
+        ),
+        (
+            "SELECT COUNT(*) FROM rate_windows WHERE scope = 'chat' AND $1 > 0 AND client = $2",
+            1,
+            a9,
+        ),
+    ] {
+        let n: i64 = sqlx::query_scalar(sql)
+            .bind(review)
+            .bind(keys.key_of(address))
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert_eq!(n, 1, "{sql}: {address}");
+    }
+    // The vote and the report counted twice now count once.
+    assert_eq!(one::<i64>(&site, helpful, r2).await, helpful_before + 1);
+    assert_eq!(one::<i64>(&site, reports, r2).await, reports_before + 1);
+    common::assert_aggregates_match_recomputation(&site).await;
+
+    // The site names 198.51.100.7 by the rewritten key: its vote stands.
+    let app = common::router(&site);
+    let (status, body) = common::request(
+        &app,
+        "POST",
+        &format!("/api/v1/reviews/{r1}/helpful"),
+        &[("x-forwarded-for", a7)],
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["voted"], true);
+    let n: i64 = one(
+        &site,
+        "SELECT COUNT(*) FROM review_votes WHERE review_id = $1",
+        r1,
+    )
+    .await;
+    let votes_r1: i64 = one(&site, "SELECT helpful_count FROM reviews WHERE id = $1", r1).await;
+    assert_eq!(n, votes_r1, "no second vote");
+
+    // Starting again finds nothing to rewrite.
+    let (_pool, _) = server::startup::open(&common::url_of(&site)).await.unwrap();
+    assert_eq!(client_keys_stored(&site).await, after);
 }
 
 #[tokio::test]
