@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Which page the student is looking at. Serialized in snake_case as the
 /// protocol names them (`home`, `ranking`, `detail`); more pages may be added.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PageKind {
     #[default]
@@ -37,6 +38,7 @@ impl PageKind {
 
 /// One advisor card as the page shows it (`page_context.visible_advisors[]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct VisibleAdvisor {
     pub id: String,
     pub name: String,
@@ -50,6 +52,7 @@ pub struct VisibleAdvisor {
 
 /// The advisor open on a detail page (`page_context.selected_advisor`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SelectedAdvisor {
     pub id: String,
     pub name: String,
@@ -57,6 +60,7 @@ pub struct SelectedAdvisor {
 
 /// The filters of the ranking on screen (`page_context.ranking_filters`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RankingFilters {
     pub school: String,
     pub major: String,
@@ -65,6 +69,7 @@ pub struct RankingFilters {
 /// What the page shows right now. The server trusts it only to resolve
 /// references ("第一个", "他"), never for access to data.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PageContext {
     #[serde(default)]
     pub current_page: PageKind,
@@ -78,6 +83,7 @@ pub struct PageContext {
 
 /// The optional preferences of the form (seed 000 §1.1).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Preferences {
     pub personality: Option<String>,
     pub research_style: Option<String>,
@@ -86,6 +92,7 @@ pub struct Preferences {
 
 /// The form the agent fills (seed 000 §1.1): school and major are required.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct UserForm {
     pub school: Option<String>,
     pub major: Option<String>,
@@ -102,6 +109,7 @@ pub struct UserForm {
 
 /// Derived completeness of the form (seed 000 §1.1 `form_status`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct FormStatus {
     pub is_complete: bool,
     pub missing_required: Vec<String>,
@@ -142,6 +150,7 @@ impl UserForm {
 /// a machine code and a Chinese message for the student; `field` names the
 /// input that broke a rule where there is one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ErrorInfo {
     pub code: String,
     pub message: String,
@@ -151,6 +160,7 @@ pub struct ErrorInfo {
 
 /// `{"error": {...}}`, the envelope of every 4xx answer of the JSON API.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ErrorEnvelope {
     pub error: ErrorInfo,
 }
@@ -159,6 +169,7 @@ pub struct ErrorEnvelope {
 /// directly, with no planner or model call. `target_field` is a form field or
 /// `general` (a chip sent on as if typed); an empty `values` means "跳过".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct OptionClick {
     pub target_field: String,
     #[serde(default)]
@@ -167,6 +178,7 @@ pub struct OptionClick {
 
 /// `POST /api/v1/chat` request. Exactly one of `message` / `option` is given.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ChatRequest {
     #[serde(default)]
     pub session_id: Option<String>,
@@ -181,6 +193,7 @@ pub struct ChatRequest {
 /// The code-level intent of a turn (seed 001): `greeting`, `reset`, `empty`,
 /// or `unknown` (left to the planner), with a confidence and a reason.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct IntentResult {
     pub intent: String,
     pub confidence: f64,
@@ -190,6 +203,7 @@ pub struct IntentResult {
 /// One tool call of a reply. Every executed call carries its `result`, so the
 /// client updates its signals from the reply alone.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ToolCall {
     pub tool: String,
     #[serde(default)]
@@ -201,6 +215,7 @@ pub struct ToolCall {
 /// Something that happened in the session besides the reply, e.g.
 /// `{"type": "agent_switched", "from": "casual", "to": "analysis", "message": "…"}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AgentEvent {
     #[serde(rename = "type")]
     pub kind: String,
@@ -210,6 +225,7 @@ pub struct AgentEvent {
 
 /// `POST /api/v1/chat` response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ChatResponse {
     pub session_id: String,
     pub intent: IntentResult,
@@ -269,6 +285,7 @@ mod tests {
 /// `POST /api/v1/chat/switch_agent` request (seed 002 §3.1). Without a
 /// `session_id` a new session is opened with the chosen persona.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SwitchAgentRequest {
     #[serde(default)]
     pub session_id: Option<String>,
@@ -277,6 +294,7 @@ pub struct SwitchAgentRequest {
 
 /// What a switch answers: `data` on success, `null` with a 4xx `code`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SwitchAgentResponse {
     pub code: u16,
     pub message: String,
@@ -284,6 +302,7 @@ pub struct SwitchAgentResponse {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SwitchAgentData {
     pub agent_type: String,
     pub session_id: String,

@@ -233,7 +233,8 @@ pub fn app_router_with(
                 .merge(http::votes::api(site.clone()))
                 .merge(http::chat::router(agent))
                 .merge(http::reviews::api(site.clone()))
-                .merge(http::admin::api(site.clone())),
+                .merge(http::admin::api(site.clone()))
+                .merge(http::openapi::router()),
         );
     if settings.metrics {
         router = router.merge(http::ops::metrics(site.pool().clone()));

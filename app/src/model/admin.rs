@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// A review as the admin sees it, whatever its status.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AdminReview {
     pub id: i64,
     pub advisor_id: i64,
@@ -32,6 +33,7 @@ impl AdminReview {
 
 /// One line of the audit log: who hid or restored which review, when, why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AuditEntry {
     pub id: i64,
     pub at: String,
@@ -50,6 +52,7 @@ pub struct AuditEntry {
 /// (on the first page only), the open requests for a correction (newest
 /// first) and the latest admin actions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AdminLists {
     pub flagged: Vec<AdminReview>,
     pub next: Option<String>,

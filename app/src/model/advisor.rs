@@ -9,6 +9,7 @@ use crate::protocol::VisibleAdvisor;
 
 /// Averages of the five scores (1–5), one decimal; `None` without reviews.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct DimensionAverages {
     pub academic: f64,
     pub funding: f64,
@@ -18,6 +19,7 @@ pub struct DimensionAverages {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct TagCount {
     pub tag: String,
     pub count: i64,
@@ -25,6 +27,7 @@ pub struct TagCount {
 
 /// The detail page of one advisor.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AdvisorDetail {
     pub id: String,
     pub name: String,
@@ -66,6 +69,7 @@ impl AdvisorDetail {
 
 /// The answers to 是否推荐报考 over an advisor's published reviews.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RecommendShare {
     pub yes: i64,
     pub answered: i64,

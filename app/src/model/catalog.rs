@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A school with the names students use for it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct School {
     pub id: String,
     pub name: String,
@@ -17,6 +18,7 @@ pub struct School {
 
 /// A major as offered by one school (or site-wide when no school is given).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Major {
     pub id: String,
     pub name: String,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// One message of a conversation as the panel shows it after a reload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ChatMessage {
     /// `user`, `assistant` or `system` (an event such as a persona switch).
     pub role: String,
@@ -15,6 +16,7 @@ pub struct ChatMessage {
 
 /// A stored conversation: what the panel restores after a reload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ChatHistory {
     pub session_id: String,
     pub agent: String,

@@ -8,6 +8,7 @@ use super::advisor::AdvisorDetail;
 /// Advisors side by side (`/compare?ids=…`), in the order the ids were
 /// given, each with everything its detail page shows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Comparison {
     pub advisors: Vec<AdvisorDetail>,
 }

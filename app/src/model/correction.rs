@@ -40,6 +40,7 @@ pub struct CorrectionForm {
 
 /// A stored request, as the admin's list shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CorrectionRequest {
     pub id: i64,
     pub subject: String,

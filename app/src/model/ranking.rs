@@ -10,6 +10,7 @@ use crate::protocol::VisibleAdvisor;
 /// What a ranking can be sorted by: the overall score, one of the four
 /// dimensions students rate on 导师评价网, or the number of reviews.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SortKey {
     #[default]
@@ -69,6 +70,7 @@ impl SortKey {
 
 /// One row of a ranking.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AdvisorCard {
     pub id: String,
     pub name: String,
@@ -99,6 +101,7 @@ impl AdvisorCard {
 
 /// One page of a ranking for a (school, major), both canonical names.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RankingPage {
     pub school: String,
     pub major: String,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// One published review.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Review {
     pub id: String,
     pub advisor_id: String,
@@ -32,6 +33,7 @@ pub struct Review {
 
 /// The five scores of a review, 1–5 (`POST /api/v1/advisors/{id}/reviews`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Ratings {
     pub academic: u8,
     pub funding: u8,
@@ -42,6 +44,7 @@ pub struct Ratings {
 
 /// A review as the writer sends it (the protocol's "Reviews API" body).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct NewReview {
     pub ratings: Ratings,
     #[serde(default)]
@@ -72,6 +75,7 @@ pub struct ReviewForm {
 
 /// A stored review and the secret token its writer edits or deletes it with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PostedReview {
     pub review: Review,
     pub edit_token: String,
@@ -80,6 +84,7 @@ pub struct PostedReview {
 /// A page of an advisor's published reviews, in the order and with the
 /// filter it was asked for (`total` counts the filtered reviews).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ReviewPage {
     pub advisor_id: String,
     pub page: u32,
@@ -99,6 +104,7 @@ impl ReviewPage {
 
 /// The order of an advisor's reviews: 最新 or 最有用.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReviewSort {
     #[default]
@@ -136,6 +142,7 @@ impl ReviewSort {
 /// Which reviews of an advisor, in which order: the detail page's links
 /// (`?sort=helpful&relation=在读&tag=…`) and the JSON API's parameters.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ReviewQuery {
     #[serde(default)]
     pub page: u32,

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// What the name search found (`/search?q=`, `GET /api/v1/search`):
 /// advisors by name, pinyin or initials; schools and majors by name or alias.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SearchResults {
     pub query: String,
     pub advisors: Vec<AdvisorHit>,
@@ -21,6 +22,7 @@ impl SearchResults {
 
 /// An advisor the search found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AdvisorHit {
     pub id: String,
     pub name: String,
@@ -36,6 +38,7 @@ pub struct AdvisorHit {
 
 /// A school the search found, by its name or one of its aliases.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SchoolHit {
     pub name: String,
     /// The name or alias that matched (北大 for 北京大学).
@@ -45,6 +48,7 @@ pub struct SchoolHit {
 
 /// A major the search found, with the schools that have most advisors in it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct MajorHit {
     pub name: String,
     pub matched: String,

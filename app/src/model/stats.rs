@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// An advisor named in statistics, with the number that put them there (a
 /// review count, or an average on one dimension).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AdvisorRef {
     pub id: String,
     pub name: String,
@@ -14,6 +15,7 @@ pub struct AdvisorRef {
 
 /// The advisor with the highest average on one dimension.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct DimensionBest {
     /// `academic`, `funding`, `relationship` or `prospects` (as `sort=` names them).
     pub dimension: String,
@@ -26,6 +28,7 @@ pub struct DimensionBest {
 /// What the reviews of one (school, major) add up to, read from the
 /// aggregates on the advisor rows (never by scanning reviews).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RankingStats {
     /// Advisors of the (school, major), reviewed or not.
     pub advisors: u64,

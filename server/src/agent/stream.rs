@@ -27,14 +27,15 @@ pub enum StreamEvent {
 
 /// The data of a `switch` event: who answers from now on, and the notice
 /// the panel says first ("已切换到闲聊模式").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SwitchNotice {
     pub agent_type: String,
     pub message: String,
 }
 
-/// The data of a `voice` event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// The data of a `voice` event: a sentence to speak at once; `restart`: what
+/// was said so far this turn is replaced by this.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct VoicePiece {
     pub text: String,
     pub restart: bool,

@@ -14,13 +14,15 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Extension;
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use app::error::ApiError;
 use app::model::admin::AdminLists;
 
 use super::client::ClientId;
 use super::limits::Limits;
+use super::openapi::{Error, RateLimited};
 use super::JsonError;
 
 use crate::reviews::admin::{self, Act};
@@ -179,12 +181,30 @@ async fn guard(
         .map_err(|e| Box::new(JsonError(e).into_response()))
 }
 
-#[derive(Deserialize, Default)]
-struct ListQuery {
+/// A page of the reported reviews.
+#[derive(Deserialize, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct ListQuery {
+    /// The cursor of the page to read: the `next` of the page before.
     after: Option<String>,
+    /// How many reported reviews a page has.
     limit: Option<i64>,
 }
 
+/// The admin's lists: reported reviews (keyset pages), recent reviews, open
+/// requests for a correction and the audit log.
+#[utoipa::path(get, path = "/admin/reviews", context_path = "/api/v1", tag = "admin",
+    params(ListQuery),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, body = AdminLists, description = "The lists"),
+        (status = 400, response = Error),
+        (status = 401, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 429, response = RateLimited),
+        (status = 503, response = Error),
+    ))]
 async fn admin_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
@@ -213,20 +233,46 @@ fn actor(headers: &HeaderMap, client: &ClientId, name: Option<&str>) -> String {
     format!("{name}（{}）", client.key)
 }
 
-#[derive(Deserialize, Default)]
-struct BulkBody {
+/// Reviews to hide or restore at once.
+#[derive(Deserialize, Default, ToSchema)]
+pub(super) struct BulkBody {
+    /// Review ids.
     #[serde(default)]
     ids: Vec<String>,
+    /// `hide` or `restore`.
     #[serde(default)]
     action: String,
+    /// Why, for the audit log.
     #[serde(default)]
     reason: String,
+    /// Who acts (else `X-Admin-Name`, else 管理员).
     #[serde(default)]
     by: Option<String>,
 }
 
+/// What a bulk action did.
+#[derive(Serialize, ToSchema)]
+pub(super) struct BulkResult {
+    /// How many reviews changed (a hide of a hidden one does not).
+    changed: usize,
+    hidden: bool,
+}
+
 /// `POST /api/v1/admin/reviews/bulk` `{ids, action: hide|restore, reason}`:
 /// all in one transaction, each in the audit log.
+#[utoipa::path(post, path = "/admin/reviews/bulk", context_path = "/api/v1", tag = "admin",
+    request_body = BulkBody,
+    params(("X-Admin-Name" = Option<String>, Header, description = "操作人（记入审计日志）")),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, body = BulkResult, description = "Done, all in one transaction"),
+        (status = 400, response = Error),
+        (status = 401, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 429, response = RateLimited),
+        (status = 503, response = Error),
+    ))]
 async fn bulk_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
@@ -255,9 +301,7 @@ async fn bulk_json(
         reason: body.reason,
     };
     match admin::set_hidden(&site, &body.ids, hidden, &act).await {
-        Ok(changed) => {
-            Json(serde_json::json!({"changed": changed, "hidden": hidden})).into_response()
-        }
+        Ok(changed) => Json(BulkResult { changed, hidden }).into_response(),
         Err(e) => JsonError(e).into_response(),
     }
 }
@@ -291,10 +335,19 @@ async fn bulk_form(
     }
 }
 
-#[derive(Deserialize, Default)]
-struct ReasonBody {
+/// Why a review is hidden or restored (optional), for the audit log.
+#[derive(Deserialize, Default, ToSchema)]
+pub(super) struct ReasonBody {
     #[serde(default)]
     reason: String,
+}
+
+/// What a hide or restore did.
+#[derive(Serialize, ToSchema)]
+pub(super) struct Moderated {
+    /// The review's id, as the path gave it.
+    id: String,
+    hidden: bool,
 }
 
 async fn moderate(
@@ -312,11 +365,32 @@ async fn moderate(
         reason,
     };
     match admin::set_one_hidden(site, id, hidden, &act).await {
-        Ok(()) => Json(serde_json::json!({"id": id, "hidden": hidden})).into_response(),
+        Ok(()) => Json(Moderated {
+            id: id.to_string(),
+            hidden,
+        })
+        .into_response(),
         Err(e) => JsonError(e).into_response(),
     }
 }
 
+/// Hides one review from readers (in the audit log).
+#[utoipa::path(post, path = "/admin/reviews/{id}/hide", context_path = "/api/v1", tag = "admin",
+    params(
+        ("id" = String, Path, description = "评价编号（正整数）"),
+        ("X-Admin-Name" = Option<String>, Header, description = "操作人（记入审计日志）"),
+    ),
+    request_body(content = Option<ReasonBody>, content_type = "application/json"),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, body = Moderated, description = "Done"),
+        (status = 400, response = Error),
+        (status = 401, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 429, response = RateLimited),
+        (status = 503, response = Error),
+    ))]
 async fn hide_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,
@@ -337,6 +411,23 @@ async fn hide_json(
     .await
 }
 
+/// Shows a hidden review again (in the audit log).
+#[utoipa::path(post, path = "/admin/reviews/{id}/restore", context_path = "/api/v1", tag = "admin",
+    params(
+        ("id" = String, Path, description = "评价编号（正整数）"),
+        ("X-Admin-Name" = Option<String>, Header, description = "操作人（记入审计日志）"),
+    ),
+    request_body(content = Option<ReasonBody>, content_type = "application/json"),
+    security(("admin_token" = [])),
+    responses(
+        (status = 200, body = Moderated, description = "Done"),
+        (status = 400, response = Error),
+        (status = 401, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 429, response = RateLimited),
+        (status = 503, response = Error),
+    ))]
 async fn restore_json(
     State(site): State<Arc<Site>>,
     Extension(limits): Extension<Arc<Limits>>,

@@ -14,15 +14,16 @@ use axum::handler::Handler;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
-use serde_json::{json, Value};
+use utoipa::ToSchema;
 
 use app::error::ApiError;
 use app::model::{
-    AdvisorDetail, Comparison, RankingPage, RankingStats, RankingView, ReviewPage, ReviewQuery,
-    ReviewSort, SearchResults, SortKey,
+    AdvisorDetail, Comparison, Major, NewReview, PostedReview, RankingPage, RankingStats,
+    RankingView, ReviewPage, ReviewQuery, ReviewSort, School, SearchResults, SortKey,
 };
 
 use super::client::ClientId;
+use super::openapi::{Error, RateLimited};
 use super::security::{limit, REVIEW_BODY};
 use super::JsonError;
 use crate::site::{parse_advisor_id, Site, MAX_PAGE};
@@ -93,25 +94,66 @@ fn unknown_advisor() -> JsonError {
     JsonError(ApiError::not_found("unknown_advisor", "没有找到这位导师。"))
 }
 
-async fn schools(State(site): State<Arc<Site>>) -> Json<Value> {
-    Json(json!({ "schools": site.schools() }))
+/// Every school, most advisors first.
+#[derive(Serialize, ToSchema)]
+pub(super) struct SchoolList {
+    schools: Vec<School>,
 }
 
-async fn majors(State(site): State<Arc<Site>>, q: Params) -> Result<Json<Value>, JsonError> {
+/// Every school with its aliases, most advisors first.
+#[utoipa::path(get, path = "/schools", context_path = "/api/v1", tag = "reads",
+    responses((status = 200, body = SchoolList, description = "The schools")))]
+async fn schools(State(site): State<Arc<Site>>) -> Json<SchoolList> {
+    Json(SchoolList {
+        schools: site.schools(),
+    })
+}
+
+/// The majors of one school, or of the whole site.
+#[derive(Serialize, ToSchema)]
+pub(super) struct MajorList {
+    /// The school's full name as `school=` resolved it; `null` site-wide.
+    school: Option<String>,
+    majors: Vec<Major>,
+}
+
+/// The majors of a school (by name or alias), or every major without `school`.
+#[utoipa::path(get, path = "/majors", context_path = "/api/v1", tag = "reads",
+    params(("school" = Option<String>, Query, description = "学校全称或简称（北大）；省略则列出全站专业")),
+    responses(
+        (status = 200, body = MajorList, description = "The majors"),
+        (status = 400, response = Error),
+        (status = 404, response = Error),
+    ))]
+async fn majors(State(site): State<Arc<Site>>, q: Params) -> Result<Json<MajorList>, JsonError> {
     let q = params(q)?;
     let (school, majors) = site.majors(q.get("school").map(String::as_str))?;
-    Ok(Json(json!({ "school": school, "majors": majors })))
+    Ok(Json(MajorList { school, majors }))
 }
 
 /// A ranking page as JSON: the page itself, plus the statistics of its
 /// whole (school, major) under `stats` (the same on every page and sort).
-#[derive(Serialize)]
-struct RankingAnswer {
+#[derive(Serialize, ToSchema)]
+pub(super) struct RankingAnswer {
     #[serde(flatten)]
     page: RankingPage,
     stats: Option<RankingStats>,
 }
 
+/// The ranking of one (school, major), one page of it, with the statistics
+/// of the whole ranking.
+#[utoipa::path(get, path = "/advisors", context_path = "/api/v1", tag = "reads",
+    params(
+        ("school" = String, Query, description = "学校全称或简称"),
+        ("major" = String, Query, description = "专业名称或简称"),
+        ("sort" = Option<SortKey>, Query, description = "排序方式，默认 overall"),
+        ("page" = Option<u32>, Query, description = "页码，从 1 开始"),
+    ),
+    responses(
+        (status = 200, body = RankingAnswer, description = "One page of the ranking, and `stats`"),
+        (status = 400, response = Error),
+        (status = 404, response = Error),
+    ))]
 async fn advisors(State(site): State<Arc<Site>>, q: Params) -> ApiResult<RankingAnswer> {
     let q = params(q)?;
     let get = |k: &str| q.get(k).map(|s| s.trim()).unwrap_or_default();
@@ -178,6 +220,14 @@ async fn advisors(State(site): State<Arc<Site>>, q: Params) -> ApiResult<Ranking
     }
 }
 
+/// One advisor: averages, histogram, tags, rank and the share who recommend applying.
+#[utoipa::path(get, path = "/advisors/{id}", context_path = "/api/v1", tag = "reads",
+    params(("id" = String, Path, description = "导师编号（正整数）")),
+    responses(
+        (status = 200, body = AdvisorDetail, description = "The advisor"),
+        (status = 400, response = Error),
+        (status = 404, response = Error),
+    ))]
 async fn advisor(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
@@ -189,7 +239,22 @@ async fn advisor(
         .ok_or_else(unknown_advisor)
 }
 
-/// `?page=&sort=newest|helpful&relation=在读|已毕业|了解&tag=…`.
+/// One page of an advisor's published reviews, in the order and with the
+/// filter asked for (`?page=&sort=newest|helpful&relation=在读|已毕业|了解&tag=…`).
+/// `voted` says whether the client asking said 有用.
+#[utoipa::path(get, path = "/advisors/{id}/reviews", context_path = "/api/v1", tag = "reads",
+    params(
+        ("id" = String, Path, description = "导师编号（正整数）"),
+        ("page" = Option<u32>, Query, description = "页码，从 1 开始"),
+        ("sort" = Option<ReviewSort>, Query, description = "newest（最新，默认）或 helpful（最有用）"),
+        ("relation" = Option<String>, Query, description = "在读、已毕业或了解"),
+        ("tag" = Option<String>, Query, description = "只看带这个标签的评价"),
+    ),
+    responses(
+        (status = 200, body = ReviewPage, description = "One page of reviews"),
+        (status = 400, response = Error),
+        (status = 404, response = Error),
+    ))]
 async fn reviews(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
@@ -223,6 +288,15 @@ async fn reviews(
 
 /// `?q=`: advisors by name, pinyin or initials; schools and majors by name
 /// or alias. `limit` (1–20) caps the advisors (suggestions ask for a few).
+#[utoipa::path(get, path = "/search", context_path = "/api/v1", tag = "reads",
+    params(
+        ("q" = String, Query, description = "导师姓名、拼音或首字母，学校或专业名称"),
+        ("limit" = Option<u32>, Query, description = "最多返回几位导师（1–20，默认 20）"),
+    ),
+    responses(
+        (status = 200, body = SearchResults, description = "What matched (lists may be empty)"),
+        (status = 400, response = Error),
+    ))]
 async fn search(State(site): State<Arc<Site>>, q: Params) -> ApiResult<SearchResults> {
     let q = params(q)?;
     let limit = match q.get("limit").map(|s| s.trim()) {
@@ -250,12 +324,24 @@ async fn search(State(site): State<Arc<Site>>, q: Params) -> ApiResult<SearchRes
 
 /// `POST /advisors/{id}/reviews` (protocol "Reviews API"): 201 with the stored
 /// review and its edit token, or the broken rule as a 4xx; nothing stored then.
+#[utoipa::path(post, path = "/advisors/{id}/reviews", context_path = "/api/v1", tag = "writes",
+    params(("id" = String, Path, description = "导师编号（正整数）")),
+    request_body = NewReview,
+    responses(
+        (status = 201, body = PostedReview, description = "The stored review and the token its writer edits or deletes it with (`X-Edit-Token`)"),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 413, response = Error),
+        (status = 429, response = RateLimited),
+        (status = 503, response = Error),
+    ))]
 async fn post_review(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
     client: ClientId,
-    body: Result<Json<app::model::NewReview>, axum::extract::rejection::JsonRejection>,
-) -> Result<(axum::http::StatusCode, Json<app::model::PostedReview>), JsonError> {
+    body: Result<Json<NewReview>, axum::extract::rejection::JsonRejection>,
+) -> Result<(axum::http::StatusCode, Json<PostedReview>), JsonError> {
     let id = advisor_id(&id)?;
     let review = super::json_body(
         body,
@@ -266,6 +352,13 @@ async fn post_review(
 }
 
 /// `?ids=12,34`: two to four advisors side by side, in the order given.
+#[utoipa::path(get, path = "/compare", context_path = "/api/v1", tag = "reads",
+    params(("ids" = String, Query, description = "2 到 4 个导师编号，逗号分隔（12,34）")),
+    responses(
+        (status = 200, body = Comparison, description = "The advisors, in the order given"),
+        (status = 400, response = Error),
+        (status = 404, response = Error),
+    ))]
 async fn compare(State(site): State<Arc<Site>>, q: Params) -> ApiResult<Comparison> {
     let q = params(q)?;
     let ids = Comparison::split_ids(q.get("ids").map(String::as_str).unwrap_or_default());

@@ -25,6 +25,7 @@ use app::protocol::{
     ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest, SwitchAgentResponse,
 };
 
+use super::openapi::{Error, RateLimited};
 use super::security::{limit, CHAT_BODY};
 use super::JsonError;
 use crate::agent::session_store::Caller;
@@ -43,6 +44,15 @@ pub fn router(agent: Arc<Agent>) -> Router {
         .with_state(agent)
 }
 
+/// What `POST /chat/stream` sends: its events, as the document describes them.
+const STREAM_EVENTS: &str = "The turn as Server-Sent Events, in this order: \
+    `switch` (only when the persona changes this turn, before its first sentence; \
+    `data` is a `SwitchNotice`), \
+    `voice` (zero or more: a sentence to speak at once; `data` is a `VoicePiece`, \
+    whose `restart` means what was said so far is replaced), \
+    then exactly one `reply` (`data` is the turn's whole `ChatResponse`, as `POST /chat` \
+    answers it; the stream ends after it). Comment lines keep the connection alive.";
+
 /// The body as a `ChatRequest`, or the protocol's 400.
 fn request(body: Result<Json<ChatRequest>, JsonRejection>) -> Result<ChatRequest, JsonError> {
     super::json_body(
@@ -51,6 +61,18 @@ fn request(body: Result<Json<ChatRequest>, JsonRejection>) -> Result<ChatRequest
     )
 }
 
+/// One turn of the agent: the student's message or chip click, with what
+/// the page shows; the reply, its tool calls and the form.
+#[utoipa::path(post, path = "/chat", context_path = "/api/v1", tag = "chat",
+    request_body = ChatRequest,
+    responses(
+        (status = 200, body = ChatResponse, description = "The reply; a turn that went wrong inside still answers 200 with `error` set"),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 413, response = Error),
+        (status = 429, response = RateLimited),
+    ))]
 async fn chat(
     State(agent): State<Arc<Agent>>,
     caller: Caller,
@@ -65,6 +87,16 @@ async fn chat(
 /// the student leaves, so it is stored either way — unless it raced other
 /// turns of its client past the quota, when the last event's reply carries
 /// `rate_limited` and nothing was stored.
+#[utoipa::path(post, path = "/chat/stream", context_path = "/api/v1", tag = "chat",
+    request_body = ChatRequest,
+    responses(
+        (status = 200, description = STREAM_EVENTS, content_type = "text/event-stream", body = String),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 413, response = Error),
+        (status = 429, response = RateLimited),
+    ))]
 async fn chat_stream(
     State(agent): State<Arc<Agent>>,
     caller: Caller,
@@ -99,6 +131,13 @@ async fn chat_stream(
         .into_response())
 }
 
+/// A stored conversation, as the panel restores it after a reload.
+#[utoipa::path(get, path = "/chat/{session_id}", context_path = "/api/v1", tag = "chat",
+    params(("session_id" = String, Path, description = "会话编号")),
+    responses(
+        (status = 200, body = ChatHistory, description = "The conversation"),
+        (status = 404, response = Error),
+    ))]
 async fn history(
     State(agent): State<Arc<Agent>>,
     Path(session_id): Path<String>,
@@ -112,6 +151,14 @@ async fn history(
 
 /// Seed 002 §3.1: the persona chosen by hand. Success and failure share the
 /// `{code, message, data}` envelope, `code` being the HTTP status.
+#[utoipa::path(post, path = "/chat/switch_agent", context_path = "/api/v1", tag = "chat",
+    request_body = SwitchAgentRequest,
+    responses(
+        (status = 200, body = SwitchAgentResponse, description = "Switched: `data` names the persona and the session"),
+        (status = 400, body = SwitchAgentResponse, description = "Not a persona, or not the request's shape: `data` is null"),
+        (status = 404, body = SwitchAgentResponse, description = "No such session: `data` is null"),
+        (status = 413, body = SwitchAgentResponse, description = "The body is too large: `data` is null"),
+    ))]
 async fn switch_agent(
     State(agent): State<Arc<Agent>>,
     body: Result<Json<SwitchAgentRequest>, JsonRejection>,

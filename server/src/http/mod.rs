@@ -1,11 +1,11 @@
 //! HTTP surface besides the pages: the JSON API under `/api/v1` (reads,
-//! HTTP surface besides the pages: the JSON API under `/api/v1` (reads,
 //! reviews, 有用 votes and the agent), the 举报, 有用 and 申诉 form targets
 //! and `/admin`; the guards every request passes ([`security`], [`client`],
 //! [`limits`]); how long browsers keep the site's files ([`assets`]);
 //! robots.txt and the sitemap ([`crawlers`]); what the operator gets: every
 //! request's id, access line, count and panic guard ([`access`]), health,
-//! readiness and metrics ([`ops`]).
+//! readiness and metrics ([`ops`]); the API's OpenAPI description
+//! ([`openapi`]).
 
 pub mod access;
 pub mod admin;
@@ -17,6 +17,7 @@ pub mod corrections;
 pub mod crawlers;
 mod error;
 pub mod limits;
+pub mod openapi;
 pub mod ops;
 mod pages;
 pub mod reviews;

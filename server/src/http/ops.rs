@@ -14,9 +14,12 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use app::error::ApiError;
 
+use super::openapi::Error;
 use super::JsonError;
 use crate::db::Pool;
 use crate::site::Site;
@@ -30,27 +33,52 @@ pub fn health(site: Arc<Site>, planner: String) -> Router {
     Router::new()
         .route(
             "/healthz",
-            get(move || {
-                let site = site.clone();
-                let planner = planner.clone();
-                async move {
-                    Json(serde_json::json!({
-                        "status": "ok",
-                        "schools": site.catalog().schools().len(),
-                        "planner": planner,
-                    }))
-                }
-            }),
+            get(healthz).with_state((site, Arc::<str>::from(planner))),
         )
         .route("/readyz", get(ready).with_state(pool))
 }
 
+/// What `/healthz` answers.
+#[derive(Serialize, ToSchema)]
+pub(super) struct Health {
+    /// Always `ok`.
+    status: &'static str,
+    /// How many schools the catalog has.
+    schools: usize,
+    /// Who plans the agent's turns (the rules, or the configured model).
+    #[schema(value_type = String)]
+    planner: Arc<str>,
+}
+
+/// The process answers (no database asked).
+#[utoipa::path(get, path = "/healthz", tag = "operations",
+    responses((status = 200, body = Health, description = "The process is up")))]
+async fn healthz(State((site, planner)): State<(Arc<Site>, Arc<str>)>) -> Json<Health> {
+    Json(Health {
+        status: "ok",
+        schools: site.catalog().schools().len(),
+        planner,
+    })
+}
+
+/// What `/readyz` answers when ready.
+#[derive(Serialize, ToSchema)]
+pub(super) struct Ready {
+    /// Always `ok`.
+    status: &'static str,
+}
+
 /// `/readyz`: 200 `{"status": "ok"}` when the database answers in time.
+#[utoipa::path(get, path = "/readyz", tag = "operations",
+    responses(
+        (status = 200, body = Ready, description = "The database answered"),
+        (status = 503, response = Error),
+    ))]
 async fn ready(State(pool): State<Pool>) -> Response {
     let answered =
         tokio::time::timeout(READY_TIMEOUT, sqlx::query("SELECT 1").execute(&pool)).await;
     match answered {
-        Ok(Ok(_)) => Json(serde_json::json!({"status": "ok"})).into_response(),
+        Ok(Ok(_)) => Json(Ready { status: "ok" }).into_response(),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "not ready: the database failed");
             not_ready()

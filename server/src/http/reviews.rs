@@ -12,12 +12,14 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{post, put};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use app::error::ApiError;
 use app::model::NewReview;
 
 use super::client::ClientId;
+use super::openapi::Error;
 use super::security::{limit, REPORT_BODY, REVIEW_BODY};
 use super::{json_body, JsonError};
 use crate::reviews::moderation;
@@ -63,6 +65,23 @@ fn token(headers: &HeaderMap) -> String {
         .to_string()
 }
 
+/// The writer replaces their review (within the edit window), proving it
+/// with the token `POST /advisors/{id}/reviews` answered; the same rules
+/// as a new review.
+#[utoipa::path(put, path = "/reviews/{id}", context_path = "/api/v1", tag = "writes",
+    params(
+        ("id" = String, Path, description = "评价编号（正整数）"),
+        ("X-Edit-Token" = String, Header, description = "发布时返回的 edit_token"),
+    ),
+    request_body = NewReview,
+    responses(
+        (status = 204, description = "Replaced"),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 413, response = Error),
+        (status = 503, response = Error),
+    ))]
 async fn edit(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
@@ -74,6 +93,19 @@ async fn edit(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// The writer deletes their review, proving it with its token.
+#[utoipa::path(delete, path = "/reviews/{id}", context_path = "/api/v1", tag = "writes",
+    params(
+        ("id" = String, Path, description = "评价编号（正整数）"),
+        ("X-Edit-Token" = String, Header, description = "发布时返回的 edit_token"),
+    ),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 503, response = Error),
+    ))]
 async fn delete(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
@@ -83,20 +115,44 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize, Default)]
-struct ReportBody {
+/// A report's body (all optional); the 举报 form also sends the advisor's id
+/// to come back to.
+#[derive(Deserialize, Default, ToSchema)]
+pub(super) struct ReportBody {
+    /// 举报理由.
     #[serde(default)]
     reason: String,
     #[serde(default)]
     advisor_id: String,
 }
 
+/// What a report answers.
+#[derive(Serialize, ToSchema)]
+pub(super) struct Reported {
+    reported: bool,
+    /// 已举报…, or that this client had reported it already.
+    message: &'static str,
+}
+
+/// Reports a review to the moderators (once per client; again: no change).
+/// The body may be empty.
+#[utoipa::path(post, path = "/reviews/{id}/report", context_path = "/api/v1", tag = "writes",
+    params(("id" = String, Path, description = "评价编号（正整数）")),
+    request_body(content = Option<ReportBody>, content_type = "application/json"),
+    responses(
+        (status = 200, body = Reported, description = "Reported (or reported before by this client)"),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 413, response = Error),
+        (status = 503, response = Error),
+    ))]
 async fn report_json(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
     client: ClientId,
     body: axum::body::Bytes,
-) -> Result<Json<serde_json::Value>, JsonError> {
+) -> Result<Json<Reported>, JsonError> {
     // The body is optional (`{"reason": …}`); when there is one it must be it.
     let reason = if body.iter().all(u8::is_ascii_whitespace) {
         String::new()
@@ -111,10 +167,14 @@ async fn report_json(
             .reason
     };
     let new = moderation::report(&site, &id, &client.key, &reason).await?;
-    Ok(Json(serde_json::json!({
-        "reported": true,
-        "message": if new { "已举报，管理员会尽快处理。" } else { "你已经举报过这条评价了。" },
-    })))
+    Ok(Json(Reported {
+        reported: true,
+        message: if new {
+            "已举报，管理员会尽快处理。"
+        } else {
+            "你已经举报过这条评价了。"
+        },
+    }))
 }
 
 /// The 举报 button without JavaScript: report, then back to the review.

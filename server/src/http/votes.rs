@@ -11,10 +11,12 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use app::error::ApiError;
 
 use super::client::ClientId;
+use super::openapi::Error;
 use super::JsonError;
 use crate::reviews::moderation::review_id;
 use crate::site::Site;
@@ -35,8 +37,8 @@ pub fn pages(site: Arc<Site>) -> Router {
 }
 
 /// What a vote left: whether this client's vote stands, and the count.
-#[derive(Serialize)]
-struct Voted {
+#[derive(Serialize, ToSchema)]
+pub(super) struct Voted {
     review_id: String,
     voted: bool,
     helpful: i64,
@@ -64,6 +66,16 @@ async fn set(site: &Site, id: &str, client: &ClientId, vote: Vote) -> Result<Vot
     })
 }
 
+/// 有用: this client's vote for the review (again: no change).
+#[utoipa::path(post, path = "/reviews/{id}/helpful", context_path = "/api/v1", tag = "writes",
+    params(("id" = String, Path, description = "评价编号（正整数）")),
+    responses(
+        (status = 200, body = Voted, description = "This client's vote and the review's 有用 count"),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 503, response = Error),
+    ))]
 async fn vote(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,
@@ -72,6 +84,16 @@ async fn vote(
     Ok(Json(set(&site, &id, &client, Vote::Set).await?))
 }
 
+/// Takes this client's 有用 back (none: no change).
+#[utoipa::path(delete, path = "/reviews/{id}/helpful", context_path = "/api/v1", tag = "writes",
+    params(("id" = String, Path, description = "评价编号（正整数）")),
+    responses(
+        (status = 200, body = Voted, description = "This client's vote and the review's 有用 count"),
+        (status = 400, response = Error),
+        (status = 403, response = Error),
+        (status = 404, response = Error),
+        (status = 503, response = Error),
+    ))]
 async fn unvote(
     State(site): State<Arc<Site>>,
     Path(id): Path<String>,

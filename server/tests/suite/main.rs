@@ -24,6 +24,7 @@ mod import;
 mod instances;
 mod model;
 mod moderation;
+mod openapi;
 mod operations;
 mod pages;
 mod parsers;

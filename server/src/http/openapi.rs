@@ -1,0 +1,240 @@
+//! `GET /api/v1/openapi.json`: the OpenAPI 3.1 description of the JSON API
+//! (and of `/healthz`, `/readyz`), derived by utoipa from the handlers'
+//! `#[utoipa::path]` attributes and the request and response types they
+//! take and return (`ToSchema`, which reads the serde attributes), so the
+//! document says what the code does. `tests/suite/openapi.rs` checks it
+//! against the router definitions and real answers.
+//!
+//! Every 4xx/5xx of the API is the envelope `{"error": {code, message,
+//! field}}`: the shared responses [`Error`] and [`RateLimited`] list its
+//! codes ([`ERROR_CODES`] and the posting rules' `ContentRule` codes).
+
+use std::sync::LazyLock;
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+use utoipa::openapi::header::HeaderBuilder;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi, ToResponse};
+
+use app::policy::ContentRule;
+use app::protocol::{ChatResponse, ErrorEnvelope};
+
+use super::{admin, api_v1, chat, ops, reviews, votes};
+use crate::agent::stream::{SwitchNotice, VoicePiece};
+
+/// The security scheme of the admin API (`Authorization: Bearer`), as
+/// the admin handlers' `security(...)` name it.
+const ADMIN_SECURITY: &str = "admin_token";
+
+/// Every `error.code` the API answers, by status, and what it means. The
+/// posting rules add theirs ([`ContentRule::code`]); the suite checks that
+/// every code the source constructs is here.
+pub const ERROR_CODES: &[(u16, &str, &str)] = &[
+    (400, "invalid_request", "the body is not JSON of the expected shape (the message names it), or the request is malformed"),
+    (400, "invalid_query", "the query string cannot be read, or `q` is too long"),
+    (400, "missing_parameter", "a required parameter is empty (`field` names it)"),
+    (400, "invalid_sort", "`sort` is not one of the listed values"),
+    (400, "invalid_page", "`page` is not an integer from 1 to the last allowed page"),
+    (400, "invalid_limit", "`limit` is out of range"),
+    (400, "invalid_id", "an id is not a positive integer"),
+    (400, "invalid_ids", "too few or too many ids (compare: 2–4; bulk: at least 1)"),
+    (400, "ambiguous_school", "the school's words name several schools; the message lists them"),
+    (400, "invalid_relation", "`relation` is not 在读, 已毕业 or 了解"),
+    (400, "invalid_tag", "not one of the site's tags"),
+    (400, "invalid_rating", "a score is not an integer from 1 to 5 (`field`: `ratings.…`)"),
+    (400, "too_many_tags", "a review has more tags than allowed"),
+    (400, "too_short", "a review's text is too short"),
+    (400, "too_long", "a review's text is too long"),
+    (400, "duplicate", "the same writer posted nearly the same review of this advisor recently"),
+    (400, "invalid_action", "an admin `action` is not `hide` or `restore`"),
+    (400, "invalid_agent_type", "`agent_type` is not `casual` or `analysis`"),
+    (400, "invalid_option", "a chip click (`option`) names no field the agent asked about"),
+    (400, "invalid_tool_call", "an agent tool was called without what it needs (inside a chat reply's tool results)"),
+    (400, "invalid_correction", "a request for a correction is incomplete (`field` names what)"),
+    (401, "unauthorized", "the admin token is missing"),
+    (403, "forbidden", "a wrong admin token, or a wrong or expired review edit token"),
+    (403, "cross_site_request", "a browser's write from another site"),
+    (404, "unknown_endpoint", "no such route (also the admin API while the admin is off)"),
+    (404, "unknown_school", "no school matches"),
+    (404, "unknown_major", "the school has no such major"),
+    (404, "unknown_advisor", "no advisor with that id"),
+    (404, "unknown_review", "no review with that id"),
+    (404, "unknown_session", "the chat session does not exist or has expired"),
+    (404, "unknown_correction", "no request for a correction with that id"),
+    (405, "method_not_allowed", "the route does not take this method"),
+    (408, "request_timeout", "the request took too long"),
+    (411, "length_required", "the body needs a Content-Length"),
+    (413, "payload_too_large", "the body is over the route's limit"),
+    (415, "unsupported_media_type", "the body is not `application/json`"),
+    (429, "rate_limited", "too many requests from this client; `Retry-After` says when to try again"),
+    (500, "internal_error", "the server failed"),
+    (503, "unavailable", "the database failed; try again"),
+    (503, "not_ready", "`/readyz`: the database does not answer"),
+];
+
+/// The shared error response: the envelope, its codes listed.
+pub struct Error;
+
+impl<'s> ToResponse<'s> for Error {
+    fn response() -> (&'s str, RefOr<utoipa::openapi::Response>) {
+        let response = ResponseBuilder::new()
+            .description(codes_description())
+            .content("application/json", envelope())
+            .build();
+        ("Error", response.into())
+    }
+}
+
+/// The shared 429: the envelope (`rate_limited`) and `Retry-After`.
+pub struct RateLimited;
+
+impl<'s> ToResponse<'s> for RateLimited {
+    fn response() -> (&'s str, RefOr<utoipa::openapi::Response>) {
+        let response = ResponseBuilder::new()
+            .description(
+                "Too many requests from this client (`rate_limited`), in the error envelope.",
+            )
+            .header(
+                "Retry-After",
+                HeaderBuilder::new()
+                    .schema(Some(<u64 as utoipa::PartialSchema>::schema()))
+                    .description(Some("Seconds after which the request may be sent again."))
+                    .build(),
+            )
+            .content("application/json", envelope())
+            .build();
+        ("RateLimited", response.into())
+    }
+}
+
+fn envelope() -> utoipa::openapi::Content {
+    ContentBuilder::new()
+        .schema(Some(Ref::from_schema_name("ErrorEnvelope")))
+        .build()
+}
+
+/// The error envelope and every code, by status (Markdown).
+fn codes_description() -> String {
+    let mut out = String::from(
+        "An error, in the envelope `{\"error\": {\"code\", \"message\", \"field\"}}`: \
+         `code` is one of the codes below (clients should accept new ones), `message` \
+         is Chinese for the student, `field` (when present) names the input at fault.\n\n",
+    );
+    for (status, code, meaning) in ERROR_CODES {
+        out.push_str(&format!("- {status} `{code}`: {meaning}\n"));
+    }
+    for rule in ContentRule::ALL {
+        out.push_str(&format!(
+            "- 400 `{}`: a review's text breaks the posting rule 「{}」 (`field`: `text`)\n",
+            rule.code(),
+            rule.name()
+        ));
+    }
+    out
+}
+
+/// What the derive cannot say: the admin token's scheme.
+struct Additions;
+
+impl Modify for Additions {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            ADMIN_SECURITY,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "`Authorization: Bearer <ADMIN_TOKEN>` (the `admin_token` cookie that \
+                         `/admin?token=` sets is accepted too). The admin API answers 404 \
+                         `unknown_endpoint` while no `ADMIN_TOKEN` is configured; too many \
+                         wrong tokens from one client answer 429.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The document.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "导师评价网 API",
+        description = "The advisor-review site's JSON API: reads (schools, majors, rankings, \
+            advisors, reviews, search, compare), writes (reviews, 有用, reports), the agent \
+            (`/api/v1/chat`) and the admin. Ids travel as strings of digits. Every error is \
+            the envelope of the shared `Error` response."
+    ),
+    paths(
+        api_v1::schools,
+        api_v1::majors,
+        api_v1::advisors,
+        api_v1::advisor,
+        api_v1::reviews,
+        api_v1::post_review,
+        api_v1::search,
+        api_v1::compare,
+        reviews::edit,
+        reviews::delete,
+        reviews::report_json,
+        votes::vote,
+        votes::unvote,
+        chat::chat,
+        chat::chat_stream,
+        chat::switch_agent,
+        chat::history,
+        admin::admin_json,
+        admin::bulk_json,
+        admin::hide_json,
+        admin::restore_json,
+        document,
+        ops::healthz,
+        ops::ready,
+    ),
+    components(
+        schemas(ErrorEnvelope, ChatResponse, SwitchNotice, VoicePiece),
+        responses(Error, RateLimited)
+    ),
+    modifiers(&Additions),
+    tags(
+        (name = "reads", description = "Schools, majors, rankings, advisors, reviews, search, compare"),
+        (name = "writes", description = "Reviews, 有用 and reports; no login: a client is its IP (behind trusted proxies, `X-Forwarded-For`)"),
+        (name = "chat", description = "The agent"),
+        (name = "admin", description = "Moderation, with the admin token"),
+        (name = "meta", description = "This document"),
+        (name = "operations", description = "Health and readiness, at the root"),
+    )
+)]
+pub struct ApiDoc;
+
+/// The document as served, built once.
+static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
+    ApiDoc::openapi()
+        .to_json()
+        .expect("the OpenAPI document serializes")
+});
+
+/// The document as JSON text (what `GET /api/v1/openapi.json` answers).
+pub fn document_json() -> &'static str {
+    &DOCUMENT
+}
+
+/// Routes under `/api/v1`.
+pub fn router() -> Router {
+    Router::new().route("/openapi.json", get(document))
+}
+
+/// This document: the OpenAPI 3.1 description of the API.
+#[utoipa::path(get, path = "/openapi.json", context_path = "/api/v1", tag = "meta",
+    responses((status = 200, description = "The OpenAPI 3.1 document", body = Object)))]
+async fn document() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        document_json(),
+    )
+}
