@@ -136,9 +136,14 @@ pub async fn submit(
         .await
         .map_err(unavailable)?;
     for quota in [BURST, DAILY] {
-        let n = store::count_since(&mut tx, client_key, &quota.modifier())
-            .await
-            .map_err(unavailable)?;
+        let n = crate::store::limits::written_since(
+            &mut tx,
+            crate::store::limits::Written::CorrectionRequests,
+            client_key,
+            &quota.modifier(),
+        )
+        .await
+        .map_err(unavailable)?;
         if n >= quota.count {
             let mut e = ApiError::bad_request(
                 "rate_limited",

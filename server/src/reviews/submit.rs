@@ -185,9 +185,14 @@ pub async fn submit(
         .await
         .map_err(unavailable)?;
     for quota in [BURST, DAILY] {
-        let n = store::count_since(&mut tx, client_key, &quota.modifier())
-            .await
-            .map_err(unavailable)?;
+        let n = crate::store::limits::written_since(
+            &mut tx,
+            crate::store::limits::Written::Reviews,
+            client_key,
+            &quota.modifier(),
+        )
+        .await
+        .map_err(unavailable)?;
         if n >= quota.count {
             crate::observe::review_refused("rate_limited");
             return Err(

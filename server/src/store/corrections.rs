@@ -16,23 +16,6 @@ pub struct OpenRequest {
     pub created_at: String,
 }
 
-/// How many requests `client_key` sent since `modifier` ago (SQLite's
-/// modifier syntax: "-10 minutes").
-pub async fn count_since(
-    conn: &mut Conn,
-    client_key: &str,
-    modifier: &str,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT COUNT(*) FROM correction_requests WHERE client_key = $1 \
-         AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $2)",
-    )
-    .bind(client_key)
-    .bind(modifier)
-    .fetch_one(&mut *conn)
-    .await
-}
-
 /// A new open request; its id.
 pub async fn insert(
     conn: &mut Conn,

@@ -4,7 +4,41 @@
 //! the turn's own write (`store::sessions::save_turn`), so a turn writes
 //! once; other events (wrong admin tokens) are counted on their own.
 
-use crate::db::Pool;
+use crate::db::{Conn, Pool};
+
+/// What a client writes under a quota counted from its own rows (the
+/// review form's and the correction form's limits, `app::policy::Quota`).
+#[derive(Clone, Copy, Debug)]
+pub enum Written {
+    Reviews,
+    CorrectionRequests,
+}
+
+/// How many rows of `what` `client_key` wrote since `modifier` ago
+/// (SQLite's modifier syntax: "-10 minutes"), inside the writer's
+/// transaction so the count and the write agree.
+pub async fn written_since(
+    conn: &mut Conn,
+    what: Written,
+    client_key: &str,
+    modifier: &str,
+) -> Result<i64, sqlx::Error> {
+    let sql = match what {
+        Written::Reviews => {
+            "SELECT COUNT(*) FROM reviews WHERE client_key = $1 \
+             AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $2)"
+        }
+        Written::CorrectionRequests => {
+            "SELECT COUNT(*) FROM correction_requests WHERE client_key = $1 \
+             AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $2)"
+        }
+    };
+    sqlx::query_scalar(sql)
+        .bind(client_key)
+        .bind(modifier)
+        .fetch_one(&mut *conn)
+        .await
+}
 
 /// At most `limit` events per `window_ms` for each client of `scope` (the
 /// rows of `rate_windows` under that scope).

@@ -9,23 +9,6 @@ use app::model::{NewReview, Ratings};
 
 use crate::db::Conn;
 
-/// How many reviews `client_key` wrote since `modifier` ago (SQLite's
-/// modifier syntax: "-1 hours").
-pub async fn count_since(
-    conn: &mut Conn,
-    client_key: &str,
-    modifier: &str,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT COUNT(*) FROM reviews WHERE client_key = $1 \
-         AND created_at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', $2)",
-    )
-    .bind(client_key)
-    .bind(modifier)
-    .fetch_one(&mut *conn)
-    .await
-}
-
 /// The texts `client_key` wrote about `advisor_id` since `modifier` ago.
 pub async fn texts_since(
     conn: &mut Conn,
