@@ -7,35 +7,17 @@
 //! database of the test's cluster.
 
 use crate::common;
+use crate::common::binary::{self, Server};
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 async fn start(db: &str, dir: &std::path::Path) -> Server {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_server"))
+    let port = binary::free_port();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_server"));
+    command
         .env("DATABASE_URL", db)
         .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
         .env("LEPTOS_SITE_ROOT", dir)
@@ -47,24 +29,8 @@ async fn start(db: &str, dir: &std::path::Path) -> Server {
         .env_remove("LLM_API_KEY")
         .env_remove("LLM_MODEL")
         .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start the server binary");
-    let server = Server {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
-    };
-    let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if let Ok(r) = client.get(format!("{}/healthz", server.base)).send().await {
-            if r.status().is_success() {
-                return server;
-            }
-        }
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        .stderr(Stdio::inherit());
+    binary::start(command, port).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -4,35 +4,21 @@
 //! what is still running.
 
 use crate::common;
+use crate::common::binary::{self, Server};
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// The binary on a free port over a copy of the demo, its model the
 /// scripted one at `model`.
 async fn start(model: &str, grace_secs: u64) -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = binary::free_port();
     let root = std::env::temp_dir().join(format!("advisor-shutdown-{}", std::process::id()));
     std::fs::create_dir_all(&root).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_server"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_server"));
+    command
         .env("DATABASE_URL", common::demo_copy_url())
         .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
         .env("LEPTOS_SITE_ROOT", &root)
@@ -44,24 +30,8 @@ async fn start(model: &str, grace_secs: u64) -> Server {
         .env("RUST_LOG", "warn")
         .env_remove("METRICS_ADDR")
         .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start the server binary");
-    let server = Server {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
-    };
-    let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if let Ok(r) = client.get(format!("{}/healthz", server.base)).send().await {
-            if r.status().is_success() {
-                return server;
-            }
-        }
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        .stderr(Stdio::inherit());
+    binary::start(command, port).await
 }
 
 fn sigterm(server: &Server) {
