@@ -59,6 +59,13 @@ impl ApiError {
         Self::new(503, "unavailable", message)
     }
 
+    /// Any other status with its code: a request understood but not
+    /// processable (422), a dependency that failed its own way (the speech
+    /// recognizer: 502, 503, 504), a body over a limit (413).
+    pub fn status(status: u16, code: &str, message: impl Into<String>) -> Self {
+        Self::new(status, code, message)
+    }
+
     /// Names the input field that broke the rule.
     pub fn with_field(mut self, field: &str) -> Self {
         self.info.field = Some(field.to_string());

@@ -21,6 +21,7 @@ pub mod protocol;
 pub mod sync_hydrate;
 pub mod text;
 pub mod vocabulary;
+pub mod voice_input;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, HashedStylesheet, MetaTags, Title};
@@ -62,6 +63,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <AutoReload options=options.clone()/>
                 <boot::AppScripts options=options.clone()/>
                 <MetaTags/>
+                <voice_input::VoiceInputMeta/>
             </head>
             <body>
                 <App/>

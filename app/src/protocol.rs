@@ -339,3 +339,14 @@ pub fn switch_message(from: &str, to: &str) -> String {
         mode_name(to)
     )
 }
+
+/// What `POST /api/v1/transcribe` answers: what the student said, as they
+/// would have typed it (empty when nothing was heard).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct TranscribeResponse {
+    pub text: String,
+    /// How long the recording was, where its container says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}

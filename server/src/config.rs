@@ -209,6 +209,9 @@ pub struct Config {
     #[command(flatten)]
     pub llm: LlmVars,
 
+    #[command(flatten)]
+    pub asr: AsrVars,
+
     /// The variables given (in the environment or as flags) rather than
     /// defaulted, by name.
     #[arg(skip)]
@@ -270,6 +273,52 @@ pub struct LlmVars {
     /// dropped).
     #[arg(long, env = "LLM_HISTORY_TOKENS", default_value = "1200")]
     pub llm_history_tokens: String,
+}
+
+/// The `ASR_*` variables: the speech recognizer behind
+/// `POST /api/v1/transcribe` ([`Config::asr`]).
+#[derive(Clone, Args)]
+#[command(
+    next_help_heading = "Speech recognition (ASR_BASE_URL unset: the browser's own recognizer only)"
+)]
+pub struct AsrVars {
+    /// Any OpenAI-compatible `/v1/audio/transcriptions` server, up to
+    /// `/v1` (`.ci/asr serve`: faster-whisper on loopback). Set, the
+    /// panel records speech and this server transcribes it; the audio
+    /// goes nowhere else and is never stored.
+    #[arg(long, env = "ASR_BASE_URL", value_parser = parse_asr_url)]
+    pub asr_base_url: Option<String>,
+
+    /// Bearer token (local servers need none).
+    #[arg(long, env = "ASR_API_KEY", hide_env_values = true)]
+    pub asr_api_key: Option<String>,
+
+    /// Model name, as the server knows it.
+    #[arg(long, env = "ASR_MODEL", default_value = crate::transcribe::DEFAULT_MODEL)]
+    pub asr_model: String,
+
+    /// The language spoken (ISO 639-1).
+    #[arg(long, env = "ASR_LANGUAGE", default_value = crate::transcribe::DEFAULT_LANGUAGE)]
+    pub asr_language: String,
+
+    /// One recording's limit in seconds (1–60); past it the panel says so
+    /// and the text box still works.
+    #[arg(
+        long,
+        env = "ASR_TIMEOUT_SECS",
+        default_value_t = crate::transcribe::DEFAULT_TIMEOUT_SECS,
+        value_parser = parse_asr_timeout
+    )]
+    pub asr_timeout_secs: u64,
+
+    /// Recordings one client may send per minute.
+    #[arg(
+        long,
+        env = "TRANSCRIPTIONS_PER_MINUTE",
+        default_value_t = crate::http::transcribe::TRANSCRIPTIONS_PER_MINUTE,
+        value_parser = parse_transcriptions
+    )]
+    pub transcriptions_per_minute: u32,
 }
 
 /// How log lines are written.
@@ -359,7 +408,20 @@ impl Config {
             admin_token: AdminToken::new(self.admin_token.as_deref()),
             metrics: self.metrics && self.metrics_addr.is_none(),
             site_url: self.site_url.clone(),
+            asr: self.asr(),
+            transcriptions_per_minute: self.asr.transcriptions_per_minute,
         }
+    }
+
+    /// The speech recognizer, when `ASR_BASE_URL` names one.
+    pub fn asr(&self) -> Option<crate::transcribe::AsrConfig> {
+        let v = &self.asr;
+        let mut c = crate::transcribe::AsrConfig::new(v.asr_base_url.as_deref()?).ok()?;
+        c.api_key = v.asr_api_key.clone().filter(|k| !k.trim().is_empty());
+        c.model = v.asr_model.trim().to_string();
+        c.language = v.asr_language.trim().to_string();
+        c.timeout = Duration::from_secs(v.asr_timeout_secs);
+        Some(c)
     }
 
     /// Whether metrics are recorded at all (on the site's address or on
@@ -397,6 +459,28 @@ impl Config {
                 .find(|(name, _)| *name == k && self.is_given(name))
                 .and_then(|(_, value)| value.cloned())
         })
+    }
+}
+
+/// `ASR_BASE_URL`: an `http://` or `https://` address.
+fn parse_asr_url(v: &str) -> Result<String, String> {
+    crate::transcribe::AsrConfig::new(v).map(|c| c.base_url)
+}
+
+fn parse_asr_timeout(v: &str) -> Result<u64, String> {
+    v.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|s| (1..=60).contains(s))
+        .ok_or_else(|| format!("ASR_TIMEOUT_SECS 应为 1 到 60 之间的整数（秒），现在是「{v}」"))
+}
+
+fn parse_transcriptions(v: &str) -> Result<u32, String> {
+    match v.trim().parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "TRANSCRIPTIONS_PER_MINUTE 应为正整数（每个客户端每分钟的录音条数），现在是「{v}」"
+        )),
     }
 }
 
@@ -486,6 +570,13 @@ mod tests {
             ("--log-format", "xml", "LOG_FORMAT"),
             ("--metrics", "sometimes", "METRICS"),
             ("--shutdown-grace-secs", "soon", "SHUTDOWN_GRACE_SECS"),
+            ("--asr-base-url", "whisper.local", "ASR_BASE_URL"),
+            ("--asr-timeout-secs", "0", "ASR_TIMEOUT_SECS"),
+            (
+                "--transcriptions-per-minute",
+                "many",
+                "TRANSCRIPTIONS_PER_MINUTE",
+            ),
         ] {
             let arg = format!("{flag}={value}");
             let Err(e) = cli(&[&arg]) else {
@@ -526,6 +617,25 @@ mod tests {
         assert_eq!(c.demo_data, Seeding::CatalogOnly);
         assert_eq!(c.log_format, LogFormat::Json);
         assert_eq!(c.shutdown_grace(), Duration::from_secs(3));
+        if !c.is_given("ASR_BASE_URL") {
+            assert_eq!(s.asr, None);
+        }
+        let c = cli(&[
+            "--asr-base-url=http://127.0.0.1:8090/v1/",
+            "--asr-model=small",
+            "--asr-timeout-secs=4",
+            "--asr-api-key= ",
+        ])
+        .unwrap()
+        .config;
+        let asr = c.http_settings().asr.unwrap();
+        assert_eq!(
+            asr.endpoint(),
+            "http://127.0.0.1:8090/v1/audio/transcriptions"
+        );
+        assert_eq!(asr.model, "small");
+        assert_eq!(asr.api_key, None);
+        assert_eq!(asr.timeout, Duration::from_secs(4));
         // METRICS_ADDR takes /metrics off the site's address.
         let c = cli(&["--metrics=on", "--metrics-addr=127.0.0.1:9100"])
             .unwrap()

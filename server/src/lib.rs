@@ -40,6 +40,9 @@
 //!   access line, count and panic guard (`http::access`); `/healthz`,
 //!   `/readyz`, `/metrics` (`http::ops`).
 //! - [`llm`]: the OpenAI-compatible language-model provider (and its scripted stand-in).
+//! - [`transcribe`]: speech to text on the site's own server: the
+//!   recording checked, the words to listen for, an OpenAI-compatible
+//!   recognizer (and its scripted stand-in).
 //! - [`cli`]: the command-line tools, apart from the site: the evaluations,
 //!   `server load` (many students at once, `make load`), `server seed`,
 //!   `server bench-scale` (the reads at 100,000 advisors), `server import`
@@ -70,6 +73,7 @@ pub mod speech_act;
 pub mod startup;
 pub mod store;
 pub mod text;
+pub mod transcribe;
 pub mod voice;
 
 use std::sync::Arc;
@@ -174,8 +178,18 @@ pub fn app_router_with(
     let limits = Arc::new(
         Limits::with_chat_turns(settings.chat_turns_per_minute).in_database(site.pool().clone()),
     );
+    let transcription = Arc::new(http::transcribe::Transcription::new(
+        settings.asr.clone().map(transcribe::Recognizer::new),
+        site.clone(),
+        settings.transcriptions_per_minute,
+        site.pool().clone(),
+    ));
+    let voice_input = app::voice_input::VoiceInput {
+        server: settings.asr.is_some(),
+    };
     // What every page's render is given: the data, the agent, the CSP, the
-    // site's address (for the meta tags).
+    // site's address (for the meta tags), whether the server recognizes
+    // speech (for the panel's microphone).
     let site_url = settings.site_url.clone();
     let page_url = site_url.clone();
     let page_context = move || {
@@ -184,6 +198,7 @@ pub fn app_router_with(
         if let Some(url) = &page_url {
             provide_context(url.clone());
         }
+        provide_context(voice_input);
         http::security::provide_page_csp();
     };
     // `/admin`: the token checked, then the route rendered as Leptos renders
@@ -249,6 +264,9 @@ pub fn app_router_with(
         .layer(middleware::from_fn(http::security::same_origin_writes))
         .layer(http::security::limit(http::security::DEFAULT_BODY))
         .layer(http::security::hard_limit())
+        // Outside the hard limit, with limits of its own (a recording is
+        // larger than any other body); inside everything else.
+        .merge(http::transcribe::router(transcription))
         .layer(http::security::timeout())
         .layer(middleware::from_fn(http::security::json_errors))
         .layer(middleware::from_fn(http::security::headers))

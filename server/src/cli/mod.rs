@@ -1,6 +1,7 @@
 //! The command-line tools that share the site's code, apart from the site:
 //! evaluations (`eval`, `eval-model`, `eval-coach`, `eval-rules`,
-//! `analyze`), `load`, `seed`, `bench-scale`, `import` and `mock-llm`.
+//! `analyze`), `load`, `seed`, `bench-scale`, `import`, `mock-llm` and
+//! `mock-asr`.
 //! `main.rs` only dispatches to them (see its doc for each command's
 //! flags).
 
@@ -31,6 +32,8 @@ pub const USAGE: &str = "用法：
                                            压力测试：多个会话同时对话，打印吞吐量与延迟（不给 --url 时在本进程内启动网站）
   server mock-llm <script.json> [--addr 127.0.0.1:3199]
                                            启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）
+  server mock-asr [script.json] [--addr 127.0.0.1:3198]
+                                           启动按脚本回答的 OpenAI 兼容语音识别服务（测试用；PUT /script 换脚本，GET /received 看收到的录音）
   server seed [--db URL] [--advisors 100000] [--reviews 1000000]
                                            在一个空数据库里写入放大到该规模的演示数据（默认 DATABASE_URL，未设置时 sqlite://data/scale.db）
   server bench-scale [--db URL] [--pg URL] [--samples 200]

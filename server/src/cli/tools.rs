@@ -112,6 +112,35 @@ pub async fn bench_scale(args: &[String], databases: &Databases) -> Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
+/// `server mock-asr [script.json] [--addr 127.0.0.1:3198]`: the scripted
+/// speech recognizer (`transcribe::scripted`); without a script it hears
+/// nothing until one is `PUT /script`.
+pub async fn mock_asr(args: &[String]) -> Result<ExitCode, Failure> {
+    use crate::transcribe::scripted::{Script as AsrScript, ScriptedRecognizer};
+    let mut addr = "127.0.0.1:3198".to_string();
+    let mut script = AsrScript::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--addr" => addr = it.next().cloned().ok_or("--addr 需要一个地址")?,
+            path => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+                script = serde_json::from_str(&text)
+                    .map_err(|e| format!("{path} 不是合法的脚本：{e}"))?;
+            }
+        }
+    }
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    let mut server = ScriptedRecognizer::on(listener, script);
+    tracing::info!("scripted recognizer on {}", server.base_url());
+    tokio::select! {
+        _ = server.wait() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {
     let mut addr = "127.0.0.1:3199".to_string();
     let mut script_path = None;

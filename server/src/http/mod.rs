@@ -5,7 +5,7 @@
 //! robots.txt and the sitemap ([`crawlers`]); what the operator gets: every
 //! request's id, access line, count and panic guard ([`access`]), health,
 //! readiness and metrics ([`ops`]); the API's OpenAPI description
-//! ([`openapi`]).
+//! ([`openapi`]); speech to text for the panel ([`transcribe`]).
 
 pub mod access;
 pub mod admin;
@@ -22,6 +22,7 @@ pub mod ops;
 mod pages;
 pub mod reviews;
 pub mod security;
+pub mod transcribe;
 pub mod votes;
 
 pub use error::{json_body, JsonError};
@@ -43,6 +44,12 @@ pub struct Settings {
     /// The site's public address (`SITE_URL`): the pages' `og:url`,
     /// robots.txt's sitemap line and the sitemap; none: left out.
     pub site_url: Option<app::meta::SiteUrl>,
+    /// The speech recognizer behind `POST /api/v1/transcribe` (`ASR_*`;
+    /// none: the route answers 503 and the panel shows no recording
+    /// microphone).
+    pub asr: Option<crate::transcribe::AsrConfig>,
+    /// Recordings per client and minute (`TRANSCRIPTIONS_PER_MINUTE`).
+    pub transcriptions_per_minute: u32,
 }
 
 impl Default for Settings {
@@ -55,6 +62,8 @@ impl Default for Settings {
             admin_token: admin::AdminToken::default(),
             metrics: false,
             site_url: None,
+            asr: None,
+            transcriptions_per_minute: transcribe::TRANSCRIPTIONS_PER_MINUTE,
         }
     }
 }

@@ -23,7 +23,7 @@ use utoipa::{Modify, OpenApi, ToResponse};
 use app::policy::ContentRule;
 use app::protocol::{ChatResponse, ErrorEnvelope};
 
-use super::{admin, api_v1, chat, ops, reviews, votes};
+use super::{admin, api_v1, chat, ops, reviews, transcribe, votes};
 use crate::agent::stream::{SwitchNotice, VoicePiece};
 
 /// The security scheme of the admin API (`Authorization: Bearer`), as
@@ -55,6 +55,9 @@ pub const ERROR_CODES: &[(u16, &str, &str)] = &[
     (400, "invalid_option", "a chip click (`option`) names no field the agent asked about"),
     (400, "invalid_tool_call", "an agent tool was called without what it needs (inside a chat reply's tool results)"),
     (400, "invalid_correction", "a request for a correction is incomplete (`field` names what)"),
+    (400, "empty_audio", "`POST /transcribe` without a recording"),
+    (400, "unsupported_audio", "the recording is not WebM, Ogg, WAV or MP4 (read from its bytes)"),
+    (400, "audio_too_short", "the recording is shorter than 0.3 s"),
     (401, "unauthorized", "the admin token is missing"),
     (403, "forbidden", "a wrong admin token, or a wrong or expired review edit token"),
     (403, "cross_site_request", "a browser's write from another site"),
@@ -69,10 +72,17 @@ pub const ERROR_CODES: &[(u16, &str, &str)] = &[
     (408, "request_timeout", "the request took too long"),
     (411, "length_required", "the body needs a Content-Length"),
     (413, "payload_too_large", "the body is over the route's limit"),
+    (413, "audio_too_large", "the recording is over 1 MB"),
+    (413, "audio_too_long", "the recording is longer than 30 s"),
     (415, "unsupported_media_type", "the body is not `application/json`"),
+    (422, "unreadable_audio", "the speech recognizer could not decode the recording"),
     (429, "rate_limited", "too many requests from this client; `Retry-After` says when to try again"),
     (500, "internal_error", "the server failed"),
+    (502, "transcriber_failed", "the speech recognizer failed"),
     (503, "unavailable", "the database failed; try again"),
+    (503, "transcription_off", "the site has no speech recognizer (`ASR_BASE_URL` unset)"),
+    (503, "transcriber_unavailable", "the speech recognizer cannot be reached"),
+    (504, "transcriber_timeout", "the speech recognizer did not answer in time (`ASR_TIMEOUT_SECS`)"),
     (503, "not_ready", "`/readyz`: the database does not answer"),
 ];
 
@@ -188,6 +198,7 @@ impl Modify for Additions {
         chat::chat_stream,
         chat::switch_agent,
         chat::history,
+        transcribe::transcribe,
         admin::admin_json,
         admin::bulk_json,
         admin::hide_json,

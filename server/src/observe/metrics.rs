@@ -81,6 +81,15 @@ fn describe() {
         "Turns whose model failed and code's own plan answered, by reason"
     );
     describe_counter!(
+        "transcriptions_total",
+        "Recordings sent to POST /api/v1/transcribe, by outcome (ok, empty, refused, unreachable, timeout, rejected)"
+    );
+    describe_histogram!(
+        "transcription_duration_seconds",
+        metrics::Unit::Seconds,
+        "The speech recognizer's time per transcribed recording"
+    );
+    describe_counter!(
         "llm_calls_total",
         "Model calls by outcome (ok, error, skipped: not sent)"
     );
@@ -197,6 +206,16 @@ pub fn review_refused(rule: &str) {
     counter!("reviews_refused_total", "rule" => rule.to_string()).increment(1);
 }
 
+/// A recording was transcribed (`ok`, `empty`: nothing heard) or not
+/// (`refused`: by the site's limits; `unreachable`, `timeout`,
+/// `rejected`: by the recognizer), in `elapsed` (the recognizer's part).
+pub fn transcription(outcome: &'static str, elapsed: Duration) {
+    counter!("transcriptions_total", "outcome" => outcome).increment(1);
+    if outcome == "ok" || outcome == "empty" {
+        histogram!("transcription_duration_seconds").record(elapsed.as_secs_f64());
+    }
+}
+
 /// The database pool as a scrape finds it.
 pub fn db_pool(open: u32, idle: usize) {
     gauge!("db_pool_connections").set(f64::from(open));
@@ -238,6 +257,8 @@ mod tests {
             review_written("new");
             review_refused("contains_phone");
             db_pool(3, 2);
+            transcription("ok", Duration::from_millis(1500));
+            transcription("unreachable", Duration::ZERO);
         });
         let text = handle.render();
         for line in [
@@ -257,6 +278,9 @@ mod tests {
             r#"reviews_refused_total{rule="contains_phone"} 1"#,
             "db_pool_connections 3",
             "db_pool_idle 2",
+            r#"transcriptions_total{outcome="ok"} 1"#,
+            r#"transcriptions_total{outcome="unreachable"} 1"#,
+            "transcription_duration_seconds_count 1",
         ] {
             assert!(text.contains(line), "missing {line} in\n{text}");
         }

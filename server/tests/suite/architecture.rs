@@ -13,7 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["store"],
     &["catalog", "demo"],
     &["startup", "site"],
-    &["places", "search", "reviews"],
+    &["places", "search", "reviews", "transcribe"],
     &["coach"],
     &["agent"],
     &["http", "cli"],

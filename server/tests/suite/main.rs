@@ -36,4 +36,5 @@ mod safety;
 mod scale;
 mod shutdown;
 mod speech_acts;
+mod transcribe;
 mod trust;

@@ -1,0 +1,201 @@
+//! Speech to text on the site's own server: the panel records the student
+//! with `MediaRecorder` and posts the recording to `POST /api/v1/transcribe`
+//! (`http::transcribe`), which hands it to a recognizer that speaks the
+//! OpenAI-compatible `POST /v1/audio/transcriptions` — a local
+//! faster-whisper (`.ci/asr`, docs/asr.md), whisper.cpp's server, FunASR's,
+//! or a cloud API — configured like the language model (`ASR_BASE_URL`,
+//! `ASR_API_KEY`, `ASR_MODEL`). The browser's own recognizer sends audio
+//! to its vendor (Google's servers, out of reach in mainland China) or does
+//! not exist (WeChat's and QQ's browsers, Firefox); this one needs only a
+//! browser that can record. The recording is held in memory for the one
+//! request and never stored.
+//!
+//! - [`audio`]: what the upload is and how long it lasts, checked before
+//!   any work (size, container, duration).
+//! - [`prompt`]: the words it is recognized with (schools, majors, the
+//!   form's vocabulary, the advisors on the student's page).
+//! - [`transcript`]: the recognizer's text made into what the student would
+//!   have typed (simplified, no invented subtitles).
+//! - [`scripted`]: a scripted recognizer for tests (`server mock-asr`).
+
+pub mod audio;
+pub mod prompt;
+pub mod scripted;
+pub mod transcript;
+
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+pub use audio::{Recording, Refusal};
+
+/// The recognizer's address and how it is called (`ASR_*`, read once with
+/// the rest of the configuration).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AsrConfig {
+    /// Up to and including `/v1`: `http://127.0.0.1:8090/v1`.
+    pub base_url: String,
+    pub api_key: Option<String>,
+    pub model: String,
+    /// The language spoken (ISO 639-1), sent so that the recognizer does
+    /// not guess it from the first second.
+    pub language: String,
+    /// One recording's limit, connection included.
+    pub timeout: Duration,
+}
+
+pub const DEFAULT_MODEL: &str = "whisper-1";
+pub const DEFAULT_LANGUAGE: &str = "zh";
+pub const DEFAULT_TIMEOUT_SECS: u64 = 15;
+
+impl AsrConfig {
+    /// `base_url` checked (http or https, no trailing slash) with the
+    /// defaults for the rest; `Err` names the variable in Chinese.
+    pub fn new(base_url: &str) -> Result<AsrConfig, String> {
+        let base_url = base_url.trim().trim_end_matches('/').to_string();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(format!(
+                "ASR_BASE_URL 必须以 http:// 或 https:// 开头：{base_url}"
+            ));
+        }
+        Ok(AsrConfig {
+            base_url,
+            api_key: None,
+            model: DEFAULT_MODEL.to_string(),
+            language: DEFAULT_LANGUAGE.to_string(),
+            timeout: Duration::from_secs(DEFAULT_TIMEOUT_SECS),
+        })
+    }
+
+    pub fn endpoint(&self) -> String {
+        format!("{}/audio/transcriptions", self.base_url)
+    }
+}
+
+/// Why the recognizer gave no text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No connection (not running, wrong address).
+    Unreachable,
+    /// No answer within the timeout.
+    TimedOut,
+    /// It answered an error status (it could not decode the audio, a wrong
+    /// key, overloaded).
+    Rejected(u16),
+    /// It answered something that is not a transcription.
+    Malformed,
+}
+
+impl Failure {
+    /// The metric's outcome label.
+    pub fn outcome(&self) -> &'static str {
+        match self {
+            Failure::Unreachable => "unreachable",
+            Failure::TimedOut => "timeout",
+            Failure::Rejected(_) | Failure::Malformed => "rejected",
+        }
+    }
+}
+
+/// A recognizer behind an OpenAI-compatible endpoint.
+#[derive(Clone)]
+pub struct Recognizer {
+    config: AsrConfig,
+    http: reqwest::Client,
+}
+
+#[derive(Deserialize)]
+struct Answer {
+    text: String,
+}
+
+impl Recognizer {
+    pub fn new(config: AsrConfig) -> Recognizer {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(3).min(config.timeout))
+            .timeout(config.timeout)
+            .build()
+            .unwrap_or_default();
+        Recognizer { config, http }
+    }
+
+    pub fn config(&self) -> &AsrConfig {
+        &self.config
+    }
+
+    /// The recognizer's text for `audio` (checked by [`audio::check`]),
+    /// recognized with `prompt`; the time it took with it.
+    pub async fn transcribe(
+        &self,
+        audio: Vec<u8>,
+        recording: Recording,
+        prompt: &str,
+    ) -> (Result<String, Failure>, Duration) {
+        let started = Instant::now();
+        let result = self.call(audio, recording, prompt).await;
+        (result, started.elapsed())
+    }
+
+    async fn call(
+        &self,
+        audio: Vec<u8>,
+        recording: Recording,
+        prompt: &str,
+    ) -> Result<String, Failure> {
+        let file = reqwest::multipart::Part::bytes(audio)
+            .file_name(recording.container.file_name())
+            .mime_str(recording.container.mime())
+            .map_err(|_| Failure::Malformed)?;
+        let mut form = reqwest::multipart::Form::new()
+            .part("file", file)
+            .text("model", self.config.model.clone())
+            .text("language", self.config.language.clone())
+            .text("response_format", "json")
+            .text("temperature", "0");
+        if !prompt.is_empty() {
+            form = form.text("prompt", prompt.to_string());
+        }
+        let mut request = self.http.post(self.config.endpoint()).multipart(form);
+        if let Some(key) = &self.config.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = request.send().await.map_err(|e| {
+            if e.is_timeout() {
+                Failure::TimedOut
+            } else {
+                Failure::Unreachable
+            }
+        })?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(Failure::Rejected(status.as_u16()));
+        }
+        let body = response.bytes().await.map_err(|e| {
+            if e.is_timeout() {
+                Failure::TimedOut
+            } else {
+                Failure::Unreachable
+            }
+        })?;
+        serde_json::from_slice::<Answer>(&body)
+            .map(|a| a.text)
+            .map_err(|_| Failure::Malformed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_address_is_checked_and_the_endpoint_follows_it() {
+        let c = AsrConfig::new("http://127.0.0.1:8090/v1/").unwrap();
+        assert_eq!(
+            c.endpoint(),
+            "http://127.0.0.1:8090/v1/audio/transcriptions"
+        );
+        assert_eq!(c.language, "zh");
+        let e = AsrConfig::new("127.0.0.1:8090").unwrap_err();
+        assert!(e.contains("ASR_BASE_URL"), "{e}");
+    }
+}

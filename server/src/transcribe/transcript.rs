@@ -1,0 +1,139 @@
+//! What comes back from a recognizer, made into what goes in the text box:
+//! simplified characters (Whisper writes traditional ones as often as not),
+//! no spaces between Chinese characters, and none of the sentences
+//! recognizers invent from silence (`lexicons/transcript_artifacts.txt`) or
+//! copy from the prompt they were given.
+
+use std::sync::OnceLock;
+
+use crate::text::clauses::{ends_sentence, is_punctuation};
+use crate::text::fold::{compact, simplified};
+use crate::text::lexfile;
+use crate::text::words::WordSet;
+
+const ARTIFACTS: &str = include_str!("../../lexicons/transcript_artifacts.txt");
+/// A transcript this long that the prompt contains word for word was read
+/// from the prompt, not heard.
+const ECHO_CHARS: usize = 10;
+
+/// The artifact terms, compacted as the sentences they are looked for in.
+fn artifacts() -> &'static WordSet<()> {
+    static LIST: OnceLock<WordSet<()>> = OnceLock::new();
+    LIST.get_or_init(|| {
+        WordSet::new(
+            lexfile::parse("transcript_artifacts.txt", ARTIFACTS)
+                .into_iter()
+                .flat_map(|e| e.terms)
+                .map(|t| (compact(&t), ())),
+        )
+    })
+}
+
+/// The text without punctuation or spaces, folded: what is compared.
+fn bare(s: &str) -> String {
+    compact(s).chars().filter(|c| !is_punctuation(*c)).collect()
+}
+
+/// The transcript as the student should see it; empty when nothing was
+/// heard.
+pub fn clean(raw: &str, prompt: &str) -> String {
+    let text: String = raw.chars().map(simplified).collect();
+    let text = drop_spaces_between_han(text.trim());
+    let kept: String = sentences(&text)
+        .into_iter()
+        .filter(|s| artifacts().find(&compact(s)).next().is_none())
+        .collect();
+    let kept = kept.trim().to_string();
+    let heard = bare(&kept);
+    if heard.is_empty() || (heard.chars().count() >= ECHO_CHARS && bare(prompt).contains(&heard)) {
+        return String::new();
+    }
+    kept
+}
+
+fn is_han(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
+/// `我 想 考 北大` → `我想考北大`; `考 PKU 的 CS` keeps the spaces next to Latin.
+fn drop_spaces_between_han(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_whitespace() {
+            let before = out.chars().last();
+            let after = chars[i + 1..].iter().find(|c| !c.is_whitespace()).copied();
+            let han_or_punct = |c: Option<char>| {
+                c.is_some_and(|c| is_han(c) || (!c.is_ascii() && is_punctuation(c)))
+            };
+            if han_or_punct(before) || han_or_punct(after) {
+                continue;
+            }
+            if before.is_some_and(char::is_whitespace) {
+                continue;
+            }
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The text cut after each sentence mark, marks kept.
+fn sentences(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for c in s.chars() {
+        current.push(c);
+        if ends_sentence(c) {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traditional_and_spaced_text_becomes_what_a_student_types() {
+        assert_eq!(
+            clean(" 我想考北京大學計算機系 ", ""),
+            "我想考北京大学计算机系"
+        );
+        assert_eq!(clean("我 想 考 北大 的 CS 专业", ""), "我想考北大的CS专业");
+        assert_eq!(
+            clean("考 PKU 的 machine learning", ""),
+            "考PKU的machine learning"
+        );
+    }
+
+    #[test]
+    fn subtitles_heard_in_silence_are_dropped() {
+        assert_eq!(clean("字幕由Amara.org社区提供", ""), "");
+        assert_eq!(clean("请不吝点赞 订阅 转发 打赏支持明镜与点点栏目", ""), "");
+        assert_eq!(
+            clean("第一个导师怎么样？谢谢观看。", ""),
+            "第一个导师怎么样？"
+        );
+        assert_eq!(clean("。。", ""), "");
+    }
+
+    #[test]
+    fn the_prompt_read_back_is_not_speech() {
+        let prompt =
+            "学校：北京大学（北大）、浙江大学（浙大）。研究方向、导师性格温和、严格、放养。";
+        assert_eq!(clean("研究方向、导师性格温和、严格、放养", prompt), "");
+        // A short name from the prompt is what the prompt is for.
+        assert_eq!(clean("北京大学", prompt), "北京大学");
+        assert_eq!(
+            clean("我想考浙江大学，导师温和一点", prompt),
+            "我想考浙江大学，导师温和一点"
+        );
+    }
+}
