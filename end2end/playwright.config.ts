@@ -11,6 +11,12 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 // OpenAI-compatible server (`server mock-llm`) answering from a fixture.
 export const MODEL_PORT = PORT + 1;
 const LLM_PORT = PORT + 99;
+// A third site whose panel records for the site's own recognizer: the
+// scripted OpenAI-compatible transcription server (`server mock-asr`),
+// whose script each test sets (tests/voice-input.spec.ts).
+export const ASR_SITE_PORT = PORT + 2;
+export const ASR_PORT = PORT + 98;
+const tmpAsr = path.resolve(__dirname, '.tmp-asr');
 const root = path.resolve(__dirname, '..');
 const tmp = path.resolve(__dirname, '.tmp');
 const tmpModel = path.resolve(__dirname, '.tmp-model');
@@ -64,6 +70,27 @@ export default defineConfig({
         LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
         LLM_MODEL: 'scripted',
         LLM_TIMEOUT_SECS: '2',
+      },
+    }),
+    {
+      command: `exec "${server}" mock-asr --addr 127.0.0.1:${ASR_PORT}`,
+      url: `http://127.0.0.1:${ASR_PORT}/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: { RUST_LOG: 'warn' },
+    },
+    siteServer({
+      server,
+      port: ASR_SITE_PORT,
+      tmp: tmpAsr,
+      db: 'e2e.db',
+      siteRoot: `${root}/target/site`,
+      env: {
+        ASR_BASE_URL: `http://127.0.0.1:${ASR_PORT}/v1`,
+        ASR_TIMEOUT_SECS: '2',
+        TRANSCRIPTIONS_PER_MINUTE: '1000',
       },
     }),
   ],

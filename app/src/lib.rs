@@ -11,6 +11,7 @@ pub mod components;
 pub mod error;
 pub mod fetch;
 pub mod hydrated;
+pub mod js;
 pub mod load_failure;
 pub mod meta;
 pub mod model;

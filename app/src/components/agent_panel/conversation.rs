@@ -130,6 +130,11 @@ impl Conversation {
 
     /// Sends typed or spoken text. Returns `false` (and sends nothing) when the
     /// text is blank or a turn is already running.
+    /// What the page shows now, as a turn would send it.
+    pub fn page_snapshot(&self) -> crate::protocol::PageContext {
+        self.store.snapshot()
+    }
+
     pub fn send_text(self, text: &str) -> bool {
         let text = text.trim();
         if text.is_empty() {

@@ -14,6 +14,8 @@
 mod apply;
 mod conversation;
 pub mod early;
+mod endpoint;
+mod recorder;
 mod speech;
 mod storage;
 mod stream;

@@ -1,17 +1,17 @@
 //! The browser's voice: `speechSynthesis` speaks the replies and
 //! `SpeechRecognition` turns the student's speech into a message.
 //!
-//! Both are reached dynamically — looked up on `window` at call time with
-//! `js_sys::Reflect` and called as plain functions — rather than through
-//! web-sys's typed bindings. Browsers differ (`webkitSpeechRecognition`, no
-//! synthesis at all), and tests replace `window.speechSynthesis` with a plain
-//! recorder object that has `speak`/`cancel` but none of the real prototype;
-//! a dynamic call works on both. Where an API is missing, nothing happens.
+//! Both are reached dynamically (`crate::js`): browsers differ
+//! (`webkitSpeechRecognition`, no synthesis at all), and tests replace
+//! `window.speechSynthesis` with a plain recorder object. Where an API is
+//! missing, nothing happens.
 
 use js_sys::{Array, Function, Reflect};
 use leptos::logging::warn;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
+
+use crate::js::{call0, call1, get, set, window};
 
 /// The language replies are spoken in and speech is recognised in.
 const LANG: &str = "zh-CN";
@@ -36,39 +36,6 @@ pub fn voice_of(agent: &str) -> Voice {
             pitch: 1.0,
         }
     }
-}
-
-fn window() -> Option<JsValue> {
-    web_sys::window().map(JsValue::from)
-}
-
-/// `target[key]`, or `None` when absent (undefined or null) or when reading throws.
-fn get(target: &JsValue, key: &str) -> Option<JsValue> {
-    Reflect::get(target, &JsValue::from_str(key))
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null())
-}
-
-fn set(target: &JsValue, key: &str, value: &JsValue) {
-    if let Err(e) = Reflect::set(target, &JsValue::from_str(key), value) {
-        warn!("无法设置 {key}：{e:?}");
-    }
-}
-
-fn method(target: &JsValue, name: &str) -> Result<Function, JsValue> {
-    get(target, name)
-        .and_then(|f| f.dyn_into::<Function>().ok())
-        .ok_or_else(|| JsValue::from_str(&format!("{name} 不是函数")))
-}
-
-/// `target.name()`, with `this` = `target`.
-fn call0(target: &JsValue, name: &str) -> Result<JsValue, JsValue> {
-    method(target, name)?.call0(target)
-}
-
-/// `target.name(arg)`, with `this` = `target`.
-fn call1(target: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, JsValue> {
-    method(target, name)?.call1(target, arg)
 }
 
 /// `window.speechSynthesis`, if this browser has one.

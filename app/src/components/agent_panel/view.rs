@@ -6,9 +6,12 @@
 
 use leptos::html;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use super::apply::ChipSet;
 use super::conversation::{Conversation, Message};
+use super::endpoint::{self, Endpointer, Stop};
+use super::recorder::{self, Recorder};
 use super::speech::{self, Recognizer};
 use crate::hydrated::Hydrated;
 use crate::protocol::{mode_name, persona_name, UserForm, ANALYSIS, CASUAL};
@@ -282,13 +285,13 @@ pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView
     let draft = RwSignal::new(super::early::typed());
     let input = NodeRef::<html::Input>::new();
     let busy = conversation.busy;
-    let mic_supported = RwSignal::new(false);
+    let ear = RwSignal::new(Ear::None);
     let refocus = StoredValue::new(false);
     // Only the browser knows whether it can listen; asked once the page is
     // hydrated, since the answer changes what the form draws.
     Effect::new(move |_| {
         if hydrated.get() {
-            mic_supported.set(speech::recognition_supported());
+            ear.set(Ear::of_this_browser());
         }
     });
     // Give the focus back after a typed turn (the input was disabled meanwhile).
@@ -330,13 +333,189 @@ pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView
                 disabled=disabled
             />
             // Drawn in the browser only, where it can listen.
-            <Show when=move || mic_supported.get()>
-                <MicButton conversation draft/>
-            </Show>
+            {move || match ear.get() {
+                Ear::Server => view! { <RecordButton conversation draft/> }.into_any(),
+                Ear::Browser => view! { <MicButton conversation draft/> }.into_any(),
+                Ear::None => ().into_any(),
+            }}
             <button type="submit" class="agent-send" data-testid="agent-send" aria-label="发送" disabled=disabled>
                 "发送"
             </button>
         </form>
+    }
+}
+
+/// Who turns speech into text for this page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ear {
+    /// Nobody: no microphone button.
+    None,
+    /// The browser's `SpeechRecognition`.
+    Browser,
+    /// The site's recognizer, from a `MediaRecorder` recording.
+    Server,
+}
+
+impl Ear {
+    /// The site's recognizer where the server has one and the browser can
+    /// record (the audio then goes nowhere else); else the browser's own.
+    fn of_this_browser() -> Ear {
+        if crate::voice_input::server_transcribes() && recorder::supported() {
+            Ear::Server
+        } else if speech::recognition_supported() {
+            Ear::Browser
+        } else {
+            Ear::None
+        }
+    }
+}
+
+/// Where a recording for the site's recognizer is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Take {
+    Idle,
+    /// Asking for the microphone.
+    Starting,
+    Recording,
+    /// On its way to the recognizer.
+    Sending,
+}
+
+const NOTHING_HEARD: &str = "没听清，请再说一遍，或改用文字输入。";
+
+/// Records one message for the site's recognizer: a level meter and the
+/// time while recording; a second tap or a pause after speaking stops it;
+/// the text goes in the box and is sent as a turn.
+#[component]
+fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl IntoView {
+    let take = RwSignal::new(Take::Idle);
+    let level = RwSignal::new(0.0f64);
+    let elapsed = RwSignal::new(0u32);
+    let recorder = StoredValue::new_local(None::<Recorder>);
+    let ticker = StoredValue::new_local(None::<gloo_timers::callback::Interval>);
+    let ears = StoredValue::new(Endpointer::new());
+    let ended_by = StoredValue::new(None::<Stop>);
+
+    // The recording ends (a tap, a pause, the limit): `sent` below gets it.
+    let finish = move |why: Stop| {
+        ticker.set_value(None);
+        ended_by.set_value(Some(why));
+        recorder.with_value(|r| {
+            if let Some(r) = r {
+                r.stop();
+            }
+        });
+    };
+    // Called from the recorder's own callback: everything, the recorder's
+    // drop included, runs after it has returned.
+    let sent = move |blob: Option<wasm_bindgen::JsValue>| {
+        spawn_local(async move {
+            recorder.set_value(None);
+            level.set(0.0);
+            let blob = blob.filter(|_| ended_by.get_value() != Some(Stop::NothingSaid));
+            let Some(blob) = blob else {
+                take.set(Take::Idle);
+                conversation.error.set(Some(NOTHING_HEARD.to_string()));
+                return;
+            };
+            take.set(Take::Sending);
+            let page = conversation.page_snapshot();
+            let form = conversation.form.get_untracked();
+            let heard = recorder::transcribe(blob, &page, form.as_ref()).await;
+            take.set(Take::Idle);
+            match heard {
+                Ok(text) if !text.trim().is_empty() => {
+                    if conversation.send_text(&text) {
+                        draft.set(String::new());
+                    } else {
+                        // A turn is still running: keep it to edit.
+                        draft.set(text);
+                    }
+                }
+                Ok(_) => conversation.error.set(Some(NOTHING_HEARD.to_string())),
+                Err(message) => conversation.error.set(Some(message)),
+            }
+        });
+    };
+    let tick = move || {
+        let (now, metered) = recorder.with_value(|r| {
+            r.as_ref()
+                .map_or((0.0, false), |r| (r.level(), r.has_meter()))
+        });
+        let mut stop = None;
+        ears.update_value(|e| {
+            let said = e.tick(now);
+            elapsed.set(e.elapsed_ms());
+            stop = if metered {
+                said
+            } else {
+                (e.elapsed_ms() >= endpoint::MAX_MS).then_some(Stop::TooLong)
+            };
+        });
+        level.set(now);
+        if let Some(why) = stop {
+            finish(why);
+        }
+    };
+    let toggle = move |_| match take.get_untracked() {
+        Take::Recording => finish(Stop::Spoke),
+        Take::Starting | Take::Sending => {}
+        Take::Idle => {
+            // Do not let the microphone hear the previous reply.
+            speech::cancel();
+            conversation.error.set(None);
+            take.set(Take::Starting);
+            spawn_local(async move {
+                match Recorder::start(sent).await {
+                    Ok(r) => {
+                        recorder.set_value(Some(r));
+                        ears.set_value(Endpointer::new());
+                        ended_by.set_value(None);
+                        elapsed.set(0);
+                        take.set(Take::Recording);
+                        ticker.set_value(Some(gloo_timers::callback::Interval::new(
+                            endpoint::TICK_MS,
+                            tick,
+                        )));
+                    }
+                    Err(message) => {
+                        take.set(Take::Idle);
+                        conversation.error.set(Some(message));
+                    }
+                }
+            });
+        }
+    };
+    let recording = move || take.get() == Take::Recording;
+    view! {
+        <button
+            type="button"
+            class="agent-mic"
+            class:listening=recording
+            data-testid="agent-mic"
+            aria-pressed=move || if recording() { "true" } else { "false" }
+            aria-label=move || if recording() { "停止录音并发送" } else { "语音输入" }
+            title=move || if recording() { "正在录音…说完会自动停止，也可以再点一次" } else { "点击后说话" }
+            disabled=move || conversation.busy.get() || matches!(take.get(), Take::Starting | Take::Sending)
+            on:click=toggle
+        >
+            {crate::components::icons::microphone()}
+        </button>
+        {move || match take.get() {
+            Take::Recording => Some(view! {
+                <span class="agent-rec" data-testid="agent-rec" role="status">
+                    <span class="visually-hidden">"正在录音，说完会自动停止"</span>
+                    <span class="agent-level" aria-hidden="true">
+                        <span style:transform=move || format!("scaleX({:.2})", (level.get() * 8.0).min(1.0))></span>
+                    </span>
+                    <span class="agent-rec-time" aria-hidden="true">{move || endpoint::clock(elapsed.get())}</span>
+                </span>
+            }.into_any()),
+            Take::Sending => Some(view! {
+                <span class="agent-rec" data-testid="agent-rec" role="status">"识别中…"</span>
+            }.into_any()),
+            _ => None,
+        }}
     }
 }
 

@@ -1,0 +1,286 @@
+//! Recording the student for the site's own recognizer: the microphone
+//! through `getUserMedia`, `MediaRecorder` (Opus in WebM or Ogg, AAC in MP4
+//! on Safari, at 32 kbit/s: a 20-second message is 80 KB on a phone
+//! network), the input level from an `AnalyserNode` for the meter and the
+//! end of speech (`endpoint`), and the upload to `POST /api/v1/transcribe`.
+//! Reached dynamically (`crate::js`), as the panel's other browser APIs.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Float32Array};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::js::{call0, call1, construct, get, method, object, set, window};
+use crate::protocol::{PageContext, TranscribeResponse, UserForm};
+
+/// Formats in the order asked for: what the server reads best first.
+const FORMATS: [&str; 4] = [
+    "audio/webm;codecs=opus",
+    "audio/ogg;codecs=opus",
+    "audio/mp4",
+    "audio/webm",
+];
+const BITS_PER_SECOND: f64 = 32_000.0;
+/// Samples per level reading.
+const WINDOW: u32 = 1024;
+
+fn navigator_media() -> Option<JsValue> {
+    get(&get(&window()?, "navigator")?, "mediaDevices")
+}
+
+/// Whether this browser can record (`getUserMedia` and `MediaRecorder`).
+/// After hydration only, as for `speech::recognition_supported`.
+pub fn supported() -> bool {
+    navigator_media().is_some_and(|m| method(&m, "getUserMedia").is_ok())
+        && window().and_then(|w| get(&w, "MediaRecorder")).is_some()
+}
+
+/// Why recording could not start, as the student reads it.
+pub fn start_error_text(name: &str) -> &'static str {
+    match name {
+        "NotAllowedError" | "SecurityError" | "PermissionDeniedError" => {
+            "无法使用麦克风，请在浏览器设置里允许本网站使用麦克风，或改用文字输入。"
+        }
+        "NotFoundError" | "OverconstrainedError" | "DevicesNotFoundError" => {
+            "没有找到麦克风，请检查设备或改用文字输入。"
+        }
+        "NotReadableError" => "麦克风正被其他程序占用，请关闭它后再试，或改用文字输入。",
+        _ => "无法开始录音，请改用文字输入。",
+    }
+}
+
+/// A recording in progress. Dropping it stops the microphone (the browser's
+/// recording indicator goes off) and detaches its callbacks.
+pub struct Recorder {
+    stream: JsValue,
+    recorder: JsValue,
+    context: Option<JsValue>,
+    analyser: Option<JsValue>,
+    samples: Float32Array,
+    _on_data: Closure<dyn FnMut(JsValue)>,
+    _on_stop: Closure<dyn FnMut(JsValue)>,
+}
+
+impl Recorder {
+    /// Asks for the microphone and starts recording; `done(blob)` is called
+    /// once after [`Recorder::stop`] with the recording (`None` when
+    /// nothing was recorded). `Err` carries the Chinese message.
+    pub async fn start(done: impl FnOnce(Option<JsValue>) + 'static) -> Result<Recorder, String> {
+        let media = navigator_media().ok_or_else(|| start_error_text(""))?;
+        let constraints = object(&[(
+            "audio",
+            object(&[
+                ("channelCount", JsValue::from_f64(1.0)),
+                ("echoCancellation", JsValue::TRUE),
+                ("noiseSuppression", JsValue::TRUE),
+            ]),
+        )]);
+        let asked = call1(&media, "getUserMedia", &constraints)
+            .map_err(|_| start_error_text(""))?
+            .dyn_into::<js_sys::Promise>()
+            .map_err(|_| start_error_text(""))?;
+        let stream = JsFuture::from(asked).await.map_err(|e| {
+            let name = get(&e, "name")
+                .and_then(|n| n.as_string())
+                .unwrap_or_default();
+            start_error_text(&name).to_string()
+        })?;
+
+        let class = window()
+            .and_then(|w| get(&w, "MediaRecorder"))
+            .ok_or_else(|| start_error_text(""))?;
+        let mime = FORMATS
+            .iter()
+            .find(|t| {
+                call1(&class, "isTypeSupported", &JsValue::from_str(t))
+                    .ok()
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false)
+            })
+            .copied();
+        let mut options = vec![("audioBitsPerSecond", JsValue::from_f64(BITS_PER_SECOND))];
+        if let Some(m) = mime {
+            options.push(("mimeType", JsValue::from_str(m)));
+        }
+        let recorder = construct("MediaRecorder", &[&stream, &object(&options)])
+            .or_else(|_| construct("MediaRecorder", &[&stream]))
+            .map_err(|_| {
+                stop_tracks(&stream);
+                start_error_text("")
+            })?;
+
+        let chunks = Rc::new(RefCell::new(Vec::<JsValue>::new()));
+        let on_data = {
+            let chunks = chunks.clone();
+            Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+                if let Some(data) = get(&event, "data") {
+                    if get(&data, "size").and_then(|s| s.as_f64()).unwrap_or(0.0) > 0.0 {
+                        chunks.borrow_mut().push(data);
+                    }
+                }
+            })
+        };
+        let on_stop = {
+            let recorder = recorder.clone();
+            let done = RefCell::new(Some(done));
+            Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
+                let Some(done) = done.borrow_mut().take() else {
+                    return;
+                };
+                let parts: Array = chunks.borrow_mut().drain(..).collect();
+                if parts.length() == 0 {
+                    done(None);
+                    return;
+                }
+                let kind = get(&recorder, "mimeType")
+                    .and_then(|m| m.as_string())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| mime.unwrap_or("audio/webm").to_string());
+                let blob = construct(
+                    "Blob",
+                    &[&parts, &object(&[("type", JsValue::from_str(&kind))])],
+                );
+                done(blob.ok());
+            })
+        };
+        set(&recorder, "ondataavailable", on_data.as_ref());
+        set(&recorder, "onstop", on_stop.as_ref());
+
+        // The level meter: optional (old Safari has only webkitAudioContext,
+        // some browsers none); without it the recording ends by a tap or
+        // the time limit.
+        let context = construct("AudioContext", &[])
+            .or_else(|_| construct("webkitAudioContext", &[]))
+            .ok();
+        let analyser = context.as_ref().and_then(|ctx| {
+            let source = call1(ctx, "createMediaStreamSource", &stream).ok()?;
+            let analyser = call0(ctx, "createAnalyser").ok()?;
+            set(&analyser, "fftSize", &JsValue::from_f64(WINDOW as f64));
+            call1(&source, "connect", &analyser).ok()?;
+            let _ = call0(ctx, "resume");
+            Some(analyser)
+        });
+
+        if call0(&recorder, "start").is_err() {
+            stop_tracks(&stream);
+            return Err(start_error_text("").to_string());
+        }
+        Ok(Recorder {
+            stream,
+            recorder,
+            context,
+            analyser,
+            samples: Float32Array::new_with_length(WINDOW),
+            _on_data: on_data,
+            _on_stop: on_stop,
+        })
+    }
+
+    /// The input level now: the RMS of the last samples (0 without a meter).
+    pub fn level(&self) -> f64 {
+        let Some(analyser) = &self.analyser else {
+            return 0.0;
+        };
+        if call1(analyser, "getFloatTimeDomainData", &self.samples).is_err() {
+            return 0.0;
+        }
+        let v = self.samples.to_vec();
+        (v.iter().map(|s| (*s as f64) * (*s as f64)).sum::<f64>() / v.len().max(1) as f64).sqrt()
+    }
+
+    /// Whether a meter reads the level (else only a tap or the limit ends it).
+    pub fn has_meter(&self) -> bool {
+        self.analyser.is_some()
+    }
+
+    /// Ends the recording: `done` gets it.
+    pub fn stop(&self) {
+        let state = get(&self.recorder, "state").and_then(|s| s.as_string());
+        if state.as_deref() != Some("inactive") {
+            let _ = call0(&self.recorder, "stop");
+        }
+        stop_tracks(&self.stream);
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        set(&self.recorder, "ondataavailable", &JsValue::NULL);
+        set(&self.recorder, "onstop", &JsValue::NULL);
+        self.stop();
+        if let Some(ctx) = &self.context {
+            let _ = call0(ctx, "close");
+        }
+    }
+}
+
+/// Every track of `stream` stopped: the microphone is released.
+fn stop_tracks(stream: &JsValue) {
+    if let Ok(tracks) =
+        call0(stream, "getTracks").and_then(|t| t.dyn_into::<Array>().map_err(JsValue::from))
+    {
+        for track in tracks.iter() {
+            let _ = call0(&track, "stop");
+        }
+    }
+}
+
+/// The recording sent to the site's recognizer with what the page shows
+/// and the form so far (their names are what it listens for): the text,
+/// or the Chinese message to show.
+pub async fn transcribe(
+    blob: JsValue,
+    page: &PageContext,
+    form: Option<&UserForm>,
+) -> Result<String, String> {
+    const FAILED: &str = "录音没能送到服务器，请检查网络，或改用文字输入。";
+    let data = construct("FormData", &[]).map_err(|_| FAILED.to_string())?;
+    let kind = get(&blob, "type")
+        .and_then(|t| t.as_string())
+        .unwrap_or_default();
+    let name = if kind.contains("ogg") {
+        "speech.ogg"
+    } else if kind.contains("mp4") {
+        "speech.m4a"
+    } else {
+        "speech.webm"
+    };
+    let append = method(&data, "append").map_err(|_| FAILED.to_string())?;
+    let _ = append.call3(&data, &"audio".into(), &blob, &name.into());
+    if let Ok(page) = serde_json::to_string(page) {
+        let _ = append.call2(&data, &"page_context".into(), &page.into());
+    }
+    if let Some(Ok(form)) = form.map(serde_json::to_string) {
+        let _ = append.call2(&data, &"form".into(), &form.into());
+    }
+    let (_, body) =
+        crate::fetch::request("POST", "/api/v1/transcribe", &[], Some(&data), FAILED).await?;
+    serde_json::from_str::<TranscribeResponse>(&body)
+        .map(|r| r.text)
+        .map_err(|_| FAILED.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_start_failure_has_a_chinese_way_out() {
+        for name in [
+            "NotAllowedError",
+            "NotFoundError",
+            "NotReadableError",
+            "AbortError",
+            "",
+        ] {
+            let m = start_error_text(name);
+            assert!(
+                m.contains("文字输入") || m.contains("麦克风"),
+                "{name}: {m}"
+            );
+        }
+    }
+}
