@@ -57,7 +57,7 @@ test-e2e:
 bench:
 	cargo bench -p server
 
-# Issue 30: from navigation to the agent's first answer and to the hydrated
+# Time from navigation to the agent's first answer and to the hydrated
 # page on home, ranking and detail, cold and warm, on Lighthouse's mobile
 # profile (CDP: 150 ms, 1.6/0.75 Mbit/s, CPU 4x) and on loopback, against the
 # release server of the last `make build` (a fresh database on port 3200):

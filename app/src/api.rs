@@ -102,8 +102,8 @@ mod ssr {
             &self,
             session_id: &str,
         ) -> Result<Option<crate::model::ChatHistory>, ApiError>;
-        /// The persona chosen by hand (seed 002 §3.1); opens a session when
-        /// there is none yet.
+        /// The persona chosen by hand (`POST /api/v1/chat/switch_agent`);
+        /// opens a session when there is none yet.
         async fn switch_agent(
             &self,
             request: crate::protocol::SwitchAgentRequest,

@@ -81,7 +81,7 @@ pub struct PageContext {
     pub ranking_filters: Option<RankingFilters>,
 }
 
-/// The optional preferences of the form (seed 000 §1.1).
+/// The optional preferences of the form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Preferences {
@@ -90,7 +90,7 @@ pub struct Preferences {
     pub funding: Option<String>,
 }
 
-/// The form the agent fills (seed 000 §1.1): school and major are required.
+/// The form the agent fills: school and major are required.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct UserForm {
@@ -99,15 +99,15 @@ pub struct UserForm {
     pub research_direction: Option<String>,
     #[serde(default)]
     pub preferences: Preferences,
-    /// 学硕 / 专硕 / 直博 (seed 000 §8).
+    /// 学硕 / 专硕 / 直博 (optional, beyond school, major and preferences).
     #[serde(default)]
     pub degree_type: Option<String>,
-    /// The year the student would start, e.g. "2027" (seed 000 §8).
+    /// The year the student would start, e.g. "2027" (optional too).
     #[serde(default)]
     pub enrollment_year: Option<String>,
 }
 
-/// Derived completeness of the form (seed 000 §1.1 `form_status`).
+/// Derived completeness of the form (`form_status`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct FormStatus {
@@ -165,7 +165,7 @@ pub struct ErrorEnvelope {
     pub error: ErrorInfo,
 }
 
-/// A chip click (seed 004 `contextUpdate`): updates the form field it names
+/// A chip click: updates the form field it names
 /// directly, with no planner or model call. `target_field` is a form field or
 /// `general` (a chip sent on as if typed); an empty `values` means "跳过".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,8 +190,9 @@ pub struct ChatRequest {
     pub page_context: PageContext,
 }
 
-/// The code-level intent of a turn (seed 001): `greeting`, `reset`, `empty`,
-/// or `unknown` (left to the planner), with a confidence and a reason.
+/// The code-level intent of a turn (what code answers before any planner):
+/// `greeting`, `reset`, `empty`, or `unknown` (left to the planner), with a
+/// confidence and a reason.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct IntentResult {
@@ -282,8 +283,8 @@ mod tests {
     }
 }
 
-/// `POST /api/v1/chat/switch_agent` request (seed 002 §3.1). Without a
-/// `session_id` a new session is opened with the chosen persona.
+/// `POST /api/v1/chat/switch_agent` request: the persona chosen by hand.
+/// Without a `session_id` a new session is opened with the chosen persona.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SwitchAgentRequest {
@@ -308,7 +309,7 @@ pub struct SwitchAgentData {
     pub session_id: String,
 }
 
-/// The two personas (seed 002), as `ChatResponse::agent` names them.
+/// The two personas, casual and analysis, as `ChatResponse::agent` names them.
 pub const CASUAL: &str = "casual";
 pub const ANALYSIS: &str = "analysis";
 
@@ -330,7 +331,7 @@ pub fn persona_name(agent: &str) -> &'static str {
     }
 }
 
-/// The system line of a persona switch (seed 002 §2.2), the same on the
+/// The system line of a persona switch, the same on the
 /// server (stored, and the `agent_switched` event's message) and in the panel.
 pub fn switch_message(from: &str, to: &str) -> String {
     format!(

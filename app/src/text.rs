@@ -61,8 +61,8 @@ pub fn url_encode(s: &str) -> String {
 ///
 /// Written with integers on purpose: `format!("{x:.1}")` and an `f64`
 /// attribute pull the standard library's float formatting (Grisu and Dragon4)
-/// into the browser's WASM, and every page that shows a score would load it
-/// (issue 13). Not finite is shown as 0.
+/// into the browser's WASM, and every page that shows a score would load it.
+/// Not finite is shown as 0.
 pub fn fixed(x: f64, places: u32) -> String {
     if !x.is_finite() {
         return "0".to_string();

@@ -1,4 +1,4 @@
-// `make bench-front` (issue 30): from navigation to the agent's first answer.
+// `make bench-front`: from navigation to the agent's first answer.
 //
 // For home, a ranking page and an advisor's page, in a fresh browser context
 // (cold: empty HTTP cache) and then in a second tab of the same context (warm:

@@ -1,9 +1,9 @@
 import { test, expect, Page } from '@playwright/test';
 import { recordSpeech, hydrated, spoken, lastSpoken, isWasm, seriousViolations } from './helpers';
 
-// Issue 13's checks that hold today: axe-core on every page (no serious or
-// critical violation), no horizontal scrolling on a phone, the seed
-// conversation by keyboard alone, Escape folding the panel, and the time
+// The accessibility checks that hold today: axe-core on every page (no
+// serious or critical violation), no horizontal scrolling on a phone, the
+// seed conversation by keyboard alone, Escape folding the panel, and the time
 // until the panel's input is enabled (printed).
 
 // Every page of the site, as a student reaches it.

@@ -24,11 +24,11 @@ test('the site says which planner answers', async ({ request }) => {
   expect(JSON.stringify(health)).toContain('model:scripted');
 });
 
-test('seed 4.1 through the panel with a model: code answers what it understood, the model only adds', async ({ page }) => {
+test('the whole example conversation through the panel with a model: code answers what it understood, the model only adds', async ({ page }) => {
   await page.goto('/');
   await hydrated(page, 'home');
 
-  // Code understood every seed turn: its words are spoken (issue 11), while
+  // Code understood every seed turn: its words are spoken, while
   // the model was still asked and told what code understood.
   const first = CODE_FIRST;
   expect((await turn(page, '我想考北京大学计算机系')).join('')).toBe(first);
@@ -55,7 +55,7 @@ test('a broken model reply is taken back and code answers instead; the session g
   const cancelledBefore = await page.evaluate(() => (window as unknown as { __cancelled: number }).__cancelled);
   const said = await turn(page, '坏掉的回复');
   // The model's first words were spoken, then code replaced them with its
-  // own answer to the turn (issue 11: a broken answer degrades to code).
+  // own answer to the turn (a broken answer degrades to code).
   expect(said[0]).toBe('好的，马上。');
   const answer = said[said.length - 1];
   expect(answer).not.toMatch(/^抱歉/);
@@ -67,7 +67,7 @@ test('a broken model reply is taken back and code answers instead; the session g
 
   // A slow model on a turn code understood nothing of: when the budget
   // (2 s) runs out, code's own answer is spoken, as with no model at all
-  // (issue 28: a model never makes a turn worse), not an apology.
+  // (a model never makes a turn worse), not an apology.
   const slow = await turn(page, '模型超时');
   expect(slow.join('')).not.toMatch(/^抱歉/);
   expect(slow.join('')).toContain('哪个学校');

@@ -1,7 +1,7 @@
 import { test, expect, APIRequestContext } from '@playwright/test';
 import { hydrated, recordSpeech, send, lastSpoken } from './helpers';
 
-// What students expect of a review site (issue 14): the header's name search
+// What students expect of a review site: the header's name search
 // (pinyin, initials), 有用 on reviews, reviews sorted and filtered by links,
 // and 是否推荐报考 — with JavaScript off and on.
 

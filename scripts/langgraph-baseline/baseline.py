@@ -1,5 +1,5 @@
-"""The LangGraph side of the chat-turn comparison (issue tracker: "about 3.7
-times faster than a LangGraph ReAct agent with a zero-latency scripted model
+"""The LangGraph side of the chat-turn comparison (the claim it checks: "about
+3.7 times faster than a LangGraph ReAct agent with a zero-latency scripted model
 on the same tools"). Run by run.sh (`make bench-langgraph`); our side is
 `make bench` (server/benches/agent.rs).
 

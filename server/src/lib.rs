@@ -31,9 +31,9 @@
 //! - [`search`]: the name search — advisors by name, pinyin or initials,
 //!   schools and majors by name or alias (`/search`, the agent's lookup).
 //! - [`agent`]: the voice agent's turn pipeline.
-//! - [`coach`]: the review coach, a router → follow-up / editor graph (seed 003).
+//! - [`coach`]: the review coach, a router → follow-up / editor graph.
 //! - [`speech_act`]: whose words each clause is and what it does to an action;
-//!   both the agent and the coach act only on its verdict (issue 16).
+//!   both the agent and the coach act only on its verdict.
 //! - [`http`]: the JSON API and the chat endpoints; who is asking
 //!   (`http::client`: the address, from the socket or a trusted proxy,
 //!   turned into the client's stored key at once); every request's id,

@@ -38,7 +38,7 @@
 //!   database is `--db`, else `DATABASE_URL`, else `sqlite://data/scale.db`.
 //! - `server bench-scale [--db URL] [--pg URL] [--samples 200]` — the main reads timed
 //!   on the demo and at scale (the database at scale as `seed` chooses it),
-//!   against issue 12's targets (`make bench-scale`).
+//!   against each read's target (`make bench-scale`).
 //!
 //! The evaluations, `analyze` and `load` without `--url` work on a fresh
 //! temporary copy of the demo by design, never on `DATABASE_URL`.

@@ -1,6 +1,6 @@
 //! What the site holds about a school or a major as a whole — for a
 //! student's general question ("中山大学怎么样", "计算机专业好就业吗"), which
-//! seed 001 answers directly rather than as a search: the school's city and
+//! the agent answers directly rather than as a search: the school's city and
 //! tier (the catalog), how many advisors and reviews the site has there, the
 //! average rating and the 学生前途 (prospects) average of those reviews, and
 //! the best-ranked advisors. Every figure is read, none is estimated.

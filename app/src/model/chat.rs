@@ -24,7 +24,7 @@ pub struct ChatHistory {
     pub form: crate::protocol::UserForm,
     /// The chips still waiting for an answer (the last `present_options`), if any.
     pub options: Option<crate::protocol::ToolCall>,
-    /// When the session was opened (seed 000 §5.2 `start_time`), ISO 8601 UTC.
+    /// When the session was opened, ISO 8601 UTC.
     #[serde(default)]
     pub start_time: String,
     /// The page the student was on at the last turn, as the panel sent it.

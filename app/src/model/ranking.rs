@@ -126,7 +126,7 @@ impl RankingPage {
 /// with the page or an error), so it keeps serde's default, externally tagged
 /// form: an internally tagged enum (`tag = "kind"`) is read through serde's
 /// buffered `Content`, which compiled a second deserializer of every variant
-/// into the page's WASM (issue 13).
+/// into the page's WASM.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RankingView {

@@ -1,5 +1,5 @@
 //! A general question about a school or a major ("中山大学怎么样",
-//! "计算机专业好就业吗", "北大计算机难考吗"). Seed 001 answers such a question
+//! "计算机专业好就业吗", "北大计算机难考吗"). Such a question is answered
 //! directly instead of starting a search; here the answer is what the site
 //! holds — the tool `get_place_facts` (`Site::place_facts`: city, tier,
 //! advisors, reviews, averages, the first of the ranking), so every figure
@@ -254,7 +254,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_offer_chips_fit_seed_004() {
+    fn the_offer_chips_fit_the_chip_schema() {
         let w = PlaceWords::load();
         let q = w.offer_question.chars().count();
         assert!((5..=10).contains(&q), "question of {q} characters");

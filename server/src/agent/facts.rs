@@ -1,7 +1,7 @@
-//! Facts only from data (seed 004, 代码掌舵，AI 划桨). A spoken reply may name
-//! an advisor or say a figure (a score, a count) only when the turn's data
-//! says it: a tool result, the page the student sees, or code's own reply
-//! (which code composes from the database). A language model writes fluent
+//! Facts only from data (代码掌舵，AI 划桨: code steers, the model rows).
+//! A spoken reply may name an advisor or say a figure (a score, a count)
+//! only when the turn's data says it: a tool result, the page the student
+//! sees, or code's own reply (which code composes from the database). A language model writes fluent
 //! sentences about people it knows nothing of ("王五老师毕业于北京大学…"), so
 //! its reply is checked here and replaced by code's narration when it claims
 //! more than the data holds. The same check counts violations in `server

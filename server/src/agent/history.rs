@@ -1,5 +1,5 @@
 //! The session as the student sees it outside a turn: the persona switched
-//! by hand (seed 002 §3.1) and the stored conversation.
+//! by hand (`POST /api/v1/chat/switch_agent`) and the stored conversation.
 
 use app::error::ApiError;
 use app::model::ChatHistory;
@@ -9,7 +9,7 @@ use super::session_store::Caller;
 use super::{persona_named, Agent, DEFAULT_PERSONA};
 
 impl Agent {
-    /// Switches the persona by hand (seed 002 §3.1): it then holds against
+    /// Switches the persona by hand: it then holds against
     /// keywords until the student switches again or a strong trigger fires.
     /// No session yet: one is opened with that persona. Returns the session
     /// id and the sentence to show.

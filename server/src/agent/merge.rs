@@ -1,7 +1,8 @@
-//! Code's plan and a model's proposal made into one plan (seed 004, 代码掌舵，
-//! AI 划桨). Understanding always runs: the embedded planner plans every
-//! turn from the code's analysis, with or without a model, and the model
-//! proposes only what code left open. The rules, in code:
+//! Code's plan and a model's proposal made into one plan (代码掌舵，AI 划桨:
+//! code steers, the model rows). Understanding always runs: the embedded
+//! planner plans every turn from the code's analysis, with or without a
+//! model, and the model proposes only what code left open. The rules, in
+//! code:
 //!
 //! - **Form values**: what code understood this turn is kept. The model may
 //!   fill a field that is empty both in the form and in code's update (made

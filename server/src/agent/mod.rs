@@ -11,9 +11,9 @@
 //! → understand → resolve → persona → plan → model → merge → validate →
 //! steer → execute → narrate → save, the edges in one function. Each step
 //! owns its code there, a file or a folder by concept (`turn/persona/`:
-//! when the persona switches, seed 002; `turn/resolve/`: references found
+//! when the persona switches; `turn/resolve/`: references found
 //! once per turn; `turn/validate/`: every proposal checked; `turn/steer/`:
-//! the triggers and the chips of a phase, seed 004). No step has a twin
+//! the triggers and the chips of a phase). No step has a twin
 //! here: what other parts use too is a library of its own name.
 //!
 //! The libraries the steps share (and the planners, HTTP, the tools):
@@ -26,7 +26,7 @@
 //! - [`targets`]: which advisor each reference points at (what the
 //!   `resolve` step found, read by the planners and the coach).
 //! - [`form`]: the student's form — fields by name, an update applied, the
-//!   phase its gaps decide (seed 004), the values it takes, what chips
+//!   phase its gaps decide, the values it takes, what chips
 //!   about it may be.
 //! - [`planner`]: the embedded planner and the model planner.
 //! - [`merge`]: code's plan and a model's proposal made one.
@@ -91,7 +91,7 @@ use crate::site::Site;
 use crate::speech_act::SpeechActs;
 
 /// The persona a new session starts with: the data side, since most
-/// students arrive with a school in mind (seed 000's main flow).
+/// students arrive with a school in mind.
 pub const DEFAULT_PERSONA: &str = ANALYSIS;
 /// The persona `name` names (`casual` / `analysis`, surrounding space
 /// ignored), `None` for any other: a request's `agent_type`, a stored
@@ -124,19 +124,20 @@ pub struct Agent {
     personas: PersonaLexicon,
     /// The casual persona's replies (embedded planner).
     casual: Templates,
-    /// The review coach and its per-session drafts (seed 003).
+    /// The review coach and its per-session drafts.
     coach: Coach,
-    /// Whose words each clause is and what it does to an action (issue 16).
+    /// Whose words each clause is and what it does to an action (the agent
+    /// acts only on a direct yes).
     acts: Arc<SpeechActs>,
     /// For telling advisor names in a reply (facts only from data).
     surnames: facts::Surnames,
     /// The tools' names, which are never spoken.
     tool_names: Vec<String>,
-    /// Reading the form back (seed 001 "我是哪个学校的").
+    /// Reading the form back ("我是哪个学校的").
     readback: readback::ReadBack,
     /// The offer under a place answer ("看看导师排名").
     place_words: about_place::PlaceWords,
-    /// What a model's intent must agree with (seed 001 classification).
+    /// What a model's intent classification must agree with.
     intent_evidence: turn::classify::Evidence,
 }
 

@@ -1,4 +1,4 @@
-//! Chip clicks (seed 004 `contextUpdate`): the clicked value goes straight
+//! Chip clicks: the clicked value goes straight
 //! into the form field the chips named — no planner, no model. A `general`
 //! chip is sent on as if the student had typed it.
 

@@ -1,5 +1,5 @@
-//! Reading back what the agent holds (seed 001: "我是哪个学校的 → 读取已加载
-//! 的数据"): "我刚才说的是哪个学校？", "你记下了我哪些要求？". The answer is the
+//! Reading back what the agent holds ("我是哪个学校的 → 读取已加载的数据"):
+//! "我刚才说的是哪个学校？", "你记下了我哪些要求？". The answer is the
 //! form itself, read by code — no tool, no model, with or without one — so
 //! it can never name a value the student did not give. A question that names
 //! a field gets that field; any other gets everything held, in the form's

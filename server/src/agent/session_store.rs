@@ -1,4 +1,4 @@
-//! The session store: sessions in the database (seed 000 §5.2) —
+//! The session store: sessions in the database —
 //! the form, the page context last sent, the agent's working memory
 //! (`agent::memory`) and the persona, with the conversation beside them.
 //! A turn is saved in one transaction, so a turn is either all there or not

@@ -15,11 +15,11 @@ pub struct TurnStats {
     pub over_limit: Option<u64>,
 }
 
-/// A turn's model calls by why the model was asked (issue 28: only for
-/// what code could not do). `server eval` reports them per turn.
+/// A turn's model calls by why the model was asked (a model only for what
+/// code could not do). `server eval` reports them per turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ModelCalls {
-    /// Seed 001's intent classification of a message code read nothing of.
+    /// The model's intent classification of a message code read nothing of.
     pub intent: u32,
     /// The planner, for words code did not read.
     pub unread: u32,

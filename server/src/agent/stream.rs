@@ -16,8 +16,8 @@ use app::protocol::ChatResponse;
 use crate::voice;
 
 /// What the stream endpoint sends, in order: a `Switch` when the persona
-/// changes this turn (before the new persona's first sentence, seed 002
-/// §2.2 step 4), `Voice`s, then one `Reply`.
+/// changes this turn (before the new persona's first sentence, so the
+/// student hears of the switch first), `Voice`s, then one `Reply`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamEvent {
     Switch(SwitchNotice),

@@ -14,7 +14,7 @@ use super::nlu::Reference;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
     Found(SelectedAdvisor),
-    /// "第一个" with no list on the page (seed 000 §6.3).
+    /// "第一个" with no list on the page.
     NoList,
     /// "第九个" on a list of three.
     OutOfRange(usize),

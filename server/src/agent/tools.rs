@@ -3,12 +3,12 @@
 //! embedded planner proposes them by name, a language model gets them as
 //! function definitions, and validation drops anything not registered. A new
 //! tool is a registry entry plus an arm in [`Executor::execute`], never a new
-//! intent (seed 001).
+//! intent.
 //!
 //! A tool marked `"consequential": true` (resetting the form, publishing a
 //! review — anything the student could not take back) names its `action` in
 //! `server/lexicons/actions.txt`; validation keeps a call of it only when
-//! code's speech-act verdict authorised that action this turn (issue 16). A
+//! code's speech-act verdict authorised that action this turn. A
 //! tool with `"planner": false` is reported by code (the review coach's
 //! `submit_review`) and never offered to a language model.
 //!

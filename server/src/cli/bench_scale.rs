@@ -1,7 +1,7 @@
 //! `server bench-scale` (`make bench-scale`): the reads students make most,
 //! timed on the demo data and on the demo grown to 100,000 advisors and a
-//! million reviews (`demo::scale`), side by side, against the targets of
-//! issue 12.
+//! million reviews (`demo::scale`), side by side, against each read's
+//! target (a p95 or p50 in milliseconds, below).
 //!
 //! The site is served in this process on a loopback port (the real router,
 //! a real TCP socket, an HTTP client), once per database. The database at

@@ -108,7 +108,7 @@ pub async fn evaluate(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCod
 }
 
 /// `server eval-model`: each suite on code alone and with the configured
-/// model, turn by turn (issue 28): what the model rescues and what it
+/// model, turn by turn: what the model rescues and what it
 /// breaks, its calls by why it was asked, and the time to the first spoken
 /// sentence.
 pub async fn evaluate_model(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCode, Failure> {

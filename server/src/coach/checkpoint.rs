@@ -1,4 +1,4 @@
-//! Checkpoints of the coach's graph state, one per chat session (seed 003's
+//! Checkpoints of the coach's graph state, one per chat session (the graph's
 //! checkpointer): read with the session before a turn, written in the same
 //! transaction that stores the turn (`agent::session_store::SessionStore`), so a
 //! draft and the conversation it came from are never out of step. This

@@ -1,4 +1,4 @@
-//! The coach's labelled set (seed 003 §5.1 路由准确性): review messages with
+//! The coach's labelled set (路由准确性, routing accuracy): review messages with
 //! the route an expert would take and the posting rules each breaks. The
 //! router (with the rule check, as in a real turn) is run on every message
 //! and scored: routing accuracy, and precision / recall per rule.
@@ -101,7 +101,7 @@ pub fn run(set: &[Labelled]) -> Vec<Verdict> {
         .collect()
 }
 
-/// How the coach does with a model (seed 003 §5.1): the router's accuracy
+/// How the coach does with a model: the router's accuracy
 /// with the model's evaluation (code's rules still check it), and how often
 /// the follow-up's own words ask about a dimension the draft actually lacks.
 #[derive(Clone, Debug, Default, PartialEq)]

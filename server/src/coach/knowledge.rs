@@ -1,5 +1,5 @@
-//! The editor's lookup tool (seed 003: the teacher binds a knowledge tool
-//! and loops through the tool node): the site's own knowledge — how posting,
+//! The editor's lookup tool (bound to the editor's model call, which loops
+//! through the tool node): the site's own knowledge — how posting,
 //! editing, scores and rankings work (`prompts/coach/knowledge.txt`) and the
 //! FAQ (`prompts/embedded/faq.txt`) — searched by the words and characters
 //! a query shares with each passage. Pure and deterministic; the graph's

@@ -1,4 +1,4 @@
-//! The review coach (seed 003 mapped onto writing a review): "我想评价一下张
+//! The review coach (a router → follow-up / editor graph): "我想评价一下张
 //! 三老师" — or "我想评价他" on a detail page — starts a conversation in the
 //! panel that ends in a published review, through exactly the validation of
 //! the review form.

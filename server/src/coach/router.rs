@@ -1,4 +1,4 @@
-//! The router node (seed 003 `router_agent`): evaluates each message into a
+//! The router node: evaluates each message into a
 //! structured [`Evaluation`] — which dimensions it covers, whether it is
 //! specific, which posting rules it breaks, whether the review is now
 //! complete, a reason — and the `next_agent`. The rules below decide the
@@ -174,7 +174,7 @@ mod tests {
     }
 
     #[test]
-    fn routes_follow_seed_003() {
+    fn a_gap_goes_to_the_follow_up_the_rest_to_the_editor() {
         let l = lex();
         let r = Reader::load();
         let s = CoachState::new("1".into(), "张三".into());

@@ -1,4 +1,4 @@
-//! The coach's specialists through a model (seed 003: each is a model call
+//! The coach's specialists through a model (each is a model call
 //! with its own prompt, filled with the router's evaluation and the draft):
 //! the follow-up (`prompts/coach/follow_up.txt`) asks about a gap, the
 //! editor (`prompts/coach/editor.txt`) answers a question and may call the

@@ -1,4 +1,4 @@
-//! The coach's graph state (seed 003 §3.3 `State`, mapped): the advisor, the
+//! The coach's graph state: the advisor, the
 //! draft as it grows, what each dimension has been told, the last
 //! evaluation, and where the conversation waits. It is checkpointed per
 //! session after every turn, so a reload resumes the draft.
@@ -24,18 +24,18 @@ pub struct Coverage {
     pub sure: bool,
 }
 
-/// Which agent the router sends a message to (seed 003 `next_agent`).
+/// Which agent the router sends a message to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NextAgent {
-    /// Seed 003's student agent: asks about a missing or vague dimension.
+    /// The follow-up: asks about a missing or vague dimension.
     FollowUp,
-    /// Seed 003's teacher agent: a broken rule, a complete review to
+    /// The editor: a broken rule, a complete review to
     /// summarise, a question to answer, a change to the draft.
     Editor,
 }
 
-/// The router's structured evaluation of one message (seed 003 `Evaluation`).
+/// The router's structured evaluation of one message.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evaluation {
     /// Dimensions this message speaks about.
@@ -94,7 +94,7 @@ pub struct CoachState {
     pub evaluation: Option<Evaluation>,
     /// What the last broken rule was and where, as the rule check said it.
     pub notice: Option<String>,
-    /// Node errors, for the log (seed 003's `log`).
+    /// Node errors, for the log.
     pub log: String,
     /// The student asked to finish (就这些) or covered all four: what is
     /// left is choosing the scores the words did not decide.

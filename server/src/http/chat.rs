@@ -149,7 +149,7 @@ async fn history(
     })
 }
 
-/// Seed 002 §3.1: the persona chosen by hand. Success and failure share the
+/// The persona chosen by hand. Success and failure share the
 /// `{code, message, data}` envelope, `code` being the HTTP status.
 #[utoipa::path(post, path = "/chat/switch_agent", context_path = "/api/v1", tag = "chat",
     request_body = SwitchAgentRequest,

@@ -1,4 +1,4 @@
-//! The turn's latency budget (issue 28): a voice panel that waits more than
+//! The turn's latency budget: a voice panel that waits more than
 //! a few seconds is broken, whatever the model would have said. The agent
 //! runs each turn inside [`within`]; every model call of the turn — the
 //! intent classification, the planner, the casual persona, the coach's

@@ -24,8 +24,8 @@ pub struct CompletionRequest {
     /// Function definitions, or `None` (JSON-output mode, or no tools wanted).
     pub tools: Option<Value>,
     pub tool_choice: Option<Value>,
-    /// This call's sampling temperature (a phase's, seed 004 §4.1); `None`
-    /// is the configured `LLM_TEMPERATURE`.
+    /// This call's sampling temperature (a phase's, from
+    /// `prompts/model/flow.conf`); `None` is the configured `LLM_TEMPERATURE`.
     pub temperature: Option<f32>,
 }
 

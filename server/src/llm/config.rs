@@ -11,7 +11,8 @@ use std::time::Duration;
 pub enum ToolMode {
     /// Native function calling (`tools` + `tool_choice`).
     Functions,
-    /// No `tools` field: the prompt asks for seed 000 §2.1's JSON object, for
+    /// No `tools` field: the prompt asks for a JSON object (`voice_response`,
+    /// `tool_calls`), for
     /// models and servers without function calling.
     Json,
 }

@@ -1,4 +1,4 @@
-//! The speech act of a message (issue 16): which clauses are the student's
+//! The speech act of a message: which clauses are the student's
 //! own words, and what each does to an action it names — instruct it,
 //! negate it, ask about it, or only suppose it.
 //!

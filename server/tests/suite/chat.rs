@@ -1,6 +1,8 @@
-//! `POST /api/v1/chat` end to end on the embedded planner: the seed's own
-//! examples (000 §1.4, §4.1, §6.1–6.3) as test cases, chip clicks, ambiguity,
-//! corrections, the duplicate guard and bad input.
+//! `POST /api/v1/chat` end to end on the embedded planner: the design's own
+//! examples as test cases (asking for what is missing, the whole
+//! conversation, no school or major yet, a failing dependency, a reference
+//! with no list on the page), chip clicks, ambiguity, corrections, the
+//! duplicate guard and bad input.
 
 use crate::common;
 
@@ -9,7 +11,7 @@ use common::{app, call, get, post_json, tools, Student};
 use serde_json::Value;
 
 #[tokio::test]
-async fn seed_1_4_only_a_school_asks_for_the_major_with_chips() {
+async fn only_a_school_asks_for_the_major_with_chips() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
     let r = s.say("我想考北京大学").await;
@@ -33,7 +35,7 @@ async fn seed_1_4_only_a_school_asks_for_the_major_with_chips() {
 }
 
 #[tokio::test]
-async fn seed_1_4_only_a_major_asks_for_the_school() {
+async fn only_a_major_asks_for_the_school() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
     let r = s.say("计算机专业").await;
@@ -47,7 +49,7 @@ async fn seed_1_4_only_a_major_asks_for_the_school() {
 }
 
 #[tokio::test]
-async fn seed_1_4_nothing_yet_greets_and_asks_for_both() {
+async fn nothing_yet_greets_and_asks_for_both() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
     let r = s.say("你好").await;
@@ -61,7 +63,7 @@ async fn seed_1_4_nothing_yet_greets_and_asks_for_both() {
 }
 
 #[tokio::test]
-async fn seed_4_1_the_whole_conversation() {
+async fn the_whole_example_conversation() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
 
@@ -129,7 +131,7 @@ async fn seed_4_1_the_whole_conversation() {
     assert_eq!(r.voice_response, "好的，这是张三教授的详细信息。");
     assert_eq!(s.page.current_page, app::protocol::PageKind::Detail);
 
-    // 5. Seed §3.2 capability 3: "他的学生评价怎么样？" on the detail page.
+    // 5. "他" is the advisor of the detail page: "他的学生评价怎么样？".
     let r = s.say("他的学生评价怎么样？").await;
     let reviews = call(&r, "get_advisor_reviews");
     assert!(reviews.result.as_ref().unwrap()["count"].as_u64().unwrap() > 10);
@@ -142,7 +144,7 @@ async fn seed_4_1_the_whole_conversation() {
 }
 
 #[tokio::test]
-async fn seed_6_1_wanting_to_take_the_exam_asks_without_tools() {
+async fn wanting_to_take_the_exam_asks_without_tools() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
     let r = s.say("我想考研").await;
@@ -151,7 +153,7 @@ async fn seed_6_1_wanting_to_take_the_exam_asks_without_tools() {
 }
 
 #[tokio::test]
-async fn seed_6_2_a_failing_dependency_apologises_and_keeps_the_turn() {
+async fn a_failing_dependency_apologises_and_keeps_the_turn() {
     let (app, site) = app().await;
     let mut s = Student::new(&app);
     s.say("你好").await;
@@ -178,7 +180,7 @@ async fn seed_6_2_a_failing_dependency_apologises_and_keeps_the_turn() {
 }
 
 #[tokio::test]
-async fn seed_6_3_a_reference_with_no_list_on_the_page() {
+async fn a_reference_with_no_list_on_the_page() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
     let r = s.say("第一个导师怎么样？").await;
@@ -370,7 +372,7 @@ async fn a_reload_restores_the_conversation() {
     assert_eq!(h["messages"][1]["role"], "assistant");
     assert_eq!(h["form"]["school"], "北京大学");
     assert_eq!(h["options"]["params"]["target_field"], "major");
-    // Seed 000 §5.2: the session's start time and the page it last saw.
+    // The session's start time and the page it last saw.
     let start = h["start_time"].as_str().unwrap();
     assert!(
         start.len() == 20 && start.ends_with('Z') && start.contains('T'),

@@ -1,4 +1,4 @@
-//! The review coach (seed 003 mapped): a coached conversation through the
+//! The review coach: a coached conversation through the
 //! chat endpoint from "我想评价他" to a published review, the posting rules
 //! on the way, the checkpointed draft, cancelling, the model's structured
 //! evaluation, and the labelled set's scores.
@@ -288,7 +288,7 @@ fn routed(dimensions: &[&str], question: bool, complete: bool) -> String {
     .to_string()
 }
 
-/// Seed 003 with a model, end to end: the follow-up asks in the model's words
+/// The coach with a model, end to end: the follow-up asks in the model's words
 /// about a missing dimension, the editor answers a question through the
 /// lookup tool and the tool node, 就这些 and 确认发布 post a valid review.
 #[tokio::test]
@@ -469,7 +469,7 @@ fn summary_scores(voice: &str) -> [u8; 4] {
     })
 }
 
-/// Issue 27's table, as a student wrote it: each row is what the summary
+/// A review as a student writes it: each row is what the summary
 /// must say after the student's own words.
 #[tokio::test]
 async fn the_summary_scores_what_the_student_wrote() {
@@ -610,7 +610,7 @@ async fn a_model_line_that_contradicts_the_site_is_refused() {
     );
 }
 
-/// The coach's model calls keep the turn's latency budget (issue 28): a
+/// The coach's model calls keep the turn's latency budget: a
 /// model slower than it costs the student no more than the budget, and the
 /// coach's own templates speak.
 #[tokio::test]
@@ -673,8 +673,8 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
     assert_eq!(t.edit_accuracy(), 100.0, "{file}: edits");
 }
 
-/// The coach's reading of scores cannot fall back (issue 27's measure):
-/// the development sets as they are read now. The issue's targets (≥ 90 %
+/// The coach's reading of scores cannot fall back: the development sets,
+/// held to how well they are read now. The targets (≥ 90 %
 /// exact per dimension, ≥ 98 % within ±1) are for a set written after the
 /// code and measured once; `server eval-coach` prints them.
 #[test]

@@ -10,9 +10,9 @@ use server::agent::eval::{parse_suite, run_dialogue};
 use server::agent::Agent;
 
 const SUITE: &str = include_str!("../../evals/dialogues.jsonl");
-/// Phrasings of the categories the NLU used to fail (issue 11).
+/// Phrasings of the categories the NLU used to fail.
 const GENERALISATION: &str = include_str!("../../evals/generalisation.jsonl");
-/// Seed 003's coached conversation, the one `make eval-model` runs on a model.
+/// The review coach's conversation, the one `make eval-model` runs on a model.
 const COACH_DIALOGUE: &str = include_str!("../../evals/coach-dialogue.jsonl");
 
 /// Every turn of `suite` on the embedded planner: the turns taken, and a
@@ -101,7 +101,7 @@ fn the_eval_command_scores_the_seed_suite() {
         .filter(|t| t.visit.is_none())
         .count();
     assert!(
-        stdout.contains("PASS  [seed 4.1 conversation] #1 «我想考北京大学计算机系»"),
+        stdout.contains("PASS  [the whole conversation] #1 «我想考北京大学计算机系»"),
         "{stdout}"
     );
     assert!(stdout.contains("planner            embedded"), "{stdout}");

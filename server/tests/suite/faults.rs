@@ -1,4 +1,4 @@
-//! A model never makes a turn worse than no model (issue 28): the dialogue
+//! A model never makes a turn worse than no model: the dialogue
 //! suites replayed with a provider that is down, answers 500, answers
 //! garbage, answers after the turn's latency budget or after the request's
 //! deadline must equal the embedded planner's replay turn by turn — the same

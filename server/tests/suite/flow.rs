@@ -1,4 +1,4 @@
-//! Seed 004 with a model, to the letter: each phase's call carries the
+//! The phased flow with a model, to the letter: each phase's call carries the
 //! phase's temperature (`prompts/model/flow.conf`), the last phase forces the
 //! final tool (one step, `tool_choice`), and chips are 2–4 options under a
 //! 5–10 character question whoever proposed them.
@@ -14,7 +14,7 @@ async fn site(server: &ScriptedServer) -> axum::Router {
     site_with(server, &[("LLM_STREAM", "false")]).await
 }
 
-/// The planner's requests (not seed 001's classification).
+/// The planner's requests (not the intent classification's).
 fn planner_requests(server: &ScriptedServer) -> Vec<Received> {
     server
         .received()
@@ -91,7 +91,7 @@ async fn chips_are_two_to_four_under_a_five_to_ten_character_question() {
 }
 
 #[tokio::test]
-async fn the_embedded_planners_chips_fit_seed_004_on_every_phase() {
+async fn the_embedded_planners_chips_fit_the_chip_schema_on_every_phase() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
     let mut seen = 0;

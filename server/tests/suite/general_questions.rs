@@ -1,4 +1,4 @@
-//! Seed 001 beyond the form: reading back what the agent holds ("我刚才说的
+//! Beyond the form: reading back what the agent holds ("我刚才说的
 //! 是哪个学校？"), a general question about a school or a major answered
 //! from the site's data without filling the form ("中山大学怎么样"), and the
 //! model's intent classification for what code understood nothing of —

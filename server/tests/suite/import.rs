@@ -1,4 +1,4 @@
-//! `server import` and `DEMO_DATA=off` (issue 14, real data in): an empty
+//! `server import` and `DEMO_DATA=off` (real data in): an empty
 //! site that works, advisors from a CSV file that show in a running site
 //! with consistent aggregates, idempotence, updates, bad lines with their
 //! line numbers and nothing written, `--skip-bad`, `--dry-run`, and the

@@ -1,4 +1,4 @@
-//! Many instances (issue 12): two instances of the site over one database,
+//! Many instances: two instances of the site over one database,
 //! as two processes behind a proxy would be. A student whose requests
 //! alternate between them meets one site: one conversation, one review and
 //! its edit, one refused form shown again, one chat limit.

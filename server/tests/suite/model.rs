@@ -51,8 +51,9 @@ fn tool_names(request: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Seed 000 §4.1, the model's side: what a good model would answer.
-fn seed_4_1_rules() -> Value {
+/// The whole example conversation, the model's side: what a good model would
+/// answer.
+fn whole_conversation_rules() -> Value {
     json!([
         {"when": "我想考北京大学计算机系", "chunk_chars": 2, "reply": {
             "content": "好的，北京大学计算机系。正在为你筛选导师…",
@@ -75,12 +76,12 @@ fn seed_4_1_rules() -> Value {
 }
 
 #[tokio::test]
-async fn seed_4_1_streams_through_the_model_and_code_still_steers() {
-    let server = scripted(seed_4_1_rules()).await;
+async fn the_whole_conversation_streams_through_the_model_and_code_still_steers() {
+    let server = scripted(whole_conversation_rules()).await;
     let app = site_with(&server, &[]).await;
 
     // The seed's own conversation: code reads every word of it, so the
-    // model is never asked (issue 28) and code's words are said.
+    // model is never asked and code's words are said.
     let mut s = Student::new(&app);
     let (voices, r) = s.say_streamed("我想考北京大学计算机系").await;
     assert!(
@@ -260,7 +261,7 @@ async fn speech_starts_while_the_model_is_still_talking() {
 
 #[tokio::test]
 async fn whole_replies_work_the_same_without_streaming() {
-    let server = scripted(seed_4_1_rules()).await;
+    let server = scripted(whole_conversation_rules()).await;
     let app = site_with(&server, &[("LLM_STREAM", "false")]).await;
     let mut s = Student::new(&app);
     let r = s.say("我想考北京大学计算机系").await;
@@ -283,7 +284,7 @@ async fn whole_replies_work_the_same_without_streaming() {
 }
 
 #[tokio::test]
-async fn json_output_mode_reads_seed_2_1_objects_and_speaks_only_the_voice() {
+async fn json_output_mode_reads_voice_response_objects_and_speaks_only_the_voice() {
     let object = json!({
         "voice_response": "好的，北京大学计算机系。正在为你筛选导师…",
         "tool_calls": [{"tool": "update_form", "params": {"school": "北京大学", "major": "计算机科学与技术"}}]
@@ -336,7 +337,7 @@ async fn an_endpoint_without_function_calling_switches_to_json_output() {
     let r = s.say("那你平时都怎么帮学生").await;
     assert!(r.error.is_none());
     // The planner's requests (code understood nothing of the second
-    // message, so seed 001's intent classification asked first; it never
+    // message, so the intent classification asked first; it never
     // sends tools).
     let sent: Vec<_> = server
         .received()
@@ -350,7 +351,7 @@ async fn an_endpoint_without_function_calling_switches_to_json_output() {
 }
 
 /// A fault ends in what code says alone (a model never makes a turn worse
-/// than no model, issue 28): no error, no apology, and the `degraded` event
+/// than no model): no error, no apology, and the `degraded` event
 /// with the failure's code as its reason.
 fn assert_degraded(r: &app::protocol::ChatResponse, reason: &str) {
     assert!(r.error.is_none(), "{r:?}");
@@ -646,7 +647,7 @@ async fn general_questions_forbid_tools_and_the_casual_persona_has_none() {
 
 #[tokio::test]
 async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
-    let dialogue = json!({"name": "seed 4.1", "turns": [
+    let dialogue = json!({"name": "the whole conversation", "turns": [
         {"say": "我想考北京大学计算机系", "expect": {"form": {"school": "北京大学", "major": "计算机科学与技术"}, "tools_include": ["update_form", "update_ranking"]}},
         {"say": "我想做机器学习，希望导师温和一点", "expect": {"form": {"research_direction": "机器学习", "personality": "温和"}, "tools_include": ["recommend_advisors"], "first_result": {"recommend_advisors": "张三"}}},
         {"say": "第一个导师怎么样？", "expect": {"voice_contains": ["张三"]}},
@@ -654,7 +655,7 @@ async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
         {"say": "他平时几点来实验室"}
     ]});
     let suite = parse_suite(&dialogue.to_string()).unwrap();
-    let server = scripted(seed_4_1_rules()).await;
+    let server = scripted(whole_conversation_rules()).await;
     let site = common::site().await;
     let config = config_for(&server);
     for (agent, model_calls) in [
@@ -680,7 +681,7 @@ async fn the_eval_runner_scores_both_planners_on_the_same_suite() {
     }
 }
 
-/// The failure shapes of a small local model (issue 11), recorded as a
+/// The failure shapes of a small local model, recorded as a
 /// script: an empty reply, a tool call as fenced JSON beside prose, text only
 /// with invented facts about a person who does not exist, the top advisor of
 /// the wrong school, a history annotation echoed, JSON cut off. Every turn is

@@ -1,4 +1,4 @@
-//! Moderation at scale (issue 18): the reported reviews by keyset pages in
+//! Moderation at scale: the reported reviews by keyset pages in
 //! the order of reports and recency, read through their index; bulk hide /
 //! restore in one transaction with an audit line per review (who, what,
 //! when, why) shown on the admin page; the same text on several advisors

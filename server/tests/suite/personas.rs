@@ -1,4 +1,4 @@
-//! Seed 002 on this site: the casual and the analysis persona switch on what
+//! Two personas on this site: the casual and the analysis persona switch on what
 //! the student says or by hand, share one context (form, page, history), the
 //! casual one never touches data tools; and the analysis side's comparison,
 //! statistics and the extra form fields (degree type, enrollment year).
@@ -127,7 +127,7 @@ async fn the_casual_persona_never_calls_data_tools() {
 }
 
 #[tokio::test]
-async fn the_manual_switch_follows_seed_002_and_holds_against_keywords() {
+async fn the_manual_switch_answers_in_its_envelope_and_holds_against_keywords() {
     let (app, _) = app().await;
     let mut s = Student::new(&app);
     s.say("我想考北京大学计算机系").await;
@@ -272,7 +272,7 @@ async fn degree_type_and_enrollment_year_are_understood_when_said() {
     assert_eq!(r.form.degree_type.as_deref(), Some("专硕"));
 }
 
-/// Seed 002 §2.2 step 4: the student hears about the switch before the new
+/// The student hears about the switch before the new
 /// persona speaks — on the stream, `event: switch` (`{agent_type, message}`)
 /// comes before the first `voice` event, and the reply still carries the
 /// `agent_switched` event the protocol names.

@@ -1,4 +1,4 @@
-//! What students expect of a review site (issue 14): finding an advisor by
+//! What students expect of a review site: finding an advisor by
 //! name, pinyin or initials; 有用 on reviews (one per client, taken back);
 //! reviews sorted by 最新 / 最有用 and filtered by relation and tag; the
 //! optional 是否推荐报考 and its share — over the JSON API and the pages

@@ -494,9 +494,10 @@ async fn the_writer_edits_with_the_form_and_the_cookie_proves_it() {
     assert_eq!(list["reviews"][0]["text"], changed);
 }
 
-/// Issue 18's table: each sentence added to a valid review is refused with
-/// the right rule, the message points at the part without repeating it,
-/// nothing is stored; the look-alikes are published.
+/// Contact details in every form, rumours and their look-alikes: each
+/// sentence added to a valid review is refused with the right rule, the
+/// message points at the part without repeating it, nothing is stored; the
+/// look-alikes are published.
 #[tokio::test]
 async fn contact_details_in_every_form_and_rumours_are_refused_look_alikes_pass() {
     let (app, site) = app().await;

@@ -1,4 +1,4 @@
-//! Reads that do not grow with the data (issue 12): rankings, ranks and a
+//! Reads that do not grow with the data: rankings, ranks and a
 //! pair's statistics read stored scores through one index per sort, and
 //! stay exactly what scoring every advisor would give.
 

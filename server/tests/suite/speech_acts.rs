@@ -1,4 +1,4 @@
-//! Issue 16: the agent acts only on a direct yes. The cases are generated,
+//! The agent acts only on a direct yes. The cases are generated,
 //! not listed: for every phrase of `server/lexicons/actions.txt`, rules make
 //! variants that must never act (negated, questioned, conditional, reported,
 //! embedded in a longer sentence) and variants that must always act (the

@@ -88,7 +88,7 @@ pub struct Conversation {
     /// Why the last request failed, shown under the messages.
     pub error: RwSignal<Option<String>>,
     pub muted: RwSignal<bool>,
-    /// Who answers: `casual` or `analysis` (seed 002), as the last reply,
+    /// Who answers: the `casual` or the `analysis` persona, as the last reply,
     /// the stored conversation or the toggle said.
     pub persona: RwSignal<String>,
     session: StoredValue<Option<String>>,

@@ -154,7 +154,7 @@ pub struct VoicePiece {
 }
 
 /// `event: switch`: the persona changes this turn; the notice comes before
-/// anything the new persona says (seed 002 §2.2 step 4).
+/// anything the new persona says, so the student hears of the switch first.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct SwitchNotice {
     pub agent_type: String,

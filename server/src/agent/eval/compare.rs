@@ -6,7 +6,8 @@ use super::TurnReport;
 
 /// The same suite on code alone and with a model, turn by turn: the turns
 /// the model rescues (wrong or half right on code alone, right with it) and
-/// those it breaks (right on code alone, wrong with it; issue 28 wants none).
+/// those it breaks (right on code alone, wrong with it; there should be
+/// none: a model must never make a turn worse).
 #[derive(Clone, Debug, Default)]
 pub struct Comparison {
     pub turns: usize,

@@ -4,7 +4,7 @@
 //! evaluation command read the same JSONL format, one dialogue per line:
 //!
 //! ```json
-//! {"name": "seed 4.1", "turns": [
+//! {"name": "the whole conversation", "turns": [
 //!   {"say": "我想考北京大学计算机系",
 //!    "expect": {"form": {"school": "北京大学"}, "tools": ["update_form", "update_ranking", "present_options"],
 //!               "voice_prefix": "好的，北京大学计算机系。"}},

@@ -1,4 +1,4 @@
-//! What chips may be (seed 004's `present_options`): 2–4 options, a
+//! What chips may be (the `present_options` tool): 2–4 options, a
 //! question of 5–10 characters, about a form field or `general` (a chip
 //! sent on as if typed). The request check refuses a click on any other
 //! field; the `validate` step holds a proposal to this shape and the
@@ -12,7 +12,7 @@ pub fn is_chip_field(field: &str) -> bool {
     field == "general" || FORM_FIELDS.contains(&field)
 }
 
-/// Seed 004's `present_options` schema: 2–4 options, a question of 5–10
+/// The `present_options` schema: 2–4 options, a question of 5–10
 /// characters — few enough to be read aloud and taken in at a glance.
 pub const MIN_CHIPS: usize = 2;
 pub const MAX_CHIPS: usize = 4;
@@ -34,7 +34,7 @@ pub fn chip_question(field: &str) -> &'static str {
     }
 }
 
-/// `question` if it fits seed 004's 5–10 characters, else `field`'s own.
+/// `question` if it fits the schema's 5–10 characters, else `field`'s own.
 pub fn fitted_question(question: &str, field: &str) -> String {
     let question = question.trim();
     if QUESTION_CHARS.contains(&question.chars().count()) {
@@ -49,7 +49,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_fallback_question_fits_seed_004() {
+    fn every_fallback_question_fits_five_to_ten_characters() {
         for field in FORM_FIELDS.iter().copied().chain(["general"]) {
             let n = chip_question(field).chars().count();
             assert!(QUESTION_CHARS.contains(&n), "{field}: {n}");

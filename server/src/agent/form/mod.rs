@@ -1,6 +1,6 @@
 //! The student's form as the agent reads and writes it: one field's value
 //! by its name, a field set or cleared, an `update_form` call applied, the
-//! phase its gaps decide ([`phase()`], seed 004), the values it takes
+//! phase its gaps decide ([`phase()`]), the values it takes
 //! ([`values`]) and what chips about it may be ([`chips`]). A library of the whole
 //! agent: the planners ask the phase, the read-back and the merge read
 //! fields, the `understand` step takes negated values out, and the `steer`

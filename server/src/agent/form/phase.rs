@@ -1,6 +1,6 @@
-//! The form's phases (seed 004 "数据缺口决定阶段"): where the conversation
-//! stands is a function of what the form still lacks and of the optional
-//! fields already offered. The planners read it to know what to ask; the
+//! The form's phases ("数据缺口决定阶段": the data gaps decide them): where
+//! the conversation stands is a function of what the form still lacks and
+//! of the optional fields already offered. The planners read it to know what to ask; the
 //! `steer` step asks it with chips.
 
 use app::protocol::UserForm;

@@ -2,8 +2,8 @@
 //! name or reference covers and that are not grammar (the `function` words
 //! of cues.txt, the person nouns, classifiers and lead words of the lexicon
 //! files). A turn whose message leaves no fragment was understood by code
-//! whole, and a language model has nothing to add to it: it is not asked
-//! (issue 28). A message that leaves one ("我想多学东西", "西电的网安",
+//! whole, and a language model has nothing to add to it: it is not asked.
+//! A message that leaves one ("我想多学东西", "西电的网安",
 //! "复试一般考什么") is where a model may rescue the turn.
 //!
 //! Single characters are not counted: a stray 荐 or 东 left between two

@@ -1,7 +1,7 @@
 //! The model planner: an OpenAI-compatible model proposes the reply and the
 //! tool calls, in one call per turn. It gets the tools of the one registry as
 //! function definitions (or, in JSON mode, described in the prompt), a
-//! `tool_choice` the code picks from the data (seed 004 `toolChoice`), and a
+//! `tool_choice` the code picks from the data, and a
 //! prompt assembled from files. What it proposes then goes through the same
 //! validation and steering as the embedded planner's proposals.
 
@@ -20,7 +20,7 @@ use crate::agent::tools::{
 };
 use crate::llm::{Completion, CompletionRequest, LlmClient, LlmError, ToolMode};
 
-/// The most tool calls one turn may execute (seed 004 `stepCountIs`).
+/// The most tool calls one turn may execute.
 pub const MAX_CALLS: usize = 6;
 
 pub struct ModelPlanner {
@@ -66,7 +66,7 @@ impl ModelPlanner {
             &self.tools,
             self.client.config().history_tokens,
         );
-        // The phase's temperature (seed 004 §4.1, `prompts/model/flow.conf`).
+        // The phase's temperature (`prompts/model/flow.conf`).
         let temperature =
             prompt::temperature(prompt::phase_key(form::phase(input.form, input.memory)));
         match mode {
@@ -107,8 +107,8 @@ impl ModelPlanner {
 }
 
 impl ModelPlanner {
-    /// The casual persona's turn: its own prompt, no tools at all (seed 002
-    /// `use_tools` is for the analysis side only), the reply streamed.
+    /// The casual persona's turn: its own prompt, no tools at all (tools are
+    /// for the analysis side only), the reply streamed.
     pub async fn chat_casual(&self, input: &PlanInput<'_>) -> Result<Plan, PlanError> {
         let request = CompletionRequest {
             messages: prompt::casual_messages(input, self.client.config().history_tokens),
@@ -205,7 +205,7 @@ pub fn choose(input: &PlanInput<'_>) -> ToolChoice {
             _ => {}
         }
     }
-    // Seed 004's last phase: the data is complete and every optional field
+    // The last phase: the data is complete and every optional field
     // was offered — a message that adds to the form or answers the last
     // question gets the final tool, forced, in one step (code still runs it
     // should the model not).

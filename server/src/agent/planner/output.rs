@@ -1,6 +1,6 @@
 //! Reading what a model said into a reply and tool calls. Two shapes are
 //! accepted, whatever mode was asked for: native function calls with the
-//! text as the spoken reply, or seed 000 §2.1's JSON object
+//! text as the spoken reply, or a JSON object
 //! (`{"voice_response", "tool_calls"}`), found inside code fences or prose
 //! and tolerant of text after it. While a reply streams, [`VoiceExtractor`]
 //! pulls the spoken part out of either shape as it grows, so speech can start

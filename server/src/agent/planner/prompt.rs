@@ -1,6 +1,6 @@
 //! The model's prompt, assembled per turn from the files in `prompts/model/`
-//! (no prompt text lives in Rust code): the system prompt (seed 000 §7.1),
-//! the task of the current phase (seed 004 §4.3: the data gaps decide it),
+//! (no prompt text lives in Rust code): the system prompt, the task of the
+//! current phase (the data gaps decide it),
 //! the form and the page context, what this turn's tool choice means where
 //! the server cannot enforce it, the history trimmed to a token budget, and
 //! the student's message.
@@ -34,7 +34,7 @@ const TURN: &str = include_str!("../../../../prompts/model/turn.txt");
 const HISTORY_TOOLS: &str = include_str!("../../../../prompts/model/history_tools.txt");
 const UNDERSTOOD: &str = include_str!("../../../../prompts/model/understood.txt");
 
-/// Which tools the model may call this turn (seed 004 `toolChoice`).
+/// Which tools the model may call this turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ToolChoice {
     /// The model decides.

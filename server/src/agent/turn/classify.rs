@@ -1,4 +1,4 @@
-//! `classify`: seed 001's model classification, for a message code
+//! `classify`: the model's intent classification, for a message code
 //! understood nothing of. A greeting or a read-back
 //! question the model is confident of is answered here, by code's own
 //! template and code's own reading of the form; anything else goes on to
@@ -7,7 +7,7 @@
 //! no model (flagged `degraded`), and the breaker (`llm::breaker`) spares
 //! the planner's call the same wait.
 //!
-//! Seed 001's `classify_intent_with_llm`, for what code leaves unknown: when
+//! The model's classification is for what code leaves unknown: when
 //! a model is configured and code's own understanding found nothing in a
 //! message (no code intent, no act, no value, no advisor), the model is asked
 //! which of the few special intents it is — structured output: an intent of
@@ -84,7 +84,7 @@ pub const THRESHOLD: f64 = 0.7;
 /// The longest reason kept, in characters.
 const MAX_REASON: usize = 40;
 
-/// The special intents the model may name (seed 001: only what code must
+/// The special intents the model may name (only what code must
 /// treat specially; everything else is `unknown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModelIntent {

@@ -1,4 +1,4 @@
-//! `coach` and `review`: the review coach (seed 003) has the conversation
+//! `coach` and `review`: the review coach has the conversation
 //! while a draft is open — except for a message that is not about the
 //! review, which the agent answers with the draft kept (a digression); "我想评价一下张三老师" opens one about the advisor
 //! the resolve step found (the message's reference, else the page's

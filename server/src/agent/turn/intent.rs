@@ -1,11 +1,11 @@
-//! `intent`: the few intents code answers alone (seed 001) — greeting,
+//! `intent`: the few intents code answers alone — greeting,
 //! meaningless input, reset — after the speech act of the message is read
-//! (issue 16). Resetting is consequential: it passes only as the student's
+//! Resetting is consequential: it passes only as the student's
 //! direct instruction; a negation or a question about it is answered and the
 //! form stays; someone else's words or a mere mention go on as an ordinary
 //! message. "重新开始，我想考清华" resets and goes on with the rest.
 //!
-//! Code-level intents (seed 001): only what code must answer itself —
+//! Code-level intents: only what code must answer itself —
 //! greetings, resets, and input with no meaning. A reset is named by the
 //! `reset` phrases of `server/lexicons/actions.txt`; whether the student
 //! asked for it is the speech-act step's verdict (`crate::speech_act`),

@@ -26,24 +26,24 @@
 //!
 //! - [`session`]: the open review draft, if any (the coach then has the turn).
 //! - [`chip`]: a clicked chip sets its field, by code alone.
-//! - [`coach`]: the review coach's graph (seed 003) — and `review`, which
+//! - [`coach`]: the review coach's graph — and `review`, which
 //!   opens a review conversation about the resolved advisor.
-//! - [`intent`]: the speech act of the message (issue 16), greeting,
+//! - [`intent`]: the speech act of the message, greeting,
 //!   meaningless input and reset (on a direct instruction only).
 //! - [`understand`]: code's NLU on the student's own clauses, always — with
 //!   or without a model; negated values leave the form; an answer in words
 //!   to the chips on screen becomes their click; a yes to a place answer's
 //!   offer ("看看导师排名？") names that place, a no ends the turn.
-//! - [`classify`]: seed 001's model classification, only for a message code
+//! - [`classify`]: the model's intent classification, only for a message code
 //!   understood nothing of; acted on above a confidence threshold.
 //! - [`resolve`]: "第一个", "他", names → advisors, once for every later step.
-//! - [`persona`]: who answers (seed 002), and the casual persona's reply.
+//! - [`persona`]: who answers, and the casual persona's reply.
 //! - [`plan`]: code's plan from the analysis; `model` asks the model only
 //!   for what code left open; `merge` keeps what code found and lets the
 //!   model add; a broken answer degrades to code's plan; `apology` only
 //!   when neither can answer.
 //! - [`validate`], [`steer`], [`execute`], [`narrate`]: checked, steered by
-//!   the form's gaps (seed 004), run, and spoken — a model's words only when
+//!   the form's gaps, run, and spoken — a model's words only when
 //!   every fact in them is in the data.
 //! - [`save`]: the reply, stored in one transaction with the session.
 

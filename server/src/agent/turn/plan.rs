@@ -1,4 +1,5 @@
-//! `plan`, `model`, `merge` and `apology` (seed 004, 代码掌舵，AI 划桨).
+//! `plan`, `model`, `merge` and `apology` (代码掌舵，AI 划桨: code steers,
+//! the model rows).
 //!
 //! Code plans every turn from its own analysis. A configured model is
 //! asked only when the turn needs more than code can say — words code did
@@ -28,7 +29,7 @@ impl Agent {
         // The model is asked only for what code could not do: words code
         // did not read, or a turn code has only its generic fallback for.
         // Where code understood the message whole it would add nothing and
-        // cost seconds (issue 28).
+        // cost seconds.
         let code_short = code.as_ref().map_or(true, |plan| plan.open_ended);
         t.ask_model = self.model.is_some()
             && !t.model_down
@@ -157,7 +158,7 @@ fn answered_from_data(act: Act) -> Option<IntentResult> {
 }
 
 /// The message only names the school and major whose ranking the page
-/// already shows (seed 001's duplicate guard): code answers it without a
+/// already shows (the duplicate guard): code answers it without a
 /// model call.
 fn restates_page(a: &Analysis, page: &PageContext) -> bool {
     let (Some(Slot::One(school)), Some(Slot::One(major))) = (&a.school, &a.major) else {

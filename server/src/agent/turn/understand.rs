@@ -75,7 +75,7 @@ impl Agent {
             .filter(|f| !self.personas.covers(f))
             .cloned()
             .collect();
-        // Seed 001: what code understood nothing of, a model classifies —
+        // What code understood nothing of, a model classifies —
         // when it says something at all ("好的" alone says nothing).
         t.classify = self.model.is_some()
             && t.session.persona != crate::agent::CASUAL
@@ -150,7 +150,7 @@ impl Agent {
 }
 
 /// Code's understanding found nothing: no act, no value, no advisor, no
-/// FAQ entry — the case seed 001 hands to the model's classification.
+/// FAQ entry — the case handed to the model's classification.
 fn understood_nothing(a: &Analysis) -> bool {
     a.act == Act::None
         && a.school.is_none()

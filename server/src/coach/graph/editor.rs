@@ -1,4 +1,4 @@
-//! The editor step (seed 003's teacher agent): works on the task the verdict
+//! The editor step: works on the task the verdict
 //! or the router gave it, with what the tool step found — the rule check of
 //! the draft, the summary and "发布吗？", the changed draft after a score
 //! edit, the published review, and answers to the student's questions (with
@@ -19,7 +19,7 @@ use crate::coach::state::{CoachState, Dimension, Scores, Waiting};
 use crate::coach::Coach;
 
 impl Coach {
-    /// Seed 003's teacher agent: works on its task, with what the tool
+    /// The editor: works on its task, with what the tool
     /// step found.
     pub(super) async fn editor(&self, state: &mut CoachState, w: &mut Walk<'_>) {
         let Some(task) = w.task.clone() else {

@@ -1,4 +1,4 @@
-//! The follow-up step (seed 003's student agent): one question about a gap
+//! The follow-up step: one question about a gap
 //! the draft still has — the template's, or with a model its own words
 //! about the same gap, if they pass the checks. It also asks, for the
 //! editor, when the router's model failed.
@@ -8,7 +8,7 @@ use crate::coach::state::{CoachState, Dimension};
 use crate::coach::Coach;
 
 impl Coach {
-    /// Seed 003's student agent: one question about a gap — the template's,
+    /// The follow-up: one question about a gap — the template's,
     /// or with a model its own words about the same gap, if they pass.
     pub(super) async fn follow_up(
         &self,

@@ -17,7 +17,7 @@
 //!  any step that fails ─▶ fallback ─▶ end                                     (apologise, log)
 //! ```
 //!
-//! - [`verdict`]: consequential actions on the speech act alone (issue 16):
+//! - [`verdict`]: consequential actions on the speech act alone:
 //!   dropping the draft on a direct instruction; with "发布吗？" pending,
 //!   publishing on a direct instruction or a yes, declining, a question about
 //!   publishing answered with the question still pending, a condition only
@@ -40,7 +40,7 @@
 //!
 //! A model's evaluation may propose an `action`; it is logged and never
 //! performed by itself. A router whose model call fails hands a gap to the
-//! editor, which asks about it in the template's words (seed 003 §4.3).
+//! editor, which asks about it in the template's words.
 
 mod choose;
 mod editor;
@@ -72,7 +72,7 @@ enum Task {
     /// Answer the student's question (a model, with the lookup tool).
     Answer(String),
     /// The router's model failed and the rules send the turn to a gap: the
-    /// editor asks about it in the template's words (seed 003 §4.3).
+    /// editor asks about it in the template's words.
     AskGap,
     Publish,
     Adjust(Vec<Edit>),
@@ -152,7 +152,7 @@ struct Walk<'m> {
     /// score, no rule broken, not "就这些"): only then is the router's
     /// model asked, and only then may a model word the follow-up — where
     /// code read the message, its evaluation and its templates answer at
-    /// once (issue 28: a model only for what code did not understand).
+    /// once (a model only for what code did not understand).
     unread: bool,
     turn: CoachTurn,
 }

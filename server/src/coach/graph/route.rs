@@ -1,4 +1,4 @@
-//! The router step (seed 003 `router_agent`) as the graph runs it: the
+//! The router step as the graph runs it: the
 //! posting rules, the evaluation (`coach::router`'s rules, or a model's
 //! structured output rerouted by the same rules), what the message adds to
 //! the draft, and the route to the next step. The rules themselves live in
@@ -146,7 +146,7 @@ impl Coach {
         }
     }
 
-    /// The model's evaluation (seed 003: structured output), as JSON.
+    /// The model's evaluation (structured output), as JSON.
     pub(in crate::coach) async fn model_evaluation(
         &self,
         client: &LlmClient,

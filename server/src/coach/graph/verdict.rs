@@ -1,5 +1,5 @@
 //! The verdict step, first in every turn: what the student asks the coach
-//! to *do* is decided on the speech act alone (issue 16), before any model
+//! to *do* is decided on the speech act alone, before any model
 //! is asked — dropping the draft, "继续写", and with "发布吗？" pending,
 //! publishing, declining, a question about publishing, a condition only
 //! discussed, and score edits (handed to the editor). Kept apart from the

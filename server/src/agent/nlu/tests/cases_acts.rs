@@ -166,7 +166,7 @@ fn requests() {
     ]);
 }
 
-/// Seed 001 "我是哪个学校的": a question about what the agent holds is read
+/// "我是哪个学校的": a question about what the agent holds is read
 /// back, never taken as a new value; stating a value is not a question.
 #[test]
 fn read_back_questions() {
@@ -192,7 +192,7 @@ fn read_back_questions() {
     ]);
 }
 
-/// Seed 001 "中山大学怎么样": a school or major in general is a question
+/// "中山大学怎么样": a school or major in general is a question
 /// about it, not a wish to search it; a wish, a preference or an advisor
 /// makes it something else.
 #[test]

@@ -329,7 +329,7 @@ fn negation_rejection_and_correction() {
             &[SchoolEither(&["浙江大学", "复旦大学"])],
         ),
         // The past is not the goal; alternatives are asked about; a field
-        // put off is not asked for (issue 11).
+        // put off is not asked for.
         ("我本科在武汉大学，想考北京大学", &[School("北京大学")]),
         ("我是南开毕业的，目标复旦", &[School("复旦大学")]),
         ("同济出身，想去上交", &[School("上海交通大学")]),

@@ -72,7 +72,7 @@ impl Planner for EmbeddedPlanner {
         let a = input.analysis;
         let turn = input.turn;
 
-        // What the agent holds, read back from the form (seed 001).
+        // What the agent holds, read back from the form.
         if a.act == Act::ReadBack {
             return Ok(Plan {
                 voice_response: self.readback.answer(
@@ -95,7 +95,7 @@ impl Planner for EmbeddedPlanner {
             });
         }
 
-        // General knowledge is answered without tools (seed 001).
+        // General knowledge is answered without tools.
         if a.act == Act::Faq {
             if let Some(answer) = a.faq.as_deref().and_then(|id| self.lexicons.faq_answer(id)) {
                 return Ok(Plan {

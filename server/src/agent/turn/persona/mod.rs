@@ -1,4 +1,4 @@
-//! `persona` and `casual`: who answers (seed 002). The persona switches on
+//! `persona` and `casual`: who answers. The persona switches on
 //! what the student says, or holds a manual choice (the rules and their
 //! word lists: [`switch`]); a switch is an event of the reply. The casual
 //! persona answers warmly without tools — the form, the page and the

@@ -1,4 +1,4 @@
-//! When the persona switches (seed 002), decided by the `persona` step
+//! When the persona switches, decided by the `persona` step
 //! before any planner runs. Two personas: 小暖, the casual one, for the
 //! human side of choosing an advisor — anxiety, indecision, encouragement,
 //! chitchat — with no data tools; and the analysis persona, precise and
@@ -189,7 +189,8 @@ pub fn needs_data(a: &Analysis) -> bool {
         )
 }
 
-/// The `agent_switched` event of seed 002 §2.2, whose message is also the
+/// The `agent_switched` event (the switch recorded and told to the student),
+/// whose message is also the
 /// system line stored in the conversation.
 pub fn switch_event(from: &str, to: &'static str, why: &Reason) -> AgentEvent {
     let mut data = serde_json::Map::new();
@@ -283,7 +284,8 @@ mod tests {
         assert!(why.strong());
     }
 
-    /// Every keyword of seed 002 §2, both directions, as written there.
+    /// Every original keyword (the lines marked "original" in
+    /// `server/lexicons/personas.txt`), both directions, word for word.
     const SEED_TO_ANALYSIS: &[&str] = &[
         "分析",
         "数据",
@@ -316,7 +318,7 @@ mod tests {
     ];
 
     #[test]
-    fn every_switch_word_of_seed_002_switches() {
+    fn every_original_switch_keyword_switches() {
         let none = Analysis::default();
         for word in SEED_TO_ANALYSIS {
             assert_eq!(decide(word, &none, CASUAL, false), Some(ANALYSIS), "{word}");

@@ -1,4 +1,4 @@
-//! The chips of a phase (seed 004): the question for the form's next gap
+//! The chips of a phase: the question for the form's next gap
 //! and its options — popular schools, the school's largest majors, the
 //! common research directions, the coming years — drawn from the database
 //! for the form as this turn leaves it. Changes when what is offered
@@ -87,7 +87,7 @@ impl Agent {
     }
 }
 
-/// A phase's chips (seed 004): at most four options — the sources list the
+/// A phase's chips: at most four options — the sources list the
 /// most likely first — and a question of 5–10 characters.
 fn chips(
     question: &str,

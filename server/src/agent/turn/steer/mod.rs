@@ -1,8 +1,8 @@
-//! `steer`: code steers, the planner rows (seed 004 "代码掌舵，AI 划桨").
+//! `steer`: code steers, the planner rows ("代码掌舵，AI 划桨").
 //! After validation, code applies the form update and enforces the
 //! triggers no planner may forget — the ranking when school + major are
 //! complete, a recommendation when a preference arrives, the detail page on
-//! an explicit choice — skips a ranking the page already shows (seed 001's
+//! an explicit choice — skips a ranking the page already shows (the
 //! duplicate guard), asks for the next missing field with chips (the data
 //! gap decides the phase: `agent::form`), and ends the turn at the chips.
 //! The chips are about the form as this turn leaves it, their options drawn

@@ -4,7 +4,7 @@
 //! question with chips: [`form`]), preference values known ones, advisor
 //! ids that exist ([`advisors`]), chips well formed. A tool the registry
 //! marks `consequential` is kept only when code's speech-act verdict
-//! authorised its action this turn (issue 16): no planner performs one on
+//! authorised its action this turn: no planner performs one on
 //! its own. Form values that are only someone else's, or that the student
 //! negated, are taken out first, whichever planner proposed them.
 
@@ -233,7 +233,7 @@ fn own_values_only(calls: Vec<ToolCall>, foreign: &[String]) -> Vec<ToolCall> {
         .collect()
 }
 
-/// Well-formed chip parameters (seed 004): 2–4 distinct non-empty options of
+/// Well-formed chip parameters: 2–4 distinct non-empty options of
 /// at most 20 characters — where more are proposed, the first four, which a
 /// proposer lists most likely first (a typed answer is still understood) —
 /// a known target field, a question of 5–10 characters.
