@@ -461,3 +461,68 @@ async fn every_error_code_is_listed_in_the_shared_error_response() {
         .collect();
     assert!(stale.is_empty(), "listed, never constructed: {stale:?}");
 }
+
+/// The query parameters a handler reads: the literals of `get("…")` in its
+/// body, and in the helpers it calls with the query (`page_param(&q)` reads
+/// `page`). The document lists exactly those, each under the operation of
+/// that handler's `#[utoipa::path]`.
+#[tokio::test]
+async fn the_documented_query_parameters_are_the_ones_the_handlers_read() {
+    let (app, _) = app().await;
+    let doc = document(&app).await;
+    let text = code(&source("src/http/api_v1.rs"));
+    // Helpers that read a parameter, by name.
+    let helpers: Vec<(String, BTreeSet<String>)> = text
+        .split("\nfn ")
+        .skip(1)
+        .map(|piece| {
+            let name: String = piece
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let body = &piece[..piece.find("\n}\n").unwrap_or(piece.len())];
+            (name, reads(body))
+        })
+        .filter(|(_, r)| !r.is_empty())
+        .collect();
+    let mut checked = 0;
+    for piece in text.split("#[utoipa::path(").skip(1) {
+        let method = piece.split(',').next().unwrap().trim().to_uppercase();
+        let path = literal(&piece[piece.find("path =").expect("a path") + 6..]).unwrap();
+        let start = piece.find("async fn ").expect("the handler");
+        let body = &piece[start..start + piece[start..].find("\n}\n").expect("its end")];
+        let mut read = reads(body);
+        for (helper, params) in &helpers {
+            if body.contains(&format!("{helper}(")) {
+                read.extend(params.iter().cloned());
+            }
+        }
+        let op = &doc["paths"][format!("/api/v1{path}")][method.to_lowercase()];
+        let documented: BTreeSet<String> = op["parameters"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .filter(|p| p["in"] == "query")
+                    .map(|p| p["name"].as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(
+            documented, read,
+            "{method} /api/v1{path}: documented vs read"
+        );
+        checked += usize::from(!read.is_empty());
+    }
+    assert!(
+        checked >= 5,
+        "only {checked} operations with query parameters found"
+    );
+}
+
+/// The literals of `get("…")` (a query's `q.get("page")` or a local `get`).
+fn reads(body: &str) -> BTreeSet<String> {
+    body.split("get(\"")
+        .skip(1)
+        .filter_map(|s| s.split_once('"').map(|(name, _)| name.to_string()))
+        .collect()
+}
