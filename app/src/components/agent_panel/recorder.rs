@@ -219,9 +219,7 @@ impl Drop for Recorder {
 
 /// Every track of `stream` stopped: the microphone is released.
 fn stop_tracks(stream: &JsValue) {
-    if let Ok(tracks) =
-        call0(stream, "getTracks").and_then(|t| t.dyn_into::<Array>().map_err(JsValue::from))
-    {
+    if let Ok(tracks) = call0(stream, "getTracks").and_then(|t| t.dyn_into::<Array>()) {
         for track in tracks.iter() {
             let _ = call0(&track, "stop");
         }
