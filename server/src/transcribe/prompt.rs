@@ -21,14 +21,16 @@ const DIRECTIONS: &str = include_str!("../../lexicons/directions.txt");
 /// The longest prompt, in characters: about 200 of Whisper's tokens for
 /// Chinese text, under the 224 it keeps.
 pub const MAX_CHARS: usize = 160;
-/// Schools named when the page names none, by popularity.
-const SCHOOLS: usize = 12;
+/// Schools named when the student has chosen none, by popularity.
+const SCHOOLS: usize = 7;
+/// Other schools named once one is chosen.
+const OTHER_SCHOOLS: usize = 4;
 /// Majors named.
-const MAJORS: usize = 8;
+const MAJORS: usize = 5;
 /// Research directions named (the lexicon's first, its most asked).
-const DIRECTIONS_NAMED: usize = 6;
+const DIRECTIONS_NAMED: usize = 4;
 /// The form's words besides the directions.
-const FORM_WORDS: &str = "研究方向、导师性格温和、严格、放养、负责，理论型、工程型，经费补助";
+const FORM_WORDS: &str = "导师温和、严格、放养，经费";
 /// Advisors on the page named at most.
 const ADVISORS: usize = 10;
 
@@ -45,13 +47,17 @@ pub fn build(catalog: &Catalog, page: Option<&PageContext>, form: Option<&UserFo
         .chain(form.and_then(|f| f.major.as_deref()))
         .find_map(|m| catalog.resolve_major(m).found());
 
-    let mut schools: Vec<&crate::catalog::SchoolEntry> = catalog.schools().iter().collect();
-    schools.sort_by_key(|s| std::cmp::Reverse(s.popularity));
+    // The catalog lists schools most popular first.
     let schools = join(
-        schools
-            .into_iter()
+        catalog
+            .schools()
+            .iter()
             .filter(|s| Some(s.id) != school.map(|x| x.id))
-            .take(SCHOOLS)
+            .take(if school.is_some() {
+                OTHER_SCHOOLS
+            } else {
+                SCHOOLS
+            })
             .map(named_with_alias),
     );
 
@@ -223,6 +229,8 @@ mod tests {
     #[test]
     fn without_a_page_it_names_schools_majors_and_the_forms_words() {
         let p = build(&catalog(), None, None);
+        // Nearest the recording: the schools, the words most misheard.
+        assert!(p.ends_with("复旦大学。"), "{p}");
         assert!(p.chars().count() <= MAX_CHARS, "{p}");
         assert!(p.contains("北京大学"), "{p}");
         assert!(p.contains("计算机"), "{p}");

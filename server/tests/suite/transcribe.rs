@@ -339,3 +339,39 @@ async fn a_recognizer_down_slow_or_failing_is_named_in_chinese() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["text"], "好了");
 }
+
+/// On the demo's catalog: with nothing chosen the prompt names the most
+/// popular schools by name and short name, nearest the recording; with a
+/// ranking on screen, its school, major and advisors; always within the
+/// length a recognizer keeps.
+#[tokio::test]
+async fn the_prompt_names_what_the_student_is_likely_to_say() {
+    use server::transcribe::prompt::{build, MAX_CHARS};
+    let site = common::site().await;
+    let home = build(site.catalog(), None, None);
+    println!("home: {home}");
+    for name in [
+        "北京大学（北大）",
+        "清华大学",
+        "计算机科学与技术",
+        "机器学习",
+        "温和",
+    ] {
+        assert!(home.contains(name), "{name} missing: {home}");
+    }
+    assert!(home.chars().count() <= MAX_CHARS, "{home}");
+    let page: app::protocol::PageContext = serde_json::from_value(json!({
+        "current_page": "ranking",
+        "visible_advisors": [{"id": "1", "name": "张三"}, {"id": "2", "name": "李四"}],
+        "ranking_filters": {"school": "北京大学", "major": "计算机科学与技术"}
+    }))
+    .unwrap();
+    let ranking = build(site.catalog(), Some(&page), None);
+    println!("ranking: {ranking}");
+    assert!(
+        ranking.ends_with("北京大学（北大）、计算机科学与技术、张三老师、李四老师。"),
+        "{ranking}"
+    );
+    assert!(ranking.contains("机器学习"), "{ranking}");
+    assert!(ranking.chars().count() <= MAX_CHARS, "{ranking}");
+}
