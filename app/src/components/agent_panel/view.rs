@@ -389,20 +389,17 @@ const NOTHING_HEARD: &str = "没听清，请再说一遍，或改用文字输入
 #[component]
 fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl IntoView {
     let take = RwSignal::new(Take::Idle);
-    let level = RwSignal::new(0.0f64);
-    let elapsed = RwSignal::new(0u32);
-    let recorder = StoredValue::new_local(None::<Recorder>);
-    let ticker = StoredValue::new_local(None::<gloo_timers::callback::Interval>);
-    let ears = StoredValue::new(Endpointer::new());
-    let ended_by = StoredValue::new(None::<Stop>);
+    // The meter's level and the time, read together every tick.
+    let meter = RwSignal::new((0.0f64, 0u32));
+    let session = StoredValue::new_local(None::<Session>);
 
     // The recording ends (a tap, a pause, the limit): `sent` below gets it.
     let finish = move |why: Stop| {
-        ticker.set_value(None);
-        ended_by.set_value(Some(why));
-        recorder.with_value(|r| {
-            if let Some(r) = r {
-                r.stop();
+        session.update_value(|s| {
+            if let Some(s) = s {
+                s.ticker = None;
+                s.ended_by = Some(why);
+                s.recorder.stop();
             }
         });
     };
@@ -410,10 +407,11 @@ fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl Int
     // drop included, runs after it has returned.
     let sent = move |blob: Option<wasm_bindgen::JsValue>| {
         spawn_local(async move {
-            recorder.set_value(None);
-            level.set(0.0);
-            let blob = blob.filter(|_| ended_by.get_value() != Some(Stop::NothingSaid));
-            let Some(blob) = blob else {
+            let ended_by = session
+                .try_update_value(|s| s.take().and_then(|s| s.ended_by))
+                .flatten();
+            meter.set((0.0, 0));
+            let Some(blob) = blob.filter(|_| ended_by != Some(Stop::NothingSaid)) else {
                 take.set(Take::Idle);
                 conversation.error.set(Some(NOTHING_HEARD.to_string()));
                 return;
@@ -438,21 +436,20 @@ fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl Int
         });
     };
     let tick = move || {
-        let (now, metered) = recorder.with_value(|r| {
-            r.as_ref()
-                .map_or((0.0, false), |r| (r.level(), r.has_meter()))
-        });
         let mut stop = None;
-        ears.update_value(|e| {
-            let said = e.tick(now);
-            elapsed.set(e.elapsed_ms());
-            stop = if metered {
-                said
-            } else {
-                (e.elapsed_ms() >= endpoint::MAX_MS).then_some(Stop::TooLong)
-            };
+        session.update_value(|s| {
+            if let Some(s) = s {
+                let level = s.recorder.level();
+                let said = s.ears.tick(level);
+                let elapsed = s.ears.elapsed_ms();
+                meter.set((level, elapsed));
+                stop = if s.recorder.has_meter() {
+                    said
+                } else {
+                    (elapsed >= endpoint::MAX_MS).then_some(Stop::TooLong)
+                };
+            }
         });
-        level.set(now);
         if let Some(why) = stop {
             finish(why);
         }
@@ -467,16 +464,18 @@ fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl Int
             take.set(Take::Starting);
             spawn_local(async move {
                 match Recorder::start(sent).await {
-                    Ok(r) => {
-                        recorder.set_value(Some(r));
-                        ears.set_value(Endpointer::new());
-                        ended_by.set_value(None);
-                        elapsed.set(0);
+                    Ok(recorder) => {
+                        meter.set((0.0, 0));
+                        session.set_value(Some(Session {
+                            recorder,
+                            ticker: Some(gloo_timers::callback::Interval::new(
+                                endpoint::TICK_MS,
+                                tick,
+                            )),
+                            ears: Endpointer::new(),
+                            ended_by: None,
+                        }));
                         take.set(Take::Recording);
-                        ticker.set_value(Some(gloo_timers::callback::Interval::new(
-                            endpoint::TICK_MS,
-                            tick,
-                        )));
                     }
                     Err(message) => {
                         take.set(Take::Idle);
@@ -501,22 +500,35 @@ fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl Int
         >
             {crate::components::icons::microphone()}
         </button>
-        {move || match take.get() {
-            Take::Recording => Some(view! {
-                <span class="agent-rec" data-testid="agent-rec" role="status">
-                    <span class="visually-hidden">"正在录音，说完会自动停止"</span>
-                    <span class="agent-level" aria-hidden="true">
-                        <span style:transform=move || format!("scaleX({:.2})", (level.get() * 8.0).min(1.0))></span>
-                    </span>
-                    <span class="agent-rec-time" aria-hidden="true">{move || endpoint::clock(elapsed.get())}</span>
-                </span>
-            }.into_any()),
-            Take::Sending => Some(view! {
-                <span class="agent-rec" data-testid="agent-rec" role="status">"识别中…"</span>
-            }.into_any()),
-            _ => None,
-        }}
+        // One status line: the meter and the time while recording, 识别中…
+        // while the recording is on its way.
+        <span
+            class="agent-rec"
+            class:recording=recording
+            data-testid="agent-rec"
+            role="status"
+            hidden=move || !matches!(take.get(), Take::Recording | Take::Sending)
+        >
+            <span class="visually-hidden">
+                {move || if recording() { "正在录音，说完会自动停止" } else { "" }}
+            </span>
+            <span class="agent-level" aria-hidden="true">
+                <span style:transform=move || format!("scaleX({:.2})", (meter.get().0 * 8.0).min(1.0))></span>
+            </span>
+            <span aria-hidden=move || if recording() { "true" } else { "false" }>
+                {move || if recording() { endpoint::clock(meter.get().1) } else { "识别中…".to_string() }}
+            </span>
+        </span>
     }
+}
+
+/// One recording: the recorder, the timer reading its level, when it
+/// should end and why it did.
+struct Session {
+    recorder: Recorder,
+    ticker: Option<gloo_timers::callback::Interval>,
+    ears: Endpointer,
+    ended_by: Option<Stop>,
 }
 
 /// Listens for one utterance: partial text fills the input, the final text
