@@ -31,6 +31,8 @@
 //!   any error or unstored turn (`make load`).
 //! - `server mock-llm <script.json> [--addr 127.0.0.1:3199]` — a scripted
 //!   OpenAI-compatible model (for demos and the end-to-end tests).
+//! - `server asr-prompt [--school S --major M --advisors a,b]` — the words
+//!   a recording on that page is recognized with (`make eval-asr`).
 //! - `server mock-asr [script.json] [--addr 127.0.0.1:3198]` — a scripted
 //!   OpenAI-compatible speech recognizer (for the end-to-end tests).
 //! - `server seed [--db URL] [--advisors 100000] [--reviews 1000000]` — the
@@ -104,6 +106,7 @@ async fn main() -> ExitCode {
         Some("analyze") => evals::analyze(&args[1..]).await,
         Some("mock-llm") => tools::mock_llm(&args[1..]).await,
         Some("mock-asr") => tools::mock_asr(&args[1..]).await,
+        Some("asr-prompt") => tools::asr_prompt(&args[1..], &databases).await,
         Some("load") => tools::load(&args[1..]).await,
         Some("seed") => tools::seed(&args[1..], &databases).await,
         Some("bench-scale") => tools::bench_scale(&args[1..], &databases).await,

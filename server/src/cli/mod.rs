@@ -32,6 +32,8 @@ pub const USAGE: &str = "用法：
                                            压力测试：多个会话同时对话，打印吞吐量与延迟（不给 --url 时在本进程内启动网站）
   server mock-llm <script.json> [--addr 127.0.0.1:3199]
                                            启动按脚本回答的 OpenAI 兼容模型服务（测试与演示用）
+  server asr-prompt [--school 学校 --major 专业 --advisors 张三,李四]
+                                           打印在这个页面上录音时交给语音识别的提示词（make eval-asr 用它）
   server mock-asr [script.json] [--addr 127.0.0.1:3198]
                                            启动按脚本回答的 OpenAI 兼容语音识别服务（测试用；PUT /script 换脚本，GET /received 看收到的录音）
   server seed [--db URL] [--advisors 100000] [--reviews 1000000]

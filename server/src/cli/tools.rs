@@ -105,6 +105,65 @@ pub async fn import(args: &[String], databases: &Databases) -> Result<ExitCode, 
     Ok(ExitCode::from(report.exit_code()))
 }
 
+/// `server asr-prompt`: the words a recording is recognized with
+/// (`transcribe::prompt`), on the site's database, for the page
+/// `--school`, `--major`, `--advisors 张三,李四` describe (none: the home
+/// page). `make eval-asr` measures the recognizer with it.
+pub async fn asr_prompt(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
+    let (mut school, mut major, mut advisors) = (None, None, Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{a} 需要一个值\n{USAGE}"))
+        };
+        match a.as_str() {
+            "--school" => school = Some(value()?),
+            "--major" => major = Some(value()?),
+            "--advisors" => {
+                advisors = value()?
+                    .split([',', '，'])
+                    .map(|n| n.trim().to_string())
+                    .filter(|n| !n.is_empty())
+                    .collect()
+            }
+            other => return Err(format!("不认识的参数 {other}\n{USAGE}").into()),
+        }
+    }
+    let (pool, _) = startup::open_sized(
+        &databases.site,
+        databases.seeding,
+        databases.max_connections,
+    )
+    .await?;
+    let catalog = crate::catalog::Catalog::load(&pool).await?;
+    pool.close().await;
+    let page = app::protocol::PageContext {
+        visible_advisors: advisors
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| app::protocol::VisibleAdvisor {
+                id: (i + 1).to_string(),
+                name,
+                title: String::new(),
+                rating: 0.0,
+                rank: i as u32 + 1,
+            })
+            .collect(),
+        ranking_filters: match (school, major) {
+            (Some(school), Some(major)) => Some(app::protocol::RankingFilters { school, major }),
+            _ => None,
+        },
+        ..Default::default()
+    };
+    println!(
+        "{}",
+        crate::transcribe::prompt::build(&catalog, Some(&page), None)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 pub async fn bench_scale(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
     let config =
         BenchConfig::parse_with(databases.bench(), args).map_err(|e| format!("{e}\n{USAGE}"))?;
