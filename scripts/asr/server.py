@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""An OpenAI-compatible speech-to-text server on loopback (docs/asr.md).
+
+    POST /v1/audio/transcriptions   multipart/form-data, as OpenAI's API:
+        file             the audio: WAV, WebM/Opus and Ogg/Opus as browsers'
+                         MediaRecorder writes them, MP3, anything PyAV decodes
+        model            accepted and ignored (one model is loaded: --model)
+        language         ISO 639-1 code, default --language (zh); "auto" detects
+        prompt           Whisper's initial prompt: the words to expect
+        response_format  json (default) -> {"text": ...}, text, verbose_json
+        temperature      0 (default) decodes greedily/by beam, no fallback
+        beam_size        not OpenAI's: overrides --beam-size for one request
+        vad_filter       not OpenAI's: true/false overrides --vad for one request
+    GET /health  -> 200 {"status": "ok", "model": ...}
+    GET /v1/models -> the one model, in OpenAI's list shape
+
+faster-whisper (CTranslate2, int8 on the CPU) with the model loaded once at
+start; requests are decoded one at a time (two cores: a second decode in
+parallel only makes both slower). Chinese answers come back in Simplified
+characters (--no-simplified: as Whisper writes them). Standard library HTTP,
+no framework.
+"""
+
+import argparse
+import email.parser
+import email.policy
+import io
+import json
+import logging
+import os
+import sys
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MAX_BODY = 25 * 1024 * 1024  # OpenAI's own limit for one file
+LOG = logging.getLogger("asr")
+
+
+def parse_multipart(content_type, body):
+    """Fields of a multipart/form-data body: name -> (bytes, filename)."""
+    head = f"MIME-Version: 1.0\r\nContent-Type: {content_type}\r\n\r\n".encode()
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
+    if not message.is_multipart():
+        raise ValueError("the body is not multipart/form-data")
+    fields = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not name:
+            continue
+        fields[name] = (part.get_payload(decode=True) or b"", part.get_filename())
+    return fields
+
+
+class Recognizer:
+    """One faster-whisper model and the decoding options of this server."""
+
+    def __init__(self, args):
+        from faster_whisper import WhisperModel  # the slow import, once
+
+        started = time.monotonic()
+        self.model = WhisperModel(
+            args.model_dir,
+            device="cpu",
+            compute_type=args.compute_type,
+            cpu_threads=args.threads,
+            num_workers=1,
+            local_files_only=True,
+        )
+        self.name = args.model_name
+        # Whisper writes Mandarin in Traditional characters more often than
+        # not when no prompt in Simplified ones steers it (docs/asr.md):
+        # zhconv (PyPI, MIT, 0.2 MB) maps them character by character.
+        self.simplify = None
+        if args.simplified:
+            try:
+                import zhconv
+
+                self.simplify = lambda text: zhconv.convert(text, "zh-hans")
+            except ImportError:
+                LOG.warning("zhconv is not installed: Chinese answers are left as Whisper writes them")
+        self.args = args
+        self.lock = threading.Lock()
+        LOG.info("loaded %s from %s in %.1f s", self.name, args.model_dir,
+                 time.monotonic() - started)
+
+    def transcribe(self, audio, language, prompt, temperature, beam_size, vad):
+        from faster_whisper.audio import decode_audio
+
+        samples = decode_audio(io.BytesIO(audio), sampling_rate=16000)
+        seconds = len(samples) / 16000
+        # Mandarin is 4-6 characters a second, about as many tokens: a cap of
+        # 10 a second (and --max-new-tokens) ends a loop early without
+        # cutting real speech.
+        max_new_tokens = min(self.args.max_new_tokens, int(10 * seconds) + 10)
+        with self.lock:
+            segments, info = self.model.transcribe(
+                samples,
+                language=language,
+                initial_prompt=prompt or None,
+                beam_size=beam_size,
+                best_of=beam_size,
+                temperature=temperature,
+                # One short utterance: no previous window to condition on, no
+                # timestamps to predict, and a cap on runaway repetition
+                # (a prompt plus unclear audio can loop to the context's end,
+                # "小小小..." for 20 s on two cores).
+                condition_on_previous_text=False,
+                without_timestamps=True,
+                max_new_tokens=max_new_tokens,
+                vad_filter=vad,
+            )
+            segments = list(segments)
+        return segments, info, seconds
+
+
+def handler_for(recognizer):
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "asr/1"
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, fmt, *args):
+            LOG.debug("%s " + fmt, self.address_string(), *args)
+
+        def send_body(self, status, body, content_type="application/json"):
+            data = body.encode() if isinstance(body, str) else body
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def send_json(self, status, value):
+            self.send_body(status, json.dumps(value, ensure_ascii=False))
+
+        def error(self, status, message, kind="invalid_request_error"):
+            self.send_json(status, {"error": {"message": message, "type": kind}})
+
+        def do_GET(self):
+            if self.path == "/health":
+                self.send_json(200, {"status": "ok", "model": recognizer.name})
+            elif self.path == "/v1/models":
+                self.send_json(200, {"object": "list", "data": [
+                    {"id": recognizer.name, "object": "model", "owned_by": "local"}]})
+            else:
+                self.error(404, f"no route {self.path}")
+
+        def do_POST(self):
+            if self.path.split("?", 1)[0] != "/v1/audio/transcriptions":
+                self.error(404, f"no route {self.path}")
+                return
+            length = int(self.headers.get("Content-Length") or 0)
+            if length <= 0:
+                self.error(400, "an empty body: send multipart/form-data with a file")
+                return
+            if length > MAX_BODY:
+                self.error(413, f"the body is over {MAX_BODY} bytes")
+                self.close_connection = True
+                return
+            body = self.rfile.read(length)
+            content_type = self.headers.get("Content-Type", "")
+            if not content_type.startswith("multipart/form-data"):
+                self.error(400, "Content-Type must be multipart/form-data")
+                return
+            try:
+                fields = parse_multipart(content_type, body)
+            except ValueError as err:
+                self.error(400, str(err))
+                return
+            text = {k: v.decode("utf-8", "replace").strip() for k, (v, name) in fields.items()
+                    if name is None and k != "file"}
+            audio = fields.get("file", (b"", None))[0]
+            if not audio:
+                self.error(400, "no file: the audio goes in the form field 'file'")
+                return
+            language = text.get("language") or recognizer.args.language
+            if language in ("auto", "detect"):
+                language = None
+            fmt = text.get("response_format") or "json"
+            if fmt not in ("json", "text", "verbose_json"):
+                self.error(400, f"response_format {fmt} is not supported (json, text, verbose_json)")
+                return
+            try:
+                temperature = float(text.get("temperature") or 0)
+                beam_size = int(text.get("beam_size") or recognizer.args.beam_size)
+            except ValueError:
+                self.error(400, "temperature and beam_size must be numbers")
+                return
+            if not 0 <= temperature <= 1 or not 1 <= beam_size <= 10:
+                self.error(400, "temperature must be in [0, 1] and beam_size in [1, 10]")
+                return
+            vad = text.get("vad_filter", "").lower()
+            vad = recognizer.args.vad if vad == "" else vad in ("1", "true", "yes")
+            started = time.monotonic()
+            try:
+                segments, info, seconds = recognizer.transcribe(
+                    audio, language, text.get("prompt"), temperature, beam_size, vad)
+            except Exception as err:  # PyAV's errors for audio it cannot read
+                LOG.warning("could not transcribe: %s", err)
+                self.error(400, f"could not decode or transcribe the audio: {err}")
+                return
+            # A token cut at the cap can leave half a UTF-8 character.
+            texts = [s.text.replace("\ufffd", "") for s in segments]
+            if recognizer.simplify and (language or info.language or "").startswith("zh"):
+                texts = [recognizer.simplify(t) for t in texts]
+            result = "".join(texts).strip()
+            elapsed = time.monotonic() - started
+            LOG.info("%.2f s of audio in %.2f s (beam %d, prompt %d chars, vad %s): %s",
+                     seconds, elapsed, beam_size, len(text.get("prompt") or ""), vad, result)
+            if fmt == "text":
+                self.send_body(200, result + "\n", "text/plain; charset=utf-8")
+            elif fmt == "verbose_json":
+                self.send_json(200, {
+                    "task": "transcribe",
+                    "language": info.language,
+                    "duration": round(seconds, 3),
+                    "text": result,
+                    "segments": [{"id": i, "start": s.start, "end": s.end, "text": t,
+                                  "avg_logprob": s.avg_logprob,
+                                  "no_speech_prob": s.no_speech_prob}
+                                 for i, (s, t) in enumerate(zip(segments, texts))],
+                })
+            else:
+                self.send_json(200, {"text": result})
+
+    return Handler
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    env = os.environ.get
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--host", default=env("ASR_HOST", "127.0.0.1"))
+    p.add_argument("--port", type=int, default=int(env("ASR_PORT", "8090")))
+    p.add_argument("--model", dest="model_name", default=env("ASR_MODEL", "whisper-base"),
+                   help="the name it answers to; also picks .model/asr/<name>/ "
+                        "when --model-dir is not given")
+    p.add_argument("--model-dir", default=env("ASR_MODEL_DIR"))
+    p.add_argument("--language", default=env("ASR_LANGUAGE", "zh"))
+    p.add_argument("--beam-size", type=int, default=int(env("ASR_BEAM_SIZE", "5")))
+    p.add_argument("--threads", type=int, default=int(env("ASR_THREADS", "2")))
+    p.add_argument("--compute-type", default=env("ASR_COMPUTE_TYPE", "int8"))
+    p.add_argument("--max-new-tokens", type=int, default=int(env("ASR_MAX_NEW_TOKENS", "200")))
+    p.add_argument("--vad", action=argparse.BooleanOptionalAction,
+                   default=env("ASR_VAD", "1") == "1",
+                   help="drop silence with Silero VAD before decoding (default on: "
+                        "with a prompt, silence and noise come back as loops of it)")
+    p.add_argument("--simplified", action=argparse.BooleanOptionalAction,
+                   default=env("ASR_SIMPLIFIED", "1") == "1",
+                   help="write Chinese answers in Simplified characters (zhconv); default on")
+    p.add_argument("--verbose", action="store_true")
+    args = p.parse_args()
+    if not args.model_dir:
+        args.model_dir = os.path.join(root, ".model", "asr", args.model_name)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s [asr] %(message)s", stream=sys.stderr)
+    # faster-whisper logs every request's duration at INFO; ours says more.
+    logging.getLogger("faster_whisper").setLevel(
+        logging.DEBUG if args.verbose else logging.WARNING)
+    # Never a hub: the weights are on disk or the server does not start.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if not os.path.isfile(os.path.join(args.model_dir, "model.bin")):
+        sys.exit(f"no model.bin in {args.model_dir}: run .ci/asr setup")
+    recognizer = Recognizer(args)
+    server = ThreadingHTTPServer((args.host, args.port), handler_for(recognizer))
+    server.daemon_threads = True
+    LOG.info("listening on http://%s:%d/v1", args.host, server.server_address[1])
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
