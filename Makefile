@@ -118,7 +118,8 @@ asr:
 	.ci/asr setup
 
 # Speaks server/evals/asr-utterances.jsonl (espeak-ng and a neural voice) to that
-# server, without and with server/evals/asr-prompt.txt: CER, key words, latency.
+# server, without and with the site's own prompt (`server asr-prompt`): CER, key
+# words, latency; then the browser test with it behind the last `make build`.
 eval-asr:
 	.ci/asr eval
 

@@ -343,7 +343,8 @@ def per_utterance(result, model, a, b):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--utterances", default=os.path.join(ROOT, "server/evals/asr-utterances.jsonl"))
-    p.add_argument("--prompt-file", default=os.path.join(ROOT, "server/evals/asr-prompt.txt"))
+    p.add_argument("--prompt-file", default=os.path.join(ROOT, ".cache/asr/site-prompt.txt"),
+                   help="the prompt; .ci/asr writes the site's own (server asr-prompt) here")
     p.add_argument("--model", action="append", default=[], metavar="NAME=DIR")
     p.add_argument("--base-url", help="score a server already running instead")
     p.add_argument("--language", default="zh")

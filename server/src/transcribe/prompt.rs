@@ -110,14 +110,14 @@ pub fn build(catalog: &Catalog, page: Option<&PageContext>, form: Option<&UserFo
     ])
 }
 
-/// `北京大学（北大）`: the name and the first short alias students say.
+/// `北京大学、北大`: the name and the first short alias students say.
 fn named_with_alias(s: &crate::catalog::SchoolEntry) -> String {
     match s
         .aliases
         .iter()
         .find(|a| a.chars().count() <= 4 && is_han(a))
     {
-        Some(alias) => format!("{}（{alias}）", s.name),
+        Some(alias) => format!("{}、{alias}", s.name),
         None => s.name.clone(),
     }
 }

@@ -70,12 +70,16 @@ impl Recorder {
     /// nothing was recorded). `Err` carries the Chinese message.
     pub async fn start(done: impl FnOnce(Option<JsValue>) + 'static) -> Result<Recorder, String> {
         let media = navigator_media().ok_or_else(|| start_error_text(""))?;
+        // Echo cancellation keeps a reply still being spoken out of the
+        // recording; the browser's noise suppression stays off: it smears
+        // consonants, and the recognizer copes with noise better than with
+        // that (tested with the local Whisper: 北京 was lost with it on).
         let constraints = object(&[(
             "audio",
             object(&[
                 ("channelCount", JsValue::from_f64(1.0)),
                 ("echoCancellation", JsValue::TRUE),
-                ("noiseSuppression", JsValue::TRUE),
+                ("noiseSuppression", JsValue::FALSE),
             ]),
         )]);
         let asked = call1(&media, "getUserMedia", &constraints)

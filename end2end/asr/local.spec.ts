@@ -1,0 +1,25 @@
+import { test, expect } from '@playwright/test';
+import { recordSpeech, hydrated } from '../tests/helpers';
+
+// A browser without SpeechRecognition (as WeChat's, QQ's or Firefox's) and
+// the site's local recognizer: the student says "我想考北京大学计算机系" into
+// the microphone and sees the ranking.
+test('said into the microphone, recognized on the site, the ranking shows', async ({ page }) => {
+  await page.addInitScript(() => {
+    for (const name of ['SpeechRecognition', 'webkitSpeechRecognition']) {
+      Object.defineProperty(window, name, { value: undefined, configurable: true });
+    }
+  });
+  await recordSpeech(page);
+  await page.goto('/');
+  await hydrated(page, 'home');
+  const started = Date.now();
+  await page.getByTestId('agent-mic').click();
+  await expect(page.getByTestId('agent-rec')).toBeVisible();
+  const said = page.locator('[data-testid=agent-message][data-role=user]').first();
+  await expect(said).toBeVisible();
+  console.log(`heard: ${await said.textContent()}; ${((Date.now() - started) / 1000).toFixed(1)} s after the tap`);
+  await expect(page).toHaveURL(/\/ranking\?school=/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('北京大学 · 计算机科学与技术 导师排行');
+  console.log(`the ranking shows ${((Date.now() - started) / 1000).toFixed(1)} s after the tap`);
+});
