@@ -8,6 +8,9 @@
 //! - [`stream`]: the streaming chat endpoint, read as server-sent events
 //! - [`apply`]: tool calls → page steps (pure planning, then running)
 //! - [`speech`]: `speechSynthesis` and `SpeechRecognition`, called dynamically
+//! - [`recorder`]: the microphone recorded for the site's recognizer
+//!   (`MediaRecorder`, the input level, the upload); [`endpoint`]: when a
+//!   recording ends on its own (pure, tested)
 //! - [`storage`]: the session id and the mute switch in the browser
 //! - [`view`]: the header, messages, chips and input bar
 
