@@ -13,3 +13,17 @@ export const chromiumLaunch = {
     '--no-first-run',
   ],
 };
+
+// The same with a fake microphone that plays `wav` in a loop (16-bit PCM),
+// permission granted without a prompt: the voice-input tests.
+export function withFakeMicrophone(wav: string) {
+  return {
+    ...chromiumLaunch,
+    args: [
+      ...chromiumLaunch.args,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}`,
+    ],
+  };
+}

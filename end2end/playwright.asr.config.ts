@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import * as path from 'path';
-import { chromiumLaunch } from './chromium';
+import { withFakeMicrophone } from './chromium';
 import { siteServer } from './site-server';
 
 // `make eval-asr` only (never `make test`): the site of the last `make build`
@@ -23,15 +23,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: 'zh-CN',
     permissions: ['microphone'],
-    launchOptions: {
-      ...chromiumLaunch,
-      args: [
-        ...chromiumLaunch.args,
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        `--use-file-for-fake-audio-capture=${fixture}`,
-      ],
-    },
+    launchOptions: withFakeMicrophone(fixture),
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [

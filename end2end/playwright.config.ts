@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import * as path from 'path';
 import { chromiumLaunch } from './chromium';
-import { siteServer } from './site-server';
+import { mockServer, siteServer } from './site-server';
 
 // The tests run against the release server binary that `make build` produced,
 // on its own port and a fresh database, in Debian's Chromium (no browser
@@ -51,15 +51,7 @@ export default defineConfig({
         TRUSTED_PROXIES: '127.0.0.1',
       },
     }),
-    {
-      command: `exec "${server}" mock-llm "${__dirname}/fixtures/model-script.json" --addr 127.0.0.1:${LLM_PORT}`,
-      port: LLM_PORT,
-      timeout: 60_000,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: { RUST_LOG: 'warn' },
-    },
+    mockServer(`exec "${server}" mock-llm "${__dirname}/fixtures/model-script.json" --addr 127.0.0.1:${LLM_PORT}`, LLM_PORT),
     siteServer({
       server,
       port: MODEL_PORT,
@@ -72,15 +64,7 @@ export default defineConfig({
         LLM_TIMEOUT_SECS: '2',
       },
     }),
-    {
-      command: `exec "${server}" mock-asr --addr 127.0.0.1:${ASR_PORT}`,
-      url: `http://127.0.0.1:${ASR_PORT}/health`,
-      timeout: 60_000,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: { RUST_LOG: 'warn' },
-    },
+    mockServer(`exec "${server}" mock-asr --addr 127.0.0.1:${ASR_PORT}`, ASR_PORT),
     siteServer({
       server,
       port: ASR_SITE_PORT,

@@ -27,3 +27,17 @@ export function siteServer(opts: {
     },
   };
 }
+
+// One of the scripted stand-ins (`server mock-llm`, `server mock-asr`) on
+// `port`, ready when it accepts connections.
+export function mockServer(command: string, port: number) {
+  return {
+    command,
+    port,
+    timeout: 60_000,
+    reuseExistingServer: false,
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    env: { RUST_LOG: 'warn' },
+  };
+}

@@ -1,6 +1,6 @@
 import { test, expect, chromium, Browser, BrowserContext } from '@playwright/test';
 import * as path from 'path';
-import { chromiumLaunch } from '../chromium';
+import { withFakeMicrophone } from '../chromium';
 import { ASR_PORT, ASR_SITE_PORT } from '../playwright.config';
 import { recordSpeech, hydrated, send } from './helpers';
 
@@ -34,15 +34,7 @@ let browser: Browser;
 let context: BrowserContext;
 
 test.beforeAll(async () => {
-  browser = await chromium.launch({
-    ...chromiumLaunch,
-    args: [
-      ...chromiumLaunch.args,
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-audio-capture=${fixture}`,
-    ],
-  });
+  browser = await chromium.launch(withFakeMicrophone(fixture));
 });
 
 test.afterAll(async () => browser.close());

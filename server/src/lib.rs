@@ -4,6 +4,8 @@
 //! Module map:
 //! - [`config`]: every environment variable, typed and documented, read
 //!   once by `main` and handed down (`server --help`).
+//! - [`loopback`]: a router served in the background until dropped (the
+//!   scripted model and recognizer of the tests and the mock commands).
 //! - [`observe`]: the metrics every part counts with one line, and how a
 //!   log line may name a client (never by its address).
 //! - [`db`]: open SQLite or PostgreSQL (`DATABASE_URL`), apply that
@@ -63,6 +65,7 @@ pub mod demo;
 pub mod http;
 pub mod latency;
 pub mod llm;
+pub mod loopback;
 pub mod observe;
 pub mod places;
 pub mod ranking;

@@ -175,9 +175,33 @@ pub async fn bench_scale(args: &[String], databases: &Databases) -> Result<ExitC
 /// speech recognizer (`transcribe::scripted`); without a script it hears
 /// nothing until one is `PUT /script`.
 pub async fn mock_asr(args: &[String]) -> Result<ExitCode, Failure> {
-    use crate::transcribe::scripted::{Script as AsrScript, ScriptedRecognizer};
-    let mut addr = "127.0.0.1:3198".to_string();
-    let mut script = AsrScript::default();
+    use crate::transcribe::scripted::ScriptedRecognizer;
+    let (listener, script) = mock_args(args, "127.0.0.1:3198").await?;
+    let mut server = ScriptedRecognizer::on(listener, script.unwrap_or_default());
+    tracing::info!("scripted recognizer on {}", server.base_url());
+    server.until_stopped().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `server mock-llm <script.json> [--addr 127.0.0.1:3199]`: the scripted
+/// model (`llm::scripted`).
+pub async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {
+    let (listener, script) = mock_args::<Script>(args, "127.0.0.1:3199").await?;
+    let script = script.ok_or_else(|| format!("缺少脚本文件\n{USAGE}"))?;
+    let mut server = ScriptedServer::on(listener, script);
+    tracing::info!("scripted model on {}", server.base_url());
+    server.until_stopped().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A mock command's `[script.json] [--addr A]`: the listener bound at `A`
+/// (else `default_addr`) and the script read, if one was named.
+async fn mock_args<S: serde::de::DeserializeOwned>(
+    args: &[String],
+    default_addr: &str,
+) -> Result<(tokio::net::TcpListener, Option<S>), Failure> {
+    let mut addr = default_addr.to_string();
+    let mut script = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -185,41 +209,12 @@ pub async fn mock_asr(args: &[String]) -> Result<ExitCode, Failure> {
             path => {
                 let text =
                     std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
-                script = serde_json::from_str(&text)
-                    .map_err(|e| format!("{path} 不是合法的脚本：{e}"))?;
+                script = Some(
+                    serde_json::from_str(&text)
+                        .map_err(|e| format!("{path} 不是合法的脚本：{e}"))?,
+                );
             }
         }
     }
-    let listener = tokio::net::TcpListener::bind(&addr).await?;
-    let mut server = ScriptedRecognizer::on(listener, script);
-    tracing::info!("scripted recognizer on {}", server.base_url());
-    tokio::select! {
-        _ = server.wait() => {}
-        _ = tokio::signal::ctrl_c() => {}
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-pub async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {
-    let mut addr = "127.0.0.1:3199".to_string();
-    let mut script_path = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--addr" => addr = it.next().cloned().ok_or("--addr 需要一个地址")?,
-            other => script_path = Some(other.to_string()),
-        }
-    }
-    let path = script_path.ok_or_else(|| format!("缺少脚本文件\n{USAGE}"))?;
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("无法读取 {path}：{e}"))?;
-    let script: Script =
-        serde_json::from_str(&text).map_err(|e| format!("{path} 不是合法的脚本：{e}"))?;
-    let listener = tokio::net::TcpListener::bind(&addr).await?;
-    let mut server = ScriptedServer::on(listener, script);
-    tracing::info!("scripted model on {} (script {path})", server.base_url());
-    tokio::select! {
-        _ = server.wait() => {}
-        _ = tokio::signal::ctrl_c() => {}
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok((tokio::net::TcpListener::bind(&addr).await?, script))
 }

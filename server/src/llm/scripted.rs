@@ -28,8 +28,8 @@
 //! body sent verbatim — malformed JSON, a stream cut short), `reply`. The first
 //! rule that matches and is not spent answers; no rule → 404.
 
+use crate::loopback::Served;
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -132,38 +132,33 @@ struct Shared {
 
 /// A running scripted server; it stops when dropped.
 pub struct ScriptedServer {
-    addr: SocketAddr,
+    served: Served,
     shared: Arc<Shared>,
-    task: tokio::task::JoinHandle<()>,
 }
 
 impl ScriptedServer {
     /// Starts on an ephemeral loopback port.
     pub async fn start(script: Script) -> std::io::Result<ScriptedServer> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        Ok(ScriptedServer::on(listener, script))
+        Ok(ScriptedServer::on(
+            crate::loopback::ephemeral().await?,
+            script,
+        ))
     }
 
     /// Serves on a listener the caller bound (the `mock-llm` command).
     pub fn on(listener: tokio::net::TcpListener, script: Script) -> ScriptedServer {
-        let addr = listener
-            .local_addr()
-            .expect("a bound listener has an address");
         let shared = Arc::new(Shared {
             rules: Mutex::new(script.rules.into_iter().map(|r| (r, 0)).collect()),
             received: Mutex::new(Vec::new()),
             streams_finished: std::sync::atomic::AtomicUsize::new(0),
         });
-        let app = router(shared.clone());
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        ScriptedServer { addr, shared, task }
+        let served = Served::on(listener, router(shared.clone()));
+        ScriptedServer { served, shared }
     }
 
     /// What to put in `LLM_BASE_URL`.
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("http://{}/v1", self.served.addr())
     }
 
     pub fn received(&self) -> Vec<Received> {
@@ -178,15 +173,9 @@ impl ScriptedServer {
             .load(std::sync::atomic::Ordering::SeqCst)
     }
 
-    /// Runs until the process ends (for the command line).
-    pub async fn wait(&mut self) {
-        let _ = (&mut self.task).await;
-    }
-}
-
-impl Drop for ScriptedServer {
-    fn drop(&mut self) {
-        self.task.abort();
+    /// Runs until Ctrl-C (the command line).
+    pub async fn until_stopped(&mut self) {
+        self.served.until_stopped().await
     }
 }
 

@@ -159,27 +159,24 @@ impl Recognizer {
         if let Some(key) = &self.config.api_key {
             request = request.bearer_auth(key);
         }
-        let response = request.send().await.map_err(|e| {
-            if e.is_timeout() {
-                Failure::TimedOut
-            } else {
-                Failure::Unreachable
-            }
-        })?;
+        let response = request.send().await.map_err(transport)?;
         let status = response.status();
         if !status.is_success() {
             return Err(Failure::Rejected(status.as_u16()));
         }
-        let body = response.bytes().await.map_err(|e| {
-            if e.is_timeout() {
-                Failure::TimedOut
-            } else {
-                Failure::Unreachable
-            }
-        })?;
+        let body = response.bytes().await.map_err(transport)?;
         serde_json::from_slice::<Answer>(&body)
             .map(|a| a.text)
             .map_err(|_| Failure::Malformed)
+    }
+}
+
+/// A failure on the way there or back: out of time, or no connection.
+fn transport(e: reqwest::Error) -> Failure {
+    if e.is_timeout() {
+        Failure::TimedOut
+    } else {
+        Failure::Unreachable
     }
 }
 

@@ -76,11 +76,7 @@ pub fn build(catalog: &Catalog, page: Option<&PageContext>, form: Option<&UserFo
             .take(MAJORS),
     );
 
-    let directions = lexfile::parse("directions.txt", DIRECTIONS)
-        .into_iter()
-        .map(|e| e.key)
-        .take(DIRECTIONS_NAMED);
-    let form_words = join(directions.chain(std::iter::once(FORM_WORDS.to_string())));
+    let form_words = form_words().to_string();
 
     let mut here: Vec<String> = Vec::new();
     if let Some(s) = school {
@@ -108,6 +104,19 @@ pub fn build(catalog: &Catalog, page: Option<&PageContext>, form: Option<&UserFo
         ("form", form_words),
         ("page", page),
     ])
+}
+
+/// The form's words: the lexicon's first directions, then [`FORM_WORDS`]
+/// (the same for every recording, read once).
+fn form_words() -> &'static str {
+    static WORDS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let directions = lexfile::parse("directions.txt", DIRECTIONS)
+            .into_iter()
+            .map(|e| e.key)
+            .take(DIRECTIONS_NAMED);
+        join(directions.chain(std::iter::once(FORM_WORDS.to_string())))
+    })
 }
 
 /// `北京大学、北大`: the name and the first short alias students say.

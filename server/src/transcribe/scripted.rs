@@ -14,7 +14,7 @@
 //! Besides: `GET /received` (what was received, as JSON), `PUT /script`
 //! (a new script; what was received is forgotten), `GET /health`.
 
-use std::net::SocketAddr;
+use crate::loopback::Served;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -68,23 +68,21 @@ struct Shared {
 }
 
 pub struct ScriptedRecognizer {
-    addr: SocketAddr,
+    served: Served,
     shared: Arc<Shared>,
-    task: tokio::task::JoinHandle<()>,
 }
 
 impl ScriptedRecognizer {
     /// Starts on an ephemeral loopback port.
     pub async fn start(script: Script) -> std::io::Result<ScriptedRecognizer> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        Ok(ScriptedRecognizer::on(listener, script))
+        Ok(ScriptedRecognizer::on(
+            crate::loopback::ephemeral().await?,
+            script,
+        ))
     }
 
     /// Serves on a listener the caller bound (the `mock-asr` command).
     pub fn on(listener: tokio::net::TcpListener, script: Script) -> ScriptedRecognizer {
-        let addr = listener
-            .local_addr()
-            .expect("a bound listener has an address");
         let shared = Arc::new(Shared {
             rules: Mutex::new(script.rules.into_iter().map(|r| (r, 0)).collect()),
             received: Mutex::new(Vec::new()),
@@ -96,30 +94,22 @@ impl ScriptedRecognizer {
             .route("/health", get(|| async { "ok" }))
             .layer(axum::extract::DefaultBodyLimit::max(8 * 1024 * 1024))
             .with_state(shared.clone());
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        ScriptedRecognizer { addr, shared, task }
+        let served = Served::on(listener, app);
+        ScriptedRecognizer { served, shared }
     }
 
     /// What to put in `ASR_BASE_URL`.
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("http://{}/v1", self.served.addr())
     }
 
     pub fn received(&self) -> Vec<Received> {
         self.shared.received.lock().expect("not poisoned").clone()
     }
 
-    /// Runs until the process ends (for the command line).
-    pub async fn wait(&mut self) {
-        let _ = (&mut self.task).await;
-    }
-}
-
-impl Drop for ScriptedRecognizer {
-    fn drop(&mut self) {
-        self.task.abort();
+    /// Runs until Ctrl-C (the command line).
+    pub async fn until_stopped(&mut self) {
+        self.served.until_stopped().await
     }
 }
 

@@ -240,18 +240,9 @@ pub async fn transcribe(
 ) -> Result<String, String> {
     const FAILED: &str = "录音没能送到服务器，请检查网络，或改用文字输入。";
     let data = construct("FormData", &[]).map_err(|_| FAILED.to_string())?;
-    let kind = get(&blob, "type")
-        .and_then(|t| t.as_string())
-        .unwrap_or_default();
-    let name = if kind.contains("ogg") {
-        "speech.ogg"
-    } else if kind.contains("mp4") {
-        "speech.m4a"
-    } else {
-        "speech.webm"
-    };
     let append = method(&data, "append").map_err(|_| FAILED.to_string())?;
-    let _ = append.call3(&data, &"audio".into(), &blob, &name.into());
+    // Any file name: the server reads the container from the bytes.
+    let _ = append.call3(&data, &"audio".into(), &blob, &"recording".into());
     if let Ok(page) = serde_json::to_string(page) {
         let _ = append.call2(&data, &"page_context".into(), &page.into());
     }
