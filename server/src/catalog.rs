@@ -88,6 +88,32 @@ fn strip_noise(mut s: &str, noise: &[&str]) -> String {
     }
 }
 
+/// The English names and Latin abbreviations of the catalog's entries
+/// (`server/lexicons/catalog_english.txt`), by canonical name.
+fn english_names() -> HashMap<&'static str, &'static [String]> {
+    static NAMES: std::sync::OnceLock<Vec<crate::text::lexfile::Entry>> =
+        std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            crate::text::lexfile::parse(
+                "catalog_english.txt",
+                include_str!("../lexicons/catalog_english.txt"),
+            )
+        })
+        .iter()
+        .map(|e| (e.key.as_str(), e.terms.as_slice()))
+        .collect()
+}
+
+/// Adds the names of `extra` an entry does not have yet.
+fn add_aliases(aliases: &mut Vec<String>, extra: Option<&&[String]>) {
+    for term in extra.into_iter().flat_map(|t| t.iter()) {
+        if !aliases.iter().any(|a| a.eq_ignore_ascii_case(term)) {
+            aliases.push(term.clone());
+        }
+    }
+}
+
 /// An index from normalized names to entry positions.
 #[derive(Debug, Default)]
 struct NameIndex {
@@ -182,9 +208,16 @@ impl Catalog {
     /// to the number of advisors of that pair.
     pub fn new(
         mut schools: Vec<SchoolEntry>,
-        majors: Vec<MajorEntry>,
+        mut majors: Vec<MajorEntry>,
         offered: HashMap<(i64, i64), i64>,
     ) -> Catalog {
+        let english = english_names();
+        for s in &mut schools {
+            add_aliases(&mut s.aliases, english.get(s.name.as_str()));
+        }
+        for m in &mut majors {
+            add_aliases(&mut m.aliases, english.get(m.name.as_str()));
+        }
         // Most popular first: ambiguity lists and suggestions follow this order.
         schools.sort_by(|a, b| b.popularity.cmp(&a.popularity).then(a.id.cmp(&b.id)));
         let mut school_index = NameIndex::default();
@@ -459,6 +492,31 @@ mod tests {
         assert_eq!(
             c.resolve_major("cs").found().unwrap().name,
             "计算机科学与技术"
+        );
+    }
+
+    #[test]
+    fn english_names_come_from_the_catalog_data() {
+        let c = catalog();
+        assert_eq!(
+            c.resolve_school("Peking University").found().unwrap().name,
+            "北京大学"
+        );
+        assert_eq!(
+            c.resolve_major("Software Engineering")
+                .found()
+                .unwrap()
+                .name,
+            "软件工程"
+        );
+        // Listed once, whatever the database already holds.
+        let pku = c.resolve_school("北大").found().unwrap();
+        assert_eq!(
+            pku.aliases
+                .iter()
+                .filter(|a| a.eq_ignore_ascii_case("pku"))
+                .count(),
+            1
         );
     }
 

@@ -1121,7 +1121,7 @@ pub const SCHOOLS: &[SchoolDef] = &[
     },
     SchoolDef {
         name: "同济大学",
-        aliases: &["同济", "TONGJI", "tongji"],
+        aliases: &["同济"],
         city: "上海",
         tier: "985",
         popularity: 83,

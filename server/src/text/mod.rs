@@ -15,6 +15,8 @@
 //! - [`clauses`], [`opinion`], [`numbers`]: a message cut into clauses, what
 //!   each says of a topic and how strongly, the scores it gives.
 //! - [`similar`]: how alike two texts are.
+//! - [`sound`]: names found by how they sound (a recognizer's homophones,
+//!   pinyin typed without an input method, initials).
 
 pub mod clauses;
 pub mod fold;
@@ -24,5 +26,6 @@ pub mod names;
 pub mod numbers;
 pub mod opinion;
 pub mod similar;
+pub mod sound;
 pub mod templates;
 pub mod words;

@@ -165,7 +165,16 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
                 Cue::List => s.list = true,
                 Cue::Stats => s.stats = true,
                 Cue::Help => s.help = true,
-                Cue::WantExam => s.want_exam = true,
+                // "我想读研" states a plan; "读研期间能出国交换吗" asks about
+                // graduate study itself.
+                Cue::WantExam => {
+                    let (cs, ce) = text.clause(t.start);
+                    s.want_exam |= !super::faq::is_question(
+                        &text.chars[cs..ce],
+                        false,
+                        &lex.lists.question,
+                    )
+                }
                 Cue::Skip => s.skip = true,
                 Cue::ReadBack => s.read_back = true,
                 Cue::PlaceQuestion => s.place = true,

@@ -16,6 +16,7 @@ use super::trie::Trie;
 use super::types::NameSet;
 use super::words::{chars, WordList};
 use crate::text::lexfile;
+use crate::text::sound::SoundIndex;
 
 const DIRECTIONS: &str = include_str!("../../../lexicons/directions.txt");
 const PREFERENCES: &str = include_str!("../../../lexicons/preferences.txt");
@@ -23,6 +24,7 @@ const OPPOSITES: &str = include_str!("../../../lexicons/opposites.txt");
 const CUES: &str = include_str!("../../../lexicons/cues.txt");
 const REFERENCES: &str = include_str!("../../../lexicons/references.txt");
 const FILLERS: &str = include_str!("../../../lexicons/fillers.txt");
+const CONCEPTS: &str = include_str!("../../../lexicons/direction_concepts.txt");
 pub(crate) const FAQ: &str = include_str!("../../../../prompts/embedded/faq.txt");
 
 /// Cue classes of `cues.txt` that take part in the longest-match pass.
@@ -158,6 +160,9 @@ pub(crate) enum Tag {
     Block,
     /// Index into the caller's `known_names`.
     Name(usize),
+    /// Beside names found only by sound: not sure enough to fill a field,
+    /// so the student is asked (`heard`).
+    Heard,
 }
 
 /// How a filler word is dropped (see fillers.txt).
@@ -257,6 +262,11 @@ pub struct Lexicons {
     pub(crate) lists: Lists,
     pub(crate) faq: Vec<FaqEntry>,
     pub(crate) enrollment: super::enrollment::EnrollmentLexicon,
+    /// Schools, majors and directions by sound and typed pinyin.
+    pub(crate) sound: SoundIndex<Tag>,
+    /// The words of what each direction is about (`direction_concepts.txt`):
+    /// (index into `directions`, words).
+    pub(crate) concepts: Vec<(usize, WordList)>,
 }
 
 fn pref_key(key: &str) -> Option<(PrefSlot, &str)> {
@@ -290,18 +300,23 @@ impl Lexicons {
             lists: Lists::default(),
             faq: faq::parse(FAQ),
             enrollment: super::enrollment::EnrollmentLexicon::load(),
+            sound: SoundIndex::new(),
+            concepts: Vec::new(),
         };
         for (i, s) in schools.iter().enumerate() {
             for name in std::iter::once(&s.canonical).chain(&s.aliases) {
                 lex.trie.insert(&chars(name), Tag::School(i));
+                lex.sound.insert_in(name, Tag::School(i), 0);
             }
         }
         for (i, m) in majors.iter().enumerate() {
             for name in std::iter::once(&m.canonical).chain(&m.aliases) {
                 lex.trie.insert(&chars(name), Tag::Major(i));
+                lex.sound.insert_in(name, Tag::Major(i), 1);
             }
         }
         lex.load_directions();
+        lex.load_concepts();
         lex.load_preferences();
         lex.load_cues();
         lex.load_references();
@@ -332,9 +347,48 @@ impl Lexicons {
             let idx = self.directions.len();
             self.directions.push(e.key.clone());
             self.trie.insert(&chars(&e.key), Tag::Direction(idx));
+            self.sound.insert_in(&e.key, Tag::Direction(idx), 2);
             for t in &e.terms {
                 self.trie.insert(&chars(t), Tag::Direction(idx));
+                self.sound.insert_in(t, Tag::Direction(idx), 2);
             }
+        }
+    }
+
+    fn load_concepts(&mut self) {
+        for e in lexfile::parse("direction_concepts.txt", CONCEPTS) {
+            let Some(idx) = self.directions.iter().position(|d| *d == e.key) else {
+                panic!(
+                    "direction_concepts.txt: {:?} is not in directions.txt",
+                    e.key
+                );
+            };
+            self.concepts.push((idx, WordList::from_terms(&e.terms)));
+        }
+    }
+
+    /// The direction the student's own words are about: the one whose
+    /// concept words occur most (twice at least), and more than any other's.
+    pub(crate) fn concept_direction(&self, words: &str) -> Option<&str> {
+        let chars = chars(words);
+        let mut scores: Vec<(usize, usize)> = self
+            .concepts
+            .iter()
+            .map(|(idx, list)| {
+                let hits = (0..chars.len())
+                    .filter(|&i| list.prefix_at(&chars, i).is_some())
+                    .count();
+                (hits, *idx)
+            })
+            .filter(|&(hits, _)| hits > 0)
+            .collect();
+        scores.sort_by(|a, b| b.0.cmp(&a.0));
+        // Two words of the concept at least: one alone (文字 in 古文字释读)
+        // is as likely a field of its own the student named.
+        match scores.as_slice() {
+            [(a, idx)] if *a >= 2 => Some(self.directions[*idx].as_str()),
+            [(a, idx), (b, _), ..] if *a >= 2 && a > b => Some(self.directions[*idx].as_str()),
+            _ => None,
         }
     }
 

@@ -6,6 +6,8 @@
 //! - `words`       spelling (width, case, punctuation, spaces), separators,
 //!   plain word lists: the bottom layer, imported by the modules below
 //! - `trie`        the leftmost-longest matcher every lexicon goes through
+//! - `heard`       names the exact pass missed, by sound or typed pinyin
+//!   (`text::sound`): a close one fills the slot, an unsure one is asked
 //! - `lexicon`     `Lexicons`: loads the files and the catalog names into one trie
 //! - `normalize`   `words`' spelling, then fillers and "第一" → "第1"
 //! - `tokens`      the token stream of one utterance, and clauses
@@ -21,7 +23,7 @@
 //! - `acts`        what the student asks for, with its precedence
 //! - `coverage`    what none of the above read (a model is asked only then)
 //!
-//! Pipeline of `analyze`: normalise → scan → resolve roles → unknown names →
+//! Pipeline of `analyze`: normalise → scan → names heard → resolve roles → unknown names →
 //! negation → references → correction cues → slots → preferences → FAQ → act
 //! → coverage.
 
@@ -30,6 +32,7 @@ mod correction;
 mod coverage;
 pub mod enrollment;
 mod faq;
+mod heard;
 mod lexicon;
 mod negation;
 mod normalize;
@@ -139,6 +142,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         .map(|n| words::basic(n).chars().collect())
         .collect();
     let mut t = Text::scan(&norm.text, lex, &names);
+    heard::add(&mut t, lex, &heard::names_index(&names));
     roles::resolve(&mut t, lex);
     let unknown = patterns::unknown_names(&mut t, lex);
     let neg = negation::negated_tokens(&t, lex);

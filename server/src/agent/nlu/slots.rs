@@ -15,7 +15,7 @@
 //! - `replaced` says a value was rejected and another of the same kind named,
 //!   or rejected through 不是 — both make the sentence a correction.
 
-use super::lexicon::{Cue, Lexicons};
+use super::lexicon::{Cue, Lexicons, Tag};
 use super::negation;
 use super::patterns;
 use super::tokens::{Kind, Text};
@@ -36,6 +36,16 @@ pub(crate) struct Slots {
 }
 
 fn slot_for(text: &Text, start: usize, end: usize, cands: &[usize], names: &[String]) -> Slot {
+    if text
+        .tokens
+        .iter()
+        .any(|t| t.start == start && t.tags.contains(&Tag::Heard))
+    {
+        return Slot::Heard {
+            said: text.string(start, end),
+            candidates: cands.iter().map(|&c| names[c].clone()).collect(),
+        };
+    }
     if cands.len() == 1 {
         return Slot::One(names[cands[0]].clone());
     }
@@ -81,10 +91,42 @@ fn either(kept: &[Slot], alternatives: bool) -> Option<Slot> {
     (names.len() == kept.len()).then_some(Slot::Either(names))
 }
 
+/// Of several majors named, the one said right after the school ("想跨考北大
+/// 的计算机", "南京大学软件工程"): the others are background ("本科学数学的",
+/// "数学基础一般"). None when no major or several stand there.
+fn next_to_school(
+    text: &Text,
+    majors: &[Slot],
+    starts: &[usize],
+    school_ends: &[usize],
+) -> Option<Slot> {
+    if majors.len() < 2 {
+        return None;
+    }
+    let next = |start: usize| {
+        school_ends
+            .iter()
+            .any(|&e| e == start || (e + 1 == start && text.chars[e] == DE))
+    };
+    let hits: Vec<&Slot> = majors
+        .iter()
+        .zip(starts)
+        .filter(|(_, &s)| next(s))
+        .map(|(m, _)| m)
+        .collect();
+    match hits.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    }
+}
+
 /// Reads the school, major and direction slots (see the module doc).
 pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bool) -> Slots {
     let mut out = Slots::default();
     let mut kept: [Vec<Slot>; 2] = [Vec::new(), Vec::new()];
+    // Where each kept major starts, and where each school ends.
+    let mut major_starts: Vec<usize> = Vec::new();
+    let mut school_ends: Vec<usize> = Vec::new();
     let mut dropped = [false; 2];
     let mut directions: Vec<String> = Vec::new();
     let mut dropped_direction = false;
@@ -114,6 +156,12 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             }
         } else if !kept[which].contains(&slot) {
             kept[which].push(slot);
+            if which == 1 {
+                major_starts.push(t.start);
+            }
+        }
+        if which == 0 {
+            school_ends.push(t.end);
         }
     }
     let pick = |v: &[Slot]| {
@@ -125,7 +173,13 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     };
     let alternatives = !prefer_last && text.tokens.iter().any(|t| t.has_cue(Cue::Alternative));
     out.school = either(&kept[0], alternatives).or_else(|| pick(&kept[0]));
-    out.major = either(&kept[1], alternatives).or_else(|| pick(&kept[1]));
+    out.major = either(&kept[1], alternatives)
+        .or_else(|| {
+            (!prefer_last)
+                .then(|| next_to_school(text, &kept[1], &major_starts, &school_ends))
+                .flatten()
+        })
+        .or_else(|| pick(&kept[1]));
     out.replaced |= (0..2).any(|k| dropped[k] && !kept[k].is_empty());
     out.replaced |= dropped_direction && !directions.is_empty();
     out.direction = if prefer_last {
@@ -136,7 +190,8 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     if out.direction.is_none() {
         out.direction = patterns::own_direction(text, lex, |pos| {
             negation::negator_before(text, lex, pos).is_some()
-        });
+        })
+        .map(|own| lex.concept_direction(&own).map_or(own, str::to_string));
     }
     out
 }

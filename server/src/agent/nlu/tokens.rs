@@ -170,6 +170,24 @@ impl Text {
         }
     }
 
+    /// Adds a token over `[start, end)`, replacing the tokens it overlaps
+    /// (a name found after the exact pass, `heard`).
+    pub fn insert_token(&mut self, start: usize, end: usize, tags: Vec<Tag>) {
+        let end = end.min(self.chars.len());
+        if start >= end {
+            return;
+        }
+        self.tokens.retain(|t| t.end <= start || t.start >= end);
+        let at = self.tokens.partition_point(|t| t.start < start);
+        self.tokens.insert(at, Token { start, end, tags });
+        self.cover = vec![None; self.chars.len()];
+        for (i, t) in self.tokens.iter().enumerate() {
+            for c in self.cover.iter_mut().take(t.end).skip(t.start) {
+                *c = Some(i);
+            }
+        }
+    }
+
     /// The clause around position `pos`: `[start, end)`, separators excluded.
     pub fn clause(&self, pos: usize) -> (usize, usize) {
         let pos = pos.min(self.chars.len());

@@ -34,6 +34,13 @@ pub enum Slot {
     /// "清华考不上就考北航"): canonical names in the order said. Code asks
     /// which to look at first rather than choosing for the student.
     Either(Vec<String>),
+    /// Words that only sound like a name (a recognizer's homophone, a
+    /// slip of the input method), too unsure to fill the field: the
+    /// student is asked which one was meant. `said` is the text as it came.
+    Heard {
+        said: String,
+        candidates: Vec<String>,
+    },
 }
 
 /// An advisor the student points at.

@@ -104,6 +104,7 @@ fn resolvable(tags: &[Tag]) -> bool {
             Tag::Cue(_) => 7,
             Tag::Block => 8,
             Tag::Name(_) => 9,
+            Tag::Heard => 10,
         })
         .collect();
     let same = kinds.windows(2).all(|w| w[0] == w[1]);

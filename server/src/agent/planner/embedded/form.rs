@@ -26,6 +26,34 @@ impl EmbeddedPlanner {
             .collect()
     }
 
+    /// Chips and a question for a name heard only by sound (`Slot::Heard`):
+    /// "你说的是复旦大学吗？" for one candidate, "是哪一所？" for several.
+    fn heard(
+        &self,
+        said: &str,
+        candidates: &[String],
+        field: &str,
+        turn: u32,
+    ) -> (Option<ToolCall>, Option<String>) {
+        let list: Vec<String> = candidates.iter().take(4).cloned().collect();
+        let (title, key) = match (field, list.len()) {
+            ("school", 1) => ("是这所学校吗？", "heard_one"),
+            ("school", _) => ("是哪一所？", "heard_school"),
+            (_, 1) => ("是这个专业吗？", "heard_one"),
+            _ => ("是哪个专业？", "heard_major"),
+        };
+        let voice = self.say(
+            key,
+            turn,
+            &[
+                ("said", said),
+                ("name", &list[0]),
+                ("list", &list.join("、")),
+            ],
+        );
+        (Some(chip_call(title, list, field)), Some(voice))
+    }
+
     /// The form fields the message names, chips for ambiguous ones, and a
     /// reply when something could not be used.
     pub(super) fn slots(
@@ -54,6 +82,9 @@ impl EmbeddedPlanner {
                 let names = self.not_rejected(names, a);
                 chips = Some(chip_call("先看哪一所？", names.clone(), "school"));
                 voice = Some(self.say("either_school", turn, &[("list", &names.join("、"))]));
+            }
+            Some(Slot::Heard { said, candidates }) => {
+                (chips, voice) = self.heard(said, candidates, "school", turn);
             }
             _ => {}
         }
@@ -107,6 +138,9 @@ impl EmbeddedPlanner {
                 let names = self.not_rejected(names, a);
                 chips = Some(chip_call("先看哪个专业？", names.clone(), "major"));
                 voice = Some(self.say("either_major", turn, &[("list", &names.join("、"))]));
+            }
+            Some(Slot::Heard { said, candidates }) if chips.is_none() => {
+                (chips, voice) = self.heard(said, candidates, "major", turn);
             }
             _ => {}
         }

@@ -255,7 +255,9 @@ impl Planner for EmbeddedPlanner {
             }),
             _ => Ok(Plan {
                 voice_response: self.say(
-                    if complete {
+                    if general_question(a, input.message, &self.lexicons) {
+                        "general_question"
+                    } else if complete {
                         "fallback_with_form"
                     } else {
                         "fallback"
@@ -268,4 +270,19 @@ impl Planner for EmbeddedPlanner {
             }),
         }
     }
+}
+
+/// A question code read nothing in: no school, major, preference or advisor
+/// ("研究生有寒暑假吗"). It is about graduate study in general, which the
+/// embedded planner holds no facts on: it says so instead of steering the
+/// student back to the form as if the question were not heard.
+fn general_question(a: &Analysis, message: &str, lex: &Lexicons) -> bool {
+    a.school.is_none()
+        && a.major.is_none()
+        && a.research_direction.is_none()
+        && a.references.is_empty()
+        && a.personality.is_none()
+        && a.research_style.is_none()
+        && a.funding.is_none()
+        && crate::agent::nlu::is_question(message, lex)
 }

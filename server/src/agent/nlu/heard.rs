@@ -1,0 +1,328 @@
+//! Names the exact pass missed, found by sound or as typed pinyin
+//! (`text::sound`), turned into tokens so every rule after the scan
+//! (negation, slots, references) reads them like any other name.
+//!
+//! It only fills what the exact pass left empty: a school when no school
+//! was read, a major when no major was, and so on; the characters of what
+//! was read stay as they are. Of the names found:
+//! - one clearly closest (and, for a name of three syllables or fewer,
+//!   said where a name stands: next to a school or a major, before
+//!   专业/系/大学, or alone in its clause, so that 心里 never becomes 心理学
+//!   nor 计算时 计算机) becomes the name's token;
+//! - several about as close, or one that is near but not close, become a
+//!   token marked [`Tag::Heard`], which the slots read as a question to
+//!   the student (`Slot::Heard`), never as a silent guess;
+//! - typed pinyin naming several entries ("jiaoda") is ambiguous the way
+//!   the alias 交大 is.
+
+use crate::text::sound::{How, Match, SoundIndex};
+
+use super::lexicon::{Lexicons, Tag};
+use super::tokens::Text;
+use super::words::{DE, SEP};
+
+/// How much closer than the next name the best must be to be taken alone.
+const MARGIN: f32 = 0.25;
+
+/// The kinds of name this step fills, in the order their tags are read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    School,
+    Major,
+    Direction,
+    Name,
+}
+
+fn kind(tag: &Tag) -> Option<Kind> {
+    match tag {
+        Tag::School(_) => Some(Kind::School),
+        Tag::Major(_) => Some(Kind::Major),
+        Tag::Direction(_) => Some(Kind::Direction),
+        Tag::Name(_) => Some(Kind::Name),
+        _ => None,
+    }
+}
+
+/// The sound index of the caller's advisor names (those on the page and in
+/// the session: a handful, so it is built per utterance).
+pub(crate) fn names_index(names: &[Vec<char>]) -> SoundIndex<Tag> {
+    let mut ix = SoundIndex::new();
+    for (i, n) in names.iter().enumerate() {
+        ix.insert(&n.iter().collect::<String>(), Tag::Name(i));
+    }
+    ix
+}
+
+/// Whether the short name at `[start, end)` stands where a name stands.
+fn anchored(
+    text: &Text,
+    lex: &Lexicons,
+    start: usize,
+    end: usize,
+    found: &[(usize, usize)],
+) -> bool {
+    let l = &lex.lists;
+    let (cs, ce) = text.clause(start);
+    if cs == start && ce == end {
+        return true;
+    }
+    let mut before = start;
+    if before > 0 && text.chars[before - 1] == DE {
+        before -= 1;
+    }
+    let mut after = end;
+    if after < text.chars.len() && text.chars[after] == DE {
+        after += 1;
+    }
+    let place = |pos: usize| {
+        text.cover.get(pos).copied().flatten().is_some_and(|t| {
+            text.tokens[t]
+                .tags
+                .iter()
+                .any(|t| matches!(t, Tag::School(_) | Tag::Major(_)))
+        }) || found.iter().any(|&(s, e)| pos >= s && pos < e)
+    };
+    (before > 0 && place(before - 1))
+        || place(after)
+        || [&l.school_suffix, &l.major_suffix, &l.major_suffix_weak]
+            .iter()
+            .any(|list| list.prefix_at(&text.chars, end).is_some())
+}
+
+/// Whether a match may stand: typed and long names anywhere, a school,
+/// major or direction of three syllables or fewer (an advisor's of two)
+/// only where such a name stands.
+fn standing(
+    text: &Text,
+    lex: &Lexicons,
+    m: &Match<Tag>,
+    k: Kind,
+    spans: &[(usize, usize)],
+) -> bool {
+    if m.how != How::Sound {
+        return true;
+    }
+    if k == Kind::Direction && !(m.close && m.distance < 1.0 && m.len >= 4) {
+        // A research direction may be new words of the student's own
+        // (生物医学成像 is not 医学影像): only one that sounds the same
+        // throughout is taken.
+        return false;
+    }
+    // Three syllables are short too: 计算时 is a word of its own, 计算鸡
+    // after a school is 计算机. An advisor's name of three is not.
+    let short = m.len <= 2 || (k != Kind::Name && m.len <= 3);
+    if !short {
+        return true;
+    }
+    anchored(text, lex, m.start, m.end, spans)
+        || (k == Kind::Name
+            && lex
+                .lists
+                .person_noun
+                .prefix_at(&text.chars, m.end)
+                .is_some())
+}
+
+/// Whether `m`, a school or a major of four syllables or more heard close,
+/// holds whole every token it overlaps, none of them an advisor or a
+/// reference: then it is the better reading of those characters.
+fn covers_what_was_read(text: &Text, m: &Match<Tag>) -> bool {
+    if !(m.close && m.len >= 4 && matches!(m.value, Tag::School(_) | Tag::Major(_))) {
+        return false;
+    }
+    text.tokens
+        .iter()
+        .filter(|t| t.start < m.end && m.start < t.end)
+        .all(|t| {
+            t.start >= m.start
+                && t.end <= m.end
+                && !t.has(|g| {
+                    matches!(
+                        g,
+                        Tag::Name(_) | Tag::Pronoun | Tag::Ordinal(_) | Tag::FromEnd(_)
+                    )
+                })
+        })
+}
+
+/// Adds the names heard (see the module doc) to `text`.
+pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
+    let present = |k: Kind| {
+        text.tokens
+            .iter()
+            .any(|t| t.tags.iter().any(|g| kind(g) == Some(k)))
+    };
+    let missing: Vec<Kind> = [Kind::School, Kind::Major, Kind::Direction, Kind::Name]
+        .into_iter()
+        .filter(|&k| !present(k))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let free = |i: usize| text.chars[i] != SEP && !text.in_strong(i);
+    // Schools and majors are looked for across what was read too: a long
+    // name heard whole may hold a shorter one the exact pass took
+    // (西安电子科技大雪 holds the major alias 电子).
+    let mut matches: Vec<Match<Tag>> = lex.sound.find(&text.chars, |i| text.chars[i] != SEP);
+    matches.retain(|m| (m.start..m.end).all(free) || covers_what_was_read(text, m));
+    if missing.contains(&Kind::Name) && !names.is_empty() {
+        matches.extend(names.find(&text.chars, free));
+    }
+    matches.retain(|m| kind(&m.value).is_some_and(|k| missing.contains(&k)));
+    // Close ones first, then the closest; at equal distance the longer
+    // stretch, then more of the name's own characters.
+    matches.sort_by(|a, b| {
+        b.close
+            .cmp(&a.close)
+            .then(
+                a.distance
+                    .partial_cmp(&b.distance)
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+            .then((b.end - b.start).cmp(&(a.end - a.start)))
+            .then(b.same_chars.cmp(&a.same_chars))
+    });
+    // A name heard whole explains its characters better than a shorter
+    // one heard inside it (复单大学: 复旦大学, not the alias 山大 in 单大).
+    let dominated = |m: &Match<Tag>| {
+        matches.iter().any(|b| {
+            b.close
+                && b.len > m.len
+                && b.start <= m.start
+                && m.end <= b.end
+                && (b.end - b.start) > (m.end - m.start)
+        })
+    };
+    let candidates: Vec<&Match<Tag>> = matches.iter().filter(|m| !dominated(m)).collect();
+    // The kind with the fewest stretches chooses first: "renda tongji"
+    // spells a school twice (人大, 同济) and a major once (统计), so the
+    // major takes tongji and the school renda.
+    let mut missing = missing;
+    missing.sort_by_key(|&k| {
+        let mut spans: Vec<(usize, usize)> = candidates
+            .iter()
+            .filter(|m| kind(&m.value) == Some(k))
+            .map(|m| (m.start, m.end))
+            .collect();
+        spans.sort_unstable();
+        spans.dedup();
+        spans.len()
+    });
+    let mut taken: Vec<(usize, usize, Vec<Tag>)> = Vec::new();
+    for k in missing {
+        let spans: Vec<(usize, usize)> = taken.iter().map(|&(s, e, _)| (s, e)).collect();
+        let of_kind: Vec<&Match<Tag>> = candidates
+            .iter()
+            .copied()
+            .filter(|m| kind(&m.value) == Some(k))
+            .filter(|m| !spans.iter().any(|&(s, e)| m.start < e && s < m.end))
+            .filter(|m| standing(text, lex, m, k, &spans))
+            .collect();
+        let Some(best) = of_kind.first() else {
+            continue;
+        };
+        // Every name found over the same stretch about as close as the best.
+        let mut tags: Vec<Tag> = Vec::new();
+        for m in &of_kind {
+            let overlaps = m.start < best.end && best.start < m.end;
+            if overlaps
+                && m.close == best.close
+                && m.distance <= best.distance + MARGIN
+                && !tags.contains(&m.value)
+            {
+                tags.push(m.value);
+            }
+        }
+        if best.how == How::Initials && tags.len() > 1 {
+            // Initials are read only where they name one entry.
+            continue;
+        }
+        if best.how == How::Sound && (tags.len() > 1 || !best.close) {
+            // A direction or a person heard unclearly is not worth a
+            // question: the words around it are read as they are.
+            if matches!(k, Kind::Name | Kind::Direction) {
+                continue;
+            }
+            tags.push(Tag::Heard);
+        }
+        taken.push((best.start, best.end, tags));
+    }
+    for (start, end, tags) in taken {
+        text.insert_token(start, end, tags);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::fixture::{lexicons, names};
+    use super::super::{analyze, Reference, Slot};
+
+    fn one(name: &str) -> Option<Slot> {
+        Some(Slot::One(name.to_string()))
+    }
+
+    #[test]
+    fn a_homophone_of_a_school_or_a_major_fills_the_slot() {
+        let lex = lexicons();
+        let a = analyze("我想考北京大雪计算机系", lex, &[]);
+        assert_eq!(a.school, one("北京大学"));
+        assert_eq!(a.major, one("计算机科学与技术"));
+        let a = analyze("复单大学软建工程", lex, &[]);
+        assert_eq!(a.school, one("复旦大学"));
+        assert_eq!(a.major, one("软件工程"));
+        let a = analyze("浙将大学人工只能", lex, &[]);
+        assert_eq!(a.school, one("浙江大学"));
+        assert_eq!(a.major, one("人工智能"));
+    }
+
+    #[test]
+    fn typed_pinyin_and_initials_fill_the_slots_in_any_order() {
+        let lex = lexicons();
+        for text in [
+            "beida jisuanji",
+            "jisuanji beida",
+            "计算机 beida",
+            "bjdx 计算机",
+        ] {
+            let a = analyze(text, lex, &[]);
+            assert_eq!(a.school, one("北京大学"), "{text}");
+            assert_eq!(a.major, one("计算机科学与技术"), "{text}");
+        }
+    }
+
+    #[test]
+    fn common_words_that_sound_like_a_name_stay_words() {
+        let lex = lexicons();
+        for text in [
+            "我心里想考北大",
+            "哪个大学好",
+            "上大学的时候学的计算机",
+            "该导师的详细信息",
+            "学习负担重不重",
+            "我计算时间够不够",
+        ] {
+            let a = analyze(text, lex, &[]);
+            assert!(
+                !matches!(a.school, Some(Slot::Heard { .. }))
+                    && !matches!(a.major, Some(Slot::Heard { .. })),
+                "{text}: {a:?}"
+            );
+            assert_ne!(a.major, one("心理学"), "{text}");
+            assert_ne!(a.school, one("复旦大学"), "{text}");
+        }
+        assert_eq!(analyze("我计算时间够不够", lex, &[]).major, None);
+    }
+
+    #[test]
+    fn an_advisor_on_the_page_is_found_by_sound_where_a_person_is_meant() {
+        let lex = lexicons();
+        let page = names();
+        // 张山 for 张三 (sh/s), 欧阳名 for 欧阳明.
+        let a = analyze("张山老师怎么样", lex, &page);
+        assert_eq!(a.references, vec![Reference::Name("张三".into())]);
+        let a = analyze("欧阳名的学生评价", lex, &page);
+        assert_eq!(a.references, vec![Reference::Name("欧阳明".into())]);
+        // Not where no person is meant.
+        assert!(analyze("张山很高", lex, &page).references.is_empty());
+    }
+}
