@@ -77,6 +77,12 @@ impl Backend {
 pub enum SetupError {
     #[error("无法打开数据库 {url}: {source}")]
     Connect { url: String, source: sqlx::Error },
+    #[error("数据库 {host} 无法连接（试了 {attempts} 次）：{error}")]
+    Unreachable {
+        host: String,
+        error: String,
+        attempts: usize,
+    },
     #[error("无法创建数据库目录 {dir}: {source}")]
     Directory { dir: String, source: std::io::Error },
     #[error("无法取得数据库的启动锁 {path}: {source}")]
@@ -143,13 +149,18 @@ pub async fn connect_with(url: &str, max: u32) -> Result<Pool, SetupError> {
     };
     let max = max.max(1);
     match Backend::of_url(url)? {
-        Backend::Postgres => AnyPoolOptions::new()
-            .max_connections(max)
-            .idle_timeout(Some(Duration::from_secs(600)))
-            .max_lifetime(Some(Duration::from_secs(3600)))
-            .connect(url)
-            .await
-            .map_err(connect_err),
+        Backend::Postgres => {
+            reachable(url, &START_RETRIES).await?;
+            AnyPoolOptions::new()
+                .max_connections(max)
+                .idle_timeout(Some(Duration::from_secs(600)))
+                .max_lifetime(Some(Duration::from_secs(3600)))
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .after_release(|conn, _| Box::pin(reusable(conn)))
+                .connect(url)
+                .await
+                .map_err(connect_err)
+        }
         Backend::Sqlite => {
             let options = SqliteConnectOptions::from_str(url).map_err(connect_err)?;
             let in_memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -186,6 +197,8 @@ pub async fn connect_with(url: &str, max: u32) -> Result<Pool, SetupError> {
                 .min_connections(if in_memory { 1 } else { 0 })
                 .idle_timeout((!in_memory).then_some(Duration::from_secs(600)))
                 .max_lifetime((!in_memory).then_some(Duration::from_secs(3600)))
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .after_release(|conn, _| Box::pin(reusable(conn)))
                 .after_connect(move |conn, _| {
                     let pragmas = pragmas.clone();
                     Box::pin(async move {
@@ -198,6 +211,116 @@ pub async fn connect_with(url: &str, max: u32) -> Result<Pool, SetupError> {
                 .map_err(connect_err)
         }
     }
+}
+
+/// How long a request waits for a connection of the pool before it is
+/// refused (503). sqlx's default is 30 s, the whole request deadline: a
+/// database that stopped answering held every request until the deadline
+/// (408) instead of a prompt 503 that `/readyz` and the proxy understand.
+/// SQLite's writers wait on the busy timeout, not here.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How a PostgreSQL server that does not answer at start is waited for:
+/// each attempt's limit, and the pauses between attempts (their number is
+/// the retries). About 40 s in all, enough for a database container that
+/// starts beside the site, and every failed attempt is logged at once with
+/// the host and the error, instead of 30 s of silence and "pool timed out".
+pub struct Retries {
+    pub attempt: Duration,
+    pub pauses: &'static [Duration],
+}
+
+/// [`Retries`] at start (the site and every tool).
+pub const START_RETRIES: Retries = Retries {
+    attempt: Duration::from_secs(5),
+    pauses: &[
+        Duration::from_secs(1),
+        Duration::from_secs(2),
+        Duration::from_secs(4),
+        Duration::from_secs(8),
+        Duration::from_secs(8),
+    ],
+};
+
+/// Waits until one connection to `url` opens, trying as `retries` says;
+/// each failure logged with the host and the driver's error. Fails with
+/// both when the last attempt fails.
+pub async fn reachable(url: &str, retries: &Retries) -> Result<(), SetupError> {
+    use sqlx::Connection;
+    let host = host_of(url);
+    let attempts = retries.pauses.len() + 1;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let error =
+            match tokio::time::timeout(retries.attempt, sqlx::AnyConnection::connect(url)).await {
+                Ok(Ok(conn)) => {
+                    let _ = conn.close().await;
+                    if attempt > 1 {
+                        tracing::info!(%host, attempt, "the database answers");
+                    }
+                    return Ok(());
+                }
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => format!("no answer within {} s", retries.attempt.as_secs()),
+            };
+        let Some(pause) = retries.pauses.get(attempt - 1) else {
+            return Err(SetupError::Unreachable {
+                host,
+                error,
+                attempts,
+            });
+        };
+        tracing::warn!(
+            %host,
+            %error,
+            attempt,
+            attempts,
+            "the database cannot be reached; retrying in {} s",
+            pause.as_secs()
+        );
+        tokio::time::sleep(*pause).await;
+    }
+}
+
+/// `host:port` of a database URL, for messages (never the password).
+pub fn host_of(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(u) => format!(
+            "{}:{}",
+            u.host_str().unwrap_or("localhost"),
+            u.port().unwrap_or(5432)
+        ),
+        Err(_) => redacted(url),
+    }
+}
+
+/// Whether a connection handed back to the pool may serve again: it must
+/// answer, and it must not be inside a transaction.
+///
+/// A transaction dropped without commit queues its `ROLLBACK`; when that
+/// rollback fails the connection stays "inside" it. SQLite does this after
+/// `database or disk is full`: SQLite has already rolled the transaction
+/// back itself, sqlx's `ROLLBACK` then fails ("no transaction is active"),
+/// and sqlx keeps counting one open transaction. Returned to the pool, that
+/// connection refused every later write with "attempted to call begin_with
+/// at non-zero transaction depth" until the process restarted, long after
+/// the disk had room again. The ping waits for the queued rollback (both
+/// drivers run a connection's commands in order); a connection still inside
+/// a transaction after it is closed here, and the pool opens a fresh one
+/// when it needs one. Every call site is covered, whatever path dropped
+/// the transaction.
+async fn reusable(conn: &mut Conn) -> Result<bool, sqlx::Error> {
+    use sqlx::Connection;
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!(
+            "a database connection was still inside a failed transaction; it is closed, not reused"
+        );
+        crate::observe::metrics::db_connection_discarded();
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// `url` without its password, for error messages and logs.

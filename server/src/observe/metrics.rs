@@ -123,6 +123,14 @@ fn describe() {
         "Open database connections of this instance"
     );
     describe_gauge!("db_pool_idle", "Idle database connections of this instance");
+    describe_counter!(
+        "db_connections_discarded_total",
+        "Connections closed instead of reused because a failed transaction was still open on them"
+    );
+    describe_counter!(
+        "db_write_failures_total",
+        "Writes the database refused (disk full, connection lost), by what was written (review, turn)"
+    );
 }
 
 /// One HTTP request answered: `route` is the matched template
@@ -214,6 +222,18 @@ pub fn transcription(outcome: &'static str, elapsed: Duration) {
     if outcome == "ok" || outcome == "empty" {
         histogram!("transcription_duration_seconds").record(elapsed.as_secs_f64());
     }
+}
+
+/// A connection handed back to the pool still inside a failed transaction
+/// was closed instead of reused (`db::reusable`).
+pub fn db_connection_discarded() {
+    counter!("db_connections_discarded_total").increment(1);
+}
+
+/// A write the database refused (full disk, lost connection, timeout),
+/// answered 503 or said to the student, by what was being written.
+pub fn db_write_failed(what: &'static str) {
+    counter!("db_write_failures_total", "what" => what).increment(1);
 }
 
 /// The database pool as a scrape finds it.
