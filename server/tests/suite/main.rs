@@ -27,6 +27,7 @@ mod model;
 mod moderation;
 mod openapi;
 mod operations;
+mod operator;
 mod pages;
 mod parsers;
 mod personas;
