@@ -21,6 +21,7 @@ mod disk_full;
 mod faults;
 mod flow;
 mod general_questions;
+mod ids;
 mod import;
 mod instances;
 mod model;
