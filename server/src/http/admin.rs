@@ -8,6 +8,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{Form, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -279,12 +280,20 @@ async fn bulk_json(
     token: AdminToken,
     client: ClientId,
     headers: HeaderMap,
-    body: Option<Json<BulkBody>>,
+    body: Result<Json<BulkBody>, JsonRejection>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, (&limits, &token)).await {
         return *refusal;
     }
-    let body = body.map(|b| b.0).unwrap_or_default();
+    // A body of the wrong shape (ids as numbers) is the API's 400, as
+    // every other bad body, not axum's 422.
+    let body = match super::json_body(
+        body,
+        "应为 {ids: [\"12\", …]（评价编号，字符串）, action: \"hide\" 或 \"restore\", reason}。",
+    ) {
+        Ok(body) => body,
+        Err(e) => return e.into_response(),
+    };
     let hidden = match body.action.as_str() {
         "hide" => true,
         "restore" => false,

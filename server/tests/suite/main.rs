@@ -18,6 +18,7 @@ mod crash;
 mod data;
 mod dialogues;
 mod disk_full;
+mod docs_checked;
 mod faults;
 mod flow;
 mod general_questions;
