@@ -224,3 +224,53 @@ fn a_database_unreachable_at_start_is_named_with_its_error_within_seconds() {
     assert!(first[0].to_lowercase().contains("refused"), "{log}");
     assert!(!log.contains("secret"), "the password was logged: {log}");
 }
+
+#[tokio::test]
+async fn the_admin_api_speaks_string_ids_and_answers_a_bad_body_400() {
+    let (app, _site) = common::app().await;
+    let auth = ("authorization", "Bearer test-admin");
+    let advisor = common::zhang_id(&app).await;
+    let written = common::post_json(
+        &app,
+        &format!("/api/v1/advisors/{advisor}/reviews"),
+        &common::review_json("导师每周组会都认真听汇报，给的修改意见很具体，经费也够用。")
+            .to_string(),
+    )
+    .await;
+    assert_eq!(written.status, StatusCode::CREATED, "{}", written.body);
+    let (status, lists) =
+        common::request(&app, "GET", "/api/v1/admin/reviews", &[auth], None).await;
+    assert_eq!(status, StatusCode::OK);
+    let recent = &lists["recent"][0];
+    assert!(
+        recent["id"].is_string() && recent["advisor_id"].is_string(),
+        "{recent}"
+    );
+    let id = recent["id"].as_str().unwrap().to_string();
+    let (status, _) = common::request(
+        &app,
+        "POST",
+        &format!("/api/v1/admin/reviews/{id}/hide"),
+        &[auth],
+        Some(&serde_json::json!({"reason": "测试"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, lists) = common::request(&app, "GET", "/api/v1/admin/reviews", &[auth], None).await;
+    assert_eq!(lists["audit"][0]["review_id"].as_str(), Some(id.as_str()));
+
+    let numbers = serde_json::json!({"ids": [1, 2], "action": "hide", "reason": "x"});
+    let (status, body) = common::request(
+        &app,
+        "POST",
+        "/api/v1/admin/reviews/bulk",
+        &[auth],
+        Some(&numbers),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"]["code"], "invalid_request");
+    assert!(common::has_chinese(
+        body["error"]["message"].as_str().unwrap()
+    ));
+}
