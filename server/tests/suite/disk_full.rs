@@ -30,12 +30,12 @@ use std::time::{Duration, Instant};
 const DEADLINE: Duration = Duration::from_secs(30);
 
 /// A tmpfs of `megabytes` at a fresh mount point, unmounted when dropped.
-struct SmallDisk {
-    at: PathBuf,
+pub(crate) struct SmallDisk {
+    pub at: PathBuf,
 }
 
 impl SmallDisk {
-    fn mount(megabytes: u32) -> Option<SmallDisk> {
+    pub fn mount(megabytes: u32) -> Option<SmallDisk> {
         let at = std::env::temp_dir().join(format!("advisor-small-disk-{}", std::process::id()));
         std::fs::create_dir_all(&at).ok()?;
         let ok = Command::new("mount")
@@ -48,7 +48,7 @@ impl SmallDisk {
     }
 
     /// Fills every free byte with `filler`.
-    fn fill(&self) -> PathBuf {
+    pub fn fill(&self) -> PathBuf {
         let path = self.at.join("filler");
         let mut f = std::fs::File::create(&path).unwrap();
         for chunk in [1 << 20, 4096, 512, 1] {
@@ -67,7 +67,7 @@ impl Drop for SmallDisk {
     }
 }
 
-fn server_binary() -> PathBuf {
+pub(crate) fn server_binary() -> PathBuf {
     std::env::var_os("FAULT_SERVER")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_server")))
@@ -96,16 +96,153 @@ async fn start(db: &str, root: &Path) -> Server {
 
 /// What the writers saw, with when.
 #[derive(Default)]
-struct Seen {
-    reviews: Vec<i64>,
-    turns: Vec<String>,
+pub(crate) struct Seen {
+    pub reviews: Vec<i64>,
+    pub turns: Vec<String>,
     /// (when, status) of every write answered otherwise than 201/200.
-    refused: Vec<(Instant, u16)>,
+    pub refused: Vec<(Instant, u16)>,
     /// When each acknowledged write was answered.
-    acked_at: Vec<Instant>,
-    slowest: Duration,
-    five_hundreds: Vec<String>,
-    turns_200_with_error: u32,
+    pub acked_at: Vec<Instant>,
+    pub slowest: Duration,
+    pub five_hundreds: Vec<String>,
+    pub turns_200_with_error: u32,
+}
+
+/// Writers posting reviews and chat turns to `base` from many clients
+/// until stopped (the disk-full and the PostgreSQL faults share them).
+pub(crate) struct Load {
+    pub seen: Arc<Mutex<Seen>>,
+    stop: Arc<AtomicBool>,
+    writers: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Load {
+    pub fn start(base: &str, advisors: Vec<String>) -> Load {
+        let client = reqwest::Client::new();
+        let base = base.to_string();
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let n = Arc::new(AtomicU32::new(0));
+        let mut writers = Vec::new();
+        for w in 0..6 {
+            let (seen, stop, n, client, base, advisors) = (
+                seen.clone(),
+                stop.clone(),
+                n.clone(),
+                client.clone(),
+                base.clone(),
+                advisors.clone(),
+            );
+            writers.push(tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = n.fetch_add(1, Ordering::Relaxed);
+                    let forwarded = format!("10.{}.{}.{}", 30 + i / 65_536, i / 256 % 256, i % 256);
+                    let started = Instant::now();
+                    let (status, body, is_turn) = if w % 3 == 2 {
+                        let r = client
+                            .post(format!("{base}/api/v1/chat"))
+                            .header("x-forwarded-for", &forwarded)
+                            .json(&serde_json::json!({"message": "北京大学计算机系有哪些导师"}))
+                            .timeout(DEADLINE + Duration::from_secs(5))
+                            .send()
+                            .await;
+                        let r = match r {
+                            Ok(r) => r,
+                            Err(e) => {
+                                seen.lock().unwrap().five_hundreds.push(format!("no answer: {e}"));
+                                continue;
+                            }
+                        };
+                        let status = r.status().as_u16();
+                        (status, r.json::<serde_json::Value>().await.unwrap_or_default(), true)
+                    } else {
+                        let advisor = &advisors[i as usize % advisors.len()];
+                        let body = serde_json::json!({
+                            "ratings": {"academic": 1 + i % 5, "funding": 1 + (i / 5) % 5,
+                                        "relationship": 1 + (i / 25) % 5, "prospects": 3, "overall": 1 + (i / 3) % 5},
+                            "tags": ["负责"],
+                            "text": format!("第{i}条磁盘测试评价：导师指导认真，组会规律，经费情况说得过去，毕业要求明确。"),
+                            "relation": "在读",
+                        });
+                        let r = client
+                            .post(format!("{base}/api/v1/advisors/{advisor}/reviews"))
+                            .header("x-forwarded-for", &forwarded)
+                            .json(&body)
+                            .timeout(DEADLINE + Duration::from_secs(5))
+                            .send()
+                            .await;
+                        let r = match r {
+                            Ok(r) => r,
+                            Err(e) => {
+                                seen.lock().unwrap().five_hundreds.push(format!("no answer: {e}"));
+                                continue;
+                            }
+                        };
+                        let status = r.status().as_u16();
+                        (status, r.json::<serde_json::Value>().await.unwrap_or_default(), false)
+                    };
+                    let took = started.elapsed();
+                    let now = Instant::now();
+                    let mut s = seen.lock().unwrap();
+                    s.slowest = s.slowest.max(took);
+                    if status >= 500 && status != 503 {
+                        s.five_hundreds.push(format!("{status} {body}"));
+                    }
+                    match (is_turn, status) {
+                        (false, 201) => {
+                            if let Some(id) = body["review"]["id"].as_str().and_then(|s| s.parse().ok()) {
+                                s.reviews.push(id);
+                            }
+                            s.acked_at.push(now);
+                        }
+                        (true, 200) => {
+                            if body["error"].is_object() {
+                                s.turns_200_with_error += 1;
+                                s.refused.push((now, status));
+                            } else {
+                                if let Some(id) = body["session_id"].as_str() {
+                                    s.turns.push(id.to_string());
+                                }
+                                s.acked_at.push(now);
+                            }
+                        }
+                        _ => s.refused.push((now, status)),
+                    }
+                }
+            }));
+        }
+
+        Load {
+            seen,
+            stop,
+            writers,
+        }
+    }
+
+    pub async fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for w in self.writers {
+            w.await.unwrap();
+        }
+    }
+}
+
+/// The advisors of the largest ranking of the demo (北京大学 / 计算机).
+pub(crate) async fn advisors(base: &str) -> Vec<String> {
+    let ranking: serde_json::Value = reqwest::get(format!(
+        "{base}/api/v1/advisors?school=%E5%8C%97%E4%BA%AC%E5%A4%A7%E5%AD%A6&major=%E8%AE%A1%E7%AE%97%E6%9C%BA"
+    ))
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    ranking["advisors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -120,101 +257,11 @@ async fn sqlite_on_a_full_disk_refuses_writes_then_resumes_without_a_restart() {
     let server = start(&db, &root).await;
     let client = reqwest::Client::new();
     let base = server.base.clone();
-    let ranking: serde_json::Value = client
-        .get(format!("{base}/api/v1/advisors?school=%E5%8C%97%E4%BA%AC%E5%A4%A7%E5%AD%A6&major=%E8%AE%A1%E7%AE%97%E6%9C%BA"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let advisors: Vec<String> = ranking["advisors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_str().unwrap().to_string())
-        .collect();
+    let advisors = advisors(&base).await;
 
     let filler = disk.fill();
-    let seen = Arc::new(Mutex::new(Seen::default()));
-    let stop = Arc::new(AtomicBool::new(false));
-    let n = Arc::new(AtomicU32::new(0));
-    let mut writers = Vec::new();
-    for w in 0..6 {
-        let (seen, stop, n, client, base, advisors) = (
-            seen.clone(),
-            stop.clone(),
-            n.clone(),
-            client.clone(),
-            base.clone(),
-            advisors.clone(),
-        );
-        writers.push(tokio::spawn(async move {
-            while !stop.load(Ordering::Relaxed) {
-                let i = n.fetch_add(1, Ordering::Relaxed);
-                let forwarded = format!("10.{}.{}.{}", 30 + i / 65_536, i / 256 % 256, i % 256);
-                let started = Instant::now();
-                let (status, body, is_turn) = if w % 3 == 2 {
-                    let r = client
-                        .post(format!("{base}/api/v1/chat"))
-                        .header("x-forwarded-for", &forwarded)
-                        .json(&serde_json::json!({"message": "北京大学计算机系有哪些导师"}))
-                        .timeout(DEADLINE + Duration::from_secs(5))
-                        .send()
-                        .await;
-                    let Ok(r) = r else { continue };
-                    let status = r.status().as_u16();
-                    (status, r.json::<serde_json::Value>().await.unwrap_or_default(), true)
-                } else {
-                    let advisor = &advisors[i as usize % advisors.len()];
-                    let body = serde_json::json!({
-                        "ratings": {"academic": 1 + i % 5, "funding": 1 + (i / 5) % 5,
-                                    "relationship": 1 + (i / 25) % 5, "prospects": 3, "overall": 1 + (i / 3) % 5},
-                        "tags": ["负责"],
-                        "text": format!("第{i}条磁盘测试评价：导师指导认真，组会规律，经费情况说得过去，毕业要求明确。"),
-                        "relation": "在读",
-                    });
-                    let r = client
-                        .post(format!("{base}/api/v1/advisors/{advisor}/reviews"))
-                        .header("x-forwarded-for", &forwarded)
-                        .json(&body)
-                        .timeout(DEADLINE + Duration::from_secs(5))
-                        .send()
-                        .await;
-                    let Ok(r) = r else { continue };
-                    let status = r.status().as_u16();
-                    (status, r.json::<serde_json::Value>().await.unwrap_or_default(), false)
-                };
-                let took = started.elapsed();
-                let now = Instant::now();
-                let mut s = seen.lock().unwrap();
-                s.slowest = s.slowest.max(took);
-                if status >= 500 && status != 503 {
-                    s.five_hundreds.push(format!("{status} {body}"));
-                }
-                match (is_turn, status) {
-                    (false, 201) => {
-                        if let Some(id) = body["review"]["id"].as_str().and_then(|s| s.parse().ok()) {
-                            s.reviews.push(id);
-                        }
-                        s.acked_at.push(now);
-                    }
-                    (true, 200) => {
-                        if body["error"].is_object() {
-                            s.turns_200_with_error += 1;
-                            s.refused.push((now, status));
-                        } else {
-                            if let Some(id) = body["session_id"].as_str() {
-                                s.turns.push(id.to_string());
-                            }
-                            s.acked_at.push(now);
-                        }
-                    }
-                    _ => s.refused.push((now, status)),
-                }
-            }
-        }));
-    }
+    let load = Load::start(&base, advisors.clone());
+    let seen = load.seen.clone();
 
     // Full: wait for refusals, and keep the disk full a few seconds more.
     let full_since = Instant::now();
@@ -244,10 +291,7 @@ async fn sqlite_on_a_full_disk_refuses_writes_then_resumes_without_a_restart() {
     std::fs::remove_file(&filler).unwrap();
     let freed = Instant::now();
     tokio::time::sleep(Duration::from_secs(8)).await;
-    stop.store(true, Ordering::Relaxed);
-    for w in writers {
-        w.await.unwrap();
-    }
+    load.stop().await;
     let ready_after = client
         .get(format!("{base}/readyz"))
         .send()

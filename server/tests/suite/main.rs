@@ -33,6 +33,7 @@ mod operator;
 mod pages;
 mod parsers;
 mod personas;
+mod pg_faults;
 mod review_site;
 mod reviews;
 mod rules_eval;
