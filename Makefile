@@ -107,7 +107,8 @@ deploy-lint:
 # about two minutes): the SQLite database on a small tmpfs filled to the
 # last byte under writers, then given room (disk_full.rs); PostgreSQL
 # crashed and restarted under writers, and its tablespace full
-# (pg_faults.rs). Each prints its numbers. The fast faults (a failed
+# (pg_faults.rs); a disk that stalls for 8 s (fsfreeze; disk_full.rs). Each
+# prints its numbers. The fast faults (a failed
 # transaction's connection, an unsaved turn, an unreachable database at
 # start, the model and the recognizer down) run in `make test`.
 faults:

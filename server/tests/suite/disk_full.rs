@@ -13,7 +13,12 @@
 //! - every acknowledged review (201) and every acknowledged turn (200) is
 //!   in the database afterwards, and the aggregates equal a recomputation.
 //!
-//! It mounts a filesystem, so it needs root: `make faults` runs it
+//! A disk that stalls (`fsfreeze` on an ext4 loop mount: every write
+//! blocks for 8 s) is the second test: every request still answers within
+//! the deadline, nothing is refused once the disk answers, nothing
+//! acknowledged is lost.
+//!
+//! They mount filesystems, so they need root: `make faults` runs them
 //! (`--ignored`). `FAULT_SERVER` runs another build of the binary (the
 //! numbers before a fix).
 
@@ -371,6 +376,156 @@ async fn sqlite_on_a_full_disk_refuses_writes_then_resumes_without_a_restart() {
             .unwrap();
         assert_eq!(found, 1, "acknowledged turn of {session} is gone");
     }
+    let drift = server::store::aggregate_drift(&mut conn, 3).await.unwrap();
+    assert!(drift.is_empty(), "aggregates drifted: {drift:?}");
+    drop(conn);
+    pool.close().await;
+}
+
+/// An ext4 filesystem on a loop device (a file), which `fsfreeze` can
+/// stall: every write blocks in the kernel until it is thawed, as on a
+/// disk that stops answering for a while.
+struct LoopDisk {
+    at: PathBuf,
+    image: PathBuf,
+}
+
+impl LoopDisk {
+    fn mount(megabytes: u32) -> LoopDisk {
+        let base = std::env::temp_dir().join(format!("advisor-slow-disk-{}", std::process::id()));
+        let image = base.with_extension("img");
+        let at = base;
+        std::fs::create_dir_all(&at).unwrap();
+        let file = std::fs::File::create(&image).unwrap();
+        file.set_len(u64::from(megabytes) << 20).unwrap();
+        let ok = |c: &mut Command| c.status().map(|s| s.success()).unwrap_or(false);
+        assert!(
+            ok(Command::new("mkfs.ext4").arg("-q").arg(&image)),
+            "mkfs.ext4"
+        );
+        assert!(
+            ok(Command::new("mount")
+                .arg("-o")
+                .arg("loop")
+                .arg(&image)
+                .arg(&at)),
+            "mount -o loop (root: make faults)"
+        );
+        LoopDisk { at, image }
+    }
+
+    fn freeze(&self, frozen: bool) {
+        let flag = if frozen { "-f" } else { "-u" };
+        let done = Command::new("fsfreeze")
+            .arg(flag)
+            .arg(&self.at)
+            .status()
+            .unwrap();
+        assert!(done.success(), "fsfreeze {flag}");
+    }
+}
+
+impl Drop for LoopDisk {
+    fn drop(&mut self) {
+        // Thawed already unless the test failed mid-stall.
+        let _ = Command::new("fsfreeze")
+            .arg("-u")
+            .arg(&self.at)
+            .stderr(Stdio::null())
+            .status();
+        let _ = Command::new("umount").arg("-l").arg(&self.at).status();
+        let _ = std::fs::remove_dir(&self.at);
+        let _ = std::fs::remove_file(&self.image);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "mounts and freezes a filesystem (root): make faults"]
+async fn sqlite_on_a_disk_that_stalls_answers_within_the_deadline_and_loses_nothing() {
+    let disk = LoopDisk::mount(160);
+    let root = disk.at.join("site");
+    std::fs::create_dir_all(&root).unwrap();
+    let db = format!("sqlite://{}", disk.at.join("advisor.db").display());
+    let server = start(&db, &root).await;
+    let base = server.base.clone();
+    let advisors = advisors(&base).await;
+    let load = Load::start(&base, advisors.clone());
+    let seen = load.seen.clone();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    // Eight seconds in which no write reaches the disk.
+    disk.freeze(true);
+    let stalled = Instant::now();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    let ready = client
+        .get(format!("{base}/readyz"))
+        .timeout(DEADLINE)
+        .send()
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0);
+    let ready_took = started.elapsed();
+    tokio::time::sleep(Duration::from_secs(4).saturating_sub(ready_took)).await;
+    disk.freeze(false);
+    let thawed = Instant::now();
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    load.stop().await;
+    let s = std::mem::take(&mut *seen.lock().unwrap());
+    drop(server);
+
+    let acked_during = s
+        .acked_at
+        .iter()
+        .filter(|t| **t >= stalled && **t < thawed)
+        .count();
+    let first_after = s
+        .acked_at
+        .iter()
+        .filter(|t| **t >= thawed)
+        .min()
+        .map(|t| t.duration_since(thawed));
+    let refused_after = s
+        .refused
+        .iter()
+        .filter(|(t, _)| *t >= thawed + Duration::from_secs(2))
+        .count();
+    println!(
+        "stalled disk (8 s): /readyz answered {ready} in {ready_took:?} meanwhile; {acked_during} writes \
+         acknowledged and {} refused during the stall; after it the first acknowledged write {first_after:?} \
+         after, {refused_after} refused from 2 s on; {} reviews and {} turns acknowledged; slowest request {:?}",
+        s.refused.iter().filter(|(t, _)| *t >= stalled && *t < thawed).count(),
+        s.reviews.len(),
+        s.turns.len(),
+        s.slowest
+    );
+    assert!(s.five_hundreds.is_empty(), "{:?}", s.five_hundreds);
+    assert!(s.slowest < DEADLINE, "a request took {:?}", s.slowest);
+    assert_eq!(s.turns_200_with_error, 0);
+    assert!(
+        ready_took < Duration::from_secs(6),
+        "/readyz took {ready_took:?}"
+    );
+    assert!(
+        first_after.is_some_and(|t| t < Duration::from_secs(5)),
+        "{first_after:?}"
+    );
+    assert_eq!(
+        refused_after, 0,
+        "writes still refused after the disk answered again"
+    );
+
+    let pool = server::db::connect(&db).await.unwrap();
+    for id in &s.reviews {
+        let found: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reviews WHERE id = $1")
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(found, 1, "acknowledged review {id} is gone");
+    }
+    let mut conn = pool.acquire().await.unwrap();
     let drift = server::store::aggregate_drift(&mut conn, 3).await.unwrap();
     assert!(drift.is_empty(), "aggregates drifted: {drift:?}");
     drop(conn);
