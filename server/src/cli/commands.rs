@@ -189,9 +189,7 @@ mod tests {
             .collect();
         assert!(names.len() >= 12, "{names:?}");
         for name in &names {
-            let e = parse(&[name, "--help"])
-                .err()
-                .expect("--help stops parsing");
+            let e = parse(&[name, "--help"]).expect_err("--help stops parsing");
             assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp, "{name}");
             assert_eq!(e.exit_code(), 0, "{name}");
         }
