@@ -351,6 +351,23 @@ pub(super) struct ReasonBody {
     reason: String,
 }
 
+/// The reason of an optional `{reason}` body: none (or blank) is no
+/// reason; a body that is not that shape is the API's 400 envelope, not
+/// axum's 422 (a reason must not be dropped silently either).
+fn reason_of(body: &[u8]) -> Result<String, JsonError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(String::new());
+    }
+    serde_json::from_slice::<ReasonBody>(body)
+        .map(|b| b.reason)
+        .map_err(|_| {
+            JsonError(ApiError::bad_request(
+                "invalid_request",
+                "请求字段格式不正确：应为 {reason}（原因，字符串），也可以不带请求体。",
+            ))
+        })
+}
+
 /// What a hide or restore did.
 #[derive(Serialize, ToSchema)]
 pub(super) struct Moderated {
@@ -407,9 +424,12 @@ async fn hide_json(
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Option<Json<ReasonBody>>,
+    body: axum::body::Bytes,
 ) -> Response {
-    let reason = body.map(|b| b.0.reason).unwrap_or_default();
+    let reason = match reason_of(&body) {
+        Ok(reason) => reason,
+        Err(e) => return e.into_response(),
+    };
     moderate(
         &site,
         (&limits, &token, &client, &headers),
@@ -444,9 +464,12 @@ async fn restore_json(
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Option<Json<ReasonBody>>,
+    body: axum::body::Bytes,
 ) -> Response {
-    let reason = body.map(|b| b.0.reason).unwrap_or_default();
+    let reason = match reason_of(&body) {
+        Ok(reason) => reason,
+        Err(e) => return e.into_response(),
+    };
     moderate(
         &site,
         (&limits, &token, &client, &headers),

@@ -273,4 +273,14 @@ async fn the_admin_api_speaks_string_ids_and_answers_a_bad_body_400() {
     assert!(common::has_chinese(
         body["error"]["message"].as_str().unwrap()
     ));
+    let (status, body) = common::request(
+        &app,
+        "POST",
+        &format!("/api/v1/admin/reviews/{id}/restore"),
+        &[auth],
+        Some(&serde_json::json!({"reason": 5})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"]["code"], "invalid_request");
 }
