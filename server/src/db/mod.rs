@@ -236,14 +236,19 @@ pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// and sqlx keeps counting one open transaction. Returned to the pool, that
 /// connection refused every later write with "attempted to call begin_with
 /// at non-zero transaction depth" until the process restarted, long after
-/// the disk had room again. The ping waits for the queued rollback (both
-/// drivers run a connection's commands in order); a connection still inside
-/// a transaction after it is closed here, and the pool opens a fresh one
-/// when it needs one. Every call site is covered, whatever path dropped
+/// the disk had room again. On SQLite a ping waits for the queued rollback
+/// (the worker runs a connection's commands in order); a connection still
+/// inside a transaction after it is closed here, and the pool opens a fresh
+/// one when it needs one. Every call site is covered, whatever path dropped
 /// the transaction.
 async fn reusable(conn: &mut Conn) -> Result<bool, sqlx::Error> {
     use sqlx::Connection;
-    conn.ping().await?;
+    // PostgreSQL counts the queued rollback at once (sqlx pings every
+    // released connection itself afterwards, which sends it); SQLite's
+    // worker counts it only once it has run it, so wait for that there.
+    if Backend::of_conn(conn) == Backend::Sqlite {
+        conn.ping().await?;
+    }
     if conn.is_in_transaction() {
         tracing::warn!(
             "a database connection was still inside a failed transaction; it is closed, not reused"

@@ -41,7 +41,13 @@ pub(crate) struct SmallDisk {
 
 impl SmallDisk {
     pub fn mount(megabytes: u32) -> Option<SmallDisk> {
-        let at = std::env::temp_dir().join(format!("advisor-small-disk-{}", std::process::id()));
+        // One per test, even when tests of one process run side by side.
+        static N: AtomicU32 = AtomicU32::new(0);
+        let at = std::env::temp_dir().join(format!(
+            "advisor-small-disk-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
         std::fs::create_dir_all(&at).ok()?;
         let ok = Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={megabytes}M"), "tmpfs"])
