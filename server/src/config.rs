@@ -31,7 +31,8 @@ use crate::llm::config as llm;
 use crate::llm::LlmConfig;
 
 /// The command line: the configuration, then the command and its
-/// arguments (`server seed --advisors 1000`), which each tool parses.
+/// arguments (`server seed --advisors 1000`), all parsed by clap
+/// (`cli::commands`).
 #[derive(Clone, Parser)]
 #[command(
     name = "server",
@@ -42,13 +43,10 @@ use crate::llm::LlmConfig;
 pub struct Cli {
     #[command(flatten)]
     pub config: Config,
-    /// The command and its arguments (listed below); none serves the site.
-    #[arg(
-        value_name = "COMMAND",
-        trailing_var_arg = true,
-        allow_hyphen_values = true
-    )]
-    pub command: Vec<String>,
+    /// The command (`server <command> --help` for its flags); none serves
+    /// the site.
+    #[command(subcommand)]
+    pub command: Option<crate::cli::commands::Command>,
 }
 
 /// Everything the environment says, typed.
@@ -537,11 +535,15 @@ mod tests {
     }
 
     #[test]
-    fn the_command_and_its_arguments_pass_through_untouched() {
+    fn the_configuration_comes_before_the_command_and_its_arguments() {
+        use crate::cli::commands::Command;
         let c = cli(&["seed", "--db", "sqlite://x.db", "--advisors", "10"]).unwrap();
+        let Some(Command::Seed(seed)) = c.command else {
+            panic!("seed");
+        };
         assert_eq!(
-            c.command,
-            ["seed", "--db", "sqlite://x.db", "--advisors", "10"]
+            (seed.db.as_deref(), seed.advisors),
+            (Some("sqlite://x.db"), 10)
         );
         let c = cli(&[
             "--chat-turns-per-minute",
@@ -553,7 +555,11 @@ mod tests {
         .unwrap();
         assert_eq!(c.config.chat_turns_per_minute, 7);
         assert!(c.config.is_given("CHAT_TURNS_PER_MINUTE"));
-        assert_eq!(c.command, ["import", "a.csv", "--dry-run"]);
+        let Some(Command::Import(import)) = c.command else {
+            panic!("import");
+        };
+        assert!(import.dry_run && import.file == "a.csv");
+        assert!(cli(&[]).unwrap().command.is_none());
     }
 
     #[test]

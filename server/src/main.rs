@@ -16,7 +16,12 @@
 //!   advisors from a CSV file into the database (`cli::import`): added or
 //!   updated, all or nothing unless `--skip-bad`; exits 1 when bad lines
 //!   stopped it, 2 on a wrong command line. A running site shows them
-//!   within `site::ROSTER_POLL`.
+//!   within `site::ROSTER_POLL`. `--dry-run` neither creates nor writes
+//!   the database; an empty database gets the catalog, and the demo only
+//!   with `DEMO_DATA=on` set explicitly.
+//! - `server admin-unlock [--client IP] [--db URL]` — forgets the wrong
+//!   admin tokens counted (all clients', or one's), so the right token
+//!   works at once.
 //! - `server eval <suite.jsonl> [--strict]` — replays a dialogue suite against
 //!   the configured planner on a fresh copy of the demo data and prints
 //!   per-turn verdicts and the scores.
@@ -44,6 +49,10 @@
 //!
 //! The evaluations, `analyze` and `load` without `--url` work on a fresh
 //! temporary copy of the demo by design, never on `DATABASE_URL`.
+//!
+//! Every command's arguments are clap's (`cli::commands`): `server <command>
+//! --help` lists them, a wrong command line exits 2, a command that ran and
+//! failed exits 1.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -56,7 +65,8 @@ use tracing_subscriber::EnvFilter;
 
 use server::agent::Agent;
 use server::cli::bench_scale::DEFAULT_SCALE_DB;
-use server::cli::{evals, tools, Databases, Failure, USAGE};
+use server::cli::commands::Command;
+use server::cli::{evals, tools, Databases, Failure};
 use server::config::{Cli, Config, LogFormat};
 use server::site::Site;
 use server::{db, startup};
@@ -73,12 +83,17 @@ const CLOSE_POOL: Duration = Duration::from_secs(5);
 #[tokio::main]
 async fn main() -> ExitCode {
     let Cli { config, command } = Cli::load();
-    let args = command;
-    let default_filter = match args.first().map(String::as_str) {
+    let default_filter = match &command {
         // The evaluation prints its own report; only warnings go to the log.
-        Some("eval" | "eval-model" | "load" | "bench-scale" | "seed" | "import") => {
-            "warn,sqlx=warn"
-        }
+        Some(
+            Command::Eval { .. }
+            | Command::EvalModel { .. }
+            | Command::Load(_)
+            | Command::BenchScale(_)
+            | Command::Seed(_)
+            | Command::Import(_)
+            | Command::AdminUnlock { .. },
+        ) => "warn,sqlx=warn",
         _ => "info,sqlx=warn",
     };
     init_logs(&config, default_filter);
@@ -87,35 +102,38 @@ async fn main() -> ExitCode {
         scale: config.database_url_or(DEFAULT_SCALE_DB),
         max_connections: config.database_max_connections,
         seeding: config.demo_data,
+        seeding_given: config.is_given("DEMO_DATA"),
     };
-    let result = match args.first().map(String::as_str) {
+    let result = match command {
         None => serve(&config).await,
-        Some("eval") => match config.llm() {
-            Ok(llm) => evals::evaluate(&args[1..], llm).await,
+        Some(Command::Eval { suite, strict }) => match config.llm() {
+            Ok(llm) => evals::evaluate(&suite, strict, llm).await,
             Err(e) => Err(e.into()),
         },
-        Some("eval-model") => match config.llm() {
-            Ok(llm) => evals::evaluate_model(&args[1..], llm).await,
+        Some(Command::EvalModel { suites }) => match config.llm() {
+            Ok(llm) => evals::evaluate_model(&suites, llm).await,
             Err(e) => Err(e.into()),
         },
-        Some("eval-coach") => match config.llm() {
-            Ok(llm) => evals::evaluate_coach(&args[1..], llm).await,
+        Some(Command::EvalCoach { set, misses }) => match config.llm() {
+            Ok(llm) => evals::evaluate_coach(&set, misses, llm).await,
             Err(e) => Err(e.into()),
         },
-        Some("eval-rules") => evals::evaluate_rules(&args[1..]),
-        Some("analyze") => evals::analyze(&args[1..]).await,
-        Some("mock-llm") => tools::mock_llm(&args[1..]).await,
-        Some("mock-asr") => tools::mock_asr(&args[1..]).await,
-        Some("asr-prompt") => tools::asr_prompt(&args[1..], &databases).await,
-        Some("load") => tools::load(&args[1..]).await,
-        Some("seed") => tools::seed(&args[1..], &databases).await,
-        Some("bench-scale") => tools::bench_scale(&args[1..], &databases).await,
-        Some("import") => tools::import(&args[1..], &databases).await,
-        Some("help") => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
+        Some(Command::EvalRules { set }) => evals::evaluate_rules(&set),
+        Some(Command::Analyze { sentence, known }) => evals::analyze(&sentence, &known).await,
+        Some(Command::MockLlm { script, addr }) => tools::mock_llm(&script, &addr).await,
+        Some(Command::MockAsr { script, addr }) => tools::mock_asr(script.as_deref(), &addr).await,
+        Some(Command::AsrPrompt {
+            school,
+            major,
+            advisors,
+        }) => tools::asr_prompt(school, major, &advisors, &databases).await,
+        Some(Command::Load(args)) => tools::load(args).await,
+        Some(Command::Seed(args)) => tools::seed(args, &databases).await,
+        Some(Command::BenchScale(args)) => tools::bench_scale(args, &databases).await,
+        Some(Command::Import(args)) => tools::import(args, &databases).await,
+        Some(Command::AdminUnlock { client, db }) => {
+            tools::admin_unlock(client.as_deref(), db.as_deref(), &databases).await
         }
-        Some(other) => Err(format!("未知的命令「{other}」\n{USAGE}").into()),
     };
     match result {
         Ok(code) => code,

@@ -1,8 +1,9 @@
 //! What the admin reads: the reported and the recent reviews and the audit
 //! log, as the admin page (`crate::pages::AdminPage`) shows them and as
 //! `GET /api/v1/admin/reviews` answers them. One type for both, so the page
-//! and the JSON cannot drift apart. Ids here are numbers on the wire (the
-//! admin API has always sent them so), unlike the student-facing models.
+//! and the JSON cannot drift apart. Ids are strings on the wire, as on
+//! every other route: a client that reads a review's id from one route can
+//! send it to another as it is.
 
 use serde::{Deserialize, Serialize};
 
@@ -10,8 +11,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AdminReview {
-    pub id: i64,
-    pub advisor_id: i64,
+    pub id: String,
+    pub advisor_id: String,
     pub advisor_name: String,
     pub text: String,
     pub overall: i64,
@@ -35,13 +36,13 @@ impl AdminReview {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct AuditEntry {
-    pub id: i64,
+    pub id: String,
     pub at: String,
     pub actor: String,
     /// `hide`, `restore`, or `resolve_correction` (then `review_id` is the
     /// request's id).
     pub action: String,
-    pub review_id: i64,
+    pub review_id: String,
     /// Whether the action changed the review (a hide of a hidden one did not).
     pub changed: bool,
     pub reason: String,

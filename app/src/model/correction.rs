@@ -42,7 +42,7 @@ pub struct CorrectionForm {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CorrectionRequest {
-    pub id: i64,
+    pub id: String,
     pub subject: String,
     pub requester: String,
     pub details: String,

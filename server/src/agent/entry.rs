@@ -19,7 +19,9 @@ impl Agent {
 
     /// One turn sent by `caller`: per-client limits, such as the review
     /// coach's posting limits, count against its key, and the turn counts
-    /// against its quota (429 when the quota is used up).
+    /// against its quota (429 when the quota is used up). A turn that could
+    /// not be stored is refused with the dependency failure (503), never
+    /// answered 200: the next turn would not remember it.
     pub async fn turn_from(
         &self,
         req: ChatRequest,
@@ -34,6 +36,9 @@ impl Agent {
                     ..
                 },
             ) => Err(ApiError::too_many(wait, app::error::TOO_MANY_TURNS_MESSAGE)),
+            (reply, _) if not_saved(&reply) => Err(ApiError::unavailable(
+                super::turn::save::TURN_NOT_SAVED_MESSAGE,
+            )),
             (reply, _) => Ok(reply),
         }
     }
@@ -67,6 +72,14 @@ impl Agent {
             None => self.walk(prepared, voice).await,
         }
     }
+}
+
+/// Whether `reply` is of a turn the database refused to store.
+fn not_saved(reply: &ChatResponse) -> bool {
+    reply
+        .error
+        .as_ref()
+        .is_some_and(|e| e.code == super::turn::save::TURN_NOT_SAVED)
 }
 
 #[async_trait::async_trait]

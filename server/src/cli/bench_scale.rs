@@ -24,7 +24,7 @@ pub const DEFAULT_SCALE_DB: &str = "sqlite://data/scale.db";
 #[derive(Clone, Debug)]
 pub struct BenchConfig {
     /// The database at scale: `--db`, else `DATABASE_URL`, else
-    /// [`DEFAULT_SCALE_DB`] (what `main` gives [`BenchConfig::parse_with`]).
+    /// [`DEFAULT_SCALE_DB`] (what `main` gives [`BenchConfig::with_args`]).
     pub db: String,
     /// The pool size of the databases at scale (`DATABASE_MAX_CONNECTIONS`).
     pub max_connections: u32,
@@ -49,28 +49,17 @@ impl Default for BenchConfig {
 }
 
 impl BenchConfig {
-    /// `--db URL --pg URL --advisors N --reviews N --samples N` over the
-    /// defaults.
-    pub fn parse(args: &[String]) -> Result<BenchConfig, String> {
-        BenchConfig::parse_with(BenchConfig::default(), args)
-    }
-
-    /// The flags in `args` over `base` (the configuration's database and
-    /// pool size).
-    pub fn parse_with(base: BenchConfig, args: &[String]) -> Result<BenchConfig, String> {
-        use crate::cli::positive;
-        let mut c = base;
-        for (flag, value) in crate::cli::flag_values(args)? {
-            match flag {
-                "--db" => c.db = value.to_string(),
-                "--pg" => c.pg = Some(value.to_string()),
-                "--advisors" => c.advisors = positive(flag, value)?,
-                "--reviews" => c.reviews = positive(flag, value)?,
-                "--samples" => c.samples = positive(flag, value)?,
-                other => return Err(format!("未知的参数「{other}」")),
-            }
+    /// The flags of `server seed` / `server bench-scale` over `base` (the
+    /// configuration's database and pool size).
+    pub fn with_args(base: BenchConfig, args: crate::cli::commands::ScaleArgs) -> BenchConfig {
+        BenchConfig {
+            db: args.db.unwrap_or(base.db),
+            pg: args.pg.or(base.pg),
+            advisors: args.advisors,
+            reviews: args.reviews,
+            samples: args.samples,
+            ..base
         }
-        Ok(c)
     }
 }
 
@@ -382,26 +371,4 @@ async fn measure(pool: crate::db::Pool, samples: usize) -> Result<Timings, Strin
     }
     server.abort();
     Ok(timings)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arguments() {
-        let c = BenchConfig::parse(&[
-            "--db".into(),
-            "sqlite://x.db".into(),
-            "--samples".into(),
-            "5".into(),
-        ])
-        .unwrap();
-        assert_eq!(
-            (c.db.as_str(), c.samples, c.advisors),
-            ("sqlite://x.db", 5, 100_000)
-        );
-        assert!(BenchConfig::parse(&["--samples".into(), "0".into()]).is_err());
-        assert!(BenchConfig::parse(&["--what".into()]).is_err());
-    }
 }

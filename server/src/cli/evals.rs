@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use super::{Failure, USAGE};
+use super::Failure;
 use crate::agent::eval::{self, parse_suite, run_dialogue, Summary};
 use crate::agent::Agent;
 use crate::llm::LlmConfig;
@@ -88,11 +88,11 @@ async fn replay(
 
 /// `server eval`: a suite on the configured planner (`llm`: the model the
 /// `LLM_*` variables configure, none: code's own).
-pub async fn evaluate(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCode, Failure> {
-    let strict = args.iter().any(|a| a == "--strict");
-    let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
-        return Err(format!("缺少对话集文件\n{USAGE}").into());
-    };
+pub async fn evaluate(
+    path: &str,
+    strict: bool,
+    llm: Option<LlmConfig>,
+) -> Result<ExitCode, Failure> {
     let dialogues = read_suite(path)?;
     let demo = DemoSite::open("eval").await?;
     let agent = Agent::configured(demo.site.clone(), llm)?;
@@ -112,9 +112,6 @@ pub async fn evaluate(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCod
 /// breaks, its calls by why it was asked, and the time to the first spoken
 /// sentence.
 pub async fn evaluate_model(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCode, Failure> {
-    if args.is_empty() {
-        return Err(format!("缺少对话集文件\n{USAGE}").into());
-    }
     let config =
         llm.ok_or("eval-model 需要 LLM_BASE_URL（或 LLM_API_KEY / LLM_MODEL）指向一个模型")?;
     let mut broken = 0;
@@ -150,13 +147,10 @@ pub async fn evaluate_model(args: &[String], llm: Option<LlmConfig>) -> Result<E
 
 /// `server analyze`: what code's NLU reads in one sentence, for whoever
 /// extends a lexicon or a rule.
-pub async fn analyze(args: &[String]) -> Result<ExitCode, Failure> {
-    let Some(text) = args.first() else {
-        return Err(format!("缺少句子\n{USAGE}").into());
-    };
+pub async fn analyze(text: &str, known: &[String]) -> Result<ExitCode, Failure> {
     let demo = DemoSite::open("nlu").await?;
     let agent = Agent::new(demo.site.clone());
-    let analysis = crate::agent::nlu::analyze(text, &agent.lexicons(), &args[1..]);
+    let analysis = crate::agent::nlu::analyze(text, &agent.lexicons(), known);
     println!("{analysis:#?}");
     demo.close().await;
     Ok(ExitCode::SUCCESS)
@@ -164,10 +158,11 @@ pub async fn analyze(args: &[String]) -> Result<ExitCode, Failure> {
 
 /// `server eval-coach`: the coach on a labelled set, and through the
 /// model's router too when `llm` is configured.
-pub async fn evaluate_coach(args: &[String], llm: Option<LlmConfig>) -> Result<ExitCode, Failure> {
-    let Some(path) = args.first() else {
-        return Err(format!("缺少标注集文件\n{USAGE}").into());
-    };
+pub async fn evaluate_coach(
+    path: &str,
+    misses: bool,
+    llm: Option<LlmConfig>,
+) -> Result<ExitCode, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
     // A set of scored messages (server/evals/coach-scores*.jsonl): the
     // reader's scores per dimension and category.
@@ -175,7 +170,6 @@ pub async fn evaluate_coach(args: &[String], llm: Option<LlmConfig>) -> Result<E
         use crate::coach::eval_scores;
         let set = eval_scores::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
         let report = eval_scores::run(&set);
-        let misses = args.iter().any(|a| a == "--misses");
         print!("{}", eval_scores::render(path, &report, misses));
         return Ok(ExitCode::SUCCESS);
     }
@@ -199,11 +193,8 @@ pub async fn evaluate_coach(args: &[String], llm: Option<LlmConfig>) -> Result<E
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn evaluate_rules(args: &[String]) -> Result<ExitCode, Failure> {
+pub fn evaluate_rules(path: &str) -> Result<ExitCode, Failure> {
     use crate::reviews::eval;
-    let Some(path) = args.first() else {
-        return Err(format!("缺少标注集文件\n{USAGE}").into());
-    };
     let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
     let set: Vec<eval::Labelled> =
         crate::text::jsonl::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;

@@ -60,21 +60,14 @@ impl Default for LoadConfig {
     }
 }
 
-impl LoadConfig {
-    /// `--url U --sessions N --turns N --concurrency N`.
-    pub fn parse(args: &[String]) -> Result<LoadConfig, String> {
-        use crate::cli::positive;
-        let mut c = LoadConfig::default();
-        for (flag, value) in crate::cli::flag_values(args)? {
-            match flag {
-                "--url" => c.url = Some(value.trim_end_matches('/').to_string()),
-                "--sessions" => c.sessions = positive(flag, value)?,
-                "--turns" => c.turns = positive(flag, value)?,
-                "--concurrency" => c.concurrency = positive(flag, value)?,
-                other => return Err(format!("未知的参数「{other}」")),
-            }
+impl From<crate::cli::commands::LoadArgs> for LoadConfig {
+    fn from(args: crate::cli::commands::LoadArgs) -> Self {
+        LoadConfig {
+            url: args.url.map(|u| u.trim_end_matches('/').to_string()),
+            sessions: args.sessions,
+            turns: args.turns,
+            concurrency: args.concurrency,
         }
-        Ok(c)
     }
 }
 
@@ -242,24 +235,4 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     pool.close().await;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(report)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arguments() {
-        let c = LoadConfig::parse(&[
-            "--sessions".into(),
-            "3".into(),
-            "--url".into(),
-            "http://x/".into(),
-        ])
-        .unwrap();
-        assert_eq!(c.sessions, 3);
-        assert_eq!(c.url.as_deref(), Some("http://x"));
-        assert!(LoadConfig::parse(&["--turns".into(), "0".into()]).is_err());
-        assert!(LoadConfig::parse(&["--what".into()]).is_err());
-    }
 }

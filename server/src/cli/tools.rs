@@ -1,12 +1,22 @@
 //! The small tool commands: `load` (many conversations at once), `seed`
 //! (the demo grown in an empty database), `import` (advisors from a CSV
-//! file), `bench-scale` (the main reads timed) and `mock-llm` (a scripted
-//! model for demos and the end-to-end tests).
+//! file), `bench-scale` (the main reads timed), `admin-unlock` (wrong
+//! admin tokens forgotten) and `mock-llm` (a scripted model for demos and
+//! the end-to-end tests). Their arguments come parsed by clap
+//! (`cli::commands`).
+//!
+//! `import` never writes what it was not asked to: `--dry-run` opens the
+//! database read-only and never creates it (an empty or missing database
+//! is planned against the catalog alone, in memory), and an empty database
+//! gets the school/major catalog only, not the made-up demo advisors,
+//! unless `DEMO_DATA=on` was set explicitly: real advisors mixed with
+//! made-up ones cannot be told apart afterwards.
 
 use std::process::ExitCode;
 
 use super::bench_scale::BenchConfig;
-use super::{Failure, USAGE};
+use super::commands::{ImportCommand, LoadArgs, ScaleArgs};
+use super::Failure;
 use crate::llm::scripted::{Script, ScriptedServer};
 use crate::{db, startup};
 
@@ -22,6 +32,9 @@ pub struct Databases {
     pub scale: String,
     pub max_connections: u32,
     pub seeding: startup::Seeding,
+    /// `DEMO_DATA` was set (to `on` or `off`) rather than defaulted: only
+    /// then does `server import` write the demo into an empty database.
+    pub seeding_given: bool,
 }
 
 impl Databases {
@@ -35,8 +48,8 @@ impl Databases {
     }
 }
 
-pub async fn load(args: &[String]) -> Result<ExitCode, Failure> {
-    let config = super::load::LoadConfig::parse(args).map_err(|e| format!("{e}\n{USAGE}"))?;
+pub async fn load(args: LoadArgs) -> Result<ExitCode, Failure> {
+    let config = super::load::LoadConfig::from(args);
     let report = super::load::run(&config).await?;
     print!("{}", report.render());
     Ok(if report.ok() {
@@ -47,9 +60,8 @@ pub async fn load(args: &[String]) -> Result<ExitCode, Failure> {
 }
 
 /// `server seed`: the demo grown to a size, in an empty database.
-pub async fn seed(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
-    let config =
-        BenchConfig::parse_with(databases.bench(), args).map_err(|e| format!("{e}\n{USAGE}"))?;
+pub async fn seed(args: ScaleArgs, databases: &Databases) -> Result<ExitCode, Failure> {
+    let config = BenchConfig::with_args(databases.bench(), args);
     let pool = db::connect_with(&config.db, config.max_connections).await?;
     db::migrate(&pool).await?;
     let started = std::time::Instant::now();
@@ -65,72 +77,149 @@ pub async fn seed(args: &[String], databases: &Databases) -> Result<ExitCode, Fa
 }
 
 /// `server import`: advisors from a CSV file (`crate::import`).
-pub async fn import(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
-    use super::import::{self, ImportArgs};
-    const USAGE_ERROR: u8 = 2;
-    let parsed = match ImportArgs::parse(args) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return Ok(ExitCode::from(USAGE_ERROR));
-        }
-    };
-    let bytes = match std::fs::read(&parsed.file) {
+pub async fn import(args: ImportCommand, databases: &Databases) -> Result<ExitCode, Failure> {
+    use super::import::{self, Options};
+    const UNREADABLE_FILE: u8 = 2;
+    let bytes = match std::fs::read(&args.file) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("无法读取 {}：{e}", parsed.file);
-            return Ok(ExitCode::from(USAGE_ERROR));
+            eprintln!("无法读取 {}：{e}", args.file);
+            return Ok(ExitCode::from(UNREADABLE_FILE));
         }
     };
-    let url = parsed.db.clone().unwrap_or_else(|| databases.site.clone());
-    let seeding = databases.seeding;
-    let (pool, seeded) = startup::open_sized(&url, seeding, databases.max_connections).await?;
-    if seeded {
-        eprintln!(
-            "{} 是空数据库，已先写入{}。",
-            db::redacted(&url),
-            match seeding {
-                startup::Seeding::Demo =>
-                    "演示数据（导师和评价都是虚构的；只要学校和专业目录的空网站，\
-                                       请删除这个数据库后用 DEMO_DATA=off 重新运行）",
-                startup::Seeding::CatalogOnly => "学校和专业目录",
-            }
-        );
-    }
+    let options = Options {
+        dry_run: args.dry_run,
+        skip_bad: args.skip_bad,
+    };
+    let url = args.db.clone().unwrap_or_else(|| databases.site.clone());
+    let pool = if options.dry_run {
+        open_for_dry_run(&url).await?
+    } else {
+        // Real advisors into an empty database: the catalog, and the demo
+        // only when DEMO_DATA=on was asked for.
+        let seeding = if databases.seeding_given {
+            databases.seeding
+        } else {
+            startup::Seeding::CatalogOnly
+        };
+        let (pool, seeded) = startup::open_sized(&url, seeding, databases.max_connections).await?;
+        if seeded {
+            eprintln!(
+                "{} 是空数据库，已先写入{}。",
+                db::redacted(&url),
+                match seeding {
+                    startup::Seeding::Demo => "演示数据（DEMO_DATA=on：导师和评价都是虚构的）",
+                    startup::Seeding::CatalogOnly =>
+                        "学校和专业目录（没有演示数据；要演示数据请设置 DEMO_DATA=on）",
+                }
+            );
+        }
+        pool
+    };
     let catalog = crate::catalog::Catalog::load(&pool).await?;
     let plan = import::plan_bytes(&bytes, &catalog);
-    let report = import::apply(&pool, &plan, parsed.options).await?;
+    let report = import::apply(&pool, &plan, options).await?;
     pool.close().await;
     print!("{}", report.render());
     Ok(ExitCode::from(report.exit_code()))
 }
 
+/// The database a dry run reads, opened so that nothing can be written:
+/// SQLite read-only (`mode=ro`, a missing file is not created), PostgreSQL
+/// without migrations. A database that is missing, not set up or empty is
+/// planned against the catalog alone, in memory: what the real import
+/// would find there after writing the catalog.
+async fn open_for_dry_run(url: &str) -> Result<db::Pool, Failure> {
+    let in_memory_catalog = async || -> Result<db::Pool, Failure> {
+        eprintln!(
+            "{} 不存在或是空数据库：试运行按学校和专业目录计划，没有创建或写入它。",
+            db::redacted(url)
+        );
+        let (pool, _) = startup::open_sized(
+            "sqlite://import-dry-run?mode=memory",
+            startup::Seeding::CatalogOnly,
+            1,
+        )
+        .await?;
+        Ok(pool)
+    };
+    let pool = match db::Backend::of_url(url)? {
+        db::Backend::Sqlite => {
+            let path = url
+                .trim_start_matches("sqlite://")
+                .trim_start_matches("sqlite:")
+                .split('?')
+                .next()
+                .unwrap_or_default();
+            if path.is_empty() || !std::path::Path::new(path).exists() {
+                return in_memory_catalog().await;
+            }
+            let read_only = if url.contains('?') {
+                format!("{url}&mode=ro")
+            } else {
+                format!("{url}?mode=ro")
+            };
+            db::connect_with(&read_only, 1).await?
+        }
+        db::Backend::Postgres => db::connect_with(url, 1).await?,
+    };
+    let schools: Result<i64, sqlx::Error> = sqlx::query_scalar("SELECT COUNT(*) FROM schools")
+        .fetch_one(&pool)
+        .await;
+    if schools.unwrap_or(0) == 0 {
+        pool.close().await;
+        return in_memory_catalog().await;
+    }
+    Ok(pool)
+}
+
+/// `server admin-unlock [--client IP] [--db URL]`: forgets the wrong admin
+/// tokens counted against every client (or the one at `IP`), so the right
+/// token works at once instead of after the quarter hour. The count lives
+/// in the database (`rate_windows`), so this works on every instance.
+pub async fn admin_unlock(
+    client: Option<&str>,
+    db_url: Option<&str>,
+    databases: &Databases,
+) -> Result<ExitCode, Failure> {
+    let url = db_url.unwrap_or(&databases.site);
+    let pool = db::connect_with(url, 1).await?;
+    let key = match client {
+        Some(address) => Some(
+            crate::store::client_keys::ensure(&pool)
+                .await?
+                .key_of(address),
+        ),
+        None => None,
+    };
+    let cleared =
+        crate::store::limits::clear_scope(&pool, ADMIN_FAILURES_SCOPE, key.as_deref()).await?;
+    pool.close().await;
+    println!(
+        "已解除管理员口令的封锁：清除了 {cleared} 个客户端的错误计数（{}）。",
+        client.unwrap_or("所有客户端")
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The scope of wrong admin tokens in `rate_windows` (`http::limits`).
+const ADMIN_FAILURES_SCOPE: &str = "admin_failures";
+
 /// `server asr-prompt`: the words a recording is recognized with
 /// (`transcribe::prompt`), on the site's database, for the page
 /// `--school`, `--major`, `--advisors 张三,李四` describe (none: the home
 /// page). `make eval-asr` measures the recognizer with it.
-pub async fn asr_prompt(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
-    let (mut school, mut major, mut advisors) = (None, None, Vec::new());
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{a} 需要一个值\n{USAGE}"))
-        };
-        match a.as_str() {
-            "--school" => school = Some(value()?),
-            "--major" => major = Some(value()?),
-            "--advisors" => {
-                advisors = value()?
-                    .split([',', '，'])
-                    .map(|n| n.trim().to_string())
-                    .filter(|n| !n.is_empty())
-                    .collect()
-            }
-            other => return Err(format!("不认识的参数 {other}\n{USAGE}").into()),
-        }
-    }
+pub async fn asr_prompt(
+    school: Option<String>,
+    major: Option<String>,
+    advisors: &str,
+    databases: &Databases,
+) -> Result<ExitCode, Failure> {
+    let advisors: Vec<String> = advisors
+        .split([',', '，'])
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .collect();
     let (pool, _) = startup::open_sized(
         &databases.site,
         databases.seeding,
@@ -164,9 +253,8 @@ pub async fn asr_prompt(args: &[String], databases: &Databases) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-pub async fn bench_scale(args: &[String], databases: &Databases) -> Result<ExitCode, Failure> {
-    let config =
-        BenchConfig::parse_with(databases.bench(), args).map_err(|e| format!("{e}\n{USAGE}"))?;
+pub async fn bench_scale(args: ScaleArgs, databases: &Databases) -> Result<ExitCode, Failure> {
+    let config = BenchConfig::with_args(databases.bench(), args);
     print!("{}", super::bench_scale::run(&config).await?);
     Ok(ExitCode::SUCCESS)
 }
@@ -174,9 +262,10 @@ pub async fn bench_scale(args: &[String], databases: &Databases) -> Result<ExitC
 /// `server mock-asr [script.json] [--addr 127.0.0.1:3198]`: the scripted
 /// speech recognizer (`transcribe::scripted`); without a script it hears
 /// nothing until one is `PUT /script`.
-pub async fn mock_asr(args: &[String]) -> Result<ExitCode, Failure> {
+pub async fn mock_asr(script: Option<&str>, addr: &str) -> Result<ExitCode, Failure> {
     use crate::transcribe::scripted::ScriptedRecognizer;
-    let (listener, script) = mock_args(args, "127.0.0.1:3198").await?;
+    let script = script.map(read_script).transpose()?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
     let mut server = ScriptedRecognizer::on(listener, script.unwrap_or_default());
     tracing::info!("scripted recognizer on {}", server.base_url());
     server.until_stopped().await;
@@ -185,36 +274,17 @@ pub async fn mock_asr(args: &[String]) -> Result<ExitCode, Failure> {
 
 /// `server mock-llm <script.json> [--addr 127.0.0.1:3199]`: the scripted
 /// model (`llm::scripted`).
-pub async fn mock_llm(args: &[String]) -> Result<ExitCode, Failure> {
-    let (listener, script) = mock_args::<Script>(args, "127.0.0.1:3199").await?;
-    let script = script.ok_or_else(|| format!("缺少脚本文件\n{USAGE}"))?;
+pub async fn mock_llm(script: &str, addr: &str) -> Result<ExitCode, Failure> {
+    let script: Script = read_script(script)?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
     let mut server = ScriptedServer::on(listener, script);
     tracing::info!("scripted model on {}", server.base_url());
     server.until_stopped().await;
     Ok(ExitCode::SUCCESS)
 }
 
-/// A mock command's `[script.json] [--addr A]`: the listener bound at `A`
-/// (else `default_addr`) and the script read, if one was named.
-async fn mock_args<S: serde::de::DeserializeOwned>(
-    args: &[String],
-    default_addr: &str,
-) -> Result<(tokio::net::TcpListener, Option<S>), Failure> {
-    let mut addr = default_addr.to_string();
-    let mut script = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--addr" => addr = it.next().cloned().ok_or("--addr 需要一个地址")?,
-            path => {
-                let text =
-                    std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
-                script = Some(
-                    serde_json::from_str(&text)
-                        .map_err(|e| format!("{path} 不是合法的脚本：{e}"))?,
-                );
-            }
-        }
-    }
-    Ok((tokio::net::TcpListener::bind(&addr).await?, script))
+/// A mock command's script, read from `path`.
+fn read_script<S: serde::de::DeserializeOwned>(path: &str) -> Result<S, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
+    Ok(serde_json::from_str(&text).map_err(|e| format!("{path} 不是合法的脚本：{e}"))?)
 }

@@ -8,6 +8,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{Form, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -279,12 +280,20 @@ async fn bulk_json(
     token: AdminToken,
     client: ClientId,
     headers: HeaderMap,
-    body: Option<Json<BulkBody>>,
+    body: Result<Json<BulkBody>, JsonRejection>,
 ) -> Response {
     if let Err(refusal) = guard(&headers, None, &client, (&limits, &token)).await {
         return *refusal;
     }
-    let body = body.map(|b| b.0).unwrap_or_default();
+    // A body of the wrong shape (ids as numbers) is the API's 400, as
+    // every other bad body, not axum's 422.
+    let body = match super::json_body(
+        body,
+        "应为 {ids: [\"12\", …]（评价编号，字符串）, action: \"hide\" 或 \"restore\", reason}。",
+    ) {
+        Ok(body) => body,
+        Err(e) => return e.into_response(),
+    };
     let hidden = match body.action.as_str() {
         "hide" => true,
         "restore" => false,
@@ -340,6 +349,23 @@ async fn bulk_form(
 pub(super) struct ReasonBody {
     #[serde(default)]
     reason: String,
+}
+
+/// The reason of an optional `{reason}` body: none (or blank) is no
+/// reason; a body that is not that shape is the API's 400 envelope, not
+/// axum's 422 (a reason must not be dropped silently either).
+fn reason_of(body: &[u8]) -> Result<String, JsonError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(String::new());
+    }
+    serde_json::from_slice::<ReasonBody>(body)
+        .map(|b| b.reason)
+        .map_err(|_| {
+            JsonError(ApiError::bad_request(
+                "invalid_request",
+                "请求字段格式不正确：应为 {reason}（原因，字符串），也可以不带请求体。",
+            ))
+        })
 }
 
 /// What a hide or restore did.
@@ -398,9 +424,12 @@ async fn hide_json(
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Option<Json<ReasonBody>>,
+    body: axum::body::Bytes,
 ) -> Response {
-    let reason = body.map(|b| b.0.reason).unwrap_or_default();
+    let reason = match reason_of(&body) {
+        Ok(reason) => reason,
+        Err(e) => return e.into_response(),
+    };
     moderate(
         &site,
         (&limits, &token, &client, &headers),
@@ -435,9 +464,12 @@ async fn restore_json(
     client: ClientId,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Option<Json<ReasonBody>>,
+    body: axum::body::Bytes,
 ) -> Response {
-    let reason = body.map(|b| b.0.reason).unwrap_or_default();
+    let reason = match reason_of(&body) {
+        Ok(reason) => reason,
+        Err(e) => return e.into_response(),
+    };
     moderate(
         &site,
         (&limits, &token, &client, &headers),

@@ -66,12 +66,13 @@ fn request(body: Result<Json<ChatRequest>, JsonRejection>) -> Result<ChatRequest
 #[utoipa::path(post, path = "/chat", context_path = "/api/v1", tag = "chat",
     request_body = ChatRequest,
     responses(
-        (status = 200, body = ChatResponse, description = "The reply; a turn that went wrong inside still answers 200 with `error` set"),
+        (status = 200, body = ChatResponse, description = "The reply, stored; a turn whose planner or model failed still answers 200 with `error` set"),
         (status = 400, response = Error),
         (status = 403, response = Error),
         (status = 404, response = Error),
         (status = 413, response = Error),
         (status = 429, response = RateLimited),
+        (status = 503, response = Error),
     ))]
 async fn chat(
     State(agent): State<Arc<Agent>>,
@@ -86,7 +87,9 @@ async fn chat(
 /// usual 4xx JSON; once the stream starts the turn runs to the end even if
 /// the student leaves, so it is stored either way — unless it raced other
 /// turns of its client past the quota, when the last event's reply carries
-/// `rate_limited` and nothing was stored.
+/// `rate_limited` and nothing was stored, or the database refused the
+/// write, when it carries `storage_unavailable` and its words say the turn
+/// was not kept.
 #[utoipa::path(post, path = "/chat/stream", context_path = "/api/v1", tag = "chat",
     request_body = ChatRequest,
     responses(

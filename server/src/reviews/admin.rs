@@ -77,7 +77,8 @@ fn page(mut rows: Vec<AdminReview>, limit: i64) -> (Vec<AdminReview>, Option<Cur
     let next = rows.last().map(|r| Cursor {
         reports: r.reports,
         last_reported_at: r.last_reported_at.clone().unwrap_or_default(),
-        id: r.id,
+        // Written from the stored id a few lines up: always a number.
+        id: r.id.parse().unwrap_or(0),
     });
     (rows, next)
 }
@@ -98,11 +99,11 @@ pub async fn audit_log(site: &Site, limit: i64) -> Result<Vec<AuditEntry>, ApiEr
     Ok(rows
         .into_iter()
         .map(|e| AuditEntry {
-            id: e.id,
+            id: e.id.to_string(),
             at: e.at,
             actor: e.actor,
             action: e.action,
-            review_id: e.review_id,
+            review_id: e.review_id.to_string(),
             changed: e.changed.0,
             reason: e.reason,
         })
@@ -142,8 +143,8 @@ pub async fn lists(
 /// A stored review as the admin's lists show it.
 fn shown(r: store::AdminReview) -> AdminReview {
     AdminReview {
-        id: r.id,
-        advisor_id: r.advisor_id,
+        id: r.id.to_string(),
+        advisor_id: r.advisor_id.to_string(),
         advisor_name: r.advisor_name,
         text: r.text,
         overall: r.overall,

@@ -213,7 +213,7 @@ pub async fn open(site: &Site) -> Result<Vec<CorrectionRequest>, ApiError> {
     Ok(rows
         .into_iter()
         .map(|r| CorrectionRequest {
-            id: r.id,
+            id: r.id.to_string(),
             subject: r.subject,
             requester: r.requester,
             details: r.details,

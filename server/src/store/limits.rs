@@ -133,6 +133,22 @@ pub async fn clear(pool: &Pool, scope: &str, client: &str) -> Result<(), sqlx::E
         .map(|_| ())
 }
 
+/// Forgets the windows of `scope`: every client's, or `client`'s only.
+/// Returns how many there were.
+pub async fn clear_scope(
+    pool: &Pool,
+    scope: &str,
+    client: Option<&str>,
+) -> Result<u64, sqlx::Error> {
+    let query = match client {
+        Some(client) => sqlx::query("DELETE FROM rate_windows WHERE scope = $1 AND client = $2")
+            .bind(scope)
+            .bind(client.to_string()),
+        None => sqlx::query("DELETE FROM rate_windows WHERE scope = $1").bind(scope),
+    };
+    query.execute(pool).await.map(|r| r.rows_affected())
+}
+
 /// Forgets the windows of `scope` that began before `before_ms`.
 pub async fn sweep(pool: &Pool, scope: &str, before_ms: i64) -> Result<u64, sqlx::Error> {
     sqlx::query("DELETE FROM rate_windows WHERE scope = $1 AND started_ms < $2")

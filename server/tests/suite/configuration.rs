@@ -72,9 +72,9 @@ fn env_example() -> String {
     let mut out = String::from(
         "# The site's configuration: every variable `server` reads (`server --help`,\n\
          # docs/operations.md), with its default. Uncomment what you set and give\n\
-         # the file to whatever starts the server (systemd's EnvironmentFile,\n\
-         # compose's env_file). Generated from server/src/config.rs\n\
-         # (tests/suite/configuration.rs).\n",
+         # the file to whatever starts the server (systemd's EnvironmentFile;\n\
+         # deploy/compose.yaml reads it as deploy/site.env through env_file).\n\
+         # Generated from server/src/config.rs (tests/suite/configuration.rs).\n",
     );
     for arg in server::config::Cli::command().get_arguments() {
         let Some(name) = arg.get_env() else {

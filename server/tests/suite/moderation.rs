@@ -83,7 +83,11 @@ async fn reported_reviews_come_in_keyset_pages_by_reports_then_recency() {
         assert_eq!(status, StatusCode::OK, "{page}");
         let flagged = page["flagged"].as_array().unwrap();
         assert!(flagged.len() <= 2);
-        seen.extend(flagged.iter().map(|r| r["id"].to_string()));
+        seen.extend(
+            flagged
+                .iter()
+                .map(|r| r["id"].as_str().unwrap().to_string()),
+        );
         match page["next"].as_str() {
             Some(c) => after = Some(c.replace('~', "%7E").replace(':', "%3A")),
             None => break,
@@ -232,7 +236,7 @@ async fn the_same_text_on_several_advisors_is_flagged_for_review() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["id"].to_string())
+        .map(|r| r["id"].as_str().unwrap().to_string())
         .collect();
     assert!(
         flagged.contains(&first) && flagged.contains(&second),
@@ -243,7 +247,7 @@ async fn the_same_text_on_several_advisors_is_flagged_for_review() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["id"].as_i64().map(|i| i.to_string()).as_deref() == Some(second.as_str()))
+        .find(|r| r["id"].as_str() == Some(second.as_str()))
         .unwrap()["reasons"]
         .as_str()
         .unwrap()

@@ -280,7 +280,7 @@ async fn a_report_hides_nothing_but_the_admin_sees_it_and_can_hide_it() {
     let (status, lists) = send(&app, "GET", admin, &auth, None).await;
     assert_eq!(status, StatusCode::OK);
     let flagged = lists["flagged"].as_array().unwrap();
-    assert_eq!(flagged[0]["id"].to_string(), rid);
+    assert_eq!(flagged[0]["id"].as_str(), Some(rid.as_str()));
     assert_eq!(flagged[0]["reports"], 1);
     assert_eq!(flagged[0]["reasons"], "内容不实");
 

@@ -696,7 +696,7 @@ async fn a_correction_request_joins_the_admin_queue_and_is_resolved_with_a_log_l
     assert_eq!(c["subject"], "北京大学 张三 /advisor/1");
     assert_eq!(c["requester"], "本人");
     assert_eq!(c["contact"], "zhangsan@example.com");
-    let id = c["id"].as_i64().unwrap();
+    let id = c["id"].as_str().unwrap().to_string();
 
     let admin = fetch(&app, "/admin", &[("cookie", "admin_token=test-admin")]).await;
     assert_eq!(admin.status, StatusCode::OK);

@@ -56,7 +56,7 @@ pub(super) mod narrate;
 pub(super) mod persona;
 mod plan;
 mod resolve;
-mod save;
+pub(super) mod save;
 mod session;
 mod steer;
 mod understand;

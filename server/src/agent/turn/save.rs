@@ -1,9 +1,13 @@
 //! `save`: the reply, and the turn stored in one transaction with the
 //! session, the review draft's checkpoint (kept or dropped) and the turn
 //! counted against the caller's quota: the turn's only write. A failed save
-//! still answers, with `storage_unavailable`; a turn counted over the quota
-//! (it raced other turns of its client) answers `rate_limited`. Neither
-//! stores anything.
+//! is never answered as if it were kept: the reply carries
+//! [`TURN_NOT_SAVED`] and says so in words (the stream's last event), and
+//! `POST /api/v1/chat` turns it into the 503 of a failed dependency
+//! (`Agent::turn_from`); the student's next turn would not remember this
+//! one, so a plain 200 would mislead. A turn counted over the quota (it
+//! raced other turns of its client) answers `rate_limited`. Neither stores
+//! anything.
 
 use app::protocol::{ChatResponse, ErrorInfo};
 
@@ -11,6 +15,13 @@ use super::Turn;
 use crate::agent::session_store::SaveError;
 use crate::agent::{client, Agent};
 use crate::voice;
+
+/// The error code of a reply whose turn could not be stored.
+pub const TURN_NOT_SAVED: &str = "storage_unavailable";
+
+/// What the student reads when a turn could not be stored.
+pub const TURN_NOT_SAVED_MESSAGE: &str =
+    "这一轮对话没有保存下来（数据库暂时无法写入），请稍后再说一次。";
 
 impl Agent {
     pub(super) async fn save(&self, t: &mut Turn<'_>) {
@@ -51,11 +62,12 @@ impl Agent {
             }
             Err(SaveError::Db(e)) => {
                 tracing::error!(error = %e, "saving the turn failed");
+                crate::observe::metrics::db_write_failed("turn");
                 unsaved(
                     reply,
-                    "storage_unavailable",
-                    "会话保存失败，请稍后再试。",
-                    self.templates.render("data_error", 0, &[]),
+                    TURN_NOT_SAVED,
+                    TURN_NOT_SAVED_MESSAGE,
+                    self.templates.render("turn_not_saved", 0, &[]),
                 )
             }
         };

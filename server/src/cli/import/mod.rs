@@ -41,7 +41,7 @@
 //! [`plan()`] (parse and validate, against the catalog) is pure;
 //! [`apply()`] (the database) takes its result.
 //!
-//! The files, one step each: `args.rs` the command line, `csv.rs` the
+//! The files, one step each: `args.rs` the switches, `csv.rs` the
 //! file (encoding, header, records, line numbers), `fields.rs` the rules
 //! of each value, `plan.rs` the rows checked against the catalog,
 //! `apply.rs` the writing, `report.rs` what is printed and the exit code.
@@ -63,7 +63,7 @@ use std::fmt;
 // `self::`: the `csv` crate has the same name.
 pub use self::csv::COLUMNS;
 pub use apply::apply;
-pub use args::{ImportArgs, Options};
+pub use args::Options;
 pub use fields::{MAX_BIO, MAX_DIRECTION, MAX_DIRECTIONS, MAX_NAME, TITLES};
 pub use plan::{plan, plan_bytes, ImportPlan, Row};
 pub use report::{Change, Outcome, Report};

@@ -70,11 +70,11 @@ fn bin_dir() -> &'static PathBuf {
     })
 }
 
-fn bin(name: &str) -> PathBuf {
+pub(crate) fn bin(name: &str) -> PathBuf {
     bin_dir().join(name)
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     // The owner of /proc/self is this process's user.
     std::fs::metadata("/proc/self")
         .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
@@ -83,7 +83,7 @@ fn is_root() -> bool {
 
 /// `initdb` and `pg_ctl` refuse to run as root: as root, they run as the
 /// `postgres` user.
-fn as_cluster_owner(program: &Path) -> Command {
+pub(crate) fn as_cluster_owner(program: &Path) -> Command {
     if is_root() {
         let mut cmd = Command::new("runuser");
         cmd.args(["-u", "postgres", "--"]).arg(program);
@@ -93,7 +93,7 @@ fn as_cluster_owner(program: &Path) -> Command {
     }
 }
 
-fn run(mut cmd: Command, what: &str) {
+pub(crate) fn run(mut cmd: Command, what: &str) {
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("{what} 无法运行: {e}"));

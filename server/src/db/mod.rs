@@ -21,6 +21,12 @@ use sqlx::pool::PoolConnection;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::Executor;
 
+mod ids;
+mod reach;
+
+pub use ids::ids_never_reused;
+pub use reach::{host_of, reachable, Retries, START_RETRIES};
+
 /// The pool every module queries through (SQLite or PostgreSQL).
 pub type Pool = sqlx::AnyPool;
 /// The database type of [`Pool`], for transactions and executors.
@@ -77,6 +83,12 @@ impl Backend {
 pub enum SetupError {
     #[error("无法打开数据库 {url}: {source}")]
     Connect { url: String, source: sqlx::Error },
+    #[error("数据库 {host} 无法连接（试了 {attempts} 次）：{error}")]
+    Unreachable {
+        host: String,
+        error: String,
+        attempts: usize,
+    },
     #[error("无法创建数据库目录 {dir}: {source}")]
     Directory { dir: String, source: std::io::Error },
     #[error("无法取得数据库的启动锁 {path}: {source}")]
@@ -143,13 +155,18 @@ pub async fn connect_with(url: &str, max: u32) -> Result<Pool, SetupError> {
     };
     let max = max.max(1);
     match Backend::of_url(url)? {
-        Backend::Postgres => AnyPoolOptions::new()
-            .max_connections(max)
-            .idle_timeout(Some(Duration::from_secs(600)))
-            .max_lifetime(Some(Duration::from_secs(3600)))
-            .connect(url)
-            .await
-            .map_err(connect_err),
+        Backend::Postgres => {
+            reachable(url, &START_RETRIES).await?;
+            AnyPoolOptions::new()
+                .max_connections(max)
+                .idle_timeout(Some(Duration::from_secs(600)))
+                .max_lifetime(Some(Duration::from_secs(3600)))
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .after_release(|conn, _| Box::pin(reusable(conn)))
+                .connect(url)
+                .await
+                .map_err(connect_err)
+        }
         Backend::Sqlite => {
             let options = SqliteConnectOptions::from_str(url).map_err(connect_err)?;
             let in_memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -186,6 +203,8 @@ pub async fn connect_with(url: &str, max: u32) -> Result<Pool, SetupError> {
                 .min_connections(if in_memory { 1 } else { 0 })
                 .idle_timeout((!in_memory).then_some(Duration::from_secs(600)))
                 .max_lifetime((!in_memory).then_some(Duration::from_secs(3600)))
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .after_release(|conn, _| Box::pin(reusable(conn)))
                 .after_connect(move |conn, _| {
                     let pragmas = pragmas.clone();
                     Box::pin(async move {
@@ -198,6 +217,46 @@ pub async fn connect_with(url: &str, max: u32) -> Result<Pool, SetupError> {
                 .map_err(connect_err)
         }
     }
+}
+
+/// How long a request waits for a connection of the pool before it is
+/// refused (503). sqlx's default is 30 s, the whole request deadline: a
+/// database that stopped answering held every request until the deadline
+/// (408) instead of a prompt 503 that `/readyz` and the proxy understand.
+/// SQLite's writers wait on the busy timeout, not here.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Whether a connection handed back to the pool may serve again: it must
+/// answer, and it must not be inside a transaction.
+///
+/// A transaction dropped without commit queues its `ROLLBACK`; when that
+/// rollback fails the connection stays "inside" it. SQLite does this after
+/// `database or disk is full`: SQLite has already rolled the transaction
+/// back itself, sqlx's `ROLLBACK` then fails ("no transaction is active"),
+/// and sqlx keeps counting one open transaction. Returned to the pool, that
+/// connection refused every later write with "attempted to call begin_with
+/// at non-zero transaction depth" until the process restarted, long after
+/// the disk had room again. On SQLite a ping waits for the queued rollback
+/// (the worker runs a connection's commands in order); a connection still
+/// inside a transaction after it is closed here, and the pool opens a fresh
+/// one when it needs one. Every call site is covered, whatever path dropped
+/// the transaction.
+async fn reusable(conn: &mut Conn) -> Result<bool, sqlx::Error> {
+    use sqlx::Connection;
+    // PostgreSQL counts the queued rollback at once (sqlx pings every
+    // released connection itself afterwards, which sends it); SQLite's
+    // worker counts it only once it has run it, so wait for that there.
+    if Backend::of_conn(conn) == Backend::Sqlite {
+        conn.ping().await?;
+    }
+    if conn.is_in_transaction() {
+        tracing::warn!(
+            "a database connection was still inside a failed transaction; it is closed, not reused"
+        );
+        crate::observe::metrics::db_connection_discarded();
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// `url` without its password, for error messages and logs.
@@ -254,10 +313,17 @@ pub async fn begin_own_rows(pool: &Pool) -> Result<Tx, sqlx::Error> {
 }
 
 /// Applies the migrations of the pool's backend embedded in the binary
-/// (`server/migrations/sqlite` or `server/migrations/postgres`).
+/// (`server/migrations/sqlite` or `server/migrations/postgres`), then makes
+/// sure no id is ever given twice ([`ids_never_reused`]).
 pub async fn migrate(pool: &Pool) -> Result<(), SetupError> {
     match Backend::of(pool) {
-        Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(pool).await?,
+        Backend::Sqlite => {
+            sqlx::migrate!("./migrations/sqlite").run(pool).await?;
+            let rebuilt = ids_never_reused(pool).await?;
+            if rebuilt > 0 {
+                tracing::info!(tables = rebuilt, "ids are never reused (AUTOINCREMENT)");
+            }
+        }
         Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(pool).await?,
     }
     Ok(())
