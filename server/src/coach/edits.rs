@@ -196,25 +196,44 @@ pub fn parse(
                     .map(|b| clause.text[..b].chars().count())
             })
             .min();
+        // "关系和前途都加一分": 都 after two or more names is those names.
+        let listed: Vec<Dimension> = all_at
+            .map(|a| {
+                let mut v: Vec<Dimension> = Vec::new();
+                for (_, _, d) in spans.iter().filter(|(_, e, _)| *e <= a) {
+                    if !v.contains(d) {
+                        v.push(*d);
+                    }
+                }
+                v
+            })
+            .filter(|v| v.len() >= 2)
+            .unwrap_or_default();
         // Who a number at `at` is for: the dimension named last before it;
-        // all four after 都 / 全部 said after that name; else the carry.
-        // `Some(None)`: all four.
-        let target = |at: usize, carry: Option<Dimension>| -> Option<Option<Dimension>> {
+        // all four after 都 / 全部 said after that name (the names listed
+        // before 都, when there are several); else the carry. Empty: no one.
+        let target = |at: usize, carry: Option<Dimension>| -> Vec<Dimension> {
             let named = spans.iter().rev().find(|(s, _, _)| *s < at);
             match (named, all_at) {
-                (named, Some(a)) if a < at && named.is_none_or(|(s, _, _)| *s < a) => Some(None),
-                (Some((_, _, d)), _) => Some(Some(*d)),
-                (None, _) => carry.map(Some),
+                (named, Some(a)) if a < at && named.is_none_or(|(s, _, _)| *s < a) => {
+                    if listed.is_empty() {
+                        Dimension::ALL.to_vec()
+                    } else {
+                        listed.clone()
+                    }
+                }
+                (Some((_, _, d)), _) => vec![*d],
+                (None, _) => carry.into_iter().collect(),
             }
         };
         let mut taken: Vec<(usize, usize)> = Vec::new();
         let mut i = 0;
         while i < chars.len() {
             if let Some((points, len)) = relative(&chars, i) {
-                match target(i, carry) {
-                    Some(Some(d)) => out.push(Edit::Shift(d, points)),
-                    Some(None) => out.push(Edit::ShiftAll(points)),
-                    None => {}
+                match target(i, carry).as_slice() {
+                    [] => {}
+                    all if all.len() == 4 => out.push(Edit::ShiftAll(points)),
+                    some => out.extend(some.iter().map(|d| Edit::Shift(*d, points))),
                 }
                 taken.push((i, i + len));
                 i += len;
@@ -255,10 +274,10 @@ pub fn parse(
         }
         found.sort();
         for (at, value) in found {
-            match target(at, carry) {
-                Some(Some(d)) => out.push(Edit::Set(d, value)),
-                Some(None) => out.push(Edit::SetAll(value)),
-                None => {}
+            match target(at, carry).as_slice() {
+                [] => {}
+                all if all.len() == 4 => out.push(Edit::SetAll(value)),
+                some => out.extend(some.iter().map(|d| Edit::Set(*d, value))),
             }
         }
         if let Some((_, _, d)) = spans.last() {
