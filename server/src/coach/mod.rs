@@ -25,6 +25,7 @@ pub mod eval;
 pub mod eval_scores;
 pub mod graph;
 pub mod knowledge;
+pub mod layout;
 pub mod lexicon;
 pub mod reader;
 pub mod router;

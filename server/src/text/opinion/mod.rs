@@ -28,9 +28,12 @@
 //!   said, but whether that is good needs a norm).
 //!
 //! The words and the feature's topics, tokenised longest first, are in
-//! `words.rs`; how one clause's tokens are judged, in `judge.rs`.
+//! `words.rs`; how one clause's tokens are judged, in `judge.rs`; the
+//! headings a long post is laid out by ("【经费】", "缺点："), in
+//! `sections.rs`.
 
 mod judge;
+pub mod sections;
 mod words;
 
 pub use words::{Topics, Word};
