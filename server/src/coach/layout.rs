@@ -23,7 +23,7 @@ use super::reader::Aspect;
 use crate::speech_act::Clause;
 use crate::text::clauses::Link;
 use crate::text::opinion::sections::{self, Heading};
-use crate::text::opinion::{self, Judged, Statement, Topics};
+use crate::text::opinion::{Judged, Statement, Topics};
 
 /// The heading the reader is under.
 #[derive(Debug, Default)]
@@ -57,14 +57,16 @@ impl Layout {
         }
     }
 
-    /// Reads one clause; `next` is the one after it. A heading is followed
-    /// by what it heads, not by a turn ("组会就是走个过场" is no heading of
-    /// 组会), and judges nothing itself ("人好，钱多" are statements).
+    /// Reads one clause; `next` is the one after it; `judges`: the clause
+    /// judges something. A heading is followed by what it heads, not by a
+    /// turn ("组会就是走个过场" is no heading of 组会), and judges nothing
+    /// itself ("人好，钱多" and "但是放养" are statements).
     pub fn enter(
         &mut self,
         names: &Topics<Dimension>,
         clause: &Clause,
         next: Option<&Clause>,
+        judges: bool,
     ) -> Entered {
         let chars = &clause.chars;
         let listed = std::mem::take(&mut self.listed);
@@ -84,10 +86,9 @@ impl Layout {
             self.only = Some(clause.sentence);
         }
         let heads = next.is_some_and(|x| x.link == Link::None && x.sentence >= clause.sentence)
+            && clause.link == Link::None
             && !clause.question_mark
-            && opinion::read(names, chars, None, false)
-                .iter()
-                .all(|s| s.judged == Judged::Mentioned);
+            && !judges;
         match sections::heading(names, chars).filter(|_| heads) {
             Some(Heading::Topic(d)) => {
                 self.topic = Some(d);

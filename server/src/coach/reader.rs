@@ -252,7 +252,14 @@ impl Reader {
                 carry = None;
             }
             // "【经费】…", "缺点：…": the post's own headings (`Layout`).
-            match layout.enter(&self.names, clause, clauses.get(n + 1)) {
+            match layout.enter(
+                &self.names,
+                clause,
+                clauses.get(n + 1),
+                opinion::read(&self.topics, &clause.chars, None, false)
+                    .iter()
+                    .any(|s| matches!(s.judged, Judged::Value(_))),
+            ) {
                 Entered::Heading => {
                     carry = layout.topic().map(Aspect::Dim);
                     continue;
@@ -464,6 +471,30 @@ impl Reader {
             let c = &mut per[i].1;
             if c.own.is_empty() {
                 c.own.push(-1);
+            }
+        }
+        // "凌晨一点半 老板在群里@我": what the student tells, sentence by
+        // sentence, instead of judging (`text::opinion::situations`).
+        // An earlier state a later clause replaces is not told of now.
+        let replaced = |sentence: usize| {
+            clauses.iter().any(|c| c.sentence == sentence && c.then)
+                && clauses.iter().any(|c| c.sentence >= sentence && c.now)
+        };
+        for sentence in 0..=clauses.last().map_or(0, |c| c.sentence) {
+            if replaced(sentence) {
+                continue;
+            }
+            let told: Vec<char> = clauses
+                .iter()
+                .filter(|c| c.sentence == sentence && !c.reported)
+                .flat_map(|c| c.chars.iter().copied())
+                .collect();
+            for (key, v) in opinion::situations::find_in(&told) {
+                if let Some(d) = Dimension::from_key(key) {
+                    let i = slot(&mut per, Aspect::Dim(d));
+                    per[i].1.mentioned = true;
+                    per[i].1.own.push(v);
+                }
             }
         }
         let mut said = Said {

@@ -30,10 +30,12 @@
 //! The words and the feature's topics, tokenised longest first, are in
 //! `words.rs`; how one clause's tokens are judged, in `judge.rs`; the
 //! headings a long post is laid out by ("【经费】", "缺点："), in
-//! `sections.rs`.
+//! `sections.rs`; what students tell instead of judging ("凌晨一点老板
+//! @我"), in `situations.rs`.
 
 mod judge;
 pub mod sections;
+pub mod situations;
 mod words;
 
 pub use words::{Topics, Word};
