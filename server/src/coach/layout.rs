@@ -123,8 +123,9 @@ impl Layout {
 
     /// What a clause's statements (of `chars`) are under the heading: its
     /// dimension's, but for a judgement of another dimension the clause
-    /// calls by its own name ("学术方面，…，老板学术倒是不错" after "毕业嘛"),
-    /// which ends an unboxed heading's part.
+    /// calls by its own name ("毕业嘛 中规中矩 …老板学术倒是不错"), or a
+    /// word that it is not known ("【前途】… 经费我不太了解"), which ends an
+    /// unboxed heading's part.
     pub fn apply(
         &mut self,
         names: &Topics<Dimension>,
@@ -134,9 +135,7 @@ impl Layout {
         if let Some(d) = self.topic {
             let named = names.named(chars);
             let leaves = |s: &Statement<Aspect>| match s.topic {
-                Aspect::Dim(x) => {
-                    x != d && named.contains(&x) && matches!(s.judged, Judged::Value(_))
-                }
+                Aspect::Dim(x) => x != d && named.contains(&x) && s.judged != Judged::Mentioned,
                 Aspect::Overall => true,
             };
             if statements.iter().any(|s| leaves(s)) {
