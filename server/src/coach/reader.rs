@@ -25,6 +25,8 @@
 //! - named without a judgement ("补助每月三千"): 3, unsure — the coach asks
 //!   with chips instead of guessing;
 //! - a number the student gives ("学术5分", "经费给两分") is the score;
+//! - praise the student sets in quotation marks ("太关心") is ironic:
+//!   criticism;
 //! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
 //!   the clauses under them are about (`layout.rs`).
 
@@ -211,6 +213,7 @@ impl Reader {
         };
         let mut carry: Option<Aspect> = None;
         let mut layout = Layout::new(message);
+        let ironic = opinion::irony::quoted(message);
         let mut sentence = 0;
         let mut introduced = false;
         // "后来发现只是说话直，人挺好的": a revision whose own clause judges
@@ -331,6 +334,14 @@ impl Reader {
                 }
             }
             layout.apply(&self.names, &clause.chars, &mut statements);
+            // 真是"太关心"我们了: quoted praise is meant the other way.
+            if ironic.contains(&clause.chars.iter().collect::<String>()) {
+                for s in statements.iter_mut() {
+                    if let Judged::Value(v) = s.judged {
+                        s.judged = Judged::Value(-v.abs());
+                    }
+                }
+            }
             if before_now {
                 for s in statements.iter_mut() {
                     if let Judged::Value(_) = s.judged {
