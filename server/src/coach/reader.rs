@@ -10,6 +10,8 @@
 //!
 //! - the student's own words win over someone else's ("师兄说很凶，但我觉得
 //!   还挺温和的");
+//! - a clause of the student's that confirms what was reported ("我进组后
+//!   发现确实") makes it their own;
 //! - a clause of the student's that rejects what was reported ("师兄说他很凶，
 //!   我倒不觉得", "传言克扣补助，纯属谣言") is its negation: 4 for rejected
 //!   criticism, 2 for rejected praise;
@@ -226,8 +228,27 @@ impl Reader {
         // The topics the last run of someone else's clauses judged: what a
         // clause of the student's that rejects them ("我倒不觉得") negates.
         let mut reported_topics: Vec<Aspect> = Vec::new();
+        // What the last clause of someone else's judged: what a clause of
+        // the student's that confirms it ("确实") takes as their own.
+        let mut last_said: Vec<(Aspect, i8)> = Vec::new();
         let mut last_reported = false;
-        let clauses = reading.clauses();
+        // "听说劳务费挺多的，就是设备比较老旧": a clause after someone
+        // else's, in the same sentence, naming a topic and not in the
+        // writer's own voice, goes on with their words (a reaction with no
+        // topic, "这也太离谱了吧", is the writer's).
+        let mut clauses = reading.clauses().to_vec();
+        for i in 1..clauses.len() {
+            let (before, c) = (&clauses[i - 1], &clauses[i]);
+            if before.reported
+                && before.sentence == c.sentence
+                && !c.refutes
+                && matches!(c.link, Link::None | Link::Contrast)
+                && !self.topics.named(&c.chars).is_empty()
+                && !crate::text::clauses::own_voice(&c.chars)
+            {
+                clauses[i].reported = true;
+            }
+        }
         for (n, clause) in clauses.iter().enumerate() {
             let after_then = then_seen;
             then_seen |= clause.then;
@@ -304,6 +325,25 @@ impl Reader {
                     carry = Some(*a);
                 }
                 continue;
+            }
+            // "有人说他人很抠，我进组后发现确实": the student confirms what
+            // was reported last; it is their own word now.
+            if crate::text::clauses::confirms(&clause.chars)
+                && !clause.reported
+                && !asks
+                && self.topics.named(&clause.chars).is_empty()
+                && opinion::read(&self.topics, &clause.chars, carry, asks)
+                    .iter()
+                    .all(|s| s.judged == Judged::Mentioned)
+            {
+                for (a, v) in std::mem::take(&mut last_said) {
+                    let i = slot(&mut per, a);
+                    per[i].1.own.push(v);
+                    carry = Some(a);
+                }
+            }
+            if clause.reported {
+                last_said.clear();
             }
             let mut statements = opinion::read(&self.topics, &clause.chars, carry, asks);
             // "导师十分负责，每篇论文都亲自改": a judgement with no topic at
@@ -444,6 +484,7 @@ impl Reader {
                                 reported_topics.push(s.topic);
                             }
                             c.reported.push(v);
+                            last_said.push((s.topic, v));
                         } else {
                             c.own.push(v);
                         }
