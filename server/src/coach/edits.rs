@@ -145,8 +145,10 @@ fn relative(chars: &[char], i: usize) -> Option<(i8, usize)> {
 }
 
 /// A number after a verb of setting at `chars[p..]`: "改成3", "给个4",
-/// "来个五", "降到2" → (where the number starts, its value).
-fn set_by_verb(chars: &[char], p: usize) -> Option<(usize, u32)> {
+/// "来个五", "降到2" → (where the number starts, its value). `names` are
+/// where a dimension's name starts: a number right before one is bare too
+/// ("学术给5经费给2", the space folded away).
+fn set_by_verb(chars: &[char], p: usize, names: &[usize]) -> Option<(usize, u32)> {
     let rest = &chars[p..];
     let (verb, needs_link) = SET_VERBS.iter().find(|(v, _)| rest.starts_with(v))?;
     let mut at = p + verb.len();
@@ -166,7 +168,8 @@ fn set_by_verb(chars: &[char], p: usize) -> Option<(usize, u32)> {
             continue;
         }
         if let Some((n, len)) = parse_number(chars, start) {
-            if (1..=5).contains(&n) && bare(chars, start + len) {
+            if (1..=5).contains(&n) && (bare(chars, start + len) || names.contains(&(start + len)))
+            {
                 return Some((start, n));
             }
         }
@@ -246,10 +249,11 @@ pub fn parse(
             .filter(|w| !taken.iter().any(|(a, b)| w.start < *b && w.end > *a))
             .map(|w| (w.start, w.value))
             .collect();
+        let name_starts: Vec<usize> = names.spans(&chars).iter().map(|(s, _, _)| *s).collect();
         // A bare number after a verb of setting: "改成3", "都改成3",
         // "经费给个4", "来个五".
         for p in 0..chars.len() {
-            if let Some((at, n)) = set_by_verb(&chars, p) {
+            if let Some((at, n)) = set_by_verb(&chars, p, &name_starts) {
                 if !found.iter().any(|(s, _)| *s == at)
                     && !taken.iter().any(|(a, b)| at < *b && at >= *a)
                 {
