@@ -11,8 +11,9 @@
 //!   until the next heading (a boxed one, "【经费】", or a list's), or the
 //!   end of its sentence ("学术方面，…。"), or a clause that judges another
 //!   dimension by that dimension's own name;
-//! - under a heading of praise or criticism ("优点：", "缺点："), a fact
-//!   that needs a norm is praise or criticism by the heading;
+//! - under a heading of praise or criticism ("优点：", "缺点："), up to the
+//!   next heading (it usually heads a list), a fact that needs a norm is
+//!   praise or criticism by the heading;
 //! - a heading of neither ("其他：", "总结：") ends the one before.
 //!
 //! What a heading is (the words, the markers) is read by
@@ -101,9 +102,8 @@ impl Layout {
             Some(Heading::Tone(t)) => {
                 self.topic = None;
                 self.tone = Some(t);
-                let text: String = chars.iter().collect();
-                let spans = listed || self.boxed.contains(&text);
-                self.only = (!spans).then_some(clause.sentence);
+                // "优点：\n- …\n- …": a heading of tone heads a list.
+                self.only = None;
                 Entered::Heading
             }
             Some(Heading::Other) => {
