@@ -187,7 +187,7 @@ pub fn parse(
     let folded = fold(message);
     let mut out: Vec<Edit> = Vec::new();
     let mut carry = asked;
-    for clause in clauses::split(&folded) {
+    for clause in clauses::split_at_connectives(&folded) {
         let chars = clause.chars();
         let spans = dims.spans(&chars);
         let all_at = ALL

@@ -39,7 +39,9 @@ pub fn quoted(message: &str) -> Vec<String> {
         let inner: String = chars[i + 1..i + 1 + len].iter().collect();
         // "真是"太关心"": 是 after an adverb stresses, it does not name.
         let stressed = i > 1 && chars[i - 1] == '是' && "真就可还算".contains(chars[i - 2]);
-        let introduced = i > 0 && INTRODUCED.contains(&chars[i - 1]) && !stressed;
+        // "叫他"暴君"": a name given to someone.
+        let named = i > 1 && "叫称喊".contains(chars[i - 2]);
+        let introduced = (i > 0 && INTRODUCED.contains(&chars[i - 1]) && !stressed) || named;
         if !introduced && (1..=6).contains(&len) {
             out.push(inner);
         }
