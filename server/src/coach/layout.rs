@@ -14,7 +14,9 @@
 //! - under a heading of praise or criticism ("优点：", "缺点："), up to the
 //!   next heading (it usually heads a list), a fact that needs a norm is
 //!   praise or criticism by the heading;
-//! - a heading of neither ("其他：", "总结：") ends the one before.
+//! - a heading of neither ("其他：", "总结：") ends the one before;
+//! - a digression ("跑个题，…") says nothing of the advisor, up to the way
+//!   back ("回到正题") or the end of its sentence.
 //!
 //! What a heading is (the words, the markers) is read by
 //! `text::opinion::sections`.
@@ -37,6 +39,8 @@ pub struct Layout {
     only: Option<usize>,
     /// The clause before was a list marker ("1.").
     listed: bool,
+    /// The sentence a digression ("跑个题") opened in, until the way back.
+    aside: Option<usize>,
 }
 
 /// What a clause is to the layout.
@@ -71,6 +75,20 @@ impl Layout {
     ) -> Entered {
         let chars = &clause.chars;
         let listed = std::mem::take(&mut self.listed);
+        // "跑个题，食堂太难吃了。嗯，回到正题，…": the digression says
+        // nothing of the advisor.
+        match sections::digression(chars) {
+            (_, true) => {
+                self.aside = None;
+                return Entered::Heading;
+            }
+            (true, _) => {
+                self.aside = Some(clause.sentence);
+                return Entered::Heading;
+            }
+            _ if self.aside == Some(clause.sentence) => return Entered::Heading,
+            _ => self.aside = None,
+        }
         if sections::only_marker(chars) {
             self.listed = true;
             return Entered::Heading;

@@ -526,7 +526,14 @@ impl Reader {
             }
         }
         // "凌晨一点半 老板在群里@我": what the student tells, sentence by
-        // sentence, instead of judging (`text::opinion::situations`).
+        // sentence, instead of judging (`text::opinion::situations`). The
+        // student's own middling verdict on the same dimension sums it up:
+        // "觉得还行，周末基本不用来" is 还行.
+        let judged: Vec<Aspect> = per
+            .iter()
+            .filter(|(_, c)| c.own.contains(&0))
+            .map(|(a, _)| *a)
+            .collect();
         // An earlier state a later clause replaces is not told of now.
         let replaced = |sentence: usize| {
             clauses.iter().any(|c| c.sentence == sentence && c.then)
@@ -542,7 +549,8 @@ impl Reader {
                 .flat_map(|c| c.chars.iter().copied())
                 .collect();
             for (key, v) in opinion::situations::find_in(&told) {
-                if let Some(d) = Dimension::from_key(key) {
+                let d = Dimension::from_key(key).filter(|d| !judged.contains(&Aspect::Dim(*d)));
+                if let Some(d) = d {
                     let i = slot(&mut per, Aspect::Dim(d));
                     per[i].1.mentioned = true;
                     per[i].1.own.push(v);
@@ -589,7 +597,8 @@ impl Reader {
             }
         }
         // Numbers the student gives are the scores.
-        for e in self.edits(message, None) {
+        // "再想想还是1分吧" after the relationship: a bare score continues it.
+        for e in self.edits(message, before) {
             if let Edit::Set(d, v) = e {
                 let explicit = Score {
                     value: v,

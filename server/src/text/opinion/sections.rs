@@ -12,6 +12,7 @@
 //! of `server/lexicons/structure.txt`, after a list marker ("1.", "一、",
 //! "Q：") or a lead ("关于", "至于") and before a suffix ("方面", "上",
 //! "这块"). What it governs, and until when, is the feature's to decide.
+//! A digression ("跑个题", up to "回到正题") is marked the same way.
 
 use std::sync::OnceLock;
 
@@ -38,6 +39,8 @@ struct Words {
     good: Vec<Vec<char>>,
     bad: Vec<Vec<char>>,
     other: Vec<Vec<char>>,
+    aside: Vec<Vec<char>>,
+    back: Vec<Vec<char>>,
 }
 
 fn words() -> &'static Words {
@@ -50,6 +53,8 @@ fn words() -> &'static Words {
             good: Vec::new(),
             bad: Vec::new(),
             other: Vec::new(),
+            aside: Vec::new(),
+            back: Vec::new(),
         };
         for e in lexfile::parse("structure.txt", LEXICON) {
             let list = match e.key.as_str() {
@@ -59,6 +64,8 @@ fn words() -> &'static Words {
                 "good" => &mut w.good,
                 "bad" => &mut w.bad,
                 "other" => &mut w.other,
+                "aside" => &mut w.aside,
+                "back" => &mut w.back,
                 k => panic!("structure.txt: unknown key {k}"),
             };
             list.extend(e.terms.iter().map(|t| t.chars().collect()));
@@ -153,6 +160,17 @@ pub fn boxed(message: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether `chars` (one clause, folded) opens a digression ("跑个题"), or
+/// comes back from one ("回到正题"): (opens, comes back).
+pub fn digression(chars: &[char]) -> (bool, bool) {
+    let w = words();
+    let has = |list: &[Vec<char>]| {
+        list.iter()
+            .any(|t| (0..chars.len()).any(|i| chars[i..].starts_with(t)))
+    };
+    (has(&w.aside), has(&w.back))
 }
 
 /// The tone `chars` (one clause, folded) opens with, when it names what
