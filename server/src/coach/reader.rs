@@ -216,6 +216,8 @@ impl Reader {
         let mut carry: Option<Aspect> = None;
         let mut layout = Layout::new(message);
         let ironic = opinion::irony::quoted(message);
+        // The heading each sentence's clauses were read under.
+        let mut headed: Vec<(usize, Option<Dimension>)> = Vec::new();
         let mut sentence = 0;
         let mut introduced = false;
         // "后来发现只是说话直，人挺好的": a revision whose own clause judges
@@ -374,6 +376,7 @@ impl Reader {
                 }
             }
             layout.apply(&self.names, &clause.chars, &mut statements);
+            headed.push((clause.sentence, layout.topic()));
             // 真是"太关心"我们了: quoted praise is meant the other way.
             if ironic.contains(&clause.chars.iter().collect::<String>()) {
                 for s in statements.iter_mut() {
@@ -549,7 +552,11 @@ impl Reader {
                 .flat_map(|c| c.chars.iter().copied())
                 .collect();
             for (key, v) in opinion::situations::find_in(&told) {
-                let d = Dimension::from_key(key).filter(|d| !judged.contains(&Aspect::Dim(*d)));
+                // "关于就业：…暑假三个月都放": under a heading, its dimension.
+                let under = headed.iter().rev().find(|(s, _)| *s == sentence).and_then(|(_, d)| *d);
+                let d = under
+                    .or(Dimension::from_key(key))
+                    .filter(|d| !judged.contains(&Aspect::Dim(*d)));
                 if let Some(d) = d {
                     let i = slot(&mut per, Aspect::Dim(d));
                     per[i].1.mentioned = true;
