@@ -553,7 +553,11 @@ impl Reader {
                 .collect();
             for (key, v) in opinion::situations::find_in(&told) {
                 // "关于就业：…暑假三个月都放": under a heading, its dimension.
-                let under = headed.iter().rev().find(|(s, _)| *s == sentence).and_then(|(_, d)| *d);
+                let under = headed
+                    .iter()
+                    .rev()
+                    .find(|(s, _)| *s == sentence)
+                    .and_then(|(_, d)| *d);
                 let d = under
                     .or(Dimension::from_key(key))
                     .filter(|d| !judged.contains(&Aspect::Dim(*d)));
