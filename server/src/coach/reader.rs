@@ -235,7 +235,7 @@ impl Reader {
         let mut last_said: Vec<(Aspect, i8)> = Vec::new();
         let mut last_reported = false;
         // "听说劳务费挺多的，就是设备比较老旧": a clause after someone
-        // else's, in the same sentence, naming a topic and not in the
+        // else's, in the same sentence, speaking of a topic and not in the
         // writer's own voice, goes on with their words (a reaction with no
         // topic, "这也太离谱了吧", is the writer's).
         let mut clauses = reading.clauses().to_vec();
@@ -245,7 +245,7 @@ impl Reader {
                 && before.sentence == c.sentence
                 && !c.refutes
                 && matches!(c.link, Link::None | Link::Contrast)
-                && !self.topics.named(&c.chars).is_empty()
+                && !opinion::read(&self.topics, &c.chars, None, false).is_empty()
                 && !crate::text::clauses::own_voice(&c.chars)
             {
                 clauses[i].reported = true;
