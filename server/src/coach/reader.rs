@@ -239,16 +239,22 @@ impl Reader {
         // writer's own voice, goes on with their words (a reaction with no
         // topic, "这也太离谱了吧", is the writer's).
         let mut clauses = reading.clauses().to_vec();
-        for i in 1..clauses.len() {
-            let (before, c) = (&clauses[i - 1], &clauses[i]);
-            if before.reported
-                && before.sentence == c.sentence
+        // A clause that says nothing of a topic ("出去开会也能报") neither
+        // joins nor ends their words.
+        let mut run: Option<usize> = None;
+        for c in clauses.iter_mut() {
+            if c.reported {
+                run = Some(c.sentence);
+                continue;
+            }
+            let goes_on = run == Some(c.sentence)
                 && !c.refutes
                 && matches!(c.link, Link::None | Link::Contrast)
-                && !opinion::read(&self.topics, &c.chars, None, false).is_empty()
-                && !crate::text::clauses::own_voice(&c.chars)
-            {
-                clauses[i].reported = true;
+                && !crate::text::clauses::own_voice(&c.chars);
+            if !goes_on {
+                run = None;
+            } else if !opinion::read(&self.topics, &c.chars, None, false).is_empty() {
+                c.reported = true;
             }
         }
         for (n, clause) in clauses.iter().enumerate() {
