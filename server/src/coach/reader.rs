@@ -250,7 +250,7 @@ impl Reader {
             let goes_on = run == Some(c.sentence)
                 && !c.refutes
                 && matches!(c.link, Link::None | Link::Contrast)
-                && !crate::text::clauses::own_voice(&c.chars);
+                && !opinion::voice::own(&c.chars);
             if !goes_on {
                 run = None;
             } else if !opinion::read(&self.topics, &c.chars, None, false).is_empty() {
@@ -336,7 +336,7 @@ impl Reader {
             }
             // "有人说他人很抠，我进组后发现确实": the student confirms what
             // was reported last; it is their own word now.
-            if crate::text::clauses::confirms(&clause.chars)
+            if opinion::voice::confirms(&clause.chars)
                 && !clause.reported
                 && !asks
                 && self.topics.named(&clause.chars).is_empty()

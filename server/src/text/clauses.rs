@@ -167,21 +167,6 @@ impl Clause {
     }
 }
 
-/// Whether `chars` (a clause, folded) is in the writer's own voice: it
-/// speaks of the writer or what they saw ("但我觉得…", "面试时感觉…"). A
-/// clause after someone else's words without it goes on with theirs.
-pub fn own_voice(chars: &[char]) -> bool {
-    let text: String = chars.iter().collect();
-    list("own").iter().any(|w| text.contains(w.as_str()))
-}
-
-/// Whether `chars` (a clause, folded) confirms what was said before it
-/// ("确实如此", "是真的").
-pub fn confirms(chars: &[char]) -> bool {
-    let text: String = chars.iter().collect();
-    list("confirm").iter().any(|w| text.contains(w.as_str()))
-}
-
 /// Whether `c` ends a sentence.
 pub fn ends_sentence(c: char) -> bool {
     matches!(c, '。' | '!' | '?' | '\n' | '！' | '？' | '｡')
@@ -269,7 +254,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 16] = [
+const LISTS: [&str; 14] = [
     "anaphor",
     "lead",
     "other",
@@ -284,8 +269,6 @@ const LISTS: [&str; 16] = [
     "refute_lead",
     "denial",
     "disbelief",
-    "own",
-    "confirm",
 ];
 
 fn connectives() -> &'static Connectives {

@@ -38,6 +38,7 @@ pub mod irony;
 mod judge;
 pub mod sections;
 pub mod situations;
+pub mod voice;
 mod words;
 
 pub use words::{Topics, Word};
