@@ -9,7 +9,8 @@
 //! `overall`) and decides, per dimension:
 //!
 //! - the student's own words win over someone else's ("师兄说很凶，但我觉得
-//!   还挺温和的");
+//!   还挺温和的"); someone else's words run on through the sentence until
+//!   the student's own voice comes back (`told.rs`);
 //! - a clause of the student's that confirms what was reported ("我进组后
 //!   发现确实") makes it their own;
 //! - a clause of the student's that rejects what was reported ("师兄说他很凶，
@@ -30,7 +31,10 @@
 //! - praise the student sets in quotation marks ("太关心") is ironic:
 //!   criticism;
 //! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
-//!   the clauses under them are about (`layout.rs`).
+//!   the clauses under them are about (`layout.rs`);
+//! - what the student tells instead of judging ("凌晨一点半老板在群里@我")
+//!   is judged as the situation it is (`told.rs`), unless the student's
+//!   own middling verdict on that dimension sums it up.
 
 use std::sync::Arc;
 
@@ -38,6 +42,7 @@ use super::dimension::Dimension;
 use super::edits::{self, Edit};
 use super::layout::{Entered, Layout};
 use super::lexicon::CoachLexicon;
+use super::told;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
 use crate::text::opinion::{self, Judged, Topics};
@@ -234,29 +239,9 @@ impl Reader {
         // the student's that confirms it ("确实") takes as their own.
         let mut last_said: Vec<(Aspect, i8)> = Vec::new();
         let mut last_reported = false;
-        // "听说劳务费挺多的，就是设备比较老旧": a clause after someone
-        // else's, in the same sentence, speaking of a topic and not in the
-        // writer's own voice, goes on with their words (a reaction with no
-        // topic, "这也太离谱了吧", is the writer's).
+        // Someone else's words run on through the sentence (`told.rs`).
         let mut clauses = reading.clauses().to_vec();
-        // A clause that says nothing of a topic ("出去开会也能报") neither
-        // joins nor ends their words.
-        let mut run: Option<usize> = None;
-        for c in clauses.iter_mut() {
-            if c.reported {
-                run = Some(c.sentence);
-                continue;
-            }
-            let goes_on = run == Some(c.sentence)
-                && !c.refutes
-                && matches!(c.link, Link::None | Link::Contrast)
-                && !opinion::voice::own(&c.chars);
-            if !goes_on {
-                run = None;
-            } else if !opinion::read(&self.topics, &c.chars, None, false).is_empty() {
-                c.reported = true;
-            }
-        }
+        told::hearsay_runs_on(&self.topics, &mut clauses);
         for (n, clause) in clauses.iter().enumerate() {
             let after_then = then_seen;
             then_seen |= clause.then;
@@ -543,35 +528,11 @@ impl Reader {
             .filter(|(_, c)| c.own.contains(&0))
             .map(|(a, _)| *a)
             .collect();
-        // An earlier state a later clause replaces is not told of now.
-        let replaced = |sentence: usize| {
-            clauses.iter().any(|c| c.sentence == sentence && c.then)
-                && clauses.iter().any(|c| c.sentence >= sentence && c.now)
-        };
-        for sentence in 0..=clauses.last().map_or(0, |c| c.sentence) {
-            if replaced(sentence) {
-                continue;
-            }
-            let told: Vec<char> = clauses
-                .iter()
-                .filter(|c| c.sentence == sentence && !c.reported)
-                .flat_map(|c| c.chars.iter().copied())
-                .collect();
-            for (key, v) in opinion::situations::find_in(&told) {
-                // "关于就业：…暑假三个月都放": under a heading, its dimension.
-                let under = headed
-                    .iter()
-                    .rev()
-                    .find(|(s, _)| *s == sentence)
-                    .and_then(|(_, d)| *d);
-                let d = under
-                    .or(Dimension::from_key(key))
-                    .filter(|d| !judged.contains(&Aspect::Dim(*d)));
-                if let Some(d) = d {
-                    let i = slot(&mut per, Aspect::Dim(d));
-                    per[i].1.mentioned = true;
-                    per[i].1.own.push(v);
-                }
+        for (d, v) in told::situations(&clauses, &headed) {
+            if !judged.contains(&Aspect::Dim(d)) {
+                let i = slot(&mut per, Aspect::Dim(d));
+                per[i].1.mentioned = true;
+                per[i].1.own.push(v);
             }
         }
         let mut said = Said {

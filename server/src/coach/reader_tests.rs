@@ -204,3 +204,61 @@ fn a_later_unknown_takes_back_what_was_said() {
     state.take(&r.read("就业那块我不太清楚，刚才是瞎说的"), false);
     assert_eq!(state.coverage(Dimension::Prospects).score, None);
 }
+
+#[test]
+fn a_long_post_is_read_by_its_headings() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // Under a boxed heading, what the clauses judge is its dimension.
+    assert_eq!(
+        s("【学术】博士毕业至少有一篇领域顶刊。【经费】近五年没有国家级项目。"),
+        [Some(4), Some(2), None, None]
+    );
+    // Under a heading of praise or criticism, a fact is praise or criticism.
+    assert_eq!(
+        s("优点：\n- 补助每月三千\n缺点：\n- 一个月见一次"),
+        [Some(2), Some(4), None, None]
+    );
+    // A digression says nothing of the advisor.
+    assert_eq!(
+        s("跑个题，食堂太难吃了。回到正题，经费还可以"),
+        [None, Some(3), None, None]
+    );
+}
+
+#[test]
+fn what_happened_is_read_as_the_situation_it_tells() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(
+        s("凌晨一点半 老板在群里@我问实验数据"),
+        [None, None, Some(2), None]
+    );
+    assert_eq!(s("老板从不在周末找人"), [None, None, Some(4), None]);
+    // Praise in quotation marks is ironic.
+    assert_eq!(
+        s("我们老板真是\"太关心\"我们了"),
+        [None, None, Some(1), None]
+    );
+}
+
+#[test]
+fn hearsay_runs_on_until_the_writer_s_own_voice() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // All hearsay: mixed.
+    assert_eq!(
+        s("听说劳务费挺多的，就是设备比较老旧"),
+        [None, Some(3), None, None]
+    );
+    // The writer confirms the last thing said.
+    assert_eq!(
+        s("有人说他人很抠，我进组后发现确实"),
+        [None, Some(2), None, None]
+    );
+    // The writer's own impression wins.
+    assert_eq!(
+        s("听说组里氛围很压抑，但我来实习了两个月，大家挺活泼的啊"),
+        [None, None, Some(4), None]
+    );
+}
