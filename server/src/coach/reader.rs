@@ -503,22 +503,11 @@ impl Reader {
                 carry = Some(s.topic);
             }
         }
-        // "每个月补助800，在上海": a sum in the hundreds a month, set beside a
-        // costly city, is little (alone it needs a norm).
-        // "一个月只有三百": said as little by itself.
-        let costly =
-            clauses.iter().any(|c| {
-                !c.reported && !crate::text::numbers::monthly_hundreds(&c.chars).is_empty()
-            }) && clauses.iter().any(|c| {
-                let text: String = c.chars.iter().collect();
-                self.costly.iter().any(|w| text.contains(w.as_str()))
-            }) || clauses
-                .iter()
-                .any(|c| !c.reported && crate::text::numbers::meagre_monthly(&c.chars));
-        if costly {
+        // Little money by the sum (`told::little_money`).
+        if let Some(alone) = told::little_money(&clauses, &self.costly) {
             let i = slot(&mut per, Aspect::Dim(Dimension::Funding));
             let c = &mut per[i].1;
-            if c.own.is_empty() {
+            if c.own.is_empty() || alone {
                 c.own.push(-1);
             }
         }

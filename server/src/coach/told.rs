@@ -14,11 +14,16 @@
 //!   or bad ("凌晨一点半老板在群里@我"); under a heading, it judges the
 //!   heading's dimension ("关于就业：…暑假三个月都放"); an earlier state a
 //!   later clause replaces is not told of now.
+//! - Little money by the sum: a monthly sum in the hundreds set beside a
+//!   costly city (`costly` in `coach.txt`: "每月800，在上海") is little
+//!   (alone it needs a norm); said with 才/只/就 ("一个月只有三百") the
+//!   student says so themselves.
 
 use super::dimension::Dimension;
 use super::reader::Aspect;
 use crate::speech_act::Clause;
 use crate::text::clauses::Link;
+use crate::text::numbers;
 use crate::text::opinion::{self, Topics};
 
 /// Marks the clauses that go on with someone else's words as theirs.
@@ -73,4 +78,21 @@ pub fn situations(
         }
     }
     out
+}
+
+/// Whether the student's own clauses tell of little money by the sum:
+/// `Some(true)` said as little by the student ("一个月只有三百"), a judgement
+/// beside any other; `Some(false)` in the hundreds beside a costly city,
+/// when nothing else judges the funding; `None` neither.
+pub fn little_money(clauses: &[Clause], costly: &[String]) -> Option<bool> {
+    let own = || clauses.iter().filter(|c| !c.reported);
+    if own().any(|c| numbers::meagre_monthly(&c.chars)) {
+        return Some(true);
+    }
+    let hundreds = own().any(|c| !numbers::monthly_hundreds(&c.chars).is_empty());
+    let city = clauses.iter().any(|c| {
+        let text: String = c.chars.iter().collect();
+        costly.iter().any(|w| text.contains(w.as_str()))
+    });
+    (hundreds && city).then_some(false)
 }
