@@ -156,7 +156,7 @@ impl Layout {
                 Aspect::Dim(x) => x != d && named.contains(&x) && s.judged != Judged::Mentioned,
                 Aspect::Overall => true,
             };
-            if statements.iter().any(|s| leaves(s)) {
+            if statements.iter().any(leaves) {
                 if self.only.is_some() {
                     self.topic = None;
                     self.only = None;
