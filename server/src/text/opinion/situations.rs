@@ -110,6 +110,9 @@ pub fn find_in(chars: &[char]) -> Vec<(&'static str, i8)> {
                 turned |= TURNS
                     .iter()
                     .any(|t| before.ends_with(t) || before.ends_with(&format!("{t}在")));
+                // "从来不把学生当劳动力": the negator before 把 and its object.
+                let wider: String = chars[i.saturating_sub(8)..i].iter().collect();
+                turned |= wider.contains("不把") || wider.contains("没把");
             }
             at.is_some()
         });
