@@ -145,8 +145,10 @@ fn relative(chars: &[char], i: usize) -> Option<(i8, usize)> {
 }
 
 /// A number after a verb of setting at `chars[p..]`: "改成3", "给个4",
-/// "来个五", "降到2" → (where the number starts, its value).
-fn set_by_verb(chars: &[char], p: usize) -> Option<(usize, u32)> {
+/// "来个五", "降到2" → (where the number starts, its value). `names` are
+/// where a dimension's name starts: a number right before one is bare too
+/// ("学术给5经费给2", the space folded away).
+fn set_by_verb(chars: &[char], p: usize, names: &[usize]) -> Option<(usize, u32)> {
     let rest = &chars[p..];
     let (verb, needs_link) = SET_VERBS.iter().find(|(v, _)| rest.starts_with(v))?;
     let mut at = p + verb.len();
@@ -166,7 +168,8 @@ fn set_by_verb(chars: &[char], p: usize) -> Option<(usize, u32)> {
             continue;
         }
         if let Some((n, len)) = parse_number(chars, start) {
-            if (1..=5).contains(&n) && bare(chars, start + len) {
+            if (1..=5).contains(&n) && (bare(chars, start + len) || names.contains(&(start + len)))
+            {
                 return Some((start, n));
             }
         }
@@ -184,7 +187,7 @@ pub fn parse(
     let folded = fold(message);
     let mut out: Vec<Edit> = Vec::new();
     let mut carry = asked;
-    for clause in clauses::split(&folded) {
+    for clause in clauses::split_at_connectives(&folded) {
         let chars = clause.chars();
         let spans = dims.spans(&chars);
         let all_at = ALL
@@ -196,25 +199,44 @@ pub fn parse(
                     .map(|b| clause.text[..b].chars().count())
             })
             .min();
+        // "关系和前途都加一分": 都 after two or more names is those names.
+        let listed: Vec<Dimension> = all_at
+            .map(|a| {
+                let mut v: Vec<Dimension> = Vec::new();
+                for (_, _, d) in spans.iter().filter(|(_, e, _)| *e <= a) {
+                    if !v.contains(d) {
+                        v.push(*d);
+                    }
+                }
+                v
+            })
+            .filter(|v| v.len() >= 2)
+            .unwrap_or_default();
         // Who a number at `at` is for: the dimension named last before it;
-        // all four after 都 / 全部 said after that name; else the carry.
-        // `Some(None)`: all four.
-        let target = |at: usize, carry: Option<Dimension>| -> Option<Option<Dimension>> {
+        // all four after 都 / 全部 said after that name (the names listed
+        // before 都, when there are several); else the carry. Empty: no one.
+        let target = |at: usize, carry: Option<Dimension>| -> Vec<Dimension> {
             let named = spans.iter().rev().find(|(s, _, _)| *s < at);
             match (named, all_at) {
-                (named, Some(a)) if a < at && named.is_none_or(|(s, _, _)| *s < a) => Some(None),
-                (Some((_, _, d)), _) => Some(Some(*d)),
-                (None, _) => carry.map(Some),
+                (named, Some(a)) if a < at && named.is_none_or(|(s, _, _)| *s < a) => {
+                    if listed.is_empty() {
+                        Dimension::ALL.to_vec()
+                    } else {
+                        listed.clone()
+                    }
+                }
+                (Some((_, _, d)), _) => vec![*d],
+                (None, _) => carry.into_iter().collect(),
             }
         };
         let mut taken: Vec<(usize, usize)> = Vec::new();
         let mut i = 0;
         while i < chars.len() {
             if let Some((points, len)) = relative(&chars, i) {
-                match target(i, carry) {
-                    Some(Some(d)) => out.push(Edit::Shift(d, points)),
-                    Some(None) => out.push(Edit::ShiftAll(points)),
-                    None => {}
+                match target(i, carry).as_slice() {
+                    [] => {}
+                    all if all.len() == 4 => out.push(Edit::ShiftAll(points)),
+                    some => out.extend(some.iter().map(|d| Edit::Shift(*d, points))),
                 }
                 taken.push((i, i + len));
                 i += len;
@@ -227,10 +249,11 @@ pub fn parse(
             .filter(|w| !taken.iter().any(|(a, b)| w.start < *b && w.end > *a))
             .map(|w| (w.start, w.value))
             .collect();
+        let name_starts: Vec<usize> = names.spans(&chars).iter().map(|(s, _, _)| *s).collect();
         // A bare number after a verb of setting: "改成3", "都改成3",
         // "经费给个4", "来个五".
         for p in 0..chars.len() {
-            if let Some((at, n)) = set_by_verb(&chars, p) {
+            if let Some((at, n)) = set_by_verb(&chars, p, &name_starts) {
                 if !found.iter().any(|(s, _)| *s == at)
                     && !taken.iter().any(|(a, b)| at < *b && at >= *a)
                 {
@@ -255,10 +278,10 @@ pub fn parse(
         }
         found.sort();
         for (at, value) in found {
-            match target(at, carry) {
-                Some(Some(d)) => out.push(Edit::Set(d, value)),
-                Some(None) => out.push(Edit::SetAll(value)),
-                None => {}
+            match target(at, carry).as_slice() {
+                [] => {}
+                all if all.len() == 4 => out.push(Edit::SetAll(value)),
+                some => out.extend(some.iter().map(|d| Edit::Set(*d, value))),
             }
         }
         if let Some((_, _, d)) = spans.last() {

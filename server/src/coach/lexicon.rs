@@ -38,7 +38,8 @@ pub struct CoachLexicon {
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
     /// Facts that name a dimension and judge it: (kind, dimension, words),
-    /// kind one of `positive`, `bad`, `activity` (`good.*` is `positive`);
+    /// kind one of `positive`, `bad`, `activity`, `bottom` (`good.*` is
+    /// `positive`; `bottom.*` a fact that is strong criticism by itself);
     /// no dimension (`good.overall`): the advisor as a whole ("好导师").
     pub judging: Vec<(String, Option<Dimension>, Vec<String>)>,
     /// Words of a judgement of the advisor as a whole.
@@ -84,6 +85,7 @@ impl CoachLexicon {
                         ("good.", "positive"),
                         ("bad.", "bad"),
                         ("activity.", "activity"),
+                        ("bottom.", "bottom"),
                     ];
                     if let Some((d, kind)) = judging
                         .iter()

@@ -6,7 +6,9 @@
 //! - [`state`]: the graph state (the growing draft), checkpointed per session
 //! - [`lexicon`]: the coach's words (`server/lexicons/coach.txt`)
 //! - [`reader`]: what a message says about each dimension, as a score
-//!   (the language itself is read by `text` and `speech_act`)
+//!   (the language itself is read by `text` and `speech_act`); beside it
+//!   [`layout`], a long post's headings, and [`told`], whose words run on
+//!   and the situations a student tells
 //! - [`edits`]: score edits as students say them ("经费改成2分，学术给5分")
 //! - [`router`]: the router step's structured evaluation and route
 //! - [`graph`]: the steps (verdict, router, follow-up, choose, editor,
@@ -25,11 +27,13 @@ pub mod eval;
 pub mod eval_scores;
 pub mod graph;
 pub mod knowledge;
+pub mod layout;
 pub mod lexicon;
 pub mod reader;
 pub mod router;
 pub mod speak;
 pub mod state;
+pub mod told;
 
 use std::sync::Arc;
 

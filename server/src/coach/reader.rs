@@ -9,7 +9,10 @@
 //! `overall`) and decides, per dimension:
 //!
 //! - the student's own words win over someone else's ("师兄说很凶，但我觉得
-//!   还挺温和的");
+//!   还挺温和的"); someone else's words run on through the sentence until
+//!   the student's own voice comes back (`told.rs`);
+//! - a clause of the student's that confirms what was reported ("我进组后
+//!   发现确实") makes it their own;
 //! - a clause of the student's that rejects what was reported ("师兄说他很凶，
 //!   我倒不觉得", "传言克扣补助，纯属谣言") is its negation: 4 for rejected
 //!   criticism, 2 for rejected praise;
@@ -24,13 +27,22 @@
 //!   otherwise the strongest judgement counts (4 / 5, 2 / 1, 3 middling);
 //! - named without a judgement ("补助每月三千"): 3, unsure — the coach asks
 //!   with chips instead of guessing;
-//! - a number the student gives ("学术5分", "经费给两分") is the score.
+//! - a number the student gives ("学术5分", "经费给两分") is the score;
+//! - praise the student sets in quotation marks ("太关心") is ironic:
+//!   criticism;
+//! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
+//!   the clauses under them are about (`layout.rs`);
+//! - what the student tells instead of judging ("凌晨一点半老板在群里@我")
+//!   is judged as the situation it is (`told.rs`), unless the student's
+//!   own middling verdict on that dimension sums it up.
 
 use std::sync::Arc;
 
 use super::dimension::Dimension;
 use super::edits::{self, Edit};
+use super::layout::{Entered, Layout};
 use super::lexicon::CoachLexicon;
+use super::told;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
 use crate::text::opinion::{self, Judged, Topics};
@@ -207,6 +219,10 @@ impl Reader {
             }
         };
         let mut carry: Option<Aspect> = None;
+        let mut layout = Layout::new(message);
+        let ironic = opinion::irony::quoted(message);
+        // The heading each sentence's clauses were read under.
+        let mut headed: Vec<(usize, Option<Dimension>)> = Vec::new();
         let mut sentence = 0;
         let mut introduced = false;
         // "后来发现只是说话直，人挺好的": a revision whose own clause judges
@@ -219,8 +235,13 @@ impl Reader {
         // The topics the last run of someone else's clauses judged: what a
         // clause of the student's that rejects them ("我倒不觉得") negates.
         let mut reported_topics: Vec<Aspect> = Vec::new();
+        // What the last clause of someone else's judged: what a clause of
+        // the student's that confirms it ("确实") takes as their own.
+        let mut last_said: Vec<(Aspect, i8)> = Vec::new();
         let mut last_reported = false;
-        let clauses = reading.clauses();
+        // Someone else's words run on through the sentence (`told.rs`).
+        let mut clauses = reading.clauses().to_vec();
+        told::hearsay_runs_on(&self.topics, &mut clauses);
         for (n, clause) in clauses.iter().enumerate() {
             let after_then = then_seen;
             then_seen |= clause.then;
@@ -246,6 +267,22 @@ impl Reader {
             // "除了经费少，其他都挺好": the rest is not the topic before.
             if clause.about_the_rest && self.topics.named(&clause.chars).is_empty() {
                 carry = None;
+            }
+            // "【经费】…", "缺点：…": the post's own headings (`Layout`).
+            match layout.enter(
+                &self.names,
+                clause,
+                clauses.get(n + 1),
+                opinion::read(&self.topics, &clause.chars, None, false)
+                    .iter()
+                    .any(|s| matches!(s.judged, Judged::Value(_))),
+            ) {
+                Entered::Heading => {
+                    carry = layout.topic().map(Aspect::Dim);
+                    continue;
+                }
+                Entered::Within => carry = carry.or(layout.topic().map(Aspect::Dim)),
+                Entered::Outside => {}
             }
             // "补助？" before more of the message: the topic it goes on to
             // judge, not a question.
@@ -282,6 +319,25 @@ impl Reader {
                 }
                 continue;
             }
+            // "有人说他人很抠，我进组后发现确实": the student confirms what
+            // was reported last; it is their own word now.
+            if opinion::voice::confirms(&clause.chars)
+                && !clause.reported
+                && !asks
+                && self.topics.named(&clause.chars).is_empty()
+                && opinion::read(&self.topics, &clause.chars, carry, asks)
+                    .iter()
+                    .all(|s| s.judged == Judged::Mentioned)
+            {
+                for (a, v) in std::mem::take(&mut last_said) {
+                    let i = slot(&mut per, a);
+                    per[i].1.own.push(v);
+                    carry = Some(a);
+                }
+            }
+            if clause.reported {
+                last_said.clear();
+            }
             let mut statements = opinion::read(&self.topics, &clause.chars, carry, asks);
             // "导师十分负责，每篇论文都亲自改": a judgement with no topic at
             // the start of its sentence judges what the next clause names.
@@ -308,6 +364,16 @@ impl Reader {
                             .into_iter()
                             .filter(|s| matches!(s.judged, Judged::Value(_)))
                             .collect();
+                }
+            }
+            layout.apply(&self.names, &clause.chars, &mut statements);
+            headed.push((clause.sentence, layout.topic()));
+            // 真是"太关心"我们了: quoted praise is meant the other way.
+            if ironic.contains(&clause.chars.iter().collect::<String>()) {
+                for s in statements.iter_mut() {
+                    if let Judged::Value(v) = s.judged {
+                        s.judged = Judged::Value(-v.abs());
+                    }
                 }
             }
             if before_now {
@@ -412,6 +478,7 @@ impl Reader {
                                 reported_topics.push(s.topic);
                             }
                             c.reported.push(v);
+                            last_said.push((s.topic, v));
                         } else {
                             c.own.push(v);
                         }
@@ -436,20 +503,28 @@ impl Reader {
                 carry = Some(s.topic);
             }
         }
-        // "每个月补助800，在上海": a sum in the hundreds a month, set beside a
-        // costly city, is little (alone it needs a norm).
-        let costly = clauses
-            .iter()
-            .any(|c| !c.reported && !crate::text::numbers::monthly_hundreds(&c.chars).is_empty())
-            && clauses.iter().any(|c| {
-                let text: String = c.chars.iter().collect();
-                self.costly.iter().any(|w| text.contains(w.as_str()))
-            });
-        if costly {
+        // Little money by the sum (`told::little_money`).
+        if let Some(alone) = told::little_money(&clauses, &self.costly) {
             let i = slot(&mut per, Aspect::Dim(Dimension::Funding));
             let c = &mut per[i].1;
-            if c.own.is_empty() {
+            if c.own.is_empty() || alone {
                 c.own.push(-1);
+            }
+        }
+        // "凌晨一点半 老板在群里@我": what the student tells, sentence by
+        // sentence, instead of judging (`text::opinion::situations`). The
+        // student's own middling verdict on the same dimension sums it up:
+        // "觉得还行，周末基本不用来" is 还行.
+        let judged: Vec<Aspect> = per
+            .iter()
+            .filter(|(_, c)| c.own.contains(&0))
+            .map(|(a, _)| *a)
+            .collect();
+        for (d, v) in told::situations(&clauses, &headed) {
+            if !judged.contains(&Aspect::Dim(d)) {
+                let i = slot(&mut per, Aspect::Dim(d));
+                per[i].1.mentioned = true;
+                per[i].1.own.push(v);
             }
         }
         let mut said = Said {
@@ -492,7 +567,8 @@ impl Reader {
             }
         }
         // Numbers the student gives are the scores.
-        for e in self.edits(message, None) {
+        // "再想想还是1分吧" after the relationship: a bare score continues it.
+        for e in self.edits(message, before) {
             if let Edit::Set(d, v) = e {
                 let explicit = Score {
                     value: v,
@@ -511,209 +587,5 @@ impl Reader {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scores(said: &Said) -> [Option<u8>; 4] {
-        Dimension::ALL.map(|d| said.get(d).map(|s| s.value))
-    }
-
-    #[test]
-    fn the_issue_s_review_reads_academic_high_and_funding_low() {
-        let r = Reader::load();
-        let said = r.read("学术水平很高，组会指导很认真，但是经费不够，补助很少，设备也老旧");
-        assert_eq!(scores(&said), [Some(4), Some(2), None, None]);
-        let said = r.read("老师人挺好的，毕业的师兄去向一般");
-        assert_eq!(scores(&said), [None, None, Some(4), Some(3)]);
-    }
-
-    #[test]
-    fn a_clause_pointing_back_that_agrees_keeps_the_strongest() {
-        let r = Reader::load();
-        let said = r.read("他指导学生极其认真，一个图改二十遍是常事，这点让我进步很大。");
-        assert_eq!(scores(&said), [Some(5), None, None, None]);
-        // One that turns it still replaces it.
-        let said = r.read("老师放养，不过这样挺好的");
-        assert_eq!(scores(&said)[0], Some(4));
-    }
-
-    #[test]
-    fn a_good_advisor_said_as_such_is_the_whole() {
-        let r = Reader::load();
-        let said = r.read("人很随和。总的来说是个好导师。");
-        assert_eq!(said.overall.map(|s| s.value), Some(4));
-        assert_eq!(scores(&said), [None, None, Some(4), None]);
-        let said = r.read("总的来说不是个好导师");
-        assert_eq!(said.overall.map(|s| s.value), Some(2));
-    }
-
-    #[test]
-    fn a_rhetorical_question_keeps_the_judgement_before_it() {
-        let r = Reader::load();
-        let said = r.read("补助拉胯得离谱，一个月600，在北京喝西北风吗");
-        assert_eq!(scores(&said), [None, Some(1), None, None]);
-    }
-
-    #[test]
-    fn contrast_negation_and_degree_bind_to_their_clause() {
-        let r = Reader::load();
-        assert_eq!(
-            scores(&r.read("学术非常强，但是人品极差")),
-            [Some(5), None, Some(1), None]
-        );
-        assert_eq!(
-            scores(&r.read("虽然补助少，但是老师很关心学生")),
-            [None, Some(2), Some(4), None]
-        );
-        assert_eq!(scores(&r.read("老师从不骂人")), [None, None, Some(4), None]);
-        assert_eq!(scores(&r.read("补助不算少")), [None, Some(3), None, None]);
-        assert_eq!(
-            scores(&r.read("学术挺强的，但是不怎么指导")),
-            [Some(3), None, None, None]
-        );
-    }
-
-    #[test]
-    fn own_words_win_revisions_replace_and_unknowns_stay_unsaid() {
-        let r = Reader::load();
-        assert_eq!(
-            scores(&r.read("师兄说老师很凶，但我觉得还挺温和的")),
-            [None, None, Some(4), None]
-        );
-        assert_eq!(
-            scores(&r.read("一开始觉得经费少，其实还行")),
-            [None, Some(3), None, None]
-        );
-        let said = r.read("老师人很好，经费这块我不太了解");
-        assert_eq!(scores(&said), [None, None, Some(4), None]);
-        assert_eq!(said.unknown, [Dimension::Funding]);
-        let said = r.read("补助每个月三千");
-        assert_eq!(said.get(Dimension::Funding).map(|s| s.sure), Some(false));
-    }
-
-    #[test]
-    fn numbers_are_the_scores() {
-        let r = Reader::load();
-        assert_eq!(
-            scores(&r.read("学术三分，关系四分，经费两分，前途五分")),
-            [Some(3), Some(2), Some(4), Some(5)]
-        );
-        assert_eq!(
-            scores(&r.read("经费很少，给个3分吧")),
-            [None, Some(3), None, None]
-        );
-    }
-
-    #[test]
-    fn what_a_clause_does_to_the_one_before_is_read() {
-        let r = Reader::load();
-        let s = |m: &str| scores(&r.read(m));
-        // A judgement of the statement before replaces it.
-        assert_eq!(
-            s("老师比较放养，不过我觉得这样挺好的"),
-            [Some(4), None, None, None]
-        );
-        // The denied clause, what was only expected, another advisor: not
-        // statements about this one.
-        assert_eq!(
-            s("纠正一下，不是不指导，而是每周都一对一讨论，挺上心的"),
-            [Some(4), None, None, None]
-        );
-        assert_eq!(
-            s("本来以为老师会手把手带，结果进来发现是放养"),
-            [Some(2), None, None, None]
-        );
-        assert_eq!(
-            s("说反了，不管学生的是另一个老师，我导师指导很认真"),
-            [Some(4), None, None, None]
-        );
-        // The rest, a wish, a topic introduced with a question mark.
-        assert_eq!(s("除了经费少，其他都挺好"), [None, Some(2), None, None]);
-        assert_eq!(s("要是经费再多点就好了"), [None, Some(2), None, None]);
-        assert_eq!(s("补助？不存在的"), [None, Some(2), None, None]);
-        assert_eq!(s("经费怎么样？"), [None, None, None, None]);
-        // Not yet in a clause of its own leaves what came before.
-        assert_eq!(
-            s("听说导师学术很强，我还没正式进组"),
-            [Some(4), None, None, None]
-        );
-        // A judgement with no topic continues its own sentence only.
-        assert_eq!(
-            s("补助每月四千，算高的。不好的地方：老师太忙了，论文靠师兄带"),
-            [Some(2), Some(4), None, None]
-        );
-    }
-
-    #[test]
-    fn the_present_replaces_an_earlier_state() {
-        let r = Reader::load();
-        let s = |m: &str| scores(&r.read(m));
-        assert_eq!(s("以前经费紧张，现在项目多了"), [None, Some(4), None, None]);
-        assert_eq!(
-            s("老师以前很负责，这两年当了院长就不怎么管了"),
-            [Some(2), None, None, None]
-        );
-        // Said after the present, the earlier state is background.
-        assert_eq!(
-            s("这两年经费一下子宽裕了，以前很拮据"),
-            [None, Some(4), None, None]
-        );
-        // Without an earlier state, "现在" revises nothing.
-        assert_eq!(
-            s("学术很强，但是不怎么指导，现在主要忙行政"),
-            [Some(3), None, None, None]
-        );
-    }
-
-    #[test]
-    fn the_student_rejecting_what_was_reported_negates_it() {
-        let r = Reader::load();
-        let s = |m: &str| scores(&r.read(m));
-        // Rejected criticism is praise; rejected praise is criticism.
-        assert_eq!(s("师兄说他很凶，我倒不觉得"), [None, None, Some(4), None]);
-        assert_eq!(s("网上说他压榨学生，其实没有"), [None, None, Some(4), None]);
-        assert_eq!(s("传言老师克扣补助，纯属谣言"), [None, Some(4), None, None]);
-        assert_eq!(s("师姐说补助很高，我看并没有"), [None, Some(2), None, None]);
-        // A correction that names and judges nothing rejects it too.
-        assert_eq!(
-            s("学长说他不给推荐信，其实他给我们每个人都写了"),
-            [None, None, None, Some(4)]
-        );
-        // The student's own judgement still wins.
-        assert_eq!(s("师兄说很凶，但我觉得还好"), [None, None, Some(3), None]);
-    }
-
-    #[test]
-    fn some_and_others_of_one_dimension_are_mixed() {
-        let r = Reader::load();
-        let s = |m: &str| scores(&r.read(m));
-        assert_eq!(s("有的师兄去了大厂，有的延毕"), [None, None, None, Some(3)]);
-        assert_eq!(
-            s("有的项目钱多，有的项目几乎没钱"),
-            [None, Some(3), None, None]
-        );
-        assert_eq!(
-            s("同门有的发了顶会，有的一篇都没有"),
-            [Some(3), None, None, None]
-        );
-    }
-
-    #[test]
-    fn a_monthly_sum_in_the_hundreds_beside_a_costly_city_is_little() {
-        let r = Reader::load();
-        let s = |m: &str| scores(&r.read(m));
-        assert_eq!(s("补助一个月700，在杭州"), [None, Some(2), None, None]);
-        // Alone it needs a norm.
-        assert_eq!(s("补助每月八百"), [None, Some(3), None, None]);
-    }
-
-    #[test]
-    fn a_later_unknown_takes_back_what_was_said() {
-        let r = Reader::load();
-        let mut state = super::super::state::CoachState::new("a".into(), "张三".into());
-        state.take(&r.read("就业很好，师兄都去了大厂"), false);
-        assert_eq!(state.coverage(Dimension::Prospects).score, Some(4));
-        state.take(&r.read("就业那块我不太清楚，刚才是瞎说的"), false);
-        assert_eq!(state.coverage(Dimension::Prospects).score, None);
-    }
-}
+#[path = "reader_tests.rs"]
+mod tests;

@@ -99,6 +99,18 @@ pub(crate) fn parse_number(chars: &[char], i: usize) -> Option<(u32, usize)> {
     parse_cn(chars, i)
 }
 
+/// Whether `chars` (a clause, folded) says a monthly sum in the hundreds
+/// as little by itself ("一个月只有三百", "每月就发六百", "才八百"): 才, 只,
+/// 就 or 仅 right before the amount.
+pub fn meagre_monthly(chars: &[char]) -> bool {
+    monthly_hundreds(chars).iter().any(|(start, _)| {
+        let before = &chars[start.saturating_sub(3)..*start];
+        before
+            .iter()
+            .any(|c| matches!(c, '才' | '只' | '就' | '仅'))
+    })
+}
+
 /// Amounts in the hundreds said per month ("补助每月800", "一个月七八百块"):
 /// (start, end) in chars. Such a sum is little, as "几百" is; a sum of
 /// thousands ("每月三千") needs a norm. The month must come before the

@@ -673,6 +673,62 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
     assert_eq!(t.edit_accuracy(), 100.0, "{file}: edits");
 }
 
+/// The newest blind sets (written after the reader was committed, in the
+/// voices of the development sets: group-chat venting, long forum posts,
+/// hearsay beside the applicant's own impression, drafting with the coach),
+/// held to what they measured once at first contact (see coach-scores.md:
+/// 66.5 %, 78.2 %, 75.0 % and 93.9 % exact). They do not meet the targets
+/// (`the_coach_meets_its_targets_on_text_written_after_it` still holds
+/// them on `coach-scores-heldout14.jsonl`); nothing was tuned on them, and
+/// once their misses are read they are development data like the others.
+/// Printed with `--nocapture`.
+#[test]
+fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
+    use server::coach::eval_scores;
+    for (file, text, exact, within_one, edits) in [
+        (
+            "coach-scores-venting-blind.jsonl",
+            include_str!("../../evals/coach-scores-venting-blind.jsonl"),
+            66.0,
+            76.0,
+            100.0,
+        ),
+        (
+            "coach-scores-forum-blind.jsonl",
+            include_str!("../../evals/coach-scores-forum-blind.jsonl"),
+            78.0,
+            93.5,
+            100.0,
+        ),
+        (
+            "coach-scores-hearsay-blind.jsonl",
+            include_str!("../../evals/coach-scores-hearsay-blind.jsonl"),
+            74.5,
+            90.5,
+            100.0,
+        ),
+        (
+            "coach-scores-drafting-blind.jsonl",
+            include_str!("../../evals/coach-scores-drafting-blind.jsonl"),
+            93.5,
+            96.5,
+            94.0,
+        ),
+    ] {
+        let set = eval_scores::parse(text).expect("the set parses");
+        let report = eval_scores::run(&set);
+        let t = &report.total;
+        println!("{}", eval_scores::render(file, &report, false));
+        assert!(
+            t.exact() >= exact && t.within_one() >= within_one && t.edit_accuracy() >= edits,
+            "{file}: exact {:.3}, within one {:.3}, edits {:.1}",
+            t.exact(),
+            t.within_one(),
+            t.edit_accuracy()
+        );
+    }
+}
+
 /// The coach's reading of scores cannot fall back: the development sets,
 /// held to how well they are read now. The targets (≥ 90 %
 /// exact per dimension, ≥ 98 % within ±1) are for a set written after the
@@ -782,6 +838,34 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/coach-scores-dev14.jsonl"),
             97.0,
             98.0,
+        ),
+        // Written by other writers in the voices the coach misread (group
+        // chat venting, long forum posts, hearsay beside the applicant's own
+        // impression, drafting with the coach); first contact 76.5 %,
+        // 62.7 %, 78.2 %, 96.9 % exact, read since.
+        (
+            "coach-scores-venting-dev.jsonl",
+            include_str!("../../evals/coach-scores-venting-dev.jsonl"),
+            94.0,
+            95.0,
+        ),
+        (
+            "coach-scores-forum-dev.jsonl",
+            include_str!("../../evals/coach-scores-forum-dev.jsonl"),
+            78.5,
+            92.0,
+        ),
+        (
+            "coach-scores-hearsay-dev.jsonl",
+            include_str!("../../evals/coach-scores-hearsay-dev.jsonl"),
+            94.5,
+            98.0,
+        ),
+        (
+            "coach-scores-drafting-dev.jsonl",
+            include_str!("../../evals/coach-scores-drafting-dev.jsonl"),
+            99.0,
+            99.5,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");

@@ -234,11 +234,7 @@ pub(super) fn judge<A: Copy + Eq>(
         }
         // "严得不得了", "好得要命": an intensifier after the judgement just
         // made makes it strong.
-        let postfix: String = chars[t.start..t.end].iter().collect();
-        if t.has(Word::Strong)
-            && t.head().is_none()
-            && matches!(postfix.as_str(), "得不得了" | "得要命" | "极了" | "死了")
-        {
+        if t.has(Word::After) && t.head().is_none() {
             if let Some((i, _)) = last_value.filter(|(_, end)| t.start <= end + 1) {
                 if let Judged::Value(v) = out[i].judged {
                     if v != 0 {

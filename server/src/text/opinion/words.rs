@@ -44,6 +44,9 @@ pub enum Word {
     /// What is required ("要求", "才能毕业"): a good thing after it is the
     /// requirement, not an achievement ("要求两篇SCI一区").
     Requires,
+    /// An intensifier said after the judgement it makes strong ("严得不得了",
+    /// "好得要命", "nice到爆").
+    After,
     /// How strictly something is demanded ("严", "严格"): after a word of
     /// demand ("要求很严"), or after a topic whose demands are rigor
     /// ("学术上很严格"), it says how much is demanded.
@@ -77,6 +80,7 @@ impl Word {
             "times" => Word::Times,
             "requires" => Word::Requires,
             "strict" => Word::Strict,
+            "strong.after" => Word::After,
             _ => return None,
         })
     }

@@ -1,0 +1,264 @@
+//! The reader's tests: what `reader.rs` reads from whole messages.
+
+use super::*;
+
+fn scores(said: &Said) -> [Option<u8>; 4] {
+    Dimension::ALL.map(|d| said.get(d).map(|s| s.value))
+}
+
+#[test]
+fn the_issue_s_review_reads_academic_high_and_funding_low() {
+    let r = Reader::load();
+    let said = r.read("学术水平很高，组会指导很认真，但是经费不够，补助很少，设备也老旧");
+    assert_eq!(scores(&said), [Some(4), Some(2), None, None]);
+    let said = r.read("老师人挺好的，毕业的师兄去向一般");
+    assert_eq!(scores(&said), [None, None, Some(4), Some(3)]);
+}
+
+#[test]
+fn a_clause_pointing_back_that_agrees_keeps_the_strongest() {
+    let r = Reader::load();
+    let said = r.read("他指导学生极其认真，一个图改二十遍是常事，这点让我进步很大。");
+    assert_eq!(scores(&said), [Some(5), None, None, None]);
+    // One that turns it still replaces it.
+    let said = r.read("老师放养，不过这样挺好的");
+    assert_eq!(scores(&said)[0], Some(4));
+}
+
+#[test]
+fn a_good_advisor_said_as_such_is_the_whole() {
+    let r = Reader::load();
+    let said = r.read("人很随和。总的来说是个好导师。");
+    assert_eq!(said.overall.map(|s| s.value), Some(4));
+    assert_eq!(scores(&said), [None, None, Some(4), None]);
+    let said = r.read("总的来说不是个好导师");
+    assert_eq!(said.overall.map(|s| s.value), Some(2));
+}
+
+#[test]
+fn a_rhetorical_question_keeps_the_judgement_before_it() {
+    let r = Reader::load();
+    let said = r.read("补助拉胯得离谱，一个月600，在北京喝西北风吗");
+    assert_eq!(scores(&said), [None, Some(1), None, None]);
+}
+
+#[test]
+fn contrast_negation_and_degree_bind_to_their_clause() {
+    let r = Reader::load();
+    assert_eq!(
+        scores(&r.read("学术非常强，但是人品极差")),
+        [Some(5), None, Some(1), None]
+    );
+    assert_eq!(
+        scores(&r.read("虽然补助少，但是老师很关心学生")),
+        [None, Some(2), Some(4), None]
+    );
+    assert_eq!(scores(&r.read("老师从不骂人")), [None, None, Some(4), None]);
+    assert_eq!(scores(&r.read("补助不算少")), [None, Some(3), None, None]);
+    assert_eq!(
+        scores(&r.read("学术挺强的，但是不怎么指导")),
+        [Some(3), None, None, None]
+    );
+}
+
+#[test]
+fn own_words_win_revisions_replace_and_unknowns_stay_unsaid() {
+    let r = Reader::load();
+    assert_eq!(
+        scores(&r.read("师兄说老师很凶，但我觉得还挺温和的")),
+        [None, None, Some(4), None]
+    );
+    assert_eq!(
+        scores(&r.read("一开始觉得经费少，其实还行")),
+        [None, Some(3), None, None]
+    );
+    let said = r.read("老师人很好，经费这块我不太了解");
+    assert_eq!(scores(&said), [None, None, Some(4), None]);
+    assert_eq!(said.unknown, [Dimension::Funding]);
+    let said = r.read("补助每个月三千");
+    assert_eq!(said.get(Dimension::Funding).map(|s| s.sure), Some(false));
+}
+
+#[test]
+fn numbers_are_the_scores() {
+    let r = Reader::load();
+    assert_eq!(
+        scores(&r.read("学术三分，关系四分，经费两分，前途五分")),
+        [Some(3), Some(2), Some(4), Some(5)]
+    );
+    assert_eq!(
+        scores(&r.read("经费很少，给个3分吧")),
+        [None, Some(3), None, None]
+    );
+}
+
+#[test]
+fn what_a_clause_does_to_the_one_before_is_read() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // A judgement of the statement before replaces it.
+    assert_eq!(
+        s("老师比较放养，不过我觉得这样挺好的"),
+        [Some(4), None, None, None]
+    );
+    // The denied clause, what was only expected, another advisor: not
+    // statements about this one.
+    assert_eq!(
+        s("纠正一下，不是不指导，而是每周都一对一讨论，挺上心的"),
+        [Some(4), None, None, None]
+    );
+    assert_eq!(
+        s("本来以为老师会手把手带，结果进来发现是放养"),
+        [Some(2), None, None, None]
+    );
+    assert_eq!(
+        s("说反了，不管学生的是另一个老师，我导师指导很认真"),
+        [Some(4), None, None, None]
+    );
+    // The rest, a wish, a topic introduced with a question mark.
+    assert_eq!(s("除了经费少，其他都挺好"), [None, Some(2), None, None]);
+    assert_eq!(s("要是经费再多点就好了"), [None, Some(2), None, None]);
+    assert_eq!(s("补助？不存在的"), [None, Some(2), None, None]);
+    assert_eq!(s("经费怎么样？"), [None, None, None, None]);
+    // Not yet in a clause of its own leaves what came before.
+    assert_eq!(
+        s("听说导师学术很强，我还没正式进组"),
+        [Some(4), None, None, None]
+    );
+    // A judgement with no topic continues its own sentence only.
+    assert_eq!(
+        s("补助每月四千，算高的。不好的地方：老师太忙了，论文靠师兄带"),
+        [Some(2), Some(4), None, None]
+    );
+}
+
+#[test]
+fn the_present_replaces_an_earlier_state() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("以前经费紧张，现在项目多了"), [None, Some(4), None, None]);
+    assert_eq!(
+        s("老师以前很负责，这两年当了院长就不怎么管了"),
+        [Some(2), None, None, None]
+    );
+    // Said after the present, the earlier state is background.
+    assert_eq!(
+        s("这两年经费一下子宽裕了，以前很拮据"),
+        [None, Some(4), None, None]
+    );
+    // Without an earlier state, "现在" revises nothing.
+    assert_eq!(
+        s("学术很强，但是不怎么指导，现在主要忙行政"),
+        [Some(3), None, None, None]
+    );
+}
+
+#[test]
+fn the_student_rejecting_what_was_reported_negates_it() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // Rejected criticism is praise; rejected praise is criticism.
+    assert_eq!(s("师兄说他很凶，我倒不觉得"), [None, None, Some(4), None]);
+    assert_eq!(s("网上说他压榨学生，其实没有"), [None, None, Some(4), None]);
+    assert_eq!(s("传言老师克扣补助，纯属谣言"), [None, Some(4), None, None]);
+    assert_eq!(s("师姐说补助很高，我看并没有"), [None, Some(2), None, None]);
+    // A correction that names and judges nothing rejects it too.
+    assert_eq!(
+        s("学长说他不给推荐信，其实他给我们每个人都写了"),
+        [None, None, None, Some(4)]
+    );
+    // The student's own judgement still wins.
+    assert_eq!(s("师兄说很凶，但我觉得还好"), [None, None, Some(3), None]);
+}
+
+#[test]
+fn some_and_others_of_one_dimension_are_mixed() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("有的师兄去了大厂，有的延毕"), [None, None, None, Some(3)]);
+    assert_eq!(
+        s("有的项目钱多，有的项目几乎没钱"),
+        [None, Some(3), None, None]
+    );
+    assert_eq!(
+        s("同门有的发了顶会，有的一篇都没有"),
+        [Some(3), None, None, None]
+    );
+}
+
+#[test]
+fn a_monthly_sum_in_the_hundreds_beside_a_costly_city_is_little() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("补助一个月700，在杭州"), [None, Some(2), None, None]);
+    // Alone it needs a norm.
+    assert_eq!(s("补助每月八百"), [None, Some(3), None, None]);
+}
+
+#[test]
+fn a_later_unknown_takes_back_what_was_said() {
+    let r = Reader::load();
+    let mut state = super::super::state::CoachState::new("a".into(), "张三".into());
+    state.take(&r.read("就业很好，师兄都去了大厂"), false);
+    assert_eq!(state.coverage(Dimension::Prospects).score, Some(4));
+    state.take(&r.read("就业那块我不太清楚，刚才是瞎说的"), false);
+    assert_eq!(state.coverage(Dimension::Prospects).score, None);
+}
+
+#[test]
+fn a_long_post_is_read_by_its_headings() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // Under a boxed heading, what the clauses judge is its dimension.
+    assert_eq!(
+        s("【学术】博士毕业至少有一篇领域顶刊。【经费】近五年没有国家级项目。"),
+        [Some(4), Some(2), None, None]
+    );
+    // Under a heading of praise or criticism, a fact is praise or criticism.
+    assert_eq!(
+        s("优点：\n- 补助每月三千\n缺点：\n- 一个月见一次"),
+        [Some(2), Some(4), None, None]
+    );
+    // A digression says nothing of the advisor.
+    assert_eq!(
+        s("跑个题，食堂太难吃了。回到正题，经费还可以"),
+        [None, Some(3), None, None]
+    );
+}
+
+#[test]
+fn what_happened_is_read_as_the_situation_it_tells() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(
+        s("凌晨一点半 老板在群里@我问实验数据"),
+        [None, None, Some(2), None]
+    );
+    assert_eq!(s("老板从不在周末找人"), [None, None, Some(4), None]);
+    // Praise in quotation marks is ironic.
+    assert_eq!(
+        s("我们老板真是\"太关心\"我们了"),
+        [None, None, Some(1), None]
+    );
+}
+
+#[test]
+fn hearsay_runs_on_until_the_writer_s_own_voice() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // All hearsay: mixed.
+    assert_eq!(
+        s("听说劳务费挺多的，就是设备比较老旧"),
+        [None, Some(3), None, None]
+    );
+    // The writer confirms the last thing said.
+    assert_eq!(
+        s("有人说他人很抠，我进组后发现确实"),
+        [None, Some(2), None, None]
+    );
+    // The writer's own impression wins.
+    assert_eq!(
+        s("听说组里氛围很压抑，但我来实习了两个月，大家挺活泼的啊"),
+        [None, None, Some(4), None]
+    );
+}

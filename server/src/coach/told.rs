@@ -1,0 +1,98 @@
+//! What a student tells rather than judges: whose words run on through a
+//! sentence, and the situations a sentence tells.
+//!
+//! - Someone else's words run on: "听说劳务费挺多的，出去开会也能报，就是
+//!   设备比较老旧" is all hearsay. A clause after someone else's, in the
+//!   same sentence, that judges by its own words and is not in the
+//!   writer's own voice (`text::opinion::voice`: 我, 面试, 进组 …), goes on
+//!   with their words; a clause that says nothing of a topic neither joins
+//!   nor ends them; a reaction with no topic ("这也太离谱了吧") stays the
+//!   writer's. So the applicant's own impression, when it comes, wins over
+//!   all of what they heard.
+//! - Situations (`text::opinion::situations`): per sentence of the
+//!   student's own words, what happened that any applicant reads as good
+//!   or bad ("凌晨一点半老板在群里@我"); under a heading, it judges the
+//!   heading's dimension ("关于就业：…暑假三个月都放"); an earlier state a
+//!   later clause replaces is not told of now.
+//! - Little money by the sum: a monthly sum in the hundreds set beside a
+//!   costly city (`costly` in `coach.txt`: "每月800，在上海") is little
+//!   (alone it needs a norm); said with 才/只/就 ("一个月只有三百") the
+//!   student says so themselves.
+
+use super::dimension::Dimension;
+use super::reader::Aspect;
+use crate::speech_act::Clause;
+use crate::text::clauses::Link;
+use crate::text::numbers;
+use crate::text::opinion::{self, Topics};
+
+/// Marks the clauses that go on with someone else's words as theirs.
+pub fn hearsay_runs_on(topics: &Topics<Aspect>, clauses: &mut [Clause]) {
+    let mut run: Option<usize> = None;
+    for c in clauses.iter_mut() {
+        if c.reported {
+            run = Some(c.sentence);
+            continue;
+        }
+        let goes_on = run == Some(c.sentence)
+            && !c.refutes
+            && matches!(c.link, Link::None | Link::Contrast)
+            && !opinion::voice::own(&c.chars);
+        if !goes_on {
+            run = None;
+        } else if !opinion::read(topics, &c.chars, None, false).is_empty() {
+            c.reported = true;
+        }
+    }
+}
+
+/// The situations the student's own sentences tell: (dimension, value).
+/// `headed`: the heading each sentence's clauses were read under.
+pub fn situations(
+    clauses: &[Clause],
+    headed: &[(usize, Option<Dimension>)],
+) -> Vec<(Dimension, i8)> {
+    let replaced = |sentence: usize| {
+        clauses.iter().any(|c| c.sentence == sentence && c.then)
+            && clauses.iter().any(|c| c.sentence >= sentence && c.now)
+    };
+    let mut out = Vec::new();
+    for sentence in 0..=clauses.last().map_or(0, |c| c.sentence) {
+        if replaced(sentence) {
+            continue;
+        }
+        let told: Vec<char> = clauses
+            .iter()
+            .filter(|c| c.sentence == sentence && !c.reported)
+            .flat_map(|c| c.chars.iter().copied())
+            .collect();
+        let under = headed
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == sentence)
+            .and_then(|(_, d)| *d);
+        for (key, v) in opinion::situations::find_in(&told) {
+            if let Some(d) = under.or(Dimension::from_key(key)) {
+                out.push((d, v));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the student's own clauses tell of little money by the sum:
+/// `Some(true)` said as little by the student ("一个月只有三百"), a judgement
+/// beside any other; `Some(false)` in the hundreds beside a costly city,
+/// when nothing else judges the funding; `None` neither.
+pub fn little_money(clauses: &[Clause], costly: &[String]) -> Option<bool> {
+    let own = || clauses.iter().filter(|c| !c.reported);
+    if own().any(|c| numbers::meagre_monthly(&c.chars)) {
+        return Some(true);
+    }
+    let hundreds = own().any(|c| !numbers::monthly_hundreds(&c.chars).is_empty());
+    let city = clauses.iter().any(|c| {
+        let text: String = c.chars.iter().collect();
+        costly.iter().any(|w| text.contains(w.as_str()))
+    });
+    (hundreds && city).then_some(false)
+}

@@ -1,0 +1,144 @@
+//! Situations: judgements a student makes by telling what happened, with
+//! no word of judgement ("凌晨一点半老板在群里@我", "项目结题报告全是我写").
+//!
+//! A situation is not a sentence but a few things that happen together: a
+//! time of rest and the advisor reaching a student; a duty that is not the
+//! student's and the student made to do it; a promise and the years it
+//! has waited. Each is a small table of slots (`server/lexicons/
+//! situations.txt`), every slot a list of words; a sentence that holds a
+//! word of every slot is the situation, and judges the topic the table
+//! names. A negator just before a slot's word turns it, to what
+//! `<name>.turned` says ("从不在周末找人": the advisor leaves the students
+//! their rest, praise), or to nothing.
+//!
+//! Topics are named by their key in the file; a feature maps them to its
+//! own ([`Situations::find`] takes the mapping).
+
+use std::sync::OnceLock;
+
+use super::super::lexfile;
+
+const LEXICON: &str = include_str!("../../../lexicons/situations.txt");
+
+/// One situation: its slots, and the topic and value it judges.
+#[derive(Debug)]
+struct Situation {
+    slots: Vec<Vec<Vec<char>>>,
+    topic: String,
+    value: i8,
+    /// What it judges turned by a negator; `None`: nothing ("从来不让我们
+    /// 报销差旅" is no praise of the relationship).
+    turned: Option<i8>,
+}
+
+/// The negators that turn a situation, read just before a slot's word.
+const TURNS: [&str; 9] = [
+    "从不",
+    "从来不",
+    "从没",
+    "从来没",
+    "不",
+    "没",
+    "不用",
+    "不会",
+    "很少",
+];
+
+fn table() -> &'static [Situation] {
+    static T: OnceLock<Vec<Situation>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut out: Vec<(String, Situation)> = Vec::new();
+        for e in lexfile::parse("situations.txt", LEXICON) {
+            let (name, part) = e
+                .key
+                .rsplit_once('.')
+                .unwrap_or_else(|| panic!("situations.txt: key {} has no slot", e.key));
+            let at = match out.iter().position(|(n, _)| n == name) {
+                Some(i) => i,
+                None => {
+                    out.push((
+                        name.to_string(),
+                        Situation {
+                            slots: Vec::new(),
+                            topic: String::new(),
+                            value: 0,
+                            turned: None,
+                        },
+                    ));
+                    out.len() - 1
+                }
+            };
+            let s = &mut out[at].1;
+            if part == "turned" {
+                s.turned = Some(e.terms[0].trim().parse().expect("situations.txt: a value"));
+            } else if part == "judges" {
+                let [topic, value] = e.terms[0].split_whitespace().collect::<Vec<_>>()[..] else {
+                    panic!("situations.txt: {}: expected `topic value`", e.key);
+                };
+                s.topic = topic.to_string();
+                s.value = value.parse().expect("situations.txt: a value −2…2");
+            } else {
+                s.slots.push(
+                    e.terms
+                        .iter()
+                        .map(|t| super::super::fold::fold(t).chars().collect())
+                        .collect(),
+                );
+            }
+        }
+        out.into_iter().map(|(_, s)| s).collect()
+    })
+}
+
+/// Where `word` first occurs in `chars`.
+fn find(chars: &[char], word: &[char]) -> Option<usize> {
+    (0..chars.len().saturating_sub(word.len() - 1)).find(|i| chars[*i..].starts_with(word))
+}
+
+/// The situations `chars` (one sentence, folded) tells: (topic key, value).
+pub fn find_in(chars: &[char]) -> Vec<(&'static str, i8)> {
+    let mut out = Vec::new();
+    for s in table() {
+        let mut turned = false;
+        let all = s.slots.iter().all(|slot| {
+            let at = slot
+                .iter()
+                .filter_map(|w| find(chars, w).map(|i| (i, w.len())))
+                .min();
+            if let Some((i, _)) = at {
+                let before: String = chars[i.saturating_sub(4)..i].iter().collect();
+                turned |= TURNS
+                    .iter()
+                    .any(|t| before.ends_with(t) || before.ends_with(&format!("{t}在")));
+                // "从来不把学生当劳动力": the negator before 把 and its object.
+                let wider: String = chars[i.saturating_sub(8)..i].iter().collect();
+                turned |= wider.contains("不把") || wider.contains("没把");
+            }
+            at.is_some()
+        });
+        if all && !s.slots.is_empty() {
+            match (turned, s.turned) {
+                (false, _) => out.push((s.topic.as_str(), s.value)),
+                (true, Some(v)) => out.push((s.topic.as_str(), v)),
+                (true, None) => {}
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(s: &str) -> Vec<(&'static str, i8)> {
+        find_in(&crate::text::fold::fold(s).chars().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_situation_is_every_slot_in_one_sentence() {
+        assert_eq!(f("凌晨一点半老板在群里@我"), [("relationship", -1)]);
+        assert_eq!(f("老板从不在周末找人"), [("relationship", 1)]);
+        assert!(f("凌晨一点半").is_empty());
+    }
+}
