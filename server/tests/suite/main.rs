@@ -19,6 +19,7 @@ mod data;
 mod dialogues;
 mod faults;
 mod flow;
+mod fuzz;
 mod general_questions;
 mod import;
 mod instances;
