@@ -29,7 +29,9 @@ static LIMIT: AtomicUsize = AtomicUsize::new(0);
 /// which libFuzzer reports as a crash and saves the input of.
 fn over_limit(size: usize) {
     let limit = LIMIT.load(Ordering::Relaxed);
-    if limit > 0 && size > limit {
+    // A panic's report (its backtrace symbolized) may take more: the
+    // panic is what is reported then.
+    if limit > 0 && size > limit && !std::thread::panicking() {
         // Unbuffered and without formatting: nothing allocates here.
         let _ =
             std::io::stderr().write_all(b"fuzz: one allocation over the target's memory limit\n");
@@ -83,6 +85,12 @@ pub fn fuzz(name: &str, data: &[u8]) {
     PEAK.store(before, Ordering::Relaxed);
     (target.run)(data);
     let held = PEAK.load(Ordering::Relaxed).saturating_sub(before);
+    // FUZZ_PRINT_HELD=1: each input's peak, to measure one input's memory
+    // (`fuzz/target/…/multipart some-input`).
+    static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *PRINT.get_or_init(|| std::env::var_os("FUZZ_PRINT_HELD").is_some()) {
+        eprintln!("{name}: {} bytes in, {held} bytes held at most", data.len());
+    }
     assert!(
         held <= target.memory,
         "{name}: {held} bytes held at once for a {}-byte input (limit {})",
