@@ -6,7 +6,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
 # deploy-check: deploy/compose.yaml's topology without Docker (scripts/deploy-check.sh).
-.PHONY: deploy-check deploy-lint faults run test setup build test-rust test-postgres test-e2e bench bench-front bench-langgraph bench-scale size load model eval-model asr eval-asr fmt lint clean
+.PHONY: deploy-check deploy-lint faults run test setup build test-rust test-postgres test-e2e fuzz bench bench-front bench-langgraph bench-scale size load model eval-model asr eval-asr fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -54,6 +54,16 @@ test-postgres:
 
 test-e2e:
 	cd end2end && npx playwright test
+
+# Every parser of outside bytes under libFuzzer, 10 minutes each (recordings,
+# the transcription route's multipart body, CSV imports, model streams and
+# JSON, chat bodies, the posting rules): nightly and cargo-fuzz, installed
+# when missing; not part of `make test`, whose suite replays the seeds and
+# every crash found and mutates the seeds for a few seconds on stable
+# (server/tests/suite/fuzz.rs). FUZZ_SECONDS, FUZZ_JOBS, FUZZ_TARGETS
+# (scripts/fuzz.sh).
+fuzz:
+	scripts/fuzz.sh
 
 bench:
 	cargo bench -p server

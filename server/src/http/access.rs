@@ -12,7 +12,11 @@
 //! - **A count** in the metrics by route template (`/api/v1/advisors/{id}`,
 //!   never the raw path) and status class (`observe::http_request`).
 //! - **A panicking handler** answers 500 with the site's JSON envelope
-//!   instead of dropping the connection.
+//!   instead of dropping the connection. Bad input is never answered so
+//!   (every parser of outside bytes refuses it with a 4xx and is fuzzed,
+//!   `fuzz/`): the guard is for real bugs, so each panic is counted
+//!   (`http_panics_total`, by route) and logged with the request's id and
+//!   the panic's message, to be found and fixed.
 
 use std::any::Any;
 use std::time::{Duration, Instant};
@@ -128,32 +132,50 @@ fn route_label(matched: Option<&str>) -> String {
     }
 }
 
-/// Middleware: the request counted by route template and status class.
+/// Middleware: the request counted by route template and status class,
+/// and a panic the guard answered counted and logged with the route and
+/// the request's id.
 async fn count(req: Request, next: Next) -> axum::response::Response {
     let route = route_label(
         req.extensions()
             .get::<MatchedPath>()
             .map(MatchedPath::as_str),
     );
+    let id = req
+        .extensions()
+        .get::<RequestId>()
+        .and_then(|id| id.header_value().to_str().ok())
+        .unwrap_or_default()
+        .to_string();
     let started = Instant::now();
     let res = next.run(req).await;
     crate::observe::http_request(&route, res.status().as_u16(), started.elapsed());
+    if let Some(Panicked(what)) = res.extensions().get::<Panicked>() {
+        crate::observe::http_panic(&route);
+        tracing::error!(route = %route, request_id = %id, panic = %what, "a handler panicked");
+    }
     res
 }
 
+/// What the panic guard leaves on its answer for [`count`]: the panic's
+/// message.
+#[derive(Clone)]
+struct Panicked(String);
+
 /// The answer to a handler that panicked: 500 and the envelope in Chinese;
-/// the panic's message goes to the log (inside the request's span).
+/// the panic's message rides on the response to [`count`], which logs it.
 fn panicked(err: Box<dyn Any + Send + 'static>) -> Response<Body> {
     let what = err
         .downcast_ref::<String>()
         .map(String::as_str)
         .or_else(|| err.downcast_ref::<&str>().copied())
         .unwrap_or("a panic without a message");
-    tracing::error!(panic = what, "a handler panicked");
     let mut e = ApiError::unavailable("服务器内部出错了，请稍后再试。");
     e.status = 500;
     e.info.code = "internal_error".into();
-    JsonError(e).into_response()
+    let mut res = JsonError(e).into_response();
+    res.extensions_mut().insert(Panicked(what.to_string()));
+    res
 }
 
 #[cfg(test)]
@@ -201,6 +223,28 @@ mod tests {
         assert_eq!(v["error"]["message"], "服务器内部出错了，请稍后再试。");
         // The router still serves after the panic.
         assert_eq!(send(router(), "/ok/1", None).await.status(), 200);
+    }
+
+    /// Each panic is counted by route, on a recorder of the test's own.
+    #[test]
+    fn a_panic_is_counted_by_route() {
+        let recorder = metrics_exporter_prometheus::PrometheusBuilder::new().build_recorder();
+        let handle = recorder.handle();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        metrics::with_local_recorder(&recorder, || {
+            rt.block_on(async {
+                assert_eq!(send(router(), "/boom", Some("p-1")).await.status(), 500);
+                assert_eq!(send(router(), "/ok/1", None).await.status(), 200);
+            })
+        });
+        let text = handle.render();
+        assert!(
+            text.contains(r#"http_panics_total{route="/boom"} 1"#),
+            "{text}"
+        );
+        assert!(!text.contains(r#"http_panics_total{route="/ok/{id}"}"#));
     }
 
     #[tokio::test]

@@ -58,6 +58,7 @@ pub const ERROR_CODES: &[(u16, &str, &str)] = &[
     (400, "empty_audio", "`POST /transcribe` without a recording"),
     (400, "unsupported_audio", "the recording is not WebM, Ogg, WAV or MP4 (read from its bytes)"),
     (400, "audio_too_short", "the recording is shorter than 0.3 s"),
+    (400, "damaged_audio", "the recording's container declares what no recording can be (a length of days or centuries)"),
     (401, "unauthorized", "the admin token is missing"),
     (403, "forbidden", "a wrong admin token, or a wrong or expired review edit token"),
     (403, "cross_site_request", "a browser's write from another site"),

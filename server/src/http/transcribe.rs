@@ -28,7 +28,7 @@ use crate::agent::session_store::Caller;
 use crate::db::Pool;
 use crate::observe;
 use crate::site::Site;
-use crate::transcribe::{audio, prompt, transcript, Failure, Recognizer, Refusal};
+use crate::transcribe::{audio, prompt, transcript, Failure, Recognizer, Recording, Refusal};
 
 /// Recordings one client may send per minute: a student speaks a message
 /// every few seconds at most.
@@ -78,6 +78,7 @@ fn refused(r: Refusal) -> JsonError {
         Refusal::Empty => ApiError::status(400, "empty_audio", m),
         Refusal::NotAudio => ApiError::status(400, "unsupported_audio", m),
         Refusal::TooShort => ApiError::status(400, "audio_too_short", m),
+        Refusal::Damaged => ApiError::status(400, "damaged_audio", m),
         Refusal::TooLarge => ApiError::status(413, "audio_too_large", m),
         Refusal::TooLong => ApiError::status(413, "audio_too_long", m),
     })
@@ -110,10 +111,19 @@ fn failed(f: &Failure) -> JsonError {
 }
 
 /// The form's parts.
-struct Upload {
-    audio: Vec<u8>,
-    page: Option<PageContext>,
-    form: Option<UserForm>,
+pub struct Upload {
+    pub audio: Vec<u8>,
+    pub page: Option<PageContext>,
+    pub form: Option<UserForm>,
+}
+
+/// The request's body read and its recording checked: everything the
+/// route does with the bytes it is sent before the recognizer hears them
+/// (public for the fuzz targets, `fuzz/`, which feed it any bytes).
+pub async fn upload(multipart: Multipart) -> Result<(Upload, Recording), JsonError> {
+    let upload = read_upload(multipart).await?;
+    let recording = audio::check(&upload.audio).map_err(refused)?;
+    Ok((upload, recording))
 }
 
 async fn read_upload(mut multipart: Multipart) -> Result<Upload, JsonError> {
@@ -148,7 +158,8 @@ async fn read_upload(mut multipart: Multipart) -> Result<Upload, JsonError> {
         };
         match name.as_str() {
             // `file`: what OpenAI-style clients call it.
-            "audio" | "file" => upload.audio = bytes.to_vec(),
+            // Taken over, not copied, where the reader hands it over whole.
+            "audio" | "file" => upload.audio = Vec::from(bytes),
             // The page and the form only add words to the prompt: one that
             // cannot be read is left out, not an error.
             "page_context" if bytes.len() <= FIELD => {
@@ -201,8 +212,7 @@ pub async fn transcribe(
             "说得太快了，请稍等一会儿再试语音输入。",
         )));
     }
-    let upload = read_upload(multipart).await?;
-    let recording = audio::check(&upload.audio).map_err(refused)?;
+    let (upload, recording) = upload(multipart).await?;
     let prompt = prompt::build(
         state.site.catalog(),
         upload.page.as_ref(),

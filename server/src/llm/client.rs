@@ -52,6 +52,10 @@ const BACKOFF_BASE: Duration = Duration::from_millis(200);
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(5);
 /// How much of a rejected request's body goes to the log.
 const BODY_SNIPPET: usize = 300;
+/// The most a reply may weigh, whole or streamed: `LLM_MAX_TOKENS` of
+/// Chinese is a few kilobytes, so more is a server sending garbage, which
+/// must not grow the server's memory for as long as the deadline lasts.
+pub const MAX_REPLY_BYTES: usize = 1024 * 1024;
 
 pub struct LlmClient {
     http: reqwest::Client,
@@ -209,16 +213,18 @@ impl LlmClient {
                 .headers()
                 .get(RETRY_AFTER)
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<f64>().ok())
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .map(|s| Duration::from_secs_f64(s).min(MAX_RETRY_AFTER));
+                .and_then(retry_after);
             return Err(LlmError::RateLimited(after));
         }
         if status.is_server_error() {
             return Err(LlmError::Upstream(status.as_u16()));
         }
         if !status.is_success() {
-            let text = response.text().await.unwrap_or_default();
+            // Four bytes a character at most: enough for the snippet.
+            let text = read_up_to(response, BODY_SNIPPET * 4)
+                .await
+                .map(|(b, _)| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
             let snippet: String = text.chars().take(BODY_SNIPPET).collect();
             return Err(LlmError::Rejected(status.as_u16(), snippet));
         }
@@ -231,7 +237,10 @@ impl LlmClient {
         if is_stream {
             read_stream(response, on_content).await
         } else {
-            let bytes = response.bytes().await.map_err(transport)?;
+            let (bytes, whole) = read_up_to(response, MAX_REPLY_BYTES).await?;
+            if !whole {
+                return Err(too_long());
+            }
             let completion = read_whole(&bytes)?;
             if !completion.content.is_empty() {
                 on_content(&completion.content);
@@ -239,6 +248,33 @@ impl LlmClient {
             Ok(completion)
         }
     }
+}
+
+/// A `Retry-After` in seconds, at most [`MAX_RETRY_AFTER`]. Bounded
+/// before it becomes a `Duration`: `1e30` seconds overflows one.
+fn retry_after(value: &str) -> Option<Duration> {
+    let s = value.trim().parse::<f64>().ok()?;
+    (s.is_finite() && s >= 0.0)
+        .then(|| Duration::from_secs_f64(s.min(MAX_RETRY_AFTER.as_secs_f64())))
+}
+
+/// At most `limit` bytes of a body, and whether that was all of it (a
+/// `Content-Length` can lie or be absent, so the bytes are counted as
+/// they come, and reading stops at the limit).
+async fn read_up_to(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<(Vec<u8>, bool), LlmError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(transport)? {
+        let room = limit - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            return Ok((body, false));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((body, true))
 }
 
 /// The pause before retry `attempt + 1`: the server's `Retry-After` when it
@@ -276,8 +312,8 @@ fn transport(e: reqwest::Error) -> LlmError {
     }
 }
 
-/// A non-streamed reply.
-fn read_whole(bytes: &[u8]) -> Result<Completion, LlmError> {
+/// A non-streamed reply (public for the fuzz target `model_json`).
+pub fn read_whole(bytes: &[u8]) -> Result<Completion, LlmError> {
     let body: ReplyBody = serde_json::from_slice(bytes)
         .map_err(|e| LlmError::BadOutput(format!("reply is not JSON: {e}")))?;
     let message = body
@@ -311,82 +347,170 @@ async fn read_stream(
     mut response: reqwest::Response,
     on_content: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Completion, LlmError> {
-    let mut decoder = SseDecoder::default();
-    let mut calls = ToolCallAssembler::default();
-    let mut content = String::new();
-    let mut usage = None;
-    let mut finished = false;
-    let mut done = false;
-    let mut handle = |payload: String,
-                      content: &mut String,
-                      usage: &mut Option<Usage>,
-                      finished: &mut bool,
-                      done: &mut bool|
-     -> Result<(), LlmError> {
+    let mut reader = StreamReader::default();
+    while !reader.done() {
+        let Some(bytes) = response.chunk().await.map_err(transport)? else {
+            break;
+        };
+        reader.push(&bytes, on_content)?;
+    }
+    reader.finish(on_content)
+}
+
+/// The bytes of a streamed reply, as they arrive, into a [`Completion`]:
+/// the SSE events decoded, each chunk's content relayed, tool-call deltas
+/// assembled. Apart from the HTTP so that it can be fed any bytes (the
+/// fuzz target `sse`, `fuzz/`).
+#[derive(Default)]
+pub struct StreamReader {
+    decoder: SseDecoder,
+    calls: ToolCallAssembler,
+    content: String,
+    usage: Option<Usage>,
+    received: usize,
+    finished: bool,
+    done: bool,
+}
+
+impl StreamReader {
+    /// `[DONE]` came: nothing after it is read.
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    /// Feeds the next piece of the body.
+    pub fn push(
+        &mut self,
+        bytes: &[u8],
+        on_content: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<(), LlmError> {
+        self.received = self.received.saturating_add(bytes.len());
+        if self.received > MAX_REPLY_BYTES {
+            return Err(too_long());
+        }
+        for payload in self.decoder.push(bytes) {
+            self.event(&payload, on_content)?;
+        }
+        Ok(())
+    }
+
+    /// The body ended: the reply, or why it is not one.
+    pub fn finish(
+        mut self,
+        on_content: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, LlmError> {
+        for payload in self.decoder.finish() {
+            self.event(&payload, on_content)?;
+        }
+        if !self.done && !self.finished {
+            return Err(LlmError::BadOutput(
+                "stream ended before the reply was complete".into(),
+            ));
+        }
+        let tool_calls = self
+            .calls
+            .finish()
+            .into_iter()
+            .map(|c| RawToolCall {
+                name: c.name,
+                arguments: c.arguments,
+            })
+            .collect();
+        Ok(Completion {
+            content: self.content,
+            tool_calls,
+            usage: self.usage,
+            attempts: 1,
+        })
+    }
+
+    fn event(
+        &mut self,
+        payload: &str,
+        on_content: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<(), LlmError> {
         let payload = payload.trim();
-        if payload == "[DONE]" {
-            *done = true;
+        if self.done || payload.is_empty() {
             return Ok(());
         }
-        if payload.is_empty() {
+        if payload == "[DONE]" {
+            self.done = true;
             return Ok(());
         }
         let chunk: ReplyBody = serde_json::from_str(payload)
             .map_err(|e| LlmError::BadOutput(format!("stream chunk is not JSON: {e}")))?;
         if chunk.usage.is_some() {
-            *usage = chunk.usage;
+            self.usage = chunk.usage;
         }
         if let Some(choice) = chunk.choices.into_iter().next() {
             if let Some(delta) = choice.delta.or(choice.message) {
                 if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
-                    content.push_str(&text);
+                    self.content.push_str(&text);
                     on_content(&text);
                 }
                 if let Some(deltas) = delta.tool_calls {
-                    calls.push(&deltas);
+                    self.calls
+                        .push(&deltas)
+                        .map_err(|e| LlmError::BadOutput(e.to_string()))?;
                 }
             }
             if choice.finish_reason.is_some() {
-                *finished = true;
+                self.finished = true;
             }
         }
         Ok(())
-    };
-    while !done {
-        let Some(bytes) = response.chunk().await.map_err(transport)? else {
-            break;
-        };
-        for payload in decoder.push(&bytes) {
-            handle(payload, &mut content, &mut usage, &mut finished, &mut done)?;
-        }
     }
-    for payload in decoder.finish() {
-        handle(payload, &mut content, &mut usage, &mut finished, &mut done)?;
-    }
-    if !done && !finished {
-        return Err(LlmError::BadOutput(
-            "stream ended before the reply was complete".into(),
-        ));
-    }
-    let tool_calls = calls
-        .finish()
-        .into_iter()
-        .map(|c| RawToolCall {
-            name: c.name,
-            arguments: c.arguments,
-        })
-        .collect();
-    Ok(Completion {
-        content,
-        tool_calls,
-        usage,
-        attempts: 1,
-    })
+}
+
+fn too_long() -> LlmError {
+    LlmError::BadOutput(format!("reply longer than {MAX_REPLY_BYTES} bytes"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_retry_after_of_any_size_is_bounded_without_a_panic() {
+        assert_eq!(retry_after(" 2 "), Some(Duration::from_secs(2)));
+        assert_eq!(retry_after("1e30"), Some(MAX_RETRY_AFTER));
+        assert_eq!(retry_after("1.7976931348623157e308"), Some(MAX_RETRY_AFTER));
+        for garbage in ["inf", "NaN", "-1", "Wed, 21 Oct 2026 07:28:00 GMT", ""] {
+            assert_eq!(retry_after(garbage), None, "{garbage}");
+        }
+    }
+
+    #[test]
+    fn a_stream_is_read_alike_however_it_is_cut_and_bounded_in_size() {
+        let body = "data: {\"choices\":[{\"delta\":{\"content\":\"北京\"}}]}\n\n\
+                    data: {\"choices\":[{\"delta\":{\"content\":\"大学\"},\"finish_reason\":\"stop\"}]}\n\n\
+                    data: [DONE]\n\ndata: not json after the end\n\n";
+        for cut in 0..body.len() {
+            let mut reader = StreamReader::default();
+            let mut said = String::new();
+            let mut relay = |t: &str| said.push_str(t);
+            reader.push(&body.as_bytes()[..cut], &mut relay).unwrap();
+            reader.push(&body.as_bytes()[cut..], &mut relay).unwrap();
+            let completion = reader.finish(&mut relay).unwrap();
+            assert_eq!(completion.content, "北京大学");
+            assert_eq!(said, "北京大学");
+        }
+        let mut reader = StreamReader::default();
+        let mut relay = |_: &str| {};
+        let flood = vec![b'x'; MAX_REPLY_BYTES + 1];
+        assert!(matches!(
+            reader.push(&flood, &mut relay),
+            Err(LlmError::BadOutput(_))
+        ));
+        // A tool call's index is the server's number: a huge one is refused,
+        // not made room for.
+        let mut reader = StreamReader::default();
+        let huge = "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":18446744073709551615,\"function\":{\"name\":\"x\"}}]}}]}\n\n";
+        assert!(matches!(
+            reader.push(huge.as_bytes(), &mut relay),
+            Err(LlmError::BadOutput(_))
+        ));
+    }
 
     #[test]
     fn backoff_doubles_with_bounded_jitter_and_honours_retry_after() {

@@ -2,6 +2,13 @@
 //! event, or a Chinese character may be split between two), [`SseDecoder`]
 //! turns them into whole `data:` payloads, and [`ToolCallAssembler`] joins
 //! the argument fragments of each tool call by its `index`.
+//!
+//! The bytes are the model server's, so they may be anything: each byte is
+//! scanned once however the stream is cut (a piece of many lines, or a
+//! line in many pieces, stays linear), and an `index` is a number the
+//! server chose, so it is bounded ([`MAX_CALLS`]) before anything is
+//! allocated for it. The total is bounded by the client
+//! (`client::MAX_REPLY_BYTES`).
 
 use super::wire::{arguments_text, ToolCallWire};
 
@@ -17,14 +24,20 @@ pub struct SseDecoder {
 impl SseDecoder {
     /// Feeds bytes; returns the payloads of the events they completed.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
-        self.pending.extend_from_slice(bytes);
         let mut out = Vec::new();
-        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            let line = String::from_utf8_lossy(&line);
-            let line = line.trim_end_matches(['\n', '\r']);
-            self.line(line, &mut out);
+        // The pending bytes hold no line end: only the new ones are searched.
+        let mut from = self.pending.len();
+        self.pending.extend_from_slice(bytes);
+        let mut start = 0;
+        while let Some(at) = self.pending[from..].iter().position(|&b| b == b'\n') {
+            let end = from + at;
+            let line = String::from_utf8_lossy(&self.pending[start..end]);
+            line_into(&mut self.data, line.trim_end_matches('\r'), &mut out);
+            start = end + 1;
+            from = start;
         }
+        // One move of what is left, however many lines there were.
+        self.pending.drain(..start);
         out
     }
 
@@ -34,25 +47,30 @@ impl SseDecoder {
         if !self.pending.is_empty() {
             let rest = std::mem::take(&mut self.pending);
             let line = String::from_utf8_lossy(&rest).trim_end().to_string();
-            self.line(&line, &mut out);
+            line_into(&mut self.data, &line, &mut out);
         }
-        self.line("", &mut out);
+        line_into(&mut self.data, "", &mut out);
         out
     }
-
-    fn line(&mut self, line: &str, out: &mut Vec<String>) {
-        if line.is_empty() {
-            if !self.data.is_empty() {
-                out.push(self.data.join("\n"));
-                self.data.clear();
-            }
-        } else if let Some(value) = line.strip_prefix("data:") {
-            self.data
-                .push(value.strip_prefix(' ').unwrap_or(value).to_string());
-        }
-        // `event:`, `id:`, `retry:` and `:` comments carry nothing we use.
-    }
 }
+
+/// One line of the stream: a `data:` line joins the event being read
+/// (`data`), a blank line ends it into `out`.
+fn line_into(data: &mut Vec<String>, line: &str, out: &mut Vec<String>) {
+    if line.is_empty() {
+        if !data.is_empty() {
+            out.push(data.join("\n"));
+            data.clear();
+        }
+    } else if let Some(value) = line.strip_prefix("data:") {
+        data.push(value.strip_prefix(' ').unwrap_or(value).to_string());
+    }
+    // `event:`, `id:`, `retry:` and `:` comments carry nothing we use.
+}
+
+/// The most tool calls one reply may carry: a turn calls two or three; an
+/// `index` past this is garbage, not a call to make room for.
+pub const MAX_CALLS: usize = 32;
 
 /// One tool call as the model finally sent it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -70,10 +88,15 @@ pub struct ToolCallAssembler {
 }
 
 impl ToolCallAssembler {
-    pub fn push(&mut self, deltas: &[ToolCallWire]) {
+    /// Adds one chunk's deltas; `Err` when one names a call past
+    /// [`MAX_CALLS`].
+    pub fn push(&mut self, deltas: &[ToolCallWire]) -> Result<(), &'static str> {
         for (position, delta) in deltas.iter().enumerate() {
             // Servers that omit `index` send each call whole, in order.
             let index = delta.index.unwrap_or(self.calls.len().max(position));
+            if index >= MAX_CALLS {
+                return Err("a tool call's index is past the most a reply may carry");
+            }
             while self.calls.len() <= index {
                 self.calls.push(AssembledCall::default());
             }
@@ -88,6 +111,7 @@ impl ToolCallAssembler {
                 call.arguments.push_str(&arguments_text(&f.arguments));
             }
         }
+        Ok(())
     }
 
     pub fn finish(self) -> Vec<AssembledCall> {
@@ -137,10 +161,10 @@ mod tests {
     #[test]
     fn a_tool_call_split_across_chunks_is_joined() {
         let mut a = ToolCallAssembler::default();
-        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"update_form","arguments":""}}]}}]}"#));
-        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"school\":\"北京"}}]}}]}"#));
-        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"c2","function":{"name":"update_ranking","arguments":"{}"}}]}}]}"#));
-        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"大学\"}"}}]}}]}"#));
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"update_form","arguments":""}}]}}]}"#)).unwrap();
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"school\":\"北京"}}]}}]}"#)).unwrap();
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"c2","function":{"name":"update_ranking","arguments":"{}"}}]}}]}"#)).unwrap();
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"大学\"}"}}]}}]}"#)).unwrap();
         let calls = a.finish();
         assert_eq!(calls.len(), 2);
         assert_eq!(calls[0].name, "update_form");
@@ -151,7 +175,7 @@ mod tests {
     #[test]
     fn calls_without_index_are_taken_in_order() {
         let mut a = ToolCallAssembler::default();
-        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"function":{"name":"a","arguments":{"x":1}}},{"function":{"name":"b","arguments":"{}"}}]}}]}"#));
+        a.push(&deltas(r#"{"choices":[{"delta":{"tool_calls":[{"function":{"name":"a","arguments":{"x":1}}},{"function":{"name":"b","arguments":"{}"}}]}}]}"#)).unwrap();
         let calls = a.finish();
         assert_eq!(
             calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),

@@ -125,6 +125,10 @@ fn describe() {
         "Time to the response's head, by route template"
     );
     describe_counter!(
+        "http_panics_total",
+        "Handlers that panicked and were answered 500 by the panic guard, by route template"
+    );
+    describe_counter!(
         "http_rate_limited_total",
         "Requests answered 429 (chat turns, reviews, admin tokens), by route template"
     );
@@ -206,6 +210,13 @@ pub fn http_request(route: &str, status: u16, elapsed: Duration) {
     if status == 429 {
         counter!("http_rate_limited_total", "route" => route.to_string()).increment(1);
     }
+}
+
+/// A handler panicked on the route `route` (its template) and the panic
+/// guard answered 500. Bad input never gets here (it is refused with a
+/// 4xx): each count is a bug to read in the log, by the request's id.
+pub fn http_panic(route: &str) {
+    counter!("http_panics_total", "route" => route.to_string()).increment(1);
 }
 
 /// One agent turn: which planner answered it (`embedded` or `model`), the
@@ -316,6 +327,7 @@ mod tests {
         metrics::with_local_recorder(&recorder, || {
             http_request("/api/v1/advisors/{id}", 200, Duration::from_millis(3));
             http_request("/api/v1/chat", 429, Duration::from_millis(1));
+            http_panic("/api/v1/transcribe");
             turn("embedded", "narrate", Duration::from_millis(40));
             model_call(
                 ModelCall::Answered {
@@ -342,6 +354,7 @@ mod tests {
             r#"http_requests_total{route="/api/v1/advisors/{id}",status="2xx"} 1"#,
             r#"http_requests_total{route="/api/v1/chat",status="4xx"} 1"#,
             r#"http_rate_limited_total{route="/api/v1/chat"} 1"#,
+            r#"http_panics_total{route="/api/v1/transcribe"} 1"#,
             r#"agent_turn_duration_seconds_bucket{planner="embedded",step="narrate",le="0.05"} 1"#,
             r#"llm_calls_total{outcome="ok"} 1"#,
             r#"llm_calls_total{outcome="error"} 1"#,

@@ -10,8 +10,8 @@
 pub mod metrics;
 
 pub use self::metrics::{
-    coach_route, db_pool, degraded, http_request, model_call, review_refused, review_written,
-    transcription, turn, ModelCall,
+    coach_route, db_pool, degraded, http_panic, http_request, model_call, review_refused,
+    review_written, transcription, turn, ModelCall,
 };
 
 /// A client key (`k:5bdc…`, `local`: `http::client`) as a log line may

@@ -9,6 +9,20 @@
 //! duration, so the clusters are walked); MP4 from `mvhd`. A recording
 //! whose length cannot be read (a fragmented MP4) is bounded by its size
 //! alone ([`MAX_BYTES`]).
+//!
+//! Every size, offset and length here is declared by whoever made the
+//! file, so none is trusted: offsets are added with `checked_add` and
+//! converted with `try_from`, and lengths are computed in integers
+//! ([`ticks`], [`nanos`]) that saturate instead of overflowing. A length
+//! no recorder writes (over [`MAX_DECLARED`]: an `mvhd` claiming 2^64−1
+//! seconds) is a damaged or forged header, refused as such, not as a
+//! recording that is too long. The walkers are fuzzed (`fuzz/`,
+//! `make fuzz`). symphonia, the maintained demuxer that reads all four
+//! containers, was weighed and not taken: its released demuxers still
+//! panic on malformed MKV and MP4, and allocate what a header declares
+//! before reading it (an abort, which no panic guard catches), and it
+//! gives no length for Chrome's WebM without demuxing every block, which
+//! is the walk done here.
 
 use std::time::Duration;
 
@@ -20,6 +34,9 @@ pub const MAX_BYTES: usize = 1024 * 1024;
 pub const MAX_DURATION: Duration = Duration::from_secs(30);
 /// Shorter than this is a tap, not speech.
 pub const MIN_DURATION: Duration = Duration::from_millis(300);
+/// Longer than this, a declared length is not a recording's but a damaged
+/// header's: no recorder writes a day into 1 MB.
+pub const MAX_DECLARED: Duration = Duration::from_secs(24 * 60 * 60);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Container {
@@ -67,6 +84,9 @@ pub enum Refusal {
     NotAudio,
     TooLong,
     TooShort,
+    /// The container says something no recording can be (a length of
+    /// centuries): damaged or forged.
+    Damaged,
 }
 
 impl Refusal {
@@ -78,6 +98,7 @@ impl Refusal {
                 "无法识别这段录音的格式（支持 WebM、Ogg、WAV、MP4），请改用文字输入。"
             }
             Refusal::TooShort => "录音太短了，请按下麦克风后说完一句话再停。",
+            Refusal::Damaged => "这段录音的文件已损坏，读不出来。请重新录一次，或改用文字输入。",
         }
     }
 }
@@ -98,6 +119,7 @@ pub fn check(bytes: &[u8]) -> Result<Recording, Refusal> {
         Container::Mp4 => mp4_duration(bytes),
     };
     match duration {
+        Some(d) if d > MAX_DECLARED => Err(Refusal::Damaged),
         Some(d) if d > MAX_DURATION => Err(Refusal::TooLong),
         Some(d) if d < MIN_DURATION => Err(Refusal::TooShort),
         _ => Ok(Recording {
@@ -122,40 +144,67 @@ pub fn sniff(b: &[u8]) -> Option<Container> {
     }
 }
 
+/// `count` ticks of which `per_second` make a second, in integers: exact,
+/// and no float to overflow `Duration`. `None` for a rate of zero.
+pub fn ticks(count: u64, per_second: u64) -> Option<Duration> {
+    if per_second == 0 {
+        return None;
+    }
+    let secs = count / per_second;
+    let rest = u128::from(count % per_second);
+    // rest < per_second, so this is under a second's nanoseconds.
+    let nanos = u32::try_from(rest * 1_000_000_000 / u128::from(per_second)).ok()?;
+    Some(Duration::new(secs, nanos))
+}
+
+/// Nanoseconds as a duration, saturating at [`Duration::MAX`] (which any
+/// check reads as damaged).
+pub fn nanos(ns: u128) -> Duration {
+    match u64::try_from(ns / 1_000_000_000) {
+        Ok(secs) => Duration::new(secs, (ns % 1_000_000_000) as u32),
+        Err(_) => Duration::MAX,
+    }
+}
+
+/// `at + len` as a slice range of `b`, or `None` when it leaves `b` (or
+/// does not fit a `usize`).
+fn span(b: &[u8], at: usize, len: usize) -> Option<&[u8]> {
+    b.get(at..at.checked_add(len)?)
+}
+
 fn u16le(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?))
+    Some(u16::from_le_bytes(span(b, at, 2)?.try_into().ok()?))
 }
 fn u32le(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
+    Some(u32::from_le_bytes(span(b, at, 4)?.try_into().ok()?))
 }
 fn u64le(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
+    Some(u64::from_le_bytes(span(b, at, 8)?.try_into().ok()?))
 }
 fn u32be(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
+    Some(u32::from_be_bytes(span(b, at, 4)?.try_into().ok()?))
 }
 fn u64be(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_be_bytes(b.get(at..at + 8)?.try_into().ok()?))
+    Some(u64::from_be_bytes(span(b, at, 8)?.try_into().ok()?))
 }
 
 /// The `data` chunk's length over the `fmt ` chunk's byte rate. A WAV
 /// without both is not one.
 fn wav_duration(b: &[u8]) -> Option<Duration> {
-    let mut at = 12;
+    let mut at: usize = 12;
     let mut byte_rate = None;
-    while at + 8 <= b.len() {
-        let id = &b[at..at + 4];
-        let size = u32le(b, at + 4)? as usize;
-        let body = at + 8;
+    while let Some(id) = span(b, at, 4) {
+        let size = usize::try_from(u32le(b, at.checked_add(4)?)?).ok()?;
+        let body = at.checked_add(8)?;
         if id == b"fmt " {
-            byte_rate = Some(u32le(b, body + 8)?);
+            byte_rate = Some(u32le(b, body.checked_add(8)?)?);
         } else if id == b"data" {
             let rate = byte_rate.filter(|r| *r > 0)?;
             // A recorder still writing puts 0 or u32::MAX here: what is there counts.
-            let size = size.min(b.len() - body);
-            return Some(Duration::from_secs_f64(size as f64 / rate as f64));
+            let size = size.min(b.len().saturating_sub(body));
+            return ticks(u64::try_from(size).ok()?, u64::from(rate));
         }
-        at = body + size + (size & 1);
+        at = body.checked_add(size)?.checked_add(size & 1)?;
     }
     None
 }
@@ -165,32 +214,40 @@ fn wav_duration(b: &[u8]) -> Option<Duration> {
 /// Vorbis).
 fn ogg_duration(b: &[u8]) -> Option<Duration> {
     let (rate, skip) = if let Some(at) = find(b, b"OpusHead") {
-        (48_000u64, u16le(b, at + 10)? as u64)
+        (48_000u64, u64::from(u16le(b, at.checked_add(10)?)?))
     } else if let Some(at) = find(b, b"\x01vorbis") {
-        (u32le(b, at + 12)? as u64, 0)
+        (u64::from(u32le(b, at.checked_add(12)?)?), 0)
     } else {
         return None;
     };
     let last = rfind(b, b"OggS")?;
-    let granule = u64le(b, last + 6)?;
-    if granule == u64::MAX || rate == 0 {
+    let granule = u64le(b, last.checked_add(6)?)?;
+    // All ones: no packet ends on this page.
+    if granule == u64::MAX {
         return None;
     }
-    Some(Duration::from_secs_f64(
-        granule.saturating_sub(skip) as f64 / rate as f64,
-    ))
+    ticks(granule.saturating_sub(skip), rate)
 }
 
 /// MP4's `mvhd`: duration over timescale (zero in a fragmented file: unknown).
 fn mp4_duration(b: &[u8]) -> Option<Duration> {
-    let at = find(b, b"mvhd")? + 4;
+    let at = find(b, b"mvhd")?.checked_add(4)?;
     let version = *b.get(at)?;
     let (scale, duration) = if version == 1 {
-        (u32be(b, at + 20)?, u64be(b, at + 24)?)
+        (
+            u32be(b, at.checked_add(20)?)?,
+            u64be(b, at.checked_add(24)?)?,
+        )
     } else {
-        (u32be(b, at + 12)?, u32be(b, at + 16)? as u64)
+        (
+            u32be(b, at.checked_add(12)?)?,
+            u64::from(u32be(b, at.checked_add(16)?)?),
+        )
     };
-    (scale > 0 && duration > 0).then(|| Duration::from_secs_f64(duration as f64 / scale as f64))
+    if duration == 0 {
+        return None;
+    }
+    ticks(duration, u64::from(scale))
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -245,24 +302,29 @@ const EBML_DURATION: u32 = 0x4489;
 /// The end of the last block: walks the segment's top-level elements and the
 /// clusters' blocks (clusters of unknown size, as `MediaRecorder` writes
 /// them, end where the next cluster begins). The `Info` element's
-/// `Duration` when a muxer wrote one.
+/// `Duration` when a muxer wrote one. Times are nanoseconds in `u128`:
+/// a timecode (up to 2^64) times a scale (up to 2^64) fits, so nothing
+/// overflows on the way to [`nanos`].
 fn webm_duration(b: &[u8]) -> Option<Duration> {
     let mut scale_ns: u64 = 1_000_000;
-    let mut latest_ms: Option<f64> = None;
+    let mut latest_ns: Option<u128> = None;
     let mut written: Option<f64> = None;
     // Skip the EBML header.
     let (_, id_len) = element_id(b, 0)?;
     let (size, size_len) = vint(b, id_len)?;
-    let mut at = id_len + size_len + size? as usize;
+    let mut at = id_len
+        .checked_add(size_len)?
+        .checked_add(usize::try_from(size?).ok()?)?;
     // The segment: its children are walked whatever its size says.
     let (id, id_len) = element_id(b, at)?;
     if id != EBML_SEGMENT {
         return None;
     }
-    let (_, size_len) = vint(b, at + id_len)?;
-    at += id_len + size_len;
+    let (_, size_len) = vint(b, at.checked_add(id_len)?)?;
+    at = at.checked_add(id_len)?.checked_add(size_len)?;
     let mut cluster_time: u64 = 0;
     while at < b.len() {
+        // `at` is inside `b`, so these small sums cannot overflow.
         let Some((id, id_len)) = element_id(b, at) else {
             break;
         };
@@ -271,70 +333,70 @@ fn webm_duration(b: &[u8]) -> Option<Duration> {
         };
         let body = at + id_len + size_len;
         match id {
-            // Descend: their children follow at once.
-            EBML_CLUSTER | EBML_BLOCK_GROUP => {
-                at = body;
-                continue;
-            }
-            EBML_INFO => {
-                // Read its two children of interest, then go on inside it.
+            // Descend: their children follow at once (Info's two of
+            // interest, the cluster's timecode and blocks).
+            EBML_CLUSTER | EBML_BLOCK_GROUP | EBML_INFO => {
                 at = body;
                 continue;
             }
             EBML_TIMECODE_SCALE => {
-                if let Some(v) = uint_be(b, body, size?) {
+                if let Some(v) = size.and_then(|n| uint_be(b, body, n)) {
                     scale_ns = v.max(1);
                 }
             }
             EBML_DURATION => {
-                let n = size? as usize;
-                written = match n {
-                    4 => b
-                        .get(body..body + 4)
-                        .map(|s| f32::from_be_bytes(s.try_into().unwrap()) as f64),
-                    8 => b
-                        .get(body..body + 8)
-                        .map(|s| f64::from_be_bytes(s.try_into().unwrap())),
+                written = match size {
+                    Some(4) => span(b, body, 4)
+                        .and_then(|s| s.try_into().ok())
+                        .map(|s| f64::from(f32::from_be_bytes(s))),
+                    Some(8) => span(b, body, 8)
+                        .and_then(|s| s.try_into().ok())
+                        .map(f64::from_be_bytes),
                     _ => None,
                 };
             }
             EBML_TIMECODE => {
-                if let Some(v) = uint_be(b, body, size?) {
+                if let Some(v) = size.and_then(|n| uint_be(b, body, n)) {
                     cluster_time = v;
                 }
             }
             EBML_SIMPLE_BLOCK | EBML_BLOCK => {
                 // Track number (a vint), then a signed 16-bit relative time.
                 if let Some((_, track_len)) = vint(b, body) {
-                    if let Some(rel) = b.get(body + track_len..body + track_len + 2) {
-                        let rel = i16::from_be_bytes([rel[0], rel[1]]) as i64;
-                        let t = (cluster_time as i64 + rel).max(0) as f64;
-                        let ms = t * scale_ns as f64 / 1e6;
-                        latest_ms = Some(latest_ms.map_or(ms, |m: f64| m.max(ms)));
+                    if let Some(rel) = span(b, body + track_len, 2) {
+                        let rel = i16::from_be_bytes([rel[0], rel[1]]);
+                        let t = i128::from(cluster_time) + i128::from(rel);
+                        let ticks = u128::try_from(t).unwrap_or(0);
+                        let ns = ticks.saturating_mul(u128::from(scale_ns));
+                        latest_ns = Some(latest_ns.map_or(ns, |m| m.max(ns)));
                     }
                 }
             }
             _ => {}
         }
-        let Some(size) = size else {
+        let Some(next) = size
+            .and_then(|s| usize::try_from(s).ok())
+            .and_then(|s| body.checked_add(s))
+        else {
             break;
         };
-        at = body + size as usize;
+        at = next;
     }
-    let written = written.map(|d| d * scale_ns as f64 / 1e6);
+    // A written duration counts when it is a positive number; one that no
+    // `Duration` holds saturates (and is refused as damaged).
+    let written = written
+        .filter(|d| d.is_finite() && *d > 0.0)
+        .map(|d| Duration::try_from_secs_f64(d * scale_ns as f64 / 1e9).unwrap_or(Duration::MAX));
     // One Opus frame (20 ms) after the last block's start.
-    let ms = written
-        .filter(|d| *d > 0.0)
-        .or(latest_ms.map(|m| m + 20.0))?;
-    Some(Duration::from_secs_f64(ms / 1000.0))
+    written.or(latest_ns.map(|ns| nanos(ns.saturating_add(20_000_000))))
 }
 
 fn uint_be(b: &[u8], at: usize, size: u64) -> Option<u64> {
     if size == 0 || size > 8 {
         return None;
     }
-    let bytes = b.get(at..at + size as usize)?;
-    Some(bytes.iter().fold(0u64, |v, x| (v << 8) | *x as u64))
+    let bytes = span(b, at, usize::try_from(size).ok()?)?;
+    Some(bytes.iter().fold(0u64, |v, x| (v << 8) | u64::from(*x)))
 }
 
 /// A WAV file of `ms` milliseconds of silence, 16 kHz 16-bit mono (tests).
@@ -485,5 +547,53 @@ mod tests {
         let r = check(&b).unwrap();
         assert_eq!(r.container, Container::Mp4);
         assert_eq!(r.duration, Some(Duration::from_millis(4200)));
+    }
+
+    /// The MP4 of the hostile uploads: `mvhd` version 1 declaring 2^64−1
+    /// units at one per second. It overflowed `Duration::from_secs_f64`
+    /// (a panic, answered 500); it is a damaged header.
+    #[test]
+    fn an_mp4_declaring_centuries_is_damaged_not_a_panic() {
+        let mut b = vec![0, 0, 0, 16];
+        b.extend_from_slice(b"ftypisom\0\0\0\0");
+        b.extend_from_slice(&[0, 0, 0, 120]);
+        b.extend_from_slice(b"mvhd\x01\0\0\0");
+        b.extend_from_slice(&[0; 16]); // creation, modification
+        b.extend_from_slice(&1u32.to_be_bytes());
+        b.extend_from_slice(&u64::MAX.to_be_bytes());
+        b.extend_from_slice(&[0; 80]);
+        assert_eq!(check(&b), Err(Refusal::Damaged));
+        // A zero timescale says nothing: the size alone bounds it.
+        let at = b.len() - 80 - 12;
+        b[at..at + 4].copy_from_slice(&0u32.to_be_bytes());
+        assert_eq!(check(&b).unwrap().duration, None);
+    }
+
+    #[test]
+    fn lengths_at_the_edges_of_their_integers_never_panic() {
+        // A granule position near 2^64 at 48 kHz: thousands of years.
+        assert_eq!(check(&ogg(u64::MAX - 1_000)), Err(Refusal::Damaged));
+        // A cluster at the last timecode before i64 wraps, a block after it.
+        let far = webm(&[(i64::MAX as u64, &[0, 100])]);
+        assert_eq!(check(&far), Err(Refusal::Damaged));
+        let last = webm(&[(u64::MAX, &[i16::MAX])]);
+        assert_eq!(check(&last), Err(Refusal::Damaged));
+        // A block before its cluster's start counts from zero.
+        assert_eq!(check(&webm(&[(0, &[-500])])), Err(Refusal::TooShort));
+        // A WAV whose byte rate is one byte a second: a day and more.
+        let mut slow = silent_wav(3000);
+        slow[28..32].copy_from_slice(&1u32.to_le_bytes());
+        assert_eq!(check(&slow), Err(Refusal::Damaged));
+    }
+
+    #[test]
+    fn ticks_are_exact_and_never_overflow() {
+        assert_eq!(ticks(4200, 1000), Some(Duration::from_millis(4200)));
+        assert_eq!(ticks(1, 3), Some(Duration::new(0, 333_333_333)));
+        assert_eq!(ticks(u64::MAX, 1), Some(Duration::new(u64::MAX, 0)));
+        assert_eq!(ticks(u64::MAX, u64::MAX), Some(Duration::from_secs(1)));
+        assert_eq!(ticks(5, 0), None);
+        assert_eq!(nanos(u128::MAX), Duration::MAX);
+        assert_eq!(nanos(1_500_000_000), Duration::from_millis(1500));
     }
 }

@@ -21,6 +21,7 @@ mod disk_full;
 mod docs_checked;
 mod faults;
 mod flow;
+mod fuzz;
 mod general_questions;
 mod ids;
 mod import;

@@ -210,11 +210,23 @@ async fn the_pages_say_the_server_transcribes() {
 async fn bad_uploads_are_refused_before_the_recognizer_hears_anything() {
     let asr = recognizer(json!([{"text": "不该到这里"}])).await;
     let (app, _) = site(Some(config(&asr.base_url(), 5000)), 100).await;
+    // The hostile MP4 that once panicked the route (a 500): its `mvhd`
+    // declares 2^64−1 seconds (fuzz/regressions/recording/).
+    let centuries = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fuzz/regressions/recording/mvhd-v1-max-seconds.mp4"),
+    )
+    .unwrap();
     let cases: Vec<(Vec<u8>, StatusCode, &str)> = vec![
         (
             multipart(&[("audio", Some("a.webm"), b"<html>not audio</html>")]),
             StatusCode::BAD_REQUEST,
             "unsupported_audio",
+        ),
+        (
+            multipart(&[("audio", Some("a.m4a"), &centuries)]),
+            StatusCode::BAD_REQUEST,
+            "damaged_audio",
         ),
         (
             multipart(&[("page_context", None, b"{}")]),

@@ -33,7 +33,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<&str, BadLine> {
     std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];
         BadLine {
-            line: 1 + before.iter().filter(|b| **b == b'\n').count() as u64,
+            line: 1 + line_ends(before),
             reason:
                 "文件不是 UTF-8 编码（Excel 请「另存为」「CSV UTF-8」，或用 iconv -f GBK -t UTF-8 转换）"
                     .to_string(),
@@ -125,11 +125,29 @@ pub(super) fn read(csv_text: &str) -> Result<Vec<Result<Record, BadLine>>, BadLi
     Ok(out)
 }
 
+/// The line ends in `bytes` as the CSV reader ends records: `\n`, `\r\n`
+/// (Excel on Windows) and a `\r` alone (Excel's "CSV (Macintosh)"), each
+/// one line.
+pub(super) fn line_ends(bytes: &[u8]) -> u64 {
+    let mut n = 0;
+    let mut after_cr = false;
+    for b in bytes {
+        match b {
+            b'\r' => n += 1,
+            b'\n' if !after_cr => n += 1,
+            _ => {}
+        }
+        after_cr = *b == b'\r';
+    }
+    n
+}
+
 /// The line in the file where a record starts. The reader's own line
 /// numbers lag behind after `\r\n` line ends (Excel's): it counts the `\n`
-/// of a record's `\r\n` into the next record. So lines are counted here,
-/// from the byte where the record starts, past any line ends before it;
-/// records come in file order, so each byte is counted once.
+/// of a record's `\r\n` into the next record, and a `\r` alone not at all.
+/// So lines are counted here ([`line_ends`]), from the byte where the
+/// record starts, past any line ends before it; records come in file
+/// order and start after a whole line end, so each is counted once.
 struct Lines<'a> {
     text: &'a [u8],
     byte: usize,
@@ -154,10 +172,7 @@ impl<'a> Lines<'a> {
             start += 1;
         }
         if start > self.byte {
-            self.line += self.text[self.byte..start]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count() as u64;
+            self.line += line_ends(&self.text[self.byte..start]);
             self.byte = start;
         }
         self.line
@@ -228,6 +243,24 @@ mod tests {
         assert_eq!(lines, vec![2, 5]);
         assert_eq!(plan.rows[0].bio, "两\n行");
         assert_eq!(plan.rows[1].bio, "");
+    }
+
+    /// Found by fuzzing: with a `\r` alone between lines every record was
+    /// on "line 1", the first line counted being the header's.
+    #[test]
+    fn old_mac_line_ends_count_as_lines() {
+        let text = format!("{HEADER}张三,博导,北大,计算机,,\r李四,教授,北大,计算机,,\r")
+            .replace('\n', "\r");
+        let plan = plan(&text, &catalog());
+        assert_eq!(reasons(&plan).len(), 1, "{:?}", plan.bad);
+        assert_eq!(plan.bad[0].line, 2);
+        assert_eq!(plan.rows[0].line, 3);
+        let plan = plan_bytes(
+            b"name,title,school,major,directions,bio\r\n\r\xD5\xC5,a,b,c,d,e\r",
+            &catalog(),
+        );
+        assert!(reasons(&plan)[0].starts_with("第 3 行：文件不是 UTF-8"));
+        assert_eq!(super::line_ends(b"a\r\nb\rc\n\n\r"), 5);
     }
 
     #[test]
