@@ -37,6 +37,7 @@ import io
 import json
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -160,6 +161,20 @@ def collapse_repeats(text):
     return parts[0]
 
 
+# A unit of two to eight characters three times in a row, or one character
+# five times: 「浙江大学、浙江大学、浙江大学」, 「肩膏、肩膏、肩膏」, 「语语语语语」.
+LOOP = re.compile(r"(.{2,8})\1{2,}|(.)\2{4,}")
+PUNCTUATION = re.compile(r"[\s、，,。？！?!；;：:…·]+")
+
+
+def looping(text):
+    """Whether the text is a decoding loop: on audio it cannot read, Whisper
+    with a prompt repeats a word of the prompt until the token cap, and a
+    school from that loop was filled in for the student as if said
+    (docs/asr.md). No request says one word three times running."""
+    return bool(LOOP.search(PUNCTUATION.sub("", text)))
+
+
 def window_frames(seconds):
     """The shortest input of the encoder, in mel frames (Whisper's 30 s at most)."""
     return max(FRAMES_PER_SECOND, min(WHISPER_FRAMES, int(round(seconds * FRAMES_PER_SECOND))))
@@ -273,6 +288,9 @@ def handler_for(recognizer):
             if recognizer.simplify and (language or info.language or "").startswith("zh"):
                 texts = [recognizer.simplify(t) for t in texts]
             result = collapse_repeats("".join(texts).strip())
+            if looping(result):
+                LOG.info("a decoding loop, answered as nothing heard: %s", result)
+                result = ""
             elapsed = time.monotonic() - started
             LOG.info("%.2f s of audio in %.2f s (beam %d, window %g s, prompt %d chars, vad %s): %s",
                      seconds, elapsed, beam_size, window, len(text.get("prompt") or ""), vad,
