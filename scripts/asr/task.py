@@ -79,12 +79,29 @@ def load_requests(path):
 
 # ---------------------------------------------------------------- the site
 
+def newest_source(root):
+    """When the code the site is built from last changed."""
+    newest = 0.0
+    for top in ("server/src", "server/lexicons", "server/migrations", "app/src", "prompts"):
+        for folder, _, files in os.walk(os.path.join(root, top)):
+            for name in files:
+                newest = max(newest, os.path.getmtime(os.path.join(folder, name)))
+    return newest
+
+
 def site_command(root):
-    """The release server of the last `make build`, else the debug build,
-    else `cargo run` (which builds it)."""
-    for build in ("release", "debug"):
-        path = os.path.join(root, "target", build, "server")
-        if os.access(path, os.X_OK):
+    """`ASR_SITE_SERVER`, else the newer of the release server (the last
+    `make build`) and the debug one, if it is newer than the code; else
+    `cargo run` (which builds the debug one first). A site built before the
+    last change would measure the language side as it was: after a merge
+    the eval must not score the old one."""
+    if os.environ.get("ASR_SITE_SERVER"):
+        return [os.environ["ASR_SITE_SERVER"]]
+    built = [os.path.join(root, "target", b, "server") for b in ("release", "debug")]
+    built = [p for p in built if os.access(p, os.X_OK)]
+    if built:
+        path = max(built, key=os.path.getmtime)
+        if os.path.getmtime(path) >= newest_source(root):
             return [path]
     return ["cargo", "run", "-q", "-p", "server", "--"]
 
