@@ -470,7 +470,7 @@ def write_browser_cases(rows, work, out_dir, count):
         with wave.open(dst, "wb") as w:
             w.setparams(params)
             w.writeframes(b"\0\0" * int(0.3 * rate) + pcm + b"\0\0" * int(2.5 * rate))
-        cases.append({"id": row["id"], "wav": dst, "speech_end": round(0.3 + speech_end(src), 3),
+        cases.append({"id": row["id"], "wav": os.path.abspath(dst), "speech_end": round(0.3 + speech_end(src), 3),
                       "text": row["text"]})
     with open(os.path.join(out_dir, "cases.json"), "w", encoding="utf-8") as f:
         json.dump(cases, f, ensure_ascii=False, indent=1)
