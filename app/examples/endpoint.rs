@@ -4,11 +4,13 @@
 //! last 43 ms every 50 ms), with the room's noise and a click added if
 //! asked. The decision is the panel's own code, not a copy of it.
 //!
-//!     cargo run -q -p app --example endpoint -- [--noise RMS] [--click S] FILE.wav...
+//!     cargo run -q -p app --example endpoint -- [--noise RMS] [--click S] [--before 1] FILE.wav...
 //!
 //! prints one line a file: `FILE STOP_MS WHY` (`WHY`: spoke, nothing,
 //! too-long, none). 16-bit PCM WAV, mono; 3 s of silence (or the noise)
-//! follow the recording, so that it can end.
+//! follow the recording, so that it can end. `--before 1`: the rule the
+//! panel had before, kept here only to be measured beside the new one (the
+//! level every 100 ms against the quietest level heard, 1.2 s of quiet).
 
 use app::components::recording_endpoint::{Endpointer, Frame, Stop, TICK_MS};
 
@@ -55,6 +57,7 @@ fn main() {
     };
     let noise = option("--noise");
     let click = option("--click");
+    let before = option("--before") > 0.0;
     for path in &args {
         let (mut samples, rate) = match read_wav(path) {
             Ok(w) => w,
@@ -82,6 +85,10 @@ fn main() {
                 *s += if i % 2 == 0 { 0.8 } else { -0.8 };
             }
         }
+        if before {
+            println!("{path} {}", level_rule(&samples, rate));
+            continue;
+        }
         let window = (0.0427 * rate) as usize;
         let step = (TICK_MS as f64 / 1000.0 * rate) as usize;
         let mut ears = Endpointer::new();
@@ -102,4 +109,33 @@ fn main() {
         }
         println!("{path} {} {}", end.0, end.1);
     }
+}
+
+/// The panel's rule before: the RMS of 1024 samples at 48 kHz every 100 ms,
+/// speech at three times the quietest level heard (at least 0.012), the
+/// end after 1.2 s of quiet once 300 ms of speech were heard.
+fn level_rule(samples: &[f32], rate: f64) -> String {
+    let (window, step) = ((0.0213 * rate) as usize, (0.1 * rate) as usize);
+    let (mut elapsed, mut speech, mut quiet, mut noise) = (0u32, 0u32, 0u32, 0.02f64);
+    let mut t = step;
+    while t <= samples.len() {
+        elapsed += 100;
+        let w = &samples[t.saturating_sub(window)..t];
+        let level = (w.iter().map(|s| (*s as f64).powi(2)).sum::<f64>() / w.len() as f64).sqrt();
+        noise = noise.min(level).max(0.004);
+        if level >= (noise * 3.0).max(0.012) {
+            speech += 100;
+            quiet = 0;
+        } else {
+            quiet += 100;
+        }
+        if speech >= 300 && quiet >= 1200 {
+            return format!("{elapsed} spoke");
+        }
+        if speech < 300 && elapsed >= 7000 {
+            return format!("{elapsed} nothing");
+        }
+        t += step;
+    }
+    "0 none".to_string()
 }

