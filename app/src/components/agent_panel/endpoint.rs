@@ -62,31 +62,31 @@ impl Frame {
     /// 0.45.) Only arithmetic and square roots: nothing that brings a
     /// maths library into the WASM.
     pub fn of(samples: &[f32], rate: f64) -> Frame {
-        if samples.is_empty() {
-            return Frame::default();
-        }
-        let level = rms(samples.iter().map(|s| *s as f64), samples.len());
         let step = ((rate / 8_000.0).round() as usize).max(1);
-        let low: Vec<f64> = samples
+        // One buffer, filtered in place, and no slicing: the WASM is near
+        // its ceiling (`make size`).
+        let mut low: Vec<f64> = samples
             .chunks_exact(step)
             .map(|c| c.iter().map(|s| *s as f64).sum::<f64>() / step as f64)
             .collect();
-        let mean = low.iter().sum::<f64>() / low.len().max(1) as f64;
-        let speech = rms(low.iter().map(|s| s - mean), low.len());
-        let mut white = Vec::with_capacity(low.len());
-        let mut last = (0.0, low.first().copied().unwrap_or(0.0));
-        for x in &low {
-            last = (0.9 * (last.0 + x - last.1), *x);
-            white.push(last.0);
+        let Some(&first) = low.first() else {
+            return Frame::default();
+        };
+        let n = low.len() as f64;
+        let mean = low.iter().sum::<f64>() / n;
+        let speech = mean_square(low.iter().map(|x| x - mean), n).sqrt();
+        let (mut y, mut before) = (0.0, first);
+        for x in low.iter_mut() {
+            y = 0.9 * (y + *x - before);
+            before = *x;
+            *x = y;
         }
         let rate = rate / step as f64;
-        let shortest = (rate / 400.0) as usize;
-        let longest = ((rate / 70.0) as usize).min(white.len() / 2);
+        let longest = ((rate / 70.0) as usize).min(low.len() / 2);
         let mut voicing = 0.0f64;
-        for lag in shortest.max(1)..=longest {
-            let (a, b) = (&white[..white.len() - lag], &white[lag..]);
+        for lag in ((rate / 400.0) as usize).max(1)..=longest {
             let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
-            for (x, y) in a.iter().zip(b) {
+            for (x, y) in low.iter().zip(low.iter().skip(lag)) {
                 ab += x * y;
                 aa += x * x;
                 bb += y * y;
@@ -95,6 +95,7 @@ impl Frame {
                 voicing = voicing.max(ab / (aa * bb).sqrt());
             }
         }
+        let level = mean_square(samples.iter().map(|s| *s as f64), samples.len() as f64).sqrt();
         let clean = |x: f64| if x.is_finite() { x.max(0.0) } else { 0.0 };
         Frame {
             level: clean(level),
@@ -104,8 +105,8 @@ impl Frame {
     }
 }
 
-fn rms(values: impl Iterator<Item = f64>, n: usize) -> f64 {
-    (values.map(|v| v * v).sum::<f64>() / n.max(1) as f64).sqrt()
+fn mean_square(values: impl Iterator<Item = f64>, n: f64) -> f64 {
+    values.map(|v| v * v).sum::<f64>() / n
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
