@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import struct
@@ -377,6 +378,8 @@ def main():
     p.add_argument("--json", default=None)
     p.add_argument("--report", metavar="JSON", help="only print the tables of an earlier --json")
     args = p.parse_args()
+    # Stopped (Ctrl-C, kill): the servers it started stop with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.report:
         result = json.load(open(args.report, encoding="utf-8"))
         if "tasks" in result:

@@ -287,8 +287,10 @@ def handler_for(recognizer):
             texts = [s.text.replace("\ufffd", "") for s in segments]
             if recognizer.simplify and (language or info.language or "").startswith("zh"):
                 texts = [recognizer.simplify(t) for t in texts]
-            result = collapse_repeats("".join(texts).strip())
-            if looping(result):
+            result = "".join(texts).strip()
+            if recognizer.args.drop_loops:
+                result = collapse_repeats(result)
+            if recognizer.args.drop_loops and looping(result):
                 LOG.info("a decoding loop, answered as nothing heard: %s", result)
                 result = ""
             elapsed = time.monotonic() - started
@@ -337,6 +339,10 @@ def main():
                    default=env("ASR_VAD", "1") == "1",
                    help="drop silence with Silero VAD before decoding (default on: "
                         "with a prompt, silence and noise come back as loops of it)")
+    p.add_argument("--drop-loops", action=argparse.BooleanOptionalAction,
+                   default=env("ASR_DROP_LOOPS", "1") == "1",
+                   help="a sentence said twice comes back once, a decoding loop as nothing "
+                        "heard (default on; off: as Whisper wrote it, as before)")
     p.add_argument("--simplified", action=argparse.BooleanOptionalAction,
                    default=env("ASR_SIMPLIFIED", "1") == "1",
                    help="write Chinese answers in Simplified characters (zhconv); default on")
