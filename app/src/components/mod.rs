@@ -10,7 +10,7 @@ mod pager;
 mod rating;
 mod search;
 
-pub use agent_panel::{early as agent_panel_early, AgentPanel};
+pub use agent_panel::{early as agent_panel_early, endpoint as recording_endpoint, AgentPanel};
 pub use charts::{series_color, DimensionBars, Histogram, RadarChart, RadarSeries};
 pub use helpful::HelpfulButton;
 pub use my_review::DeleteMine;

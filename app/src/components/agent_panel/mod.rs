@@ -17,7 +17,7 @@
 mod apply;
 mod conversation;
 pub mod early;
-mod endpoint;
+pub mod endpoint;
 mod recorder;
 mod speech;
 mod storage;

@@ -1,8 +1,8 @@
 //! Recording the student for the site's own recognizer: the microphone
 //! through `getUserMedia`, `MediaRecorder` (Opus in WebM or Ogg, AAC in MP4
 //! on Safari, at 32 kbit/s: a 20-second message is 80 KB on a phone
-//! network), the input level from an `AnalyserNode` for the meter and the
-//! end of speech (`endpoint`), and the upload to `POST /api/v1/transcribe`.
+//! network), the samples of an `AnalyserNode` for the meter and the end of
+//! speech (`endpoint`), and the upload to `POST /api/v1/transcribe`.
 //! Reached dynamically (`crate::js`), as the panel's other browser APIs.
 
 use std::cell::RefCell;
@@ -13,6 +13,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::endpoint::Frame;
 use crate::js::{call0, call1, construct, get, method, object, set, window};
 use crate::protocol::{PageContext, UserForm};
 
@@ -24,8 +25,9 @@ const FORMATS: [&str; 4] = [
     "audio/webm",
 ];
 const BITS_PER_SECOND: f64 = 32_000.0;
-/// Samples per level reading.
-const WINDOW: u32 = 1024;
+/// Samples per reading: 43 ms at 48 kHz, two periods of the lowest voice
+/// (`endpoint::Frame::of` looks for its pitch).
+const WINDOW: u32 = 2048;
 
 fn navigator_media() -> Option<JsValue> {
     get(&get(&window()?, "navigator")?, "mediaDevices")
@@ -60,6 +62,8 @@ pub struct Recorder {
     context: Option<JsValue>,
     analyser: Option<JsValue>,
     samples: Float32Array,
+    /// The audio context's sample rate.
+    rate: f64,
     _on_data: Closure<dyn FnMut(JsValue)>,
     _on_stop: Closure<dyn FnMut(JsValue)>,
 }
@@ -168,6 +172,12 @@ impl Recorder {
             Some(analyser)
         });
 
+        let rate = context
+            .as_ref()
+            .and_then(|ctx| get(ctx, "sampleRate"))
+            .and_then(|r| r.as_f64())
+            .unwrap_or(48_000.0);
+
         if call0(&recorder, "start").is_err() {
             stop_tracks(&stream);
             return Err(start_error_text("").to_string());
@@ -178,21 +188,21 @@ impl Recorder {
             context,
             analyser,
             samples: Float32Array::new_with_length(WINDOW),
+            rate,
             _on_data: on_data,
             _on_stop: on_stop,
         })
     }
 
-    /// The input level now: the RMS of the last samples (0 without a meter).
-    pub fn level(&self) -> f64 {
-        let Some(analyser) = &self.analyser else {
-            return 0.0;
-        };
-        if call1(analyser, "getFloatTimeDomainData", &self.samples).is_err() {
-            return 0.0;
+    /// What the microphone hears now: the last samples' level, speech band
+    /// and voicing (nothing without a meter).
+    pub fn frame(&self) -> Frame {
+        match &self.analyser {
+            Some(analyser) if call1(analyser, "getFloatTimeDomainData", &self.samples).is_ok() => {
+                Frame::of(&self.samples.to_vec(), self.rate)
+            }
+            _ => Frame::default(),
         }
-        let v = self.samples.to_vec();
-        (v.iter().map(|s| (*s as f64) * (*s as f64)).sum::<f64>() / v.len().max(1) as f64).sqrt()
     }
 
     /// Whether a meter reads the level (else only a tap or the limit ends it).

@@ -439,10 +439,10 @@ fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl Int
         let mut stop = None;
         session.update_value(|s| {
             if let Some(s) = s {
-                let level = s.recorder.level();
-                let said = s.ears.tick(level);
+                let heard = s.recorder.frame();
+                let said = s.ears.tick(heard);
                 let elapsed = s.ears.elapsed_ms();
-                meter.set((level, elapsed));
+                meter.set((heard.level, elapsed));
                 stop = if s.recorder.has_meter() {
                     said
                 } else {
