@@ -425,11 +425,11 @@ mod tests {
     fn the_demo_data_does_not_drift() {
         assert_eq!(
             digest(&generate(crate::demo::DEMO_SEED)),
-            "878ab3f29a003a59c90023b669607828272814f9ea8e68b4a42dbc98ab7ba8fa"
+            "2a4567adf0e680baf232156a3dd4952304af913e6c24d01b2c8f63ea5e820efd"
         );
         assert_eq!(
             digest(&catalog()),
-            "61fdacc1e10dd5b6ee00d813e768d5cef09df8675eefade1cd0bebb532f3f8d2"
+            "4853a77e148821b444241237369f3c770c12d9d2f7a6c3da81480002b1cd61cf"
         );
     }
 
