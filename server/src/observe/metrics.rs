@@ -94,6 +94,7 @@ fn register_at_zero() {
     for name in [
         "http_requests_total",
         "http_rate_limited_total",
+        "http_panics_total",
         "agent_degraded_total",
         "llm_errors_total",
         "reviews_refused_total",

@@ -169,11 +169,8 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
                 // graduate study itself.
                 Cue::WantExam => {
                     let (cs, ce) = text.clause(t.start);
-                    s.want_exam |= !super::faq::is_question(
-                        &text.chars[cs..ce],
-                        false,
-                        &lex.lists.question,
-                    )
+                    s.want_exam |=
+                        !super::faq::is_question(&text.chars[cs..ce], false, &lex.lists.question)
                 }
                 Cue::Skip => s.skip = true,
                 Cue::ReadBack => s.read_back = true,

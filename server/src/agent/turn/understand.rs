@@ -76,12 +76,15 @@ impl Agent {
             .cloned()
             .collect();
         // What code understood nothing of, a model classifies —
-        // when it says something at all ("好的" alone says nothing).
+        // when it says something at all ("好的" alone says nothing). A
+        // question is no greeting or read-back for it to find: it goes to
+        // the planner, which answers it (one model call, not two).
         t.classify = self.model.is_some()
             && t.session.persona != crate::agent::CASUAL
             && !t.wants_review
             && understood_nothing(&t.analysis)
-            && !t.unread.is_empty();
+            && !t.unread.is_empty()
+            && !crate::agent::nlu::is_question(&t.text, &self.lexicons);
     }
 
     /// The student's answer to a place answer's offer to search: a yes
