@@ -79,6 +79,16 @@ impl Evidence {
     }
 }
 
+impl Evidence {
+    /// Whether `message` could bear out any intent code acts on: where it
+    /// cannot, asking the model for one is a call whose answer is dropped.
+    pub fn could_support(&self, normalized: &str, question: bool) -> bool {
+        [ModelIntent::Greeting, ModelIntent::ReadBack]
+            .into_iter()
+            .any(|i| self.supports(i, normalized, question))
+    }
+}
+
 /// The confidence below which the model's intent is not acted on.
 pub const THRESHOLD: f64 = 0.7;
 /// The longest reason kept, in characters.
@@ -280,6 +290,16 @@ impl Agent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_no_label_could_fit_is_not_sent_to_be_classified() {
+        let e = Evidence::load();
+        // A question without 我 is neither a greeting nor a read-back.
+        assert!(!e.could_support("读研期间能出国交换吗", true));
+        // A short remark may be a greeting, a question about what I said a read-back.
+        assert!(e.could_support("就是随口一说", false));
+        assert!(e.could_support("你掌握了我哪些情况", true));
+    }
 
     #[test]
     fn a_well_formed_answer_is_read() {

@@ -76,15 +76,20 @@ impl Agent {
             .cloned()
             .collect();
         // What code understood nothing of, a model classifies —
-        // when it says something at all ("好的" alone says nothing). A
-        // question is no greeting or read-back for it to find: it goes to
-        // the planner, which answers it (one model call, not two).
+        // when it says something at all ("好的" alone says nothing), and
+        // only where the message could bear out a label code would take
+        // (a question without 我 is no read-back, and no greeting): the
+        // rest goes straight to the planner, one model call, not two.
+        let normalized = crate::catalog::normalize(&t.text);
         t.classify = self.model.is_some()
             && t.session.persona != crate::agent::CASUAL
             && !t.wants_review
             && understood_nothing(&t.analysis)
             && !t.unread.is_empty()
-            && !crate::agent::nlu::is_question(&t.text, &self.lexicons);
+            && self.intent_evidence.could_support(
+                &normalized,
+                crate::agent::nlu::is_question(&t.text, &self.lexicons),
+            );
     }
 
     /// The student's answer to a place answer's offer to search: a yes
