@@ -1,0 +1,85 @@
+//! A name aligned to the stretch of a text closest to it: an edit distance
+//! with the name matched whole and the stretch free to start and end
+//! anywhere.
+
+use super::syllable::{substitution, Syllable};
+
+/// The stretch of `heard` closest to `want`: (start, end, distance,
+/// characters the same), with `want` matched whole and the stretch free
+/// to start and end anywhere (a semi-global edit distance). Ties go to the
+/// stretch with more of the name's own characters, then the shorter.
+pub(super) fn align(
+    want: &[Syllable],
+    distinct: &[bool],
+    heard: &[Syllable],
+    near: &[(u64, u64)],
+) -> Option<Aligned> {
+    let (n, m) = (want.len(), heard.len());
+    if n == 0 || m == 0 {
+        return None;
+    }
+    let better = |a: &Aligned, b: &Aligned| {
+        a.distance
+            .partial_cmp(&b.distance)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(b.same.cmp(&a.same))
+    };
+    let fresh = |start: usize, distance: f32| Aligned {
+        start,
+        end: start,
+        distance,
+        same: 0,
+        heard_distinct: 0,
+        distinct_cost: 0.0,
+    };
+    let mut prev: Vec<Aligned> = (0..=m).map(|j| fresh(j, 0.0)).collect();
+    let mut cur = prev.clone();
+    for i in 1..=n {
+        cur[0] = fresh(0, i as f32);
+        for j in 1..=m {
+            let sub = substitution(&want[i - 1], &heard[j - 1], near);
+            let p = &prev[j - 1];
+            let diag = Aligned {
+                distance: p.distance + sub,
+                same: p.same + usize::from(sub == 0.0),
+                heard_distinct: p.heard_distinct + usize::from(sub < 1.0 && distinct[i - 1]),
+                distinct_cost: p.distinct_cost + if distinct[i - 1] { sub } else { 0.0 },
+                ..p.clone()
+            };
+            let up = Aligned {
+                distance: prev[j].distance + 1.0,
+                distinct_cost: prev[j].distinct_cost + if distinct[i - 1] { 1.0 } else { 0.0 },
+                ..prev[j].clone()
+            };
+            let left = Aligned {
+                distance: cur[j - 1].distance + 1.0,
+                ..cur[j - 1].clone()
+            };
+            cur[j] = [diag, up, left]
+                .into_iter()
+                .min_by(better)
+                .unwrap_or_else(|| fresh(0, f32::MAX));
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev.into_iter()
+        .enumerate()
+        .skip(1)
+        .map(|(end, a)| Aligned { end, ..a })
+        .filter(|a| a.end > a.start)
+        .min_by(|a, b| better(a, b).then((a.end - a.start).cmp(&(b.end - b.start))))
+}
+
+/// The closest stretch `align` found.
+#[derive(Clone, Debug)]
+pub(super) struct Aligned {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) distance: f32,
+    /// Characters of the stretch that are the name's own.
+    pub(super) same: usize,
+    /// The name's distinctive syllables (not 大, 学 and the like) heard.
+    pub(super) heard_distinct: usize,
+    /// The part of `distance` spent on distinctive syllables.
+    pub(super) distinct_cost: f32,
+}
