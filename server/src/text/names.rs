@@ -28,7 +28,7 @@ pub struct Term {
 /// not a name and is cut rather than refused by the index).
 pub const MAX_KEY_CHARS: usize = 32;
 
-fn is_han(c: char) -> bool {
+pub(crate) fn is_han(c: char) -> bool {
     matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{2FA1F}')
 }
 
@@ -44,7 +44,7 @@ pub fn fold_name(s: &str) -> Vec<char> {
 
 /// The plain (toneless) readings of one character: every reading for
 /// `all`, else the common one; a character without a reading is itself.
-fn readings(c: char, all: bool) -> Vec<String> {
+pub(crate) fn readings(c: char, all: bool) -> Vec<String> {
     if !is_han(c) {
         return vec![c.to_string()];
     }

@@ -326,6 +326,21 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
         }
     }
 
+    /// Entry `id` typed over `[start, end)`: exact, so at distance 0.
+    fn typed(&self, id: u32, start: usize, end: usize, how: How) -> Match<T> {
+        let e = &self.entries[id as usize];
+        Match {
+            start,
+            end,
+            value: e.value.clone(),
+            distance: 0.0,
+            same_chars: 0,
+            len: e.syllables.len(),
+            how,
+            close: true,
+        }
+    }
+
     /// Latin stretches: words joined into a toneless spelling, or one
     /// word of initials.
     fn find_typed(&self, text: &[char], free: &impl Fn(usize) -> bool, out: &mut Vec<Match<T>>) {
@@ -360,17 +375,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                         .map(|c| c.to_ascii_lowercase()),
                 );
                 for id in self.by_pinyin.get(&spelled).into_iter().flatten() {
-                    let e = &self.entries[*id as usize];
-                    out.push(Match {
-                        start: words[a].0,
-                        end: words[b].1,
-                        value: e.value.clone(),
-                        distance: 0.0,
-                        same_chars: 0,
-                        len: e.syllables.len(),
-                        how: How::Pinyin,
-                        close: true,
-                    });
+                    out.push(self.typed(*id, words[a].0, words[b].1, How::Pinyin));
                 }
             }
             let word: String = text[words[a].0..words[a].1]
@@ -380,17 +385,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
             if word.len() >= 2 && !word.contains(['a', 'e', 'i', 'o', 'u', 'v']) {
                 if let Some(ids) = self.by_initials.get(&word) {
                     for id in ids {
-                        let e = &self.entries[*id as usize];
-                        out.push(Match {
-                            start: words[a].0,
-                            end: words[a].1,
-                            value: e.value.clone(),
-                            distance: 0.0,
-                            same_chars: 0,
-                            len: e.syllables.len(),
-                            how: How::Initials,
-                            close: true,
-                        });
+                        out.push(self.typed(*id, words[a].0, words[a].1, How::Initials));
                     }
                 }
             }

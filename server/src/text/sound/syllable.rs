@@ -2,8 +2,6 @@
 //! merges speakers and recognizers make, and what hearing one syllable for
 //! another costs.
 
-use pinyin::{ToPinyin, ToPinyinMulti};
-
 /// What the index holds for one character position of a name or a text:
 /// the sounds of each of its readings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,9 +15,7 @@ pub(super) struct Syllable {
     pub(super) finals: Vec<u64>,
 }
 
-pub(super) fn is_han(c: char) -> bool {
-    matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
-}
+pub(super) use crate::text::names::is_han;
 
 /// FNV-1a: a fixed hash, so sounds compare as numbers.
 pub(super) fn hash(s: &str) -> u64 {
@@ -83,24 +79,11 @@ pub fn fuzzy(syllable: &str) -> String {
 /// The toneless readings of a character: every reading when `all`, else
 /// the common one; nothing for a character that is not Han.
 pub(super) fn readings(c: char, all: bool) -> Vec<String> {
-    if !is_han(c) {
-        return Vec::new();
+    if is_han(c) {
+        crate::text::names::readings(c, all)
+    } else {
+        Vec::new()
     }
-    let mut out: Vec<String> = Vec::new();
-    if let Some(p) = c.to_pinyin() {
-        out.push(p.plain().to_string());
-    }
-    if all {
-        if let Some(multi) = c.to_pinyin_multi() {
-            for p in multi {
-                let s = p.plain().to_string();
-                if !out.contains(&s) {
-                    out.push(s);
-                }
-            }
-        }
-    }
-    out
 }
 
 pub(super) fn syllable(c: char, all: bool) -> Syllable {
