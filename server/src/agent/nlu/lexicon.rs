@@ -382,7 +382,7 @@ impl Lexicons {
             })
             .filter(|&(hits, _)| hits > 0)
             .collect();
-        scores.sort_by(|a, b| b.0.cmp(&a.0));
+        scores.sort_by_key(|s| std::cmp::Reverse(s.0));
         // Two words of the concept at least: one alone (文字 in 古文字释读)
         // is as likely a field of its own the student named.
         match scores.as_slice() {
