@@ -1,7 +1,8 @@
 //! What the student asks for, from the cue words of cues.txt that are not
 //! negated. Precedence, highest first (the first that applies wins):
 //!
-//! 1. `Faq`         a FAQ entry matched and no advisor is referred to
+//! 1. `Faq`         a FAQ entry matched, no advisor referred to, and no
+//!    advisors of a named school or major asked for
 //!    — then `ReadBack`: "我刚才说的是哪个学校", a read-back cue, no advisor
 //!    referred to, and a question or no value of its own ("我的要求是温和"
 //!    states one)
@@ -17,7 +18,8 @@
 //!    ("怎么样"), and nothing wished for: no direction or preference, no
 //!    想考/报/考研, no open/reviews/list cue ("哈工大的机械工程怎么样，我想考"
 //!    is a wish)
-//! 5. `OpenDetail`  详情/主页/打开; or 看看/点开 with a reference
+//! 5. `OpenDetail`  详情/主页/打开; or 看看/点开 with a reference and no
+//!    reviews cue ("他的评价给我看下" asks for the reviews)
 //! 6. `AskReviews`  评价/口碑/风评 …
 //! 7. `AskAbout`    怎么样/如何/介绍一下 …
 //! 8. `Recommend`   推荐/适合我/帮我选; 哪个好 with fewer than two references
@@ -62,6 +64,9 @@ pub(crate) struct Context<'a> {
 struct Seen {
     compare: bool,
     open: bool,
+    /// 看看/看下 with a reference: a look at whatever else the sentence
+    /// names ("他的评价给我看下" looks at the reviews).
+    look: bool,
     reviews: bool,
     about: bool,
     recommend: bool,
@@ -157,7 +162,7 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
                 Cue::Choose => s.recommend = true,
                 Cue::Difference => s.compare |= refs >= 2,
                 Cue::OpenDetail => s.open = true,
-                Cue::OpenDetailRef => s.open |= refs >= 1,
+                Cue::OpenDetailRef => s.look |= refs >= 1,
                 Cue::AskReviews => s.reviews = true,
                 Cue::AskReviewsRef => s.reviews |= refs >= 1,
                 Cue::AskAbout => s.about = true,
@@ -183,6 +188,7 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
             }
         }
     }
+    s.open |= s.look && !s.reviews;
     let social = || only_social(text, lex, cx.neg) && cx.references == 0;
     let choosing = cx.references == 0 && (s.recommend || s.list);
     let about_place = refs == 0
@@ -191,7 +197,9 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
         && (cx.question || s.about)
         && !((cx.has_pref && !cx.jobs_question) || cx.direction || s.wish || s.want_exam)
         && !(s.open || s.reviews || s.recommend || s.list || s.help);
-    if cx.faq && refs == 0 {
+    // "复旦金融有没有对跨考生友好的导师" asks for advisors of a place; the
+    // FAQ words in it (跨考) say which.
+    if cx.faq && refs == 0 && !(cx.place && choosing) {
         Act::Faq
     } else if s.read_back && refs == 0 && (cx.question || !(cx.has_slot || cx.has_pref)) {
         Act::ReadBack

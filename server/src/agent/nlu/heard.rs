@@ -53,17 +53,20 @@ pub(crate) fn names_index(names: &[Vec<char>]) -> SoundIndex<Tag> {
     ix
 }
 
-/// Whether the short name at `[start, end)` stands where a name stands.
+/// Whether the short name at `[start, end)` stands where a name stands:
+/// next to a school or a major, before 专业/系/大学 or before the advisors
+/// asked for ("…有什么导师"), or, when `alone` may do, alone in its clause.
 fn anchored(
     text: &Text,
     lex: &Lexicons,
     start: usize,
     end: usize,
     found: &[(usize, usize)],
+    alone: bool,
 ) -> bool {
     let l = &lex.lists;
     let (cs, ce) = text.clause(start);
-    if cs == start && ce == end {
+    if alone && cs == start && ce == end {
         return true;
     }
     let mut before = start;
@@ -82,11 +85,16 @@ fn anchored(
                 .any(|t| matches!(t, Tag::School(_) | Tag::Major(_)))
         }) || found.iter().any(|&(s, e)| pos >= s && pos < e)
     };
+    let mut link = end;
+    while let Some(n) = l.advisors_link.prefix_at(&text.chars, link) {
+        link += n;
+    }
     (before > 0 && place(before - 1))
         || place(after)
         || [&l.school_suffix, &l.major_suffix, &l.major_suffix_weak]
             .iter()
             .any(|list| list.prefix_at(&text.chars, end).is_some())
+        || (link > end && l.advisor_noun.prefix_at(&text.chars, link).is_some())
 }
 
 /// Whether a match may stand: typed and long names anywhere, a school,
@@ -110,11 +118,15 @@ fn standing(
     }
     // Three syllables are short too: 计算时 is a word of its own, 计算鸡
     // after a school is 计算机. An advisor's name of three is not.
+    // A name heard with none of its characters written (习教 for 西交)
+    // stands only next to another name or its suffix: alone it is
+    // likelier some other word.
+    let written = m.same_chars > 0;
     let short = m.len <= 2 || (k != Kind::Name && m.len <= 3);
-    if !short {
+    if !short && written {
         return true;
     }
-    anchored(text, lex, m.start, m.end, spans)
+    anchored(text, lex, m.start, m.end, spans, written)
         || (k == Kind::Name
             && lex
                 .lists
@@ -209,14 +221,28 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
         spans.len()
     });
     let mut taken: Vec<(usize, usize, Vec<Tag>)> = Vec::new();
-    for k in missing {
+    // Twice: a short name may stand only next to a name of another kind
+    // taken after it ("习教的电器": the major anchors the school).
+    let mut done: Vec<Kind> = Vec::new();
+    for k in missing.iter().chain(missing.iter()).copied() {
+        if done.contains(&k) {
+            continue;
+        }
         let spans: Vec<(usize, usize)> = taken.iter().map(|&(s, e, _)| (s, e)).collect();
+        // A name of another kind heard close beside it anchors a short
+        // name as one taken does: "习教的电器" is 西交 and 电气 together.
+        let beside: Vec<(usize, usize)> = candidates
+            .iter()
+            .filter(|m| m.close && kind(&m.value).is_some_and(|o| o != k && o != Kind::Name))
+            .map(|m| (m.start, m.end))
+            .chain(spans.iter().copied())
+            .collect();
         let of_kind: Vec<&Match<Tag>> = candidates
             .iter()
             .copied()
             .filter(|m| kind(&m.value) == Some(k))
             .filter(|m| !spans.iter().any(|&(s, e)| m.start < e && s < m.end))
-            .filter(|m| standing(text, lex, m, k, &spans))
+            .filter(|m| standing(text, lex, m, k, &beside))
             .collect();
         let Some(best) = of_kind.first() else {
             continue;
@@ -246,6 +272,7 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
             tags.push(Tag::Heard);
         }
         taken.push((best.start, best.end, tags));
+        done.push(k);
     }
     for (start, end, tags) in taken {
         text.insert_token(start, end, tags);
@@ -311,6 +338,34 @@ mod tests {
             assert_ne!(a.school, one("复旦大学"), "{text}");
         }
         assert_eq!(analyze("我计算时间够不够", lex, &[]).major, None);
+    }
+
+    #[test]
+    fn a_short_name_heard_in_other_characters_stands_only_beside_a_name() {
+        let lex = lexicons();
+        // 习教 is 西交 by sound alone: taken next to a major, exact or
+        // heard itself (痛信 for 通信), never alone.
+        let a = analyze("我想考习教的通信", lex, &[]);
+        assert_eq!(a.school, one("西安交通大学"));
+        assert_eq!(a.major, one("通信工程"));
+        let a = analyze("我想考习教的痛信", lex, &[]);
+        assert_eq!(a.school, one("西安交通大学"));
+        assert_eq!(a.major, one("通信工程"));
+        assert_eq!(analyze("我在习教", lex, &[]).school, None);
+        // A short name written in part (南打 for 南大) stands before the
+        // advisors asked for as it does before 专业.
+        assert_eq!(analyze("请问南打有什么导师", lex, &[]).school, one("南京大学"));
+        assert_eq!(analyze("请问现在有什么导师", lex, &[]).school, None);
+    }
+
+    #[test]
+    fn two_schools_side_by_side_are_asked_about() {
+        let lex = lexicons();
+        let a = analyze("清华浙大的计算机", lex, &[]);
+        assert_eq!(
+            a.school,
+            Some(Slot::Either(vec!["清华大学".into(), "浙江大学".into()]))
+        );
     }
 
     #[test]

@@ -205,6 +205,10 @@ pub(crate) struct Lists {
     pub postpone_school: WordList,
     pub postpone_major: WordList,
     pub place_jobs: WordList,
+    pub own_wish: WordList,
+    pub other_subject: WordList,
+    pub advisors_link: WordList,
+    pub advisor_noun: WordList,
     pub function: WordList,
 }
 
@@ -239,6 +243,10 @@ impl Lists {
             "number_suffix" => &mut self.number_suffix,
             "date_word" => &mut self.date_word,
             "place_jobs" => &mut self.place_jobs,
+            "own_wish" => &mut self.own_wish,
+            "other_subject" => &mut self.other_subject,
+            "advisors_link" => &mut self.advisors_link,
+            "advisor_noun" => &mut self.advisor_noun,
             "function" => &mut self.function,
             _ => return None,
         })

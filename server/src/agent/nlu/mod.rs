@@ -133,6 +133,17 @@ pub fn is_question(text: &str, lex: &Lexicons) -> bool {
     )
 }
 
+/// Whether the message speaks of a person at all (导师, 老师, 他…): an ask
+/// with nobody in particular named ("介绍一下") is about the advisor in
+/// view; one that speaks of no person ("中期考核没过会怎样") is about
+/// something else.
+pub fn speaks_of_a_person(a: &Analysis, lex: &Lexicons) -> bool {
+    let chars: Vec<char> = a.normalized.chars().collect();
+    !a.references.is_empty()
+        || lex.lists.person_noun.occurs_in(&chars)
+        || lex.lists.pronoun_bare.occurs_in(&chars)
+}
+
 /// One utterance → Analysis. `known_names` are advisor names the caller can
 /// resolve (those on the page plus the current ranking), used for Name references.
 pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
@@ -187,6 +198,30 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
             jobs_question: is_question && lex.lists.place_jobs.occurs_in(&t.chars),
         },
     );
+
+    let own_words_only = slots
+        .direction
+        .as_ref()
+        .is_none_or(|d| !lex.directions.contains(d));
+    if act == Act::None
+        && is_question
+        && own_words_only
+        && slots.school.is_none()
+        && slots.major.is_none()
+        && unknown.school.is_none()
+        && unknown.major.is_none()
+        && refs.refs.is_empty()
+        && !lex.lists.own_wish.occurs_in(&t.chars)
+    {
+        // A question that asks for nothing code answers, names no school,
+        // major, known direction or advisor and speaks of no wish of the
+        // student's own is about graduate study in general: its preference
+        // words, and words read as a direction of its own, are its topic
+        // ("研究生可以自己选课题吗", "学术会议一般谁出钱"), not a wish to
+        // write into the form.
+        prefs = preferences::Prefs::default();
+        slots.direction = None;
+    }
 
     let mut rejected: Vec<(usize, String)> =
         slots.rejected.into_iter().chain(prefs.rejected).collect();

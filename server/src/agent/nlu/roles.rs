@@ -99,7 +99,7 @@ fn direction_context(text: &Text, idx: usize, left_only: bool) -> Option<bool> {
 
 /// Names said after a background cue ("本科学的是人工智能") describe the
 /// student's past, not the wish: they lose their meaning.
-fn drop_background(text: &mut Text) {
+fn drop_background(text: &mut Text, lex: &Lexicons) {
     let past = |t: &mut super::tokens::Token| {
         t.tags
             .retain(|g| !matches!(g, Tag::School(_) | Tag::Major(_) | Tag::Direction(_)))
@@ -111,13 +111,18 @@ fn drop_background(text: &mut Text) {
                 past(t);
             }
         }
-        // "我是南开毕业的", "华科本科毕业": the names before it in the clause.
+        // "我是南开毕业的", "华科本科毕业": the names before it in the
+        // clause, up to someone else the cue may be said of ("浙大哪位老师
+        // 的学生毕业去大厂": the students graduate, not the one asking).
         if text.tokens[i].has_cue(Cue::BackgroundAfter) {
-            let (cs, _) = text.clause(text.tokens[i].start);
+            let cue = text.tokens[i].start;
+            let (cs, _) = text.clause(cue);
+            let chars = text.chars.clone();
             for t in text.tokens[..i]
                 .iter_mut()
                 .rev()
                 .take_while(|t| t.start >= cs)
+                .take_while(|t| !lex.lists.other_subject.occurs_in(&chars[t.end.min(cue)..cue]))
             {
                 past(t);
             }
@@ -138,8 +143,8 @@ pub(crate) fn in_background(text: &Text, pos: usize) -> bool {
 }
 
 /// Rewrites the tags of every multi-meaning token to the one meaning that applies.
-pub(crate) fn resolve(text: &mut Text, _lex: &Lexicons) {
-    drop_background(text);
+pub(crate) fn resolve(text: &mut Text, lex: &Lexicons) {
+    drop_background(text, lex);
     let pure_major = text
         .tokens
         .iter()

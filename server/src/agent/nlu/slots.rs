@@ -91,6 +91,23 @@ fn either(kept: &[Slot], alternatives: bool) -> Option<Slot> {
     (names.len() == kept.len()).then_some(Slot::Either(names))
 }
 
+/// Whether nothing but a joining word or a list mark stands between
+/// `end` and `start`.
+fn joined(text: &Text, end: usize, start: usize) -> bool {
+    if start < end {
+        return false;
+    }
+    if start == end {
+        return true;
+    }
+    let gap = &text.chars[end..start];
+    gap.iter().all(|&c| c == '、')
+        || text
+            .tokens
+            .iter()
+            .any(|t| t.start == end && t.end == start && t.has_cue(Cue::Coord))
+}
+
 /// Of several majors named, the one said right after the school ("想跨考北大
 /// 的计算机", "南京大学软件工程"): the others are background ("本科学数学的",
 /// "数学基础一般"). None when no major or several stand there.
@@ -127,6 +144,8 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     // Where each kept major starts, and where each school ends.
     let mut major_starts: Vec<usize> = Vec::new();
     let mut school_ends: Vec<usize> = Vec::new();
+    // The spans of the schools kept, in order.
+    let mut school_spans: Vec<(usize, usize)> = Vec::new();
     let mut dropped = [false; 2];
     let mut directions: Vec<String> = Vec::new();
     let mut dropped_direction = false;
@@ -158,6 +177,8 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             kept[which].push(slot);
             if which == 1 {
                 major_starts.push(t.start);
+            } else {
+                school_spans.push((t.start, t.end));
             }
         }
         if which == 0 {
@@ -172,7 +193,13 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
         }
     };
     let alternatives = !prefer_last && text.tokens.iter().any(|t| t.has_cue(Cue::Alternative));
-    out.school = either(&kept[0], alternatives).or_else(|| pick(&kept[0]));
+    // Two schools said side by side ("清华浙大的电气", "北大、清华") offer
+    // both as much as "或者" does: neither is chosen for the student.
+    let side_by_side = school_spans
+        .windows(2)
+        .any(|w| joined(text, w[0].1, w[1].0));
+    out.school = either(&kept[0], alternatives || (!prefer_last && side_by_side))
+        .or_else(|| pick(&kept[0]));
     out.major = either(&kept[1], alternatives)
         .or_else(|| {
             (!prefer_last)

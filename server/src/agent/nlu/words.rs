@@ -55,6 +55,12 @@ pub(crate) fn basic(s: &str) -> String {
             && next.is_some_and(|n| n.is_ascii_digit())
         {
             out.push('.');
+        } else if c == '.'
+            && prev.is_some_and(|p| p.is_ascii_alphabetic())
+            && next.is_some_and(|n| n.is_ascii_digit())
+        {
+            // An abbreviation point ("No.2", "Vol.3"), not a full stop.
+            out.push(' ');
         } else if matches!(c, '-' | '_' | '/') && latin(prev) && latin(next) {
             out.push(' ');
         } else if matches!(c, '+' | '#')

@@ -30,7 +30,7 @@ mod syllable;
 
 use align::align;
 pub use syllable::{fuzzy, tolerance};
-use syllable::{is_han, near_pairs, readings, syllable, Syllable};
+use syllable::{is_han, near_pairs, readings, syllable, Syllable, SAME_READING};
 
 /// One name the index holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -310,7 +310,15 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 // The stretch written as the name itself: the exact pass saw
                 // it and read it as something else (a cue, a longer word).
                 let verbatim = a.same == len && a.end - a.start == len;
-                if a.distance <= reach(len) && a.same > 0 && heard_enough && !verbatim {
+                // Every syllable the name's own reading, none written as
+                // the name: a recognizer writing a short name's sound in
+                // other characters (习教 for 西交). Reported close with no
+                // character of its own; the caller takes it only where a
+                // name stands.
+                let homophones = a.same == 0
+                    && a.end - a.start == len
+                    && a.distance <= SAME_READING * len as f32 + 1e-4;
+                if a.distance <= reach(len) && !verbatim && (homophones || (a.same > 0 && heard_enough)) {
                     out.push(Match {
                         start: start + a.start,
                         end: start + a.end,

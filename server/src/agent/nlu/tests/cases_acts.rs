@@ -245,3 +245,41 @@ fn questions_about_a_school_or_major() {
         ("想找个好就业的导师", &[Style("产业型"), Act(Recommend)]),
     ]);
 }
+
+#[test]
+fn questions_about_graduate_study_state_no_wish() {
+    run(&[
+        // Preference words that are the question's topic, not a wish.
+        ("研究生可以自己选课题吗", &[]),
+        ("学术会议一般谁出钱", &[]),
+        ("读研能不能同时实习", &[]),
+        // The student's own wish, or an answer that states one, still counts.
+        ("我想找能实习的导师，有吗", &[Style("产业型"), Act(Recommend)]),
+        ("钱多少都行", &[Fund("一般")]),
+        // Advisors of a named place asked for: not the FAQ its words touch.
+        (
+            "复旦金融有没有对跨考生友好的导师",
+            &[School("复旦大学"), Major("金融学"), Act(Recommend)],
+        ),
+        // The students of an advisor graduate, not the one asking.
+        (
+            "浙大的人工智能哪位老师的学生毕业去大厂的多",
+            &[School("浙江大学"), Major("人工智能"), Style("产业型")],
+        ),
+        (
+            "清华软工里谁最适合零基础的学生",
+            &[School("清华大学"), Major("软件工程"), Act(Recommend)],
+        ),
+    ]);
+}
+
+#[test]
+fn a_look_at_the_reviews_asks_for_the_reviews() {
+    run(&[
+        ("最末尾那个老师的评价给我看下", &[Refs(&[End(0)]), Act(AskReviews)]),
+        ("第二个看一下", &[Refs(&[Ord(1)]), Act(OpenDetail)]),
+        ("No.2 的学生评价", &[Refs(&[Ord(1)]), Act(AskReviews)]),
+        ("top1 的导师详情", &[Refs(&[Ord(0)]), Act(OpenDetail)]),
+        ("榜首那位的学生都怎么说他", &[Refs(&[Ord(0)]), Act(AskReviews)]),
+    ]);
+}

@@ -99,6 +99,18 @@ impl EmbeddedPlanner {
             // Asked about nobody in particular ("介绍一下"): code has no
             // specific answer, and a model may have one.
             let open_ended = input.resolved.subject.is_none() && target == Target::Unclear;
+            if open_ended
+                && !crate::agent::nlu::speaks_of_a_person(a, &self.lexicons)
+                && crate::agent::nlu::is_question(input.message, &self.lexicons)
+            {
+                // "中期考核没过会怎样": a question about graduate study, not
+                // about an advisor nobody named.
+                return Ok(Plan {
+                    voice_response: self.say("general_question", turn, &[]),
+                    open_ended,
+                    ..Plan::default()
+                });
+            }
             return Ok(Plan {
                 open_ended,
                 ..self.unresolved(&target, turn)

@@ -68,7 +68,10 @@ impl Agent {
             })
         };
         // The school a later call in this turn refers to, once update_form set it.
+        // The school and the major as this turn's form update leaves them:
+        // a ranking or a recommendation without its own names is for these.
         let mut school_now = form.school.clone();
+        let mut major_now = form.major.clone();
         for call in proposed {
             let Some(spec) = self.registry.get(&call.tool) else {
                 fix(&call.tool, "未注册的工具，已忽略".into());
@@ -88,6 +91,9 @@ impl Agent {
                     if let Some(s) = params.get("school").and_then(Value::as_str) {
                         school_now = Some(s.to_string());
                     }
+                    if let Some(m) = params.get("major").and_then(Value::as_str) {
+                        major_now = Some(m.to_string());
+                    }
                     if !params.is_empty() {
                         kept.push(ToolCall {
                             tool: UPDATE_FORM.into(),
@@ -105,7 +111,7 @@ impl Agent {
                         .or_else(|| school_now.clone());
                     let major = param(&call, "major")
                         .map(str::to_string)
-                        .or_else(|| form.major.clone());
+                        .or_else(|| major_now.clone());
                     let resolved = school
                         .as_deref()
                         .and_then(|s| catalog.resolve_school(s).found())
