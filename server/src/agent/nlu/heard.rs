@@ -17,7 +17,7 @@
 
 use crate::text::sound::{How, Match, SoundIndex};
 
-use super::lexicon::{Lexicons, Tag};
+use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
 use super::words::{DE, SEP};
 
@@ -69,13 +69,26 @@ fn anchored(
     if alone && cs == start && ce == end {
         return true;
     }
+    // Past a 的 or a joining word: "西交的电气", "西安交大和电气".
     let mut before = start;
     if before > 0 && text.chars[before - 1] == DE {
         before -= 1;
+    } else if let Some(t) = text
+        .tokens
+        .iter()
+        .find(|t| t.end == before && t.has_cue(Cue::Coord))
+    {
+        before = t.start;
     }
     let mut after = end;
     if after < text.chars.len() && text.chars[after] == DE {
         after += 1;
+    } else if let Some(t) = text
+        .token_at(after)
+        .map(|t| &text.tokens[t])
+        .filter(|t| t.has_cue(Cue::Coord))
+    {
+        after = t.end;
     }
     let place = |pos: usize| {
         text.cover.get(pos).copied().flatten().is_some_and(|t| {
@@ -157,8 +170,61 @@ fn covers_what_was_read(text: &Text, m: &Match<Tag>) -> bool {
         })
 }
 
+/// A school or a major of four syllables or more heard whole and close
+/// over a shorter one of its kind the exact pass read inside it
+/// ("电器工程及其自动化" holds the major 自动化): the whole name is the
+/// better reading, when only one name is that close there.
+fn read_whole_names(text: &mut Text, lex: &Lexicons) {
+    let matches: Vec<Match<Tag>> = lex.sound.find(&text.chars, |i| text.chars[i] != SEP);
+    let mut better: Vec<(usize, usize, Tag)> = Vec::new();
+    for m in &matches {
+        let Some(k) = kind(&m.value) else { continue };
+        // …and a different one: 复旦数血 is 复旦 and 数学, not 复旦大学
+        // heard over 数血.
+        let holds_shorter = text.tokens.iter().any(|t| {
+            t.start >= m.start
+                && t.end <= m.end
+                && t.end - t.start < m.end - m.start
+                && t.tags.iter().any(|g| kind(g) == Some(k) && *g != m.value)
+        });
+        let rivals = matches.iter().any(|o| {
+            o.value != m.value
+                && kind(&o.value) == Some(k)
+                && o.start < m.end
+                && m.start < o.end
+                && o.distance <= m.distance + MARGIN
+        });
+        // Or one heard whole where nothing was read, beside a name of its
+        // kind read elsewhere ("同济，老师好，我想考级临大学的法学": the
+        // recognizer wrote 同济 for a filler); the slots then choose
+        // between them as between any two said.
+        let elsewhere = m.close
+            && m.len >= 4
+            && text
+                .tokens
+                .iter()
+                .any(|t| t.tags.iter().any(|g| kind(g) == Some(k)))
+            && (m.start..m.end).all(|i| !text.in_strong(i))
+            && !text.tokens.iter().any(|t| {
+                t.start < m.end && m.start < t.end && t.tags.iter().any(|g| kind(g).is_some())
+            });
+        if m.how == How::Sound
+            && matches!(k, Kind::School | Kind::Major)
+            && (holds_shorter || elsewhere)
+            && !rivals
+            && (elsewhere || covers_what_was_read(text, m))
+        {
+            better.push((m.start, m.end, m.value));
+        }
+    }
+    for (start, end, tag) in better {
+        text.insert_token(start, end, vec![tag]);
+    }
+}
+
 /// Adds the names heard (see the module doc) to `text`.
 pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
+    read_whole_names(text, lex);
     let present = |k: Kind| {
         text.tokens
             .iter()
@@ -354,8 +420,36 @@ mod tests {
         assert_eq!(analyze("我在习教", lex, &[]).school, None);
         // A short name written in part (南打 for 南大) stands before the
         // advisors asked for as it does before 专业.
-        assert_eq!(analyze("请问南打有什么导师", lex, &[]).school, one("南京大学"));
+        assert_eq!(
+            analyze("请问南打有什么导师", lex, &[]).school,
+            one("南京大学")
+        );
         assert_eq!(analyze("请问现在有什么导师", lex, &[]).school, None);
+    }
+
+    #[test]
+    fn a_long_name_heard_whole_is_the_better_reading() {
+        let lex = lexicons();
+        // 管理 alone is 工商管理 or 管科; heard whole it is one of them.
+        let a = analyze("我想考北大的管理科学与工城", lex, &[]);
+        assert_eq!(a.major, one("管理科学与工程"));
+        // 复旦 and 数学 said, not 复旦大学 heard over 数血.
+        let a = analyze("复旦数血系", lex, &[]);
+        assert_eq!(a.school, one("复旦大学"));
+        assert_eq!(a.major, one("数学"));
+        // A school heard whole beside one the recognizer wrote for a filler:
+        // the one said right before the major stands.
+        let a = analyze("清华，老师好，我想考哈尔冰工业大学的机械", lex, &[]);
+        assert_eq!(a.school, one("哈尔滨工业大学"));
+        assert_eq!(a.major, one("机械工程"));
+    }
+
+    #[test]
+    fn a_short_name_stands_beside_a_name_past_a_joining_word() {
+        let lex = lexicons();
+        let a = analyze("习教和通信", lex, &[]);
+        assert_eq!(a.school, one("西安交通大学"));
+        assert_eq!(a.major, one("通信工程"));
     }
 
     #[test]

@@ -59,7 +59,8 @@ fn follow_ok(text: &Text, lex: &Lexicons, q: usize, classified: bool) -> bool {
     if l.person_noun.prefix_at(c, r).is_some() {
         return true;
     }
-    if l.non_person_noun.prefix_at(c, r).is_some() {
+    // "第三个点开": 点 starts the cue 点开, not the noun 点 ("第三点").
+    if l.non_person_noun.prefix_at(c, r).is_some() && !starts_ask_cue(text, r) {
         return false;
     }
     classified

@@ -108,6 +108,35 @@ fn joined(text: &Text, end: usize, start: usize) -> bool {
             .any(|t| t.start == end && t.end == start && t.has_cue(Cue::Coord))
 }
 
+/// Of several schools named, the one said right before a major ("同济不错，
+/// 但我想考吉大的法学"): the others are said in passing. None when no
+/// school or several stand there.
+fn before_the_major(
+    text: &Text,
+    schools: &[Slot],
+    spans: &[(usize, usize)],
+    major_starts: &[usize],
+) -> Option<Slot> {
+    if schools.len() < 2 || schools.len() != spans.len() {
+        return None;
+    }
+    let before = |end: usize| {
+        major_starts
+            .iter()
+            .any(|&m| m == end || (end + 1 == m && text.chars[end] == DE))
+    };
+    let hits: Vec<&Slot> = schools
+        .iter()
+        .zip(spans)
+        .filter(|(_, &(_, e))| before(e))
+        .map(|(s, _)| s)
+        .collect();
+    match hits.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    }
+}
+
 /// Of several majors named, the one said right after the school ("想跨考北大
 /// 的计算机", "南京大学软件工程"): the others are background ("本科学数学的",
 /// "数学基础一般"). None when no major or several stand there.
@@ -199,6 +228,11 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
         .windows(2)
         .any(|w| joined(text, w[0].1, w[1].0));
     out.school = either(&kept[0], alternatives || (!prefer_last && side_by_side))
+        .or_else(|| {
+            (!prefer_last)
+                .then(|| before_the_major(text, &kept[0], &school_spans, &major_starts))
+                .flatten()
+        })
         .or_else(|| pick(&kept[0]));
     out.major = either(&kept[1], alternatives)
         .or_else(|| {
