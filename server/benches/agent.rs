@@ -22,6 +22,19 @@ const MESSAGES: &[&str] = &[
     "算了，改成清华",
 ];
 
+/// Messages whose names the exact pass misses: homophones a recognizer
+/// writes, a short name in other characters, pinyin and initials typed.
+const HEARD: &[&str] = &[
+    "我想考北京大雪计算机系",
+    "文娜哥我想考习教的电器，就是电器工程",
+    "请问上才有什么导师",
+    "就是，我想暴动南大学电器工程及其自动化",
+    "beida jisuanji",
+    "bjdx 软件工程",
+    "送立田老师怎么样",
+    "浙将大学人工只能，导师温和一点",
+];
+
 fn percentiles(label: &str, mut samples: Vec<Duration>) {
     samples.sort();
     let at = |p: f64| samples[((samples.len() as f64 - 1.0) * p).round() as usize];
@@ -58,6 +71,22 @@ fn main() {
             samples.push(t.elapsed());
         }
         percentiles("analysis of one message", samples);
+
+        // 1b. Analysis of what a recognizer wrote or a student typed without
+        // an input method: names found by sound and as pinyin, with a page's
+        // twenty advisors to match against (the index never holds the
+        // advisor table, so this does not grow with it).
+        let page: Vec<String> = (0..20)
+            .map(|i| format!("{}{}", ["张", "李", "王", "欧阳", "宋"][i % 5], ["明", "莉婷", "建国", "涛", "伟"][i / 5 % 5]))
+            .collect();
+        let mut samples = Vec::new();
+        for i in 0..4000 {
+            let m = HEARD[i % HEARD.len()];
+            let t = Instant::now();
+            std::hint::black_box(server::agent::nlu::analyze(m, &lexicons, &page));
+            samples.push(t.elapsed());
+        }
+        percentiles("analysis, names heard by sound", samples);
 
         // 2. Whole turns in the server, a conversation at a time.
         let mut samples = Vec::new();

@@ -151,8 +151,12 @@ async fn main() -> ExitCode {
 fn init_logs(config: &Config, default: &str) {
     let filter =
         EnvFilter::try_new(config.log_filter(default)).unwrap_or_else(|_| EnvFilter::new(default));
+    // Colour only for a person at a terminal: a file or a log shipper would
+    // store the escape codes as text.
+    use std::io::IsTerminal;
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     match config.log_format {
         LogFormat::Text => logs.init(),

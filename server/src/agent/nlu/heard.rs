@@ -174,10 +174,9 @@ fn covers_what_was_read(text: &Text, m: &Match<Tag>) -> bool {
 /// over a shorter one of its kind the exact pass read inside it
 /// ("电器工程及其自动化" holds the major 自动化): the whole name is the
 /// better reading, when only one name is that close there.
-fn read_whole_names(text: &mut Text, lex: &Lexicons) {
-    let matches: Vec<Match<Tag>> = lex.sound.find(&text.chars, |i| text.chars[i] != SEP);
+fn read_whole_names(text: &mut Text, matches: &[Match<Tag>]) {
     let mut better: Vec<(usize, usize, Tag)> = Vec::new();
-    for m in &matches {
+    for m in matches {
         let Some(k) = kind(&m.value) else { continue };
         // …and a different one: 复旦数血 is 复旦 and 数学, not 复旦大学
         // heard over 数血.
@@ -224,7 +223,12 @@ fn read_whole_names(text: &mut Text, lex: &Lexicons) {
 
 /// Adds the names heard (see the module doc) to `text`.
 pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
-    read_whole_names(text, lex);
+    // Schools and majors are looked for across what was read too: a long
+    // name heard whole may hold a shorter one the exact pass took
+    // (西安电子科技大雪 holds the major alias 电子). Positions are the
+    // text's characters, which no token changes.
+    let heard: Vec<Match<Tag>> = lex.sound.find(&text.chars, |i| text.chars[i] != SEP);
+    read_whole_names(text, &heard);
     let present = |k: Kind| {
         text.tokens
             .iter()
@@ -238,10 +242,7 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
         return;
     }
     let free = |i: usize| text.chars[i] != SEP && !text.in_strong(i);
-    // Schools and majors are looked for across what was read too: a long
-    // name heard whole may hold a shorter one the exact pass took
-    // (西安电子科技大雪 holds the major alias 电子).
-    let mut matches: Vec<Match<Tag>> = lex.sound.find(&text.chars, |i| text.chars[i] != SEP);
+    let mut matches = heard;
     matches.retain(|m| (m.start..m.end).all(free) || covers_what_was_read(text, m));
     if missing.contains(&Kind::Name) && !names.is_empty() {
         matches.extend(names.find(&text.chars, free));
