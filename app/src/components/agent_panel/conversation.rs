@@ -23,7 +23,7 @@ use crate::model::ChatHistory;
 use crate::page_context::PageContextStore;
 use crate::protocol::{
     switch_message, ChatRequest, ChatResponse, OptionClick, PageKind, SwitchAgentRequest, UserForm,
-    ANALYSIS,
+    ANALYSIS, CONVERSATION_END,
 };
 
 /// How long a turn may take before its first sentence to show the typing
@@ -88,6 +88,12 @@ pub struct Conversation {
     /// Why the last request failed, shown under the messages.
     pub error: RwSignal<Option<String>>,
     pub muted: RwSignal<bool>,
+    /// The last reply said the student is done (`conversation_end`): a
+    /// voice call hangs up once it is spoken.
+    pub farewell: RwSignal<bool>,
+    /// The student talked over this turn's reply (a voice call): nothing
+    /// more of it is spoken, though it is still shown and applied.
+    hushed: StoredValue<bool>,
     /// Who answers: the `casual` or the `analysis` persona, as the last reply,
     /// the stored conversation or the toggle said.
     pub persona: RwSignal<String>,
@@ -116,6 +122,8 @@ impl Conversation {
             typing: RwSignal::new(false),
             error: RwSignal::new(None),
             muted: RwSignal::new(false),
+            farewell: RwSignal::new(false),
+            hushed: StoredValue::new(false),
             persona: RwSignal::new(ANALYSIS.to_string()),
             session: StoredValue::new(None),
             next_id: StoredValue::new(0),
@@ -128,13 +136,36 @@ impl Conversation {
         }
     }
 
-    /// Sends typed or spoken text. Returns `false` (and sends nothing) when the
-    /// text is blank or a turn is already running.
     /// What the page shows now, as a turn would send it.
     pub fn page_snapshot(&self) -> crate::protocol::PageContext {
         self.store.snapshot()
     }
 
+    /// Stops speaking at once, and this turn says nothing more: the student
+    /// is talking. What streams in is still shown, and the reply applied
+    /// (the server has stored the turn; the page follows it).
+    pub fn hush(self) {
+        self.hushed.set_value(true);
+        speech::cancel();
+    }
+
+    /// Whether the turn's words are to be spoken.
+    fn voiced(self) -> bool {
+        !self.muted.get_untracked() && !self.hushed.get_value()
+    }
+
+    /// Says something of the panel's own, not a turn (a voice call's goodbye
+    /// after a silence): shown as the agent's line and spoken.
+    pub fn aside(self, text: &str) {
+        self.hushed.set_value(false);
+        self.push(Role::Assistant, text.to_string());
+        if !self.muted.get_untracked() {
+            speech::speak(text, speech::voice_of(&self.persona.get_untracked()));
+        }
+    }
+
+    /// Sends typed or spoken text. Returns `false` (and sends nothing) when the
+    /// text is blank or a turn is already running.
     pub fn send_text(self, text: &str) -> bool {
         let text = text.trim();
         if text.is_empty() {
@@ -273,6 +304,8 @@ impl Conversation {
         self.push(Role::User, shown);
         self.chips.set(None);
         self.busy.set(true);
+        self.farewell.set(false);
+        self.hushed.set_value(false);
         let request = ChatRequest {
             session_id: self.session.get_value(),
             message,
@@ -289,7 +322,7 @@ impl Conversation {
     fn hear_switch(self, notice: SwitchNotice) {
         self.persona.set(notice.agent_type.clone());
         self.push(Role::System, notice.message.clone());
-        if !self.muted.get_untracked() {
+        if self.voiced() {
             speech::enqueue(
                 &apply::spoken_notice(&notice.message),
                 speech::voice_of(&notice.agent_type),
@@ -307,7 +340,7 @@ impl Conversation {
                 self.persona.set(agent.clone());
             }
         }
-        if !self.muted.get_untracked() {
+        if self.voiced() {
             let voice = speech::voice_of(&self.persona.get_untracked());
             if piece.restart {
                 speech::speak(&piece.text, voice);
@@ -385,9 +418,11 @@ impl Conversation {
         self.form.set(Some(reply.form.clone()));
         let plan = apply::plan(&reply.tool_calls, &self.here());
         self.chips.set(plan.chips);
-        if shown.is_none() && !self.muted.get_untracked() {
+        if shown.is_none() && self.voiced() {
             speech::speak(&reply.voice_response, speech::voice_of(&reply.agent));
         }
+        self.farewell
+            .set(reply.events.iter().any(|e| e.kind == CONVERSATION_END));
         self.run_steps(plan.steps);
     }
 

@@ -27,7 +27,7 @@ pub const NO_SPEECH_MS: u32 = 7000;
 /// The longest recording (the server takes 30 s; a message is shorter).
 pub const MAX_MS: u32 = 20_000;
 /// A speech-band level (RMS of samples in −1..1) below this is never speech.
-const FLOOR: f64 = 0.004;
+pub const FLOOR: f64 = 0.004;
 /// Speech is this many times the room's noise in the speech band (~10 dB).
 const ABOVE_NOISE: f64 = 3.0;
 /// The room's noise before anything quieter was heard: a student who
@@ -39,7 +39,7 @@ const NOISE_START: f64 = 0.01;
 const NOISE_RISE: f64 = 1.01;
 /// A moment whose best repetition at a pitch period correlates at least
 /// this well (0..1) is voiced.
-const VOICED: f64 = 0.5;
+pub const VOICED: f64 = 0.5;
 
 /// What one reading of the microphone holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -141,6 +141,27 @@ impl Endpointer {
             quiet_ms: 0,
             noise: NOISE_START,
         }
+    }
+
+    /// Taking over a recording in which the student is already talking
+    /// (they interrupted the agent, `call::barge`): `elapsed_ms` of it so
+    /// far, its speech already heard, the room's noise as measured.
+    pub fn resumed(elapsed_ms: u32, noise: f64) -> Endpointer {
+        Endpointer {
+            elapsed_ms,
+            speech_ms: MIN_SPEECH_MS,
+            quiet_ms: 0,
+            noise: if noise.is_finite() {
+                noise.clamp(FLOOR / ABOVE_NOISE, NOISE_START)
+            } else {
+                NOISE_START
+            },
+        }
+    }
+
+    /// The room's noise in the speech band, as tracked so far.
+    pub fn noise(&self) -> f64 {
+        self.noise
     }
 
     /// How long the recording has run.
@@ -442,6 +463,19 @@ mod tests {
         assert_eq!(stop, Stop::Spoke);
         // Speech ends at 2.0 s.
         assert!(at > 2000 && at - 2000 <= 700, "{at}");
+    }
+
+    #[test]
+    fn a_resumed_recording_has_heard_speech_and_ends_on_the_next_pause() {
+        let mut e = Endpointer::resumed(3000, 0.002);
+        assert!(e.heard_speech());
+        let frames = talk(800, 0.1).chain(noise(2000, 0.002));
+        let stop = frames.into_iter().find_map(|f| e.tick(f));
+        assert_eq!(stop, Some(Stop::Spoke));
+        assert_eq!(e.elapsed_ms(), 3000 + 800 + QUIET_AFTER_SPEECH_MS);
+        // Near the limit, the limit still holds.
+        let mut late = Endpointer::resumed(MAX_MS - TICK_MS, f64::NAN);
+        assert_eq!(late.tick(frame(0.1, 0.9)), Some(Stop::TooLong));
     }
 
     #[test]

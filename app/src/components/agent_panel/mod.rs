@@ -11,13 +11,18 @@
 //! - [`recorder`]: the microphone recorded for the site's recognizer
 //!   (`MediaRecorder`, the input level, the upload); [`endpoint`]: when a
 //!   recording ends on its own (pure, tested)
+//! - [`call`]: a voice conversation, hands free (a pure state machine, the
+//!   interruption detector, and their browser driver)
 //! - [`storage`]: the session id and the mute switch in the browser
-//! - [`view`]: the header, messages, chips and input bar
+//! - [`view`]: the header, messages, chips and input bar; [`mic`]: its
+//!   microphone buttons, one message at a time
 
 mod apply;
+mod call;
 mod conversation;
 pub mod early;
 pub mod endpoint;
+mod mic;
 mod recorder;
 mod speech;
 mod storage;
@@ -28,7 +33,9 @@ use leptos::prelude::*;
 
 use crate::hydrated::Hydrated;
 
+use call::{CallBar, Driver};
 use conversation::Conversation;
+use mic::Ear;
 use view::{Chips, Composer, ErrorLine, MessageList, PanelHeader};
 
 /// The assistant panel: fixed at the bottom-right on wide screens (collapsible
@@ -46,16 +53,28 @@ pub fn AgentPanel() -> impl IntoView {
 
     // Browser-only state (the stored session, the mute switch) is read after
     // hydration so that what hydration meets is what the server rendered.
+    // Who listens (and so whether there is a microphone or a call at all)
+    // only the browser knows: asked once hydrated, since the answer changes
+    // what the panel draws.
+    let ear = RwSignal::new(Ear::None);
     Effect::new(move |_| {
         if hydrated.get() {
             conversation.restore();
+            ear.set(Ear::of_this_browser());
         }
     });
+    let driver = Driver::new(conversation, ear);
+    let calling = Signal::derive(move || driver.call.get().active());
 
-    // Escape anywhere in the open panel folds it to its button, and the
-    // keyboard lands on that button (to open it again with Enter).
+    // Escape anywhere in the open panel ends a voice call if one is on;
+    // else it folds the panel to its button, and the keyboard lands on that
+    // button (to open it again with Enter).
     let toggle = NodeRef::<leptos::html::Button>::new();
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" && driver.escape() {
+            ev.prevent_default();
+            return;
+        }
         if ev.key() == "Escape" && !collapsed.get_untracked() {
             ev.prevent_default();
             collapsed.set(true);
@@ -91,7 +110,8 @@ pub fn AgentPanel() -> impl IntoView {
                 <MessageList conversation/>
                 <ErrorLine conversation/>
                 <Chips conversation/>
-                <Composer conversation hydrated/>
+                <CallBar driver hydrated/>
+                <Composer conversation hydrated ear calling/>
             </div>
         </aside>
     }

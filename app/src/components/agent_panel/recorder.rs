@@ -1,5 +1,6 @@
 //! Recording the student for the site's own recognizer: the microphone
-//! through `getUserMedia`, `MediaRecorder` (Opus in WebM or Ogg, AAC in MP4
+//! through `getUserMedia` ([`Microphone`], held by a voice call for its
+//! whole length), one [`Take`] after another of it with `MediaRecorder` (Opus in WebM or Ogg, AAC in MP4
 //! on Safari, at 32 kbit/s: a 20-second message is 80 KB on a phone
 //! network), the samples of an `AnalyserNode` for the meter and the end of
 //! speech (`endpoint`), and the upload to `POST /api/v1/transcribe`.
@@ -54,25 +55,23 @@ pub fn start_error_text(name: &str) -> &'static str {
     }
 }
 
-/// A recording in progress. Dropping it stops the microphone (the browser's
-/// recording indicator goes off) and detaches its callbacks.
-pub struct Recorder {
+/// The microphone, open: its stream and the analyser that reads it. A call
+/// keeps one open for its whole length (the level is read while the agent
+/// speaks too, to hear the student interrupt), and records one [`Take`] of
+/// it after another. Dropping it releases the microphone (the browser's
+/// recording indicator goes off).
+pub struct Microphone {
     stream: JsValue,
-    recorder: JsValue,
     context: Option<JsValue>,
     analyser: Option<JsValue>,
     samples: Float32Array,
     /// The audio context's sample rate.
     rate: f64,
-    _on_data: Closure<dyn FnMut(JsValue)>,
-    _on_stop: Closure<dyn FnMut(JsValue)>,
 }
 
-impl Recorder {
-    /// Asks for the microphone and starts recording; `done(blob)` is called
-    /// once after [`Recorder::stop`] with the recording (`None` when
-    /// nothing was recorded). `Err` carries the Chinese message.
-    pub async fn start(done: impl FnOnce(Option<JsValue>) + 'static) -> Result<Recorder, String> {
+impl Microphone {
+    /// Asks for the microphone. `Err` carries the Chinese message.
+    pub async fn open() -> Result<Microphone, String> {
         let media = navigator_media().ok_or_else(|| start_error_text(""))?;
         // Echo cancellation keeps a reply still being spoken out of the
         // recording; the browser's noise suppression stays off: it smears
@@ -96,7 +95,80 @@ impl Recorder {
                 .unwrap_or_default();
             start_error_text(&name).to_string()
         })?;
+        // The level meter: optional (old Safari has only webkitAudioContext,
+        // some browsers none); without it a recording ends by a tap or the
+        // time limit, and a call cannot hear the student interrupt.
+        let context = construct("AudioContext", &[])
+            .or_else(|_| construct("webkitAudioContext", &[]))
+            .ok();
+        let analyser = context.as_ref().and_then(|ctx| {
+            let source = call1(ctx, "createMediaStreamSource", &stream).ok()?;
+            let analyser = call0(ctx, "createAnalyser").ok()?;
+            set(&analyser, "fftSize", &JsValue::from_f64(WINDOW as f64));
+            call1(&source, "connect", &analyser).ok()?;
+            let _ = call0(ctx, "resume");
+            Some(analyser)
+        });
+        let rate = context
+            .as_ref()
+            .and_then(|ctx| get(ctx, "sampleRate"))
+            .and_then(|r| r.as_f64())
+            .unwrap_or(48_000.0);
+        Ok(Microphone {
+            stream,
+            context,
+            analyser,
+            samples: Float32Array::new_with_length(WINDOW),
+            rate,
+        })
+    }
 
+    /// What the microphone hears now: the last samples' level, speech band
+    /// and voicing (nothing without a meter).
+    pub fn frame(&self) -> Frame {
+        match &self.analyser {
+            Some(analyser) if call1(analyser, "getFloatTimeDomainData", &self.samples).is_ok() => {
+                Frame::of(&self.samples.to_vec(), self.rate)
+            }
+            _ => Frame::default(),
+        }
+    }
+
+    /// Whether a meter reads the level (else only a tap or the limit ends it).
+    pub fn has_meter(&self) -> bool {
+        self.analyser.is_some()
+    }
+
+    /// Releases the microphone now (dropping it does too).
+    pub fn release(&self) {
+        stop_tracks(&self.stream);
+    }
+}
+
+impl Drop for Microphone {
+    fn drop(&mut self) {
+        self.release();
+        if let Some(ctx) = &self.context {
+            let _ = call0(ctx, "close");
+        }
+    }
+}
+
+/// One recording of an open [`Microphone`]. Dropping it stops it and
+/// detaches its callbacks (its `done` is then never called).
+pub struct Take {
+    recorder: JsValue,
+    _on_data: Closure<dyn FnMut(JsValue)>,
+    _on_stop: Closure<dyn FnMut(JsValue)>,
+}
+
+impl Take {
+    /// Starts recording `mic`; `done(blob)` is called once after
+    /// [`Take::stop`] with the recording (`None` when nothing was recorded).
+    pub fn start(
+        mic: &Microphone,
+        done: impl FnOnce(Option<JsValue>) + 'static,
+    ) -> Result<Take, String> {
         let class = window()
             .and_then(|w| get(&w, "MediaRecorder"))
             .ok_or_else(|| start_error_text(""))?;
@@ -113,12 +185,9 @@ impl Recorder {
         if let Some(m) = mime {
             options.push(("mimeType", JsValue::from_str(m)));
         }
-        let recorder = construct("MediaRecorder", &[&stream, &object(&options)])
-            .or_else(|_| construct("MediaRecorder", &[&stream]))
-            .map_err(|_| {
-                stop_tracks(&stream);
-                start_error_text("")
-            })?;
+        let recorder = construct("MediaRecorder", &[&mic.stream, &object(&options)])
+            .or_else(|_| construct("MediaRecorder", &[&mic.stream]))
+            .map_err(|_| start_error_text(""))?;
 
         let chunks = Rc::new(RefCell::new(Vec::<JsValue>::new()));
         let on_data = {
@@ -156,58 +225,12 @@ impl Recorder {
         };
         set(&recorder, "ondataavailable", on_data.as_ref());
         set(&recorder, "onstop", on_stop.as_ref());
-
-        // The level meter: optional (old Safari has only webkitAudioContext,
-        // some browsers none); without it the recording ends by a tap or
-        // the time limit.
-        let context = construct("AudioContext", &[])
-            .or_else(|_| construct("webkitAudioContext", &[]))
-            .ok();
-        let analyser = context.as_ref().and_then(|ctx| {
-            let source = call1(ctx, "createMediaStreamSource", &stream).ok()?;
-            let analyser = call0(ctx, "createAnalyser").ok()?;
-            set(&analyser, "fftSize", &JsValue::from_f64(WINDOW as f64));
-            call1(&source, "connect", &analyser).ok()?;
-            let _ = call0(ctx, "resume");
-            Some(analyser)
-        });
-
-        let rate = context
-            .as_ref()
-            .and_then(|ctx| get(ctx, "sampleRate"))
-            .and_then(|r| r.as_f64())
-            .unwrap_or(48_000.0);
-
-        if call0(&recorder, "start").is_err() {
-            stop_tracks(&stream);
-            return Err(start_error_text("").to_string());
-        }
-        Ok(Recorder {
-            stream,
+        call0(&recorder, "start").map_err(|_| start_error_text(""))?;
+        Ok(Take {
             recorder,
-            context,
-            analyser,
-            samples: Float32Array::new_with_length(WINDOW),
-            rate,
             _on_data: on_data,
             _on_stop: on_stop,
         })
-    }
-
-    /// What the microphone hears now: the last samples' level, speech band
-    /// and voicing (nothing without a meter).
-    pub fn frame(&self) -> Frame {
-        match &self.analyser {
-            Some(analyser) if call1(analyser, "getFloatTimeDomainData", &self.samples).is_ok() => {
-                Frame::of(&self.samples.to_vec(), self.rate)
-            }
-            _ => Frame::default(),
-        }
-    }
-
-    /// Whether a meter reads the level (else only a tap or the limit ends it).
-    pub fn has_meter(&self) -> bool {
-        self.analyser.is_some()
     }
 
     /// Ends the recording: `done` gets it.
@@ -216,18 +239,49 @@ impl Recorder {
         if state.as_deref() != Some("inactive") {
             let _ = call0(&self.recorder, "stop");
         }
-        stop_tracks(&self.stream);
     }
 }
 
-impl Drop for Recorder {
+impl Drop for Take {
     fn drop(&mut self) {
         set(&self.recorder, "ondataavailable", &JsValue::NULL);
         set(&self.recorder, "onstop", &JsValue::NULL);
         self.stop();
-        if let Some(ctx) = &self.context {
-            let _ = call0(ctx, "close");
-        }
+    }
+}
+
+/// One message recorded for the site's recognizer: the microphone opened
+/// for it and released when it ends. Dropping it stops everything.
+pub struct Recorder {
+    // Dropped first: the recording stops before the microphone goes.
+    take: Take,
+    mic: Microphone,
+}
+
+impl Recorder {
+    /// Asks for the microphone and starts recording; `done(blob)` is called
+    /// once after [`Recorder::stop`] with the recording (`None` when
+    /// nothing was recorded). `Err` carries the Chinese message.
+    pub async fn start(done: impl FnOnce(Option<JsValue>) + 'static) -> Result<Recorder, String> {
+        let mic = Microphone::open().await?;
+        let take = Take::start(&mic, done)?;
+        Ok(Recorder { take, mic })
+    }
+
+    /// What the microphone hears now (see [`Microphone::frame`]).
+    pub fn frame(&self) -> Frame {
+        self.mic.frame()
+    }
+
+    /// Whether a meter reads the level (else only a tap or the limit ends it).
+    pub fn has_meter(&self) -> bool {
+        self.mic.has_meter()
+    }
+
+    /// Ends the recording (`done` gets it) and releases the microphone.
+    pub fn stop(&self) {
+        self.take.stop();
+        self.mic.release();
     }
 }
 

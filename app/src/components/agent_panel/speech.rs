@@ -52,6 +52,16 @@ pub fn cancel() {
     }
 }
 
+/// Whether the browser is speaking, or has words queued to speak (a voice
+/// call listens again only once it has finished).
+pub fn speaking() -> bool {
+    synthesis().is_some_and(|synth| {
+        ["speaking", "pending"]
+            .iter()
+            .any(|key| get(&synth, key).and_then(|v| v.as_bool()) == Some(true))
+    })
+}
+
 /// Speaks `text` in Chinese, cutting off the reply still being spoken (a
 /// reply that started over). Does nothing where the browser cannot speak.
 pub fn speak(text: &str, voice: Voice) {

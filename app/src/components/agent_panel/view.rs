@@ -1,4 +1,5 @@
-//! The panel's pieces: header, message list, chips and the input bar.
+//! The panel's pieces: header, message list, chips and the input bar (its
+//! microphone buttons are `mic`'s, the voice call's bar `call`'s).
 //!
 //! Everything the server renders is also what the first client render shows
 //! (no stored messages, not muted, no microphone); what depends on the browser
@@ -6,13 +7,10 @@
 
 use leptos::html;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use super::apply::ChipSet;
 use super::conversation::{Conversation, Message};
-use super::endpoint::{self, Endpointer, Stop};
-use super::recorder::{self, Recorder};
-use super::speech::{self, Recognizer};
+use super::mic::{Ear, MicButton, RecordButton};
 use crate::hydrated::Hydrated;
 use crate::protocol::{mode_name, persona_name, UserForm, ANALYSIS, CASUAL};
 
@@ -279,21 +277,19 @@ pub fn ErrorLine(conversation: Conversation) -> impl IntoView {
 
 /// Text input, send, and the microphone where the browser can listen.
 #[component]
-pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView {
+pub fn Composer(
+    conversation: Conversation,
+    hydrated: Hydrated,
+    ear: RwSignal<Ear>,
+    /// A voice call is on: it has the microphone.
+    calling: Signal<bool>,
+) -> impl IntoView {
     // What was typed before hydration (the page's script turns the input on
     // at the first paint, `early`) stays in the box.
     let draft = RwSignal::new(super::early::typed());
     let input = NodeRef::<html::Input>::new();
     let busy = conversation.busy;
-    let ear = RwSignal::new(Ear::None);
     let refocus = StoredValue::new(false);
-    // Only the browser knows whether it can listen; asked once the page is
-    // hydrated, since the answer changes what the form draws.
-    Effect::new(move |_| {
-        if hydrated.get() {
-            ear.set(Ear::of_this_browser());
-        }
-    });
     // Give the focus back after a typed turn (the input was disabled meanwhile).
     Effect::new(move |was_busy: Option<bool>| {
         let now = busy.get();
@@ -333,7 +329,7 @@ pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView
                 disabled=disabled
             />
             // Drawn in the browser only, where it can listen.
-            {move || match ear.get() {
+            {move || match if calling.get() { Ear::None } else { ear.get() } {
                 Ear::Server => view! { <RecordButton conversation draft/> }.into_any(),
                 Ear::Browser => view! { <MicButton conversation draft/> }.into_any(),
                 Ear::None => ().into_any(),
@@ -342,262 +338,6 @@ pub fn Composer(conversation: Conversation, hydrated: Hydrated) -> impl IntoView
                 "发送"
             </button>
         </form>
-    }
-}
-
-/// Who turns speech into text for this page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ear {
-    /// Nobody: no microphone button.
-    None,
-    /// The browser's `SpeechRecognition`.
-    Browser,
-    /// The site's recognizer, from a `MediaRecorder` recording.
-    Server,
-}
-
-impl Ear {
-    /// The site's recognizer where the server has one and the browser can
-    /// record (the audio then goes nowhere else); else the browser's own.
-    fn of_this_browser() -> Ear {
-        if crate::voice_input::server_transcribes() && recorder::supported() {
-            Ear::Server
-        } else if speech::recognition_supported() {
-            Ear::Browser
-        } else {
-            Ear::None
-        }
-    }
-}
-
-/// Where a recording for the site's recognizer is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Take {
-    Idle,
-    /// Asking for the microphone.
-    Starting,
-    Recording,
-    /// On its way to the recognizer.
-    Sending,
-}
-
-const NOTHING_HEARD: &str = "没听清，请再说一遍，或改用文字输入。";
-
-/// Records one message for the site's recognizer: a level meter and the
-/// time while recording; a second tap or a pause after speaking stops it;
-/// the text goes in the box and is sent as a turn.
-#[component]
-fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl IntoView {
-    let take = RwSignal::new(Take::Idle);
-    // The meter's level and the time, read together every tick.
-    let meter = RwSignal::new((0.0f64, 0u32));
-    let session = StoredValue::new_local(None::<Session>);
-
-    // The recording ends (a tap, a pause, the limit): `sent` below gets it.
-    let finish = move |why: Stop| {
-        session.update_value(|s| {
-            if let Some(s) = s {
-                s.ticker = None;
-                s.ended_by = Some(why);
-                s.recorder.stop();
-            }
-        });
-    };
-    // Called from the recorder's own callback: everything, the recorder's
-    // drop included, runs after it has returned.
-    let sent = move |blob: Option<wasm_bindgen::JsValue>| {
-        spawn_local(async move {
-            let ended_by = session
-                .try_update_value(|s| s.take().and_then(|s| s.ended_by))
-                .flatten();
-            meter.set((0.0, 0));
-            let Some(blob) = blob.filter(|_| ended_by != Some(Stop::NothingSaid)) else {
-                take.set(Take::Idle);
-                conversation.error.set(Some(NOTHING_HEARD.to_string()));
-                return;
-            };
-            take.set(Take::Sending);
-            let page = conversation.page_snapshot();
-            let form = conversation.form.get_untracked();
-            let heard = recorder::transcribe(blob, &page, form.as_ref()).await;
-            take.set(Take::Idle);
-            match heard {
-                Ok(text) if !text.trim().is_empty() => {
-                    if conversation.send_text(&text) {
-                        draft.set(String::new());
-                    } else {
-                        // A turn is still running: keep it to edit.
-                        draft.set(text);
-                    }
-                }
-                Ok(_) => conversation.error.set(Some(NOTHING_HEARD.to_string())),
-                Err(message) => conversation.error.set(Some(message)),
-            }
-        });
-    };
-    let tick = move || {
-        let mut stop = None;
-        session.update_value(|s| {
-            if let Some(s) = s {
-                let heard = s.recorder.frame();
-                let said = s.ears.tick(heard);
-                let elapsed = s.ears.elapsed_ms();
-                meter.set((heard.level, elapsed));
-                stop = if s.recorder.has_meter() {
-                    said
-                } else {
-                    (elapsed >= endpoint::MAX_MS).then_some(Stop::TooLong)
-                };
-            }
-        });
-        if let Some(why) = stop {
-            finish(why);
-        }
-    };
-    let toggle = move |_| match take.get_untracked() {
-        Take::Recording => finish(Stop::Spoke),
-        Take::Starting | Take::Sending => {}
-        Take::Idle => {
-            // Do not let the microphone hear the previous reply.
-            speech::cancel();
-            conversation.error.set(None);
-            take.set(Take::Starting);
-            spawn_local(async move {
-                match Recorder::start(sent).await {
-                    Ok(recorder) => {
-                        meter.set((0.0, 0));
-                        session.set_value(Some(Session {
-                            recorder,
-                            ticker: Some(gloo_timers::callback::Interval::new(
-                                endpoint::TICK_MS,
-                                tick,
-                            )),
-                            ears: Endpointer::new(),
-                            ended_by: None,
-                        }));
-                        take.set(Take::Recording);
-                    }
-                    Err(message) => {
-                        take.set(Take::Idle);
-                        conversation.error.set(Some(message));
-                    }
-                }
-            });
-        }
-    };
-    let recording = move || take.get() == Take::Recording;
-    view! {
-        <button
-            type="button"
-            class="agent-mic"
-            class:listening=recording
-            data-testid="agent-mic"
-            aria-pressed=move || if recording() { "true" } else { "false" }
-            aria-label=move || if recording() { "停止录音并发送" } else { "语音输入" }
-            title=move || if recording() { "正在录音…说完会自动停止，也可以再点一次" } else { "点击后说话" }
-            disabled=move || conversation.busy.get() || matches!(take.get(), Take::Starting | Take::Sending)
-            on:click=toggle
-        >
-            {crate::components::icons::microphone()}
-        </button>
-        // One status line: the meter and the time while recording, 识别中…
-        // while the recording is on its way.
-        <span
-            class="agent-rec"
-            class:recording=recording
-            data-testid="agent-rec"
-            role="status"
-            hidden=move || !matches!(take.get(), Take::Recording | Take::Sending)
-        >
-            <span class="visually-hidden">
-                {move || if recording() { "正在录音，说完会自动停止" } else { "" }}
-            </span>
-            <span class="agent-level" aria-hidden="true">
-                <span style:transform=move || format!("scaleX({:.2})", (meter.get().0 * 8.0).min(1.0))></span>
-            </span>
-            <span aria-hidden=move || if recording() { "true" } else { "false" }>
-                {move || if recording() { endpoint::clock(meter.get().1) } else { "识别中…".to_string() }}
-            </span>
-        </span>
-    }
-}
-
-/// One recording: the recorder, the timer reading its level, when it
-/// should end and why it did.
-struct Session {
-    recorder: Recorder,
-    ticker: Option<gloo_timers::callback::Interval>,
-    ears: Endpointer,
-    ended_by: Option<Stop>,
-}
-
-/// Listens for one utterance: partial text fills the input, the final text
-/// is sent. A second click, the end of speech or an error stops listening.
-#[component]
-fn MicButton(conversation: Conversation, draft: RwSignal<String>) -> impl IntoView {
-    let listening = RwSignal::new(false);
-    // Created on first use and kept: one recognizer and one set of closures
-    // for the panel's lifetime, dropped (and detached) with this component.
-    let recognizer = StoredValue::new_local(None::<Recognizer>);
-    let on_text = move |text: String, is_final: bool| {
-        if !is_final {
-            draft.set(text);
-            return;
-        }
-        listening.set(false);
-        if conversation.send_text(&text) {
-            draft.set(String::new());
-        } else {
-            // A turn is still running (or nothing was heard): keep it to edit.
-            draft.set(text);
-        }
-    };
-    let on_error = move |code: String| {
-        listening.set(false);
-        if let Some(message) = speech::recognition_error_text(&code) {
-            conversation.error.set(Some(message.to_string()));
-        }
-    };
-    let toggle = move |_| {
-        if listening.get_untracked() {
-            recognizer.with_value(|r| {
-                if let Some(r) = r {
-                    r.stop();
-                }
-            });
-            listening.set(false);
-            return;
-        }
-        if recognizer.with_value(Option::is_none) {
-            let made = Recognizer::new(on_text, on_error, move || listening.set(false));
-            if made.is_none() {
-                conversation
-                    .error
-                    .set(Some("这个浏览器不支持语音输入，请改用文字。".to_string()));
-                return;
-            }
-            recognizer.set_value(made);
-        }
-        // Do not let the microphone hear the previous reply.
-        speech::cancel();
-        conversation.error.set(None);
-        let started = recognizer.with_value(|r| r.as_ref().is_some_and(Recognizer::start));
-        listening.set(started);
-    };
-    view! {
-        <button
-            type="button"
-            class="agent-mic"
-            class:listening=move || listening.get()
-            data-testid="agent-mic"
-            aria-pressed=move || if listening.get() { "true" } else { "false" }
-            aria-label=move || if listening.get() { "停止语音输入" } else { "语音输入" }
-            title=move || if listening.get() { "正在听…再点一次停止" } else { "点击后说话" }
-            disabled=move || conversation.busy.get()
-            on:click=toggle
-        >
-            {crate::components::icons::microphone()}
-        </button>
     }
 }
 

@@ -1,9 +1,16 @@
 //! `intent`: the few intents code answers alone — greeting,
-//! meaningless input, reset — after the speech act of the message is read
+//! meaningless input, reset, farewell — after the speech act of the message is read
 //! Resetting is consequential: it passes only as the student's
 //! direct instruction; a negation or a question about it is answered and the
 //! form stays; someone else's words or a mere mention go on as an ordinary
 //! message. "重新开始，我想考清华" resets and goes on with the rest.
+//!
+//! A farewell ("好了，谢谢", "不聊了") is read the same way, by the same
+//! speech-act layer (the `end` phrases of `actions.txt`): it is one only
+//! when the student's own words say it plainly and say nothing else (thanks
+//! and particles aside), so "还没结束", "结束了吗？" and "好了，我想考清华"
+//! go on as ordinary messages. Its reply carries the `conversation_end`
+//! event: a voice call in the panel ends once the goodbye is spoken.
 //!
 //! Code-level intents: only what code must answer itself —
 //! greetings, resets, and input with no meaning. A reset is named by the
@@ -30,6 +37,8 @@ pub enum Intent {
     },
     /// Nothing to act on: punctuation, interjections, key mashing.
     Meaningless,
+    /// The student is done ("好了，谢谢"): said goodbye to, the call may end.
+    Farewell,
     Unknown,
 }
 
@@ -39,6 +48,7 @@ impl Intent {
             Intent::Greeting => "greeting",
             Intent::Reset { .. } => "reset",
             Intent::Meaningless => "empty",
+            Intent::Farewell => "farewell",
             Intent::Unknown => "unknown",
         }
     }
@@ -49,18 +59,25 @@ impl Intent {
 pub struct IntentLexicon {
     greeting: Vec<String>,
     reset: Vec<String>,
+    end: Vec<String>,
+    /// Words a farewell may carry besides its phrase ("谢谢").
+    thanks: Vec<String>,
     particles: Vec<String>,
     interjections: Vec<char>,
 }
 
 impl IntentLexicon {
     pub fn load() -> IntentLexicon {
-        let mut lex = IntentLexicon {
-            reset: crate::speech_act::SpeechActs::load()
-                .phrases(crate::speech_act::Action::Reset)
+        let acts = crate::speech_act::SpeechActs::load();
+        let phrases = |action| {
+            acts.phrases(action)
                 .iter()
                 .map(|p| crate::catalog::normalize(p))
-                .collect(),
+                .collect()
+        };
+        let mut lex = IntentLexicon {
+            reset: phrases(crate::speech_act::Action::Reset),
+            end: phrases(crate::speech_act::Action::End),
             ..IntentLexicon::default()
         };
         let mut section = "";
@@ -71,6 +88,7 @@ impl IntentLexicon {
             if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
                 section = match name {
                     "greeting" => "greeting",
+                    "thanks" => "thanks",
                     "particles" => "particles",
                     "interjections" => "interjections",
                     _ => "",
@@ -80,13 +98,20 @@ impl IntentLexicon {
             let phrase = crate::catalog::normalize(line);
             match section {
                 "greeting" => lex.greeting.push(phrase),
+                "thanks" => lex.thanks.push(phrase),
                 "particles" => lex.particles.push(phrase),
                 "interjections" => lex.interjections.extend(phrase.chars()),
                 _ => {}
             }
         }
         // Longest first, so "你们好" is consumed before "你好".
-        for list in [&mut lex.greeting, &mut lex.reset, &mut lex.particles] {
+        for list in [
+            &mut lex.greeting,
+            &mut lex.reset,
+            &mut lex.end,
+            &mut lex.thanks,
+            &mut lex.particles,
+        ] {
             list.sort_by_key(|p| std::cmp::Reverse(p.chars().count()));
         }
         lex
@@ -139,6 +164,11 @@ impl IntentLexicon {
         if hit && rest.chars().all(|c| !c.is_alphanumeric()) {
             return result(Intent::Greeting, 0.98, "问候语");
         }
+        let (rest, _) = self.strip(&text, &self.thanks);
+        let (rest, hit) = self.strip(&rest, &self.end);
+        if hit && rest.chars().all(|c| !c.is_alphanumeric()) {
+            return result(Intent::Farewell, 0.95, "学生表示对话可以结束");
+        }
         result(Intent::Unknown, 0.6, "交给规划器根据工具描述处理")
     }
 }
@@ -170,11 +200,19 @@ impl Agent {
                 }
                 Force::Absent | Force::Reported | Force::Mention => Intent::Unknown,
             },
+            // Only the student's own, plain goodbye ends anything.
+            Intent::Farewell if !self.acts.force(&t.reading, speech::Action::End).acts() => {
+                Intent::Unknown
+            }
             other => other,
         };
         match intent {
             Intent::Greeting => t.say(say("greeting")),
             Intent::Meaningless => t.say(say("meaningless")),
+            Intent::Farewell => {
+                t.say(say("farewell"));
+                t.events.push(crate::agent::events::conversation_end());
+            }
             Intent::Reset { rest } => {
                 t.form = UserForm::default();
                 t.memory = Memory::default();
@@ -239,6 +277,30 @@ mod tests {
         assert_eq!(intent("重新开始"), Intent::Reset { rest: false });
         assert_eq!(intent("换个学校重新来吧"), Intent::Reset { rest: false });
         assert_eq!(intent("重来，我想考清华"), Intent::Reset { rest: true });
+    }
+
+    #[test]
+    fn a_plain_goodbye_alone_is_a_farewell() {
+        for t in [
+            "好了，谢谢",
+            "好了",
+            "结束",
+            "不聊了",
+            "好了谢谢你",
+            "结束吧。",
+            "拜拜",
+        ] {
+            assert_eq!(intent(t), Intent::Farewell, "{t}");
+        }
+        for t in [
+            "好了，我想考清华",
+            "我想好了",
+            "谢谢",
+            "老师人太好了",
+            "结束以后呢",
+        ] {
+            assert_ne!(intent(t), Intent::Farewell, "{t}");
+        }
     }
 
     #[test]
