@@ -152,7 +152,7 @@ eval-model:
 asr:
 	.ci/asr setup
 
-# Speaks the requests of server/evals/asr-requests-dev.jsonl (and a blind set:
+# Speaks the requests of server/evals/dev/asr-requests.jsonl (and a blind set:
 # make eval-asr ASR_BLIND_SET=file) in two voices through the site with the
 # recognizer behind it, as it was and as it is, and sends each transcript as the
 # student's turn: spoken task success beside typed, wrong silent fills, CER, key

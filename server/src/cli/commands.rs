@@ -31,7 +31,7 @@ pub enum Command {
         #[arg(required = true)]
         suites: Vec<String>,
     },
-    /// 用标注集评测评价助手：路由准确率和发帖规则（coach.jsonl），或各维度评分的准确率（coach-scores*.jsonl）
+    /// 用标注集评测评价助手：路由准确率和发帖规则（dev/coach.jsonl），或各维度评分的准确率（coach-scores*.jsonl）
     EvalCoach {
         /// 标注集文件（JSONL）
         set: String,

@@ -1,7 +1,7 @@
 //! How well the coach reads scores: the labelled sets
-//! `server/evals/coach-scores.jsonl` and `coach-scores-heldout.jsonl`
+//! `server/evals/dev/coach-scores-01.jsonl` and `dev/coach-scores-02.jsonl`
 //! (development; the second was held out until its misses were read) and
-//! `coach-scores-heldout2.jsonl` (written after the code by someone who read
+//! `dev/coach-scores-03.jsonl` (written after the code by someone who read
 //! only the guide; never tuned on), labelled by
 //! `server/evals/coach-scores.md`.
 //!

@@ -1,5 +1,5 @@
 //! How often the posting rules are right, measured on a labelled set
-//! (`server/evals/rules.jsonl`): sentences written the way students write,
+//! (`server/evals/dev/rules.jsonl`): sentences written the way students write,
 //! each with the rules it breaks — violations of every rule and innocent
 //! look-alikes (years, amounts, room numbers, 微信群, 邮件回复很快, 课题组网站 …).
 //! Without a measure a word list only grows; with one, a new pattern that

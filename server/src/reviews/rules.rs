@@ -33,7 +33,7 @@
 //! their word lists are read once in [`lexicon`].
 //!
 //! The words are in `server/lexicons/review_rules.txt`; `server eval-rules
-//! server/evals/rules.jsonl` measures the rules on a labelled set.
+//! server/evals/dev/rules.jsonl` measures the rules on a labelled set.
 
 mod contact;
 mod insult;

@@ -194,7 +194,7 @@ async fn with_a_model_the_router_uses_its_structured_evaluation() {
 
 #[test]
 fn the_labelled_set_is_routed_and_checked_well() {
-    let set = eval::parse(include_str!("../../evals/coach.jsonl")).expect("the set parses");
+    let set = eval::parse(include_str!("../../evals/dev/coach.jsonl")).expect("the set parses");
     assert!(set.len() >= 100, "{} labelled messages", set.len());
     let verdicts = eval::run(&set);
     let (accuracy, rules) = eval::score(&verdicts);
@@ -641,7 +641,7 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
 
 /// The targets on a set written after the code by a writer who read only
 /// the labelling guide, measured once before anyone read it
-/// (`coach-scores-heldout14.jsonl`, stop 40: 96.7 % exact, 98.7 % within
+/// (`dev/coach-scores-15.jsonl`, stop 40: 96.7 % exact, 98.7 % within
 /// ±1, edits 100 %): at least 90 % exact on every dimension, 98 % within ±1
 /// and every edit that names a number. Printed with `--nocapture`. Once its
 /// misses are read it is development data like the others, and the next
@@ -649,8 +649,8 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
 #[test]
 fn the_coach_meets_its_targets_on_text_written_after_it() {
     use server::coach::eval_scores;
-    let file = "coach-scores-heldout14.jsonl";
-    let set = eval_scores::parse(include_str!("../../evals/coach-scores-heldout14.jsonl"))
+    let file = "dev/coach-scores-15.jsonl";
+    let set = eval_scores::parse(include_str!("../../evals/dev/coach-scores-15.jsonl"))
         .expect("the set parses");
     let report = eval_scores::run(&set);
     let t = &report.total;
@@ -679,7 +679,7 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
 /// held to what they measured once at first contact (see coach-scores.md:
 /// 66.5 %, 78.2 %, 75.0 % and 93.9 % exact). They do not meet the targets
 /// (`the_coach_meets_its_targets_on_text_written_after_it` still holds
-/// them on `coach-scores-heldout14.jsonl`); nothing was tuned on them, and
+/// them on `dev/coach-scores-15.jsonl`); nothing was tuned on them, and
 /// once their misses are read they are development data like the others.
 /// Printed with `--nocapture`.
 #[test]
@@ -687,29 +687,29 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
     use server::coach::eval_scores;
     for (file, text, exact, within_one, edits) in [
         (
-            "coach-scores-venting-blind.jsonl",
-            include_str!("../../evals/coach-scores-venting-blind.jsonl"),
+            "blind/coach-scores-venting-2.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-2.jsonl"),
             66.0,
             76.0,
             100.0,
         ),
         (
-            "coach-scores-forum-blind.jsonl",
-            include_str!("../../evals/coach-scores-forum-blind.jsonl"),
+            "blind/coach-scores-forum-2.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-2.jsonl"),
             78.0,
             93.5,
             100.0,
         ),
         (
-            "coach-scores-hearsay-blind.jsonl",
-            include_str!("../../evals/coach-scores-hearsay-blind.jsonl"),
+            "blind/coach-scores-hearsay-2.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-2.jsonl"),
             74.5,
             90.5,
             100.0,
         ),
         (
-            "coach-scores-drafting-blind.jsonl",
-            include_str!("../../evals/coach-scores-drafting-blind.jsonl"),
+            "blind/coach-scores-drafting-2.jsonl",
+            include_str!("../../evals/blind/coach-scores-drafting-2.jsonl"),
             93.5,
             96.5,
             94.0,
@@ -721,36 +721,36 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // exact at first contact. Their misses are not read yet: they are
         // the blind sets the next change of the reader is measured on.
         (
-            "coach-scores-venting-blind2.jsonl",
-            include_str!("../../evals/coach-scores-venting-blind2.jsonl"),
+            "blind/coach-scores-venting-3.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-3.jsonl"),
             51.0,
             65.5,
             100.0,
         ),
         (
-            "coach-scores-forum-blind2.jsonl",
-            include_str!("../../evals/coach-scores-forum-blind2.jsonl"),
+            "blind/coach-scores-forum-3.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-3.jsonl"),
             71.5,
             93.0,
             100.0,
         ),
         (
-            "coach-scores-hearsay-blind2.jsonl",
-            include_str!("../../evals/coach-scores-hearsay-blind2.jsonl"),
+            "blind/coach-scores-hearsay-3.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-3.jsonl"),
             70.5,
             89.5,
             100.0,
         ),
         (
-            "coach-scores-drafting-blind2.jsonl",
-            include_str!("../../evals/coach-scores-drafting-blind2.jsonl"),
+            "blind/coach-scores-drafting-3.jsonl",
+            include_str!("../../evals/blind/coach-scores-drafting-3.jsonl"),
             91.0,
             95.0,
             93.0,
         ),
         (
-            "coach-scores-mixed-blind2.jsonl",
-            include_str!("../../evals/coach-scores-mixed-blind2.jsonl"),
+            "blind/coach-scores-mixed-1.jsonl",
+            include_str!("../../evals/blind/coach-scores-mixed-1.jsonl"),
             96.5,
             96.5,
             100.0,
@@ -779,94 +779,94 @@ fn the_coach_reads_scores_no_worse_than_measured() {
     use server::coach::eval_scores;
     for (file, text, exact, within_one) in [
         (
-            "coach-scores.jsonl",
-            include_str!("../../evals/coach-scores.jsonl"),
+            "dev/coach-scores-01.jsonl",
+            include_str!("../../evals/dev/coach-scores-01.jsonl"),
             99.5,
             99.5,
         ),
         // Held-out sets measured once untuned, tuned on since (see
         // coach-scores.md): they now guard against regressions.
         (
-            "coach-scores-heldout.jsonl",
-            include_str!("../../evals/coach-scores-heldout.jsonl"),
+            "dev/coach-scores-02.jsonl",
+            include_str!("../../evals/dev/coach-scores-02.jsonl"),
             99.5,
             99.5,
         ),
         (
-            "coach-scores-heldout2.jsonl",
-            include_str!("../../evals/coach-scores-heldout2.jsonl"),
+            "dev/coach-scores-03.jsonl",
+            include_str!("../../evals/dev/coach-scores-03.jsonl"),
             99.0,
             99.5,
         ),
         (
-            "coach-scores-heldout3.jsonl",
-            include_str!("../../evals/coach-scores-heldout3.jsonl"),
+            "dev/coach-scores-04.jsonl",
+            include_str!("../../evals/dev/coach-scores-04.jsonl"),
             99.5,
             99.5,
         ),
         (
-            "coach-scores-heldout4.jsonl",
-            include_str!("../../evals/coach-scores-heldout4.jsonl"),
+            "dev/coach-scores-05.jsonl",
+            include_str!("../../evals/dev/coach-scores-05.jsonl"),
             99.5,
             99.5,
         ),
         (
-            "coach-scores-heldout5.jsonl",
-            include_str!("../../evals/coach-scores-heldout5.jsonl"),
+            "dev/coach-scores-06.jsonl",
+            include_str!("../../evals/dev/coach-scores-06.jsonl"),
             99.0,
             99.5,
         ),
         (
-            "coach-scores-heldout6.jsonl",
-            include_str!("../../evals/coach-scores-heldout6.jsonl"),
+            "dev/coach-scores-07.jsonl",
+            include_str!("../../evals/dev/coach-scores-07.jsonl"),
             99.5,
             99.5,
         ),
         (
-            "coach-scores-heldout7.jsonl",
-            include_str!("../../evals/coach-scores-heldout7.jsonl"),
+            "dev/coach-scores-08.jsonl",
+            include_str!("../../evals/dev/coach-scores-08.jsonl"),
             99.5,
             99.5,
         ),
         (
-            "coach-scores-heldout8.jsonl",
-            include_str!("../../evals/coach-scores-heldout8.jsonl"),
+            "dev/coach-scores-09.jsonl",
+            include_str!("../../evals/dev/coach-scores-09.jsonl"),
             99.5,
             99.5,
         ),
         (
-            "coach-scores-heldout9.jsonl",
-            include_str!("../../evals/coach-scores-heldout9.jsonl"),
+            "dev/coach-scores-10.jsonl",
+            include_str!("../../evals/dev/coach-scores-10.jsonl"),
             99.5,
             99.5,
         ),
         (
-            "coach-scores-heldout10.jsonl",
-            include_str!("../../evals/coach-scores-heldout10.jsonl"),
+            "dev/coach-scores-11.jsonl",
+            include_str!("../../evals/dev/coach-scores-11.jsonl"),
             99.5,
             99.5,
         ),
         // Written for development (weighted to facts, colloquial and long
         // messages): 82.4 % / 92.2 % untuned, read since.
         (
-            "coach-scores-heldout12.jsonl",
-            include_str!("../../evals/coach-scores-heldout12.jsonl"),
+            "dev/coach-scores-13.jsonl",
+            include_str!("../../evals/dev/coach-scores-13.jsonl"),
             99.0,
             99.5,
         ),
         // Held out until stop 39: 89.0 % / 95.5 % untuned at its start,
         // read since.
         (
-            "coach-scores-heldout11.jsonl",
-            include_str!("../../evals/coach-scores-heldout11.jsonl"),
+            "dev/coach-scores-12.jsonl",
+            include_str!("../../evals/dev/coach-scores-12.jsonl"),
             99.5,
             99.5,
         ),
         // Held out until stop 39: 87.8 % / 95.6 % (edits 88 %) untuned,
         // read since.
         (
-            "coach-scores-heldout13.jsonl",
-            include_str!("../../evals/coach-scores-heldout13.jsonl"),
+            "dev/coach-scores-14.jsonl",
+            include_str!("../../evals/dev/coach-scores-14.jsonl"),
             98.0,
             99.5,
         ),
@@ -875,8 +875,8 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         // amounts) and review-like messages: first contact 53.5–80.0 %
         // per batch, read since.
         (
-            "coach-scores-dev14.jsonl",
-            include_str!("../../evals/coach-scores-dev14.jsonl"),
+            "dev/coach-scores-families.jsonl",
+            include_str!("../../evals/dev/coach-scores-families.jsonl"),
             97.0,
             98.0,
         ),
@@ -885,26 +885,26 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         // impression, drafting with the coach); first contact 76.5 %,
         // 62.7 %, 78.2 %, 96.9 % exact, read since.
         (
-            "coach-scores-venting-dev.jsonl",
-            include_str!("../../evals/coach-scores-venting-dev.jsonl"),
+            "dev/coach-scores-venting-1.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-1.jsonl"),
             94.0,
             95.0,
         ),
         (
-            "coach-scores-forum-dev.jsonl",
-            include_str!("../../evals/coach-scores-forum-dev.jsonl"),
+            "dev/coach-scores-forum-1.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-1.jsonl"),
             78.5,
             92.0,
         ),
         (
-            "coach-scores-hearsay-dev.jsonl",
-            include_str!("../../evals/coach-scores-hearsay-dev.jsonl"),
+            "dev/coach-scores-hearsay-1.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-1.jsonl"),
             94.5,
             98.0,
         ),
         (
-            "coach-scores-drafting-dev.jsonl",
-            include_str!("../../evals/coach-scores-drafting-dev.jsonl"),
+            "dev/coach-scores-drafting-1.jsonl",
+            include_str!("../../evals/dev/coach-scores-drafting-1.jsonl"),
             99.0,
             99.5,
         ),

@@ -1,4 +1,4 @@
-//! The dialogue suite (`server/evals/dialogues.jsonl`): every turn of every
+//! The dialogue suite (`server/evals/dev/dialogues.jsonl`): every turn of every
 //! conversation must meet its expectations on the embedded planner. Failures
 //! are listed all at once, with what was said and done.
 
@@ -9,11 +9,11 @@ use std::sync::Arc;
 use server::agent::eval::{parse_suite, run_dialogue};
 use server::agent::Agent;
 
-const SUITE: &str = include_str!("../../evals/dialogues.jsonl");
+const SUITE: &str = include_str!("../../evals/dev/dialogues.jsonl");
 /// Phrasings of the categories the NLU used to fail.
-const GENERALISATION: &str = include_str!("../../evals/generalisation.jsonl");
+const GENERALISATION: &str = include_str!("../../evals/dev/generalisation.jsonl");
 /// The review coach's conversation, the one `make eval-model` runs on a model.
-const COACH_DIALOGUE: &str = include_str!("../../evals/coach-dialogue.jsonl");
+const COACH_DIALOGUE: &str = include_str!("../../evals/dev/coach-dialogue.jsonl");
 
 /// Every turn of `suite` on the embedded planner: the turns taken, and a
 /// line for each that failed.
@@ -79,7 +79,7 @@ async fn the_generalisation_suite_passes_on_the_embedded_planner() {
 /// copy of the demo data and prints per-turn verdicts and the scores.
 #[test]
 fn the_eval_command_scores_the_seed_suite() {
-    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/evals/seed.jsonl");
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/evals/dev/seed.jsonl");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_server"))
         .args(["eval", suite, "--strict"])
         // The embedded planner, whatever the developer's shell has set.

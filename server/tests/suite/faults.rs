@@ -12,8 +12,8 @@ use server::agent::eval::{parse_suite, run_dialogue, TurnReport};
 use server::agent::Agent;
 use server::llm::LlmConfig;
 
-const DIALOGUES: &str = include_str!("../../evals/dialogues.jsonl");
-const GENERALISATION: &str = include_str!("../../evals/generalisation.jsonl");
+const DIALOGUES: &str = include_str!("../../evals/dev/dialogues.jsonl");
+const GENERALISATION: &str = include_str!("../../evals/dev/generalisation.jsonl");
 
 fn config(base: String, extra: &[(&str, &str)]) -> LlmConfig {
     LlmConfig::from_lookup(|k| match k {

@@ -694,7 +694,7 @@ async fn a_small_models_failure_shapes_are_answered_from_code_and_data() {
     let server = ScriptedServer::start(script)
         .await
         .expect("scripted server");
-    let suite = parse_suite(include_str!("../../evals/model-failures.jsonl")).unwrap();
+    let suite = parse_suite(include_str!("../../evals/dev/model-failures.jsonl")).unwrap();
     let site = common::site().await;
     let config = config_for(&server);
     for agent in [

@@ -1,5 +1,5 @@
 //! The posting rules measured on their labelled set
-//! (`server/evals/rules.jsonl`, also `server eval-rules`): at least 0.95
+//! (`server/evals/dev/rules.jsonl`, also `server eval-rules`): at least 0.95
 //! recall on every kind of contact detail, at least 0.98 of the innocent
 //! look-alikes accepted, and every rule right more often than not.
 
@@ -9,7 +9,7 @@ use server::text::jsonl::parse as parse_jsonl;
 #[test]
 fn the_rules_meet_their_targets_on_the_labelled_set() {
     let set: Vec<Labelled> =
-        parse_jsonl(include_str!("../../evals/rules.jsonl")).expect("the set parses");
+        parse_jsonl(include_str!("../../evals/dev/rules.jsonl")).expect("the set parses");
     assert!(set.len() >= 400, "{} sentences", set.len());
     let report = Report::of(&run(&set));
     assert!(
