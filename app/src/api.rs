@@ -29,7 +29,7 @@ mod ssr {
     };
 
     /// Everything the pages read. One implementation lives in the `server`
-    /// crate (SQLite today, PostgreSQL later); tests may provide another.
+    /// crate (SQLite or PostgreSQL, as `DATABASE_URL` says); tests may provide another.
     #[async_trait::async_trait]
     pub trait SiteData: Send + Sync + 'static {
         async fn home(&self) -> Result<HomeData, ApiError>;

@@ -51,8 +51,8 @@
 //!   (advisors from a CSV file, checked against the catalog apart from the
 //!   writing, `store::roster`) and `server mock-llm`.
 //! - [`latency`]: percentiles, for the site's timings and the tools'.
-// The split build's page views (app::sync_hydrate) are deep types; resolving
-// them for server rendering needs more than the default 128 levels.
+// The page views are deep types; resolving them for server rendering needs
+// more than the default 128 levels.
 #![recursion_limit = "256"]
 
 pub mod agent;

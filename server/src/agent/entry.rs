@@ -54,7 +54,7 @@ impl Agent {
         Ok(self.run(prepared, voice).await)
     }
 
-    /// Steps 2–7 of a prepared turn, through the turn's graph
+    /// The rest of a prepared turn (all after [`Self::prepare`]), through the turn's graph
     /// ([`super::turn`]). Never fails: a failing dependency ends in a spoken
     /// apology with `error`, and the turn is stored. With a model, every
     /// model call of the turn (the coach's too) keeps the turn's latency

@@ -641,7 +641,7 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
 
 /// The targets on a set written after the code by a writer who read only
 /// the labelling guide, measured once before anyone read it
-/// (`dev/coach-scores-15.jsonl`, stop 40: 96.7 % exact, 98.7 % within
+/// (`dev/coach-scores-15.jsonl`: 96.7 % exact, 98.7 % within
 /// ±1, edits 100 %): at least 90 % exact on every dimension, 98 % within ±1
 /// and every edit that names a number. Printed with `--nocapture`. Once its
 /// misses are read it is development data like the others, and the next
@@ -854,23 +854,21 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             99.0,
             99.5,
         ),
-        // Held out until stop 39: 89.0 % / 95.5 % untuned at its start,
-        // read since.
+        // First contact 89.0 % / 95.5 % (server/evals/README.md), read since.
         (
             "dev/coach-scores-12.jsonl",
             include_str!("../../evals/dev/coach-scores-12.jsonl"),
             99.5,
             99.5,
         ),
-        // Held out until stop 39: 87.8 % / 95.6 % (edits 88 %) untuned,
-        // read since.
+        // First contact 87.8 % / 95.6 % (edits 88 %), read since.
         (
             "dev/coach-scores-14.jsonl",
             include_str!("../../evals/dev/coach-scores-14.jsonl"),
             98.0,
             99.5,
         ),
-        // Written by the developer for stop 40's families (demands,
+        // Written by the developer for the families (demands,
         // before/now, double negation, rejected hearsay, 有的…有的…,
         // amounts) and review-like messages: first contact 53.5–80.0 %
         // per batch, read since.

@@ -137,8 +137,9 @@ async fn the_rules_page_lists_exactly_the_rules_the_checks_run() {
     // What the checks report on the labelled set (every rule's refusals and
     // the innocent look-alikes) is a rule the page lists, and every rule the
     // page lists is one the checks report.
-    let set: Vec<Labelled> = server::text::jsonl::parse(include_str!("../../evals/dev/rules.jsonl"))
-        .expect("the set parses");
+    let set: Vec<Labelled> =
+        server::text::jsonl::parse(include_str!("../../evals/dev/rules.jsonl"))
+            .expect("the set parses");
     let reported: BTreeSet<String> = run(&set).into_iter().flat_map(|v| v.got).collect();
     let listed: BTreeSet<String> = listed.into_iter().collect();
     assert_eq!(reported, listed, "rules run vs rules listed");
