@@ -6,7 +6,8 @@ import { siteServer } from './site-server';
 // `make eval-asr` only (never `make test`): the site of the last `make build`
 // with the local recognizer (`.ci/asr serve`, Whisper base) behind
 // POST /api/v1/transcribe, and Chromium's fake microphone playing Mandarin
-// synthesised by espeak-ng.
+// synthesised by espeak-ng, unless a spec plays the neural voice's
+// recordings that `make eval-asr` makes.
 const PORT = Number(process.env.E2E_ASR_PORT ?? 3300);
 export const RECOGNIZER_PORT = PORT + 1;
 const root = path.resolve(__dirname, '..');

@@ -1,9 +1,24 @@
 import { test, expect } from '@playwright/test';
+import * as fs from 'fs';
+import * as path from 'path';
 import { recordSpeech, hydrated } from '../tests/helpers';
+import { withFakeMicrophone } from '../chromium';
 
 // A browser without SpeechRecognition (as WeChat's, QQ's or Firefox's) and
 // the site's local recognizer: the student says "我想考北京大学计算机系" into
 // the microphone and sees the ranking.
+//
+// Said in the neural voice `make eval-asr` makes for the request "pku-cs"
+// (never committed; with the silences before and after that the browser
+// cases get, since the fake device loops its file), when it is there:
+// Whisper base hears the committed
+// espeak fixture's robot voice as a loop on a window as short as the
+// recording, which the recognizer answers as nothing heard. The espeak
+// fixture stays the fallback for a machine without the voice.
+const neural = path.resolve(__dirname, '../../.cache/asr/browser/pku-cs.wav');
+if (fs.existsSync(neural)) {
+  test.use({ launchOptions: withFakeMicrophone(neural) });
+}
 test('said into the microphone, recognized on the site, the ranking shows', async ({ page }) => {
   await page.addInitScript(() => {
     for (const name of ['SpeechRecognition', 'webkitSpeechRecognition']) {
