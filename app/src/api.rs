@@ -11,7 +11,7 @@ use crate::model::{
     AdvisorDetail, ChatHistory, Comparison, HomeData, RankingStats, RankingView, ReviewPage,
     ReviewQuery, SearchResults, SortKey,
 };
-use crate::protocol::{ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest};
+use crate::protocol::{SwitchAgentData, SwitchAgentRequest};
 
 #[cfg(feature = "ssr")]
 pub use ssr::{agent, site_data, viewer, AgentApi, SharedAgent, SharedSiteData, SiteData, Viewer};
@@ -90,14 +90,13 @@ mod ssr {
 
     pub type SharedSiteData = Arc<dyn SiteData>;
 
-    /// The voice agent: one turn of the protocol, and a stored conversation.
-    /// Implemented in the `server` crate; the JSON endpoint calls it too.
+    /// The voice agent's stored conversation and persona switch, for the
+    /// panel's server functions. Implemented in the `server` crate. A turn
+    /// itself goes through `POST /api/v1/chat` (or `/chat/stream`), the
+    /// protocol's endpoints, never a server function: one door, rate-limited
+    /// in one place.
     #[async_trait::async_trait]
     pub trait AgentApi: Send + Sync + 'static {
-        async fn chat(
-            &self,
-            request: crate::protocol::ChatRequest,
-        ) -> Result<crate::protocol::ChatResponse, ApiError>;
         async fn history(
             &self,
             session_id: &str,
@@ -228,12 +227,6 @@ pub async fn get_ranking_stats(
         .ranking_stats(&school, &major)
         .await
         .map_err(to_server_error)
-}
-
-/// One turn of the agent, the same types as `POST /api/v1/chat`.
-#[server(input = Json, output = Json)]
-pub async fn chat(request: ChatRequest) -> Result<ChatResponse, ServerFnError> {
-    agent()?.chat(request).await.map_err(to_server_error)
 }
 
 /// The stored conversation of a session, for the panel after a reload.

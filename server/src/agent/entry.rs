@@ -84,15 +84,6 @@ fn not_saved(reply: &ChatResponse) -> bool {
 
 #[async_trait::async_trait]
 impl app::api::AgentApi for Agent {
-    async fn chat(&self, request: ChatRequest) -> Result<ChatResponse, ApiError> {
-        // A server function: the request's parts are in Leptos's context,
-        // the caller among them (`http::limits::chat_turns`).
-        let caller = leptos::prelude::use_context::<axum::http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<Caller>().cloned())
-            .unwrap_or_else(Caller::local);
-        self.turn_from(request, caller).await
-    }
-
     async fn history(&self, session_id: &str) -> Result<Option<ChatHistory>, ApiError> {
         Agent::history(self, session_id).await
     }

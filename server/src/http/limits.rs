@@ -234,15 +234,11 @@ impl Limits {
     }
 }
 
-/// Whether a request is a chat turn: the protocol's two endpoints and the
-/// server function the panel may call instead.
+/// Whether a request is a chat turn: the protocol's two endpoints, the
+/// only doors to a turn.
 fn is_chat_turn(req: &axum::extract::Request) -> bool {
-    use leptos::server_fn::ServerFn;
     req.method() == axum::http::Method::POST
-        && matches!(
-            req.uri().path(),
-            "/api/v1/chat" | "/api/v1/chat/stream" | <app::api::Chat as ServerFn>::PATH
-        )
+        && matches!(req.uri().path(), "/api/v1/chat" | "/api/v1/chat/stream")
 }
 
 /// Middleware: a chat turn carries its [`Caller`] (the client, and the
