@@ -1,71 +1,32 @@
 //! Reading a streamed reply: bytes arrive in arbitrary pieces (a line, an
 //! event, or a Chinese character may be split between two), [`SseDecoder`]
-//! turns them into whole `data:` payloads, and [`ToolCallAssembler`] joins
-//! the argument fragments of each tool call by its `index`.
+//! turns them into whole `data:` payloads through the project's one event
+//! reader (`app::sse`, linear however the stream is cut), and
+//! [`ToolCallAssembler`] joins the argument fragments of each tool call by
+//! its `index`.
 //!
-//! The bytes are the model server's, so they may be anything: each byte is
-//! scanned once however the stream is cut (a piece of many lines, or a
-//! line in many pieces, stays linear), and an `index` is a number the
-//! server chose, so it is bounded ([`MAX_CALLS`]) before anything is
-//! allocated for it. The total is bounded by the client
+//! The bytes are the model server's, so they may be anything: an `index` is
+//! a number the server chose, so it is bounded ([`MAX_CALLS`]) before
+//! anything is allocated for it. The total is bounded by the client
 //! (`client::MAX_REPLY_BYTES`).
 
 use super::wire::{arguments_text, ToolCallWire};
 
-/// Server-sent events → the `data` of each event, in order.
+/// Server-sent events → the `data` of each event, in order: the project's
+/// one reader ([`app::sse`]), of which a model's stream needs only the data.
 #[derive(Default)]
-pub struct SseDecoder {
-    /// Bytes not yet forming a whole line (UTF-8 may be cut mid-character).
-    pending: Vec<u8>,
-    /// `data:` lines of the event being read.
-    data: Vec<String>,
-}
+pub struct SseDecoder(app::sse::SseReader);
 
 impl SseDecoder {
     /// Feeds bytes; returns the payloads of the events they completed.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<String> {
-        let mut out = Vec::new();
-        // The pending bytes hold no line end: only the new ones are searched.
-        let mut from = self.pending.len();
-        self.pending.extend_from_slice(bytes);
-        let mut start = 0;
-        while let Some(at) = self.pending[from..].iter().position(|&b| b == b'\n') {
-            let end = from + at;
-            let line = String::from_utf8_lossy(&self.pending[start..end]);
-            line_into(&mut self.data, line.trim_end_matches('\r'), &mut out);
-            start = end + 1;
-            from = start;
-        }
-        // One move of what is left, however many lines there were.
-        self.pending.drain(..start);
-        out
+        self.0.push(bytes).into_iter().map(|e| e.data).collect()
     }
 
     /// The stream ended: an event not closed by a blank line still counts.
     pub fn finish(&mut self) -> Vec<String> {
-        let mut out = Vec::new();
-        if !self.pending.is_empty() {
-            let rest = std::mem::take(&mut self.pending);
-            let line = String::from_utf8_lossy(&rest).trim_end().to_string();
-            line_into(&mut self.data, &line, &mut out);
-        }
-        line_into(&mut self.data, "", &mut out);
-        out
+        self.0.finish().into_iter().map(|e| e.data).collect()
     }
-}
-
-/// One line of the stream: a `data:` line joins the event being read
-/// (`data`), a blank line ends it into `out`.
-fn line_into(data: &mut Vec<String>, line: &str, out: &mut Vec<String>) {
-    if line.is_empty() {
-        if !data.is_empty() {
-            out.push(data.join("\n"));
-            data.clear();
-        }
-    } else if let Some(value) = line.strip_prefix("data:") {
-        data.push(value.strip_prefix(' ').unwrap_or(value).to_string());
-    }
-    // `event:`, `id:`, `retry:` and `:` comments carry nothing we use.
 }
 
 /// The most tool calls one reply may carry: a turn calls two or three; an

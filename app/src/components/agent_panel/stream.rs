@@ -4,9 +4,10 @@
 //! The body is server-sent events — `voice` events with the next sentences of
 //! the spoken reply, then one `reply` event with the whole `ChatResponse`.
 //! `EventSource` cannot POST a JSON body, so the panel fetches the stream and
-//! reads it itself. The reading is split in two: [`Utf8Decoder`],
-//! [`SseParser`] and [`TurnEvent`] are plain Rust, tested on the host; only
-//! [`chat_stream`] touches the browser (`fetch` and the body's reader). It
+//! reads it itself. The reading is split in two: the events come from the
+//! project's one reader ([`crate::sse`]) and [`TurnEvent`] reads them, plain
+//! Rust tested on the host; only [`chat_stream`] touches the browser
+//! (`fetch` and the body's reader). It
 //! compiles on the server too, like the rest of the panel, but only ever
 //! runs in the browser.
 
@@ -21,6 +22,7 @@ use web_sys::{
 
 use crate::error::UNKNOWN_SESSION_MESSAGE;
 use crate::protocol::{ChatRequest, ChatResponse, ErrorEnvelope, ErrorInfo};
+use crate::sse::{SseEvent, SseReader};
 
 /// The streaming twin of `POST /api/v1/chat`: same request, same final reply.
 pub const STREAM_PATH: &str = "/api/v1/chat/stream";
@@ -28,117 +30,6 @@ pub const STREAM_PATH: &str = "/api/v1/chat/stream";
 /// The same turn answered at once, as JSON (the panel's script before the
 /// WASM, `early.js`).
 pub const CHAT_PATH: &str = "/api/v1/chat";
-
-/// Turns the body's byte chunks into text. The network cuts chunks anywhere,
-/// including inside a three-byte Chinese character, so an incomplete sequence
-/// at the end of a chunk waits for the next one instead of becoming U+FFFD.
-///
-/// Bytes still waiting when the stream ends can only belong to an event that
-/// never finished, which the parser drops anyway, so there is no `finish`.
-#[derive(Debug, Default)]
-pub struct Utf8Decoder {
-    pending: Vec<u8>,
-}
-
-impl Utf8Decoder {
-    /// The text of `bytes` after whatever the last call held back; truly
-    /// invalid bytes become U+FFFD, as a browser's decoder would make them.
-    pub fn decode(&mut self, bytes: &[u8]) -> String {
-        self.pending.extend_from_slice(bytes);
-        let mut text = String::new();
-        loop {
-            match std::str::from_utf8(&self.pending) {
-                Ok(valid) => {
-                    text.push_str(valid);
-                    self.pending.clear();
-                    return text;
-                }
-                Err(e) => {
-                    let valid = e.valid_up_to();
-                    text.push_str(&String::from_utf8_lossy(&self.pending[..valid]));
-                    match e.error_len() {
-                        // The end of the chunk is the start of a character.
-                        None => {
-                            self.pending.drain(..valid);
-                            return text;
-                        }
-                        Some(bad) => {
-                            text.push(char::REPLACEMENT_CHARACTER);
-                            self.pending.drain(..valid + bad);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// One complete server-sent event: its `event:` name (`message` when it had
-/// none, as `EventSource` names it) and its `data:` lines joined by `\n`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SseEvent {
-    pub name: String,
-    pub data: String,
-}
-
-/// A server-sent events parser fed with text as it arrives, in pieces cut
-/// anywhere. It follows the `EventSource` rules the server relies on: lines
-/// end in `\n` (a `\r` before it is dropped), a blank line ends an event, a
-/// line starting with `:` is a comment, one space after the field's colon is
-/// optional, and an event without `data` is no event. `id` and `retry` mean
-/// nothing to a single turn and are ignored.
-#[derive(Debug, Default)]
-pub struct SseParser {
-    /// The start of a line whose end has not arrived yet.
-    partial: String,
-    name: Option<String>,
-    data: Option<String>,
-}
-
-impl SseParser {
-    /// The events completed by `chunk`, in order.
-    pub fn feed(&mut self, chunk: &str) -> Vec<SseEvent> {
-        let mut text = std::mem::take(&mut self.partial);
-        text.push_str(chunk);
-        let mut events = Vec::new();
-        let mut rest = text.as_str();
-        while let Some(end) = rest.find('\n') {
-            let line = &rest[..end];
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            events.extend(self.line(line));
-            rest = &rest[end + 1..];
-        }
-        self.partial = rest.to_string();
-        events
-    }
-
-    fn line(&mut self, line: &str) -> Option<SseEvent> {
-        if line.is_empty() {
-            let name = self.name.take();
-            return self.data.take().map(|data| SseEvent {
-                name: name.unwrap_or_else(|| "message".to_string()),
-                data,
-            });
-        }
-        if line.starts_with(':') {
-            return None;
-        }
-        let (field, value) = line.split_once(':').unwrap_or((line, ""));
-        let value = value.strip_prefix(' ').unwrap_or(value);
-        match field {
-            "event" => self.name = Some(value.to_string()),
-            "data" => match &mut self.data {
-                Some(data) => {
-                    data.push('\n');
-                    data.push_str(value);
-                }
-                None => self.data = Some(value.to_string()),
-            },
-            _ => {}
-        }
-        None
-    }
-}
 
 /// `event: voice`: the next sentences of the spoken reply.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -237,8 +128,8 @@ pub async fn chat_stream(
         .ok_or_else(|| StreamError::Network("回复没有正文".to_string()))?
         .get_reader()
         .unchecked_into();
-    let mut decoder = Utf8Decoder::default();
-    let mut parser = SseParser::default();
+    // An event the stream never finished is dropped: `finish` is not called.
+    let mut events = SseReader::default();
     loop {
         let read: ReadableStreamReadResult = JsFuture::from(reader.read())
             .await
@@ -248,7 +139,7 @@ pub async fn chat_stream(
             return Err(StreamError::Network("回复在 reply 之前结束".to_string()));
         }
         let bytes = Uint8Array::new(&read.get_value()).to_vec();
-        for event in parser.feed(&decoder.decode(&bytes)) {
+        for event in events.push(&bytes) {
             match TurnEvent::from_sse(&event) {
                 Some(Ok(TurnEvent::Switch(notice))) => on_switch(notice),
                 Some(Ok(TurnEvent::Voice(piece))) => on_voice(piece),
@@ -323,10 +214,14 @@ mod tests {
         }
     }
 
-    /// Feeds `chunks` one after another and collects every event.
+    /// Feeds `chunks` one after another and collects every event, as the
+    /// panel reads them (an unfinished last event dropped).
     fn parse(chunks: &[&str]) -> Vec<SseEvent> {
-        let mut parser = SseParser::default();
-        chunks.iter().flat_map(|c| parser.feed(c)).collect()
+        let mut reader = SseReader::default();
+        chunks
+            .iter()
+            .flat_map(|c| reader.push(c.as_bytes()))
+            .collect()
     }
 
     const REPLY: &str = r#"{"session_id":"s1","intent":{"intent":"unknown","confidence":0.5,"reasoning":"r"},"agent":"casual","voice_response":"好的，北京大学计算机系。正在为你筛选导师…","tool_calls":[],"form":{"school":"北京大学","major":null,"research_direction":null},"form_status":{"is_complete":false,"missing_required":["major"],"filled_optional":[]}}"#;
@@ -341,12 +236,12 @@ mod tests {
 
     #[test]
     fn an_event_split_across_chunks_arrives_once_complete() {
-        let mut parser = SseParser::default();
-        assert!(parser.feed("event: voice\nda").is_empty());
-        assert!(parser.feed("ta: {\"text\":").is_empty());
-        assert!(parser.feed(" \"好的。\"}\n").is_empty());
+        let mut reader = SseReader::default();
+        assert!(reader.push(b"event: voice\nda").is_empty());
+        assert!(reader.push(b"ta: {\"text\":").is_empty());
+        assert!(reader.push(" \"好的。\"}\n".as_bytes()).is_empty());
         assert_eq!(
-            parser.feed("\n"),
+            reader.push(b"\n"),
             vec![event("voice", "{\"text\": \"好的。\"}")]
         );
     }
@@ -447,26 +342,13 @@ mod tests {
     }
 
     #[test]
-    fn a_chinese_character_split_across_chunks_is_decoded_whole() {
-        let bytes = "data: 好的\n\n".as_bytes();
-        // "好" is three bytes at 6..9: cut inside it, twice.
-        let mut decoder = Utf8Decoder::default();
-        let mut text = decoder.decode(&bytes[..7]);
-        assert_eq!(text, "data: ");
-        text.push_str(&decoder.decode(&bytes[7..8]));
-        text.push_str(&decoder.decode(&bytes[8..]));
-        assert_eq!(text, "data: 好的\n\n");
-    }
-
-    #[test]
-    fn every_split_of_a_stream_decodes_and_parses_the_same() {
+    fn every_split_of_a_stream_reads_the_same() {
         let stream = format!("event: voice\r\ndata: {{\"text\": \"好的，北京大学。\"}}\r\n\r\nevent: reply\ndata:{REPLY}\n\n");
         let bytes = stream.as_bytes();
         for cut in 0..=bytes.len() {
-            let mut decoder = Utf8Decoder::default();
-            let mut parser = SseParser::default();
-            let mut events = parser.feed(&decoder.decode(&bytes[..cut]));
-            events.extend(parser.feed(&decoder.decode(&bytes[cut..])));
+            let mut reader = SseReader::default();
+            let mut events = reader.push(&bytes[..cut]);
+            events.extend(reader.push(&bytes[cut..]));
             assert_eq!(
                 events,
                 vec![
@@ -476,12 +358,6 @@ mod tests {
                 "cut at byte {cut}"
             );
         }
-    }
-
-    #[test]
-    fn invalid_bytes_become_replacement_characters() {
-        let mut decoder = Utf8Decoder::default();
-        assert_eq!(decoder.decode(b"a\xffb"), "a\u{fffd}b");
     }
 
     #[test]

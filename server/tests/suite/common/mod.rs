@@ -426,16 +426,8 @@ impl Student {
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         let mut voices = Vec::new();
         let mut reply = None;
-        for event in r.body.split("\n\n").filter(|e| !e.trim().is_empty()) {
-            let mut name = "";
-            let mut data = String::new();
-            for line in event.lines() {
-                if let Some(n) = line.strip_prefix("event:") {
-                    name = n.trim();
-                } else if let Some(d) = line.strip_prefix("data:") {
-                    data.push_str(d.strip_prefix(' ').unwrap_or(d));
-                }
-            }
+        for event in app::sse::events(r.body.as_bytes()) {
+            let (name, data) = (event.name.as_str(), &event.data);
             match name {
                 "switch" => {
                     assert!(
@@ -444,22 +436,22 @@ impl Student {
                     );
                     voices.push((
                         name.to_string(),
-                        serde_json::from_str::<Value>(&data).unwrap(),
+                        serde_json::from_str::<Value>(data).unwrap(),
                     ));
                 }
                 "voice" => {
                     assert!(reply.is_none(), "a voice event after the reply");
                     voices.push((
                         name.to_string(),
-                        serde_json::from_str::<Value>(&data).unwrap(),
+                        serde_json::from_str::<Value>(data).unwrap(),
                     ));
                 }
                 "reply" => {
                     assert!(reply.is_none(), "two replies");
                     reply =
-                        Some(serde_json::from_str::<app::protocol::ChatResponse>(&data).unwrap());
+                        Some(serde_json::from_str::<app::protocol::ChatResponse>(data).unwrap());
                 }
-                other => panic!("unexpected event {other:?}: {event}"),
+                other => panic!("unexpected event {other:?}: {data}"),
             }
         }
         let reply = reply.unwrap_or_else(|| panic!("no reply event in {}", r.body));
