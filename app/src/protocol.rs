@@ -213,6 +213,71 @@ pub struct ToolCall {
     pub result: Option<serde_json::Value>,
 }
 
+/// The tools a reply may call, by the names the protocol gives them: one
+/// list for the server that makes the calls and the panel that applies
+/// them. `ToolCall::tool` stays a string on the wire (an older page meets
+/// newer tools); [`ToolCall::name`] reads it once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ToolName {
+    UpdateForm,
+    UpdateRanking,
+    RecommendAdvisors,
+    GetAdvisorDetail,
+    GetAdvisorReviews,
+    PresentOptions,
+    CompareAdvisors,
+    GetStatistics,
+    GetPlaceFacts,
+    ResetForm,
+    SubmitReview,
+}
+
+impl ToolName {
+    pub const ALL: [ToolName; 11] = [
+        ToolName::UpdateForm,
+        ToolName::UpdateRanking,
+        ToolName::RecommendAdvisors,
+        ToolName::GetAdvisorDetail,
+        ToolName::GetAdvisorReviews,
+        ToolName::PresentOptions,
+        ToolName::CompareAdvisors,
+        ToolName::GetStatistics,
+        ToolName::GetPlaceFacts,
+        ToolName::ResetForm,
+        ToolName::SubmitReview,
+    ];
+
+    /// The name on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ToolName::UpdateForm => "update_form",
+            ToolName::UpdateRanking => "update_ranking",
+            ToolName::RecommendAdvisors => "recommend_advisors",
+            ToolName::GetAdvisorDetail => "get_advisor_detail",
+            ToolName::GetAdvisorReviews => "get_advisor_reviews",
+            ToolName::PresentOptions => "present_options",
+            ToolName::CompareAdvisors => "compare_advisors",
+            ToolName::GetStatistics => "get_statistics",
+            ToolName::GetPlaceFacts => "get_place_facts",
+            ToolName::ResetForm => "reset_form",
+            ToolName::SubmitReview => "submit_review",
+        }
+    }
+
+    /// The tool a wire name names, if it is one of these.
+    pub fn parse(name: &str) -> Option<ToolName> {
+        ToolName::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+impl ToolCall {
+    /// The tool this call names, read once; `None` for a tool this build
+    /// does not know.
+    pub fn name(&self) -> Option<ToolName> {
+        ToolName::parse(&self.tool)
+    }
+}
+
 /// Something that happened in the session besides the reply, e.g.
 /// `{"type": "agent_switched", "from": "casual", "to": "analysis", "message": "…"}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

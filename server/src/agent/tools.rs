@@ -27,22 +27,25 @@ use app::protocol::ToolCall;
 
 use super::recommend::{self, Candidate, Recommender, Wanted};
 use crate::catalog::Resolution;
+use app::protocol::ToolName;
+
 use crate::places::PlaceFacts;
 use crate::site::Site;
 use crate::speech_act::Action;
 
 const TOOLS: &str = include_str!("../../../prompts/tools.json");
 
-pub const UPDATE_FORM: &str = "update_form";
-pub const UPDATE_RANKING: &str = "update_ranking";
-pub const RECOMMEND_ADVISORS: &str = "recommend_advisors";
-pub const GET_ADVISOR_DETAIL: &str = "get_advisor_detail";
-pub const GET_ADVISOR_REVIEWS: &str = "get_advisor_reviews";
-pub const PRESENT_OPTIONS: &str = "present_options";
-pub const COMPARE_ADVISORS: &str = "compare_advisors";
-pub const GET_STATISTICS: &str = "get_statistics";
-pub const GET_PLACE_FACTS: &str = "get_place_facts";
-pub const RESET_FORM: &str = "reset_form";
+// The tools' wire names, from the protocol's one list (`app::protocol::ToolName`).
+pub const UPDATE_FORM: &str = ToolName::UpdateForm.as_str();
+pub const UPDATE_RANKING: &str = ToolName::UpdateRanking.as_str();
+pub const RECOMMEND_ADVISORS: &str = ToolName::RecommendAdvisors.as_str();
+pub const GET_ADVISOR_DETAIL: &str = ToolName::GetAdvisorDetail.as_str();
+pub const GET_ADVISOR_REVIEWS: &str = ToolName::GetAdvisorReviews.as_str();
+pub const PRESENT_OPTIONS: &str = ToolName::PresentOptions.as_str();
+pub const COMPARE_ADVISORS: &str = ToolName::CompareAdvisors.as_str();
+pub const GET_STATISTICS: &str = ToolName::GetStatistics.as_str();
+pub const GET_PLACE_FACTS: &str = ToolName::GetPlaceFacts.as_str();
+pub const RESET_FORM: &str = ToolName::ResetForm.as_str();
 
 /// One registered tool.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -317,6 +320,20 @@ impl Executor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The registry the model is offered and the protocol's list of tools
+    /// the panel applies are the same tools, by the same names.
+    #[test]
+    fn the_registry_and_the_protocols_tool_names_are_one_list() {
+        let registry = ToolRegistry::load();
+        let registered: Vec<&str> = registry.specs().iter().map(|s| s.name.as_str()).collect();
+        let named: Vec<&str> = ToolName::ALL.iter().map(|t| t.as_str()).collect();
+        assert_eq!(registered, named);
+        for name in registered {
+            assert_eq!(ToolName::parse(name).map(ToolName::as_str), Some(name));
+        }
+        assert_eq!(ToolName::parse("switch_agent"), None);
+    }
 
     #[test]
     fn the_registry_parses_and_every_tool_has_a_schema_and_a_description() {

@@ -213,7 +213,7 @@ pub struct CoachTurn {
 
 /// The tool a published review is reported by, with the stored review (and
 /// its edit token) as result.
-pub const SUBMIT_REVIEW: &str = "submit_review";
+pub const SUBMIT_REVIEW: &str = app::protocol::ToolName::SubmitReview.as_str();
 
 impl Coach {
     fn say(&self, key: &str, state: &CoachState, vars: &[(&str, &str)]) -> String {

@@ -21,7 +21,7 @@ impl ChipSet {
     /// Reads the chips of a `present_options` call; `None` for any other call
     /// or when there is nothing to click.
     pub fn from_call(call: &ToolCall) -> Option<ChipSet> {
-        if call.tool != "present_options" {
+        if call.name() != Some(crate::protocol::ToolName::PresentOptions) {
             return None;
         }
         let params = &call.params;

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::chips::ChipSet;
 use crate::model::{AdvisorDetail, RankingPage, RecommendedAdvisor, ReviewPage};
-use crate::protocol::{RankingFilters, ToolCall};
+use crate::protocol::{RankingFilters, ToolCall, ToolName};
 
 /// Where the student is when a reply arrives, as far as the tool calls care.
 /// [`plan`] moves it along as the reply navigates, so that a later call in the
@@ -74,22 +74,23 @@ pub fn plan(calls: &[ToolCall], here: &Here) -> Plan {
     let mut here = here.clone();
     let mut out = Plan::default();
     for call in calls {
-        match call.tool.as_str() {
-            "update_ranking" => ranking::plan_ranking(call, &mut here, &mut out.steps),
-            "recommend_advisors" => ranking::plan_recommend(call, &mut here, &mut out.steps),
-            "get_advisor_detail" => advisor::plan_detail(call, &mut here, &mut out.steps),
-            "get_advisor_reviews" => advisor::plan_reviews(call, &mut here, &mut out.steps),
-            "compare_advisors" => compare::plan_compare(call, &mut here, &mut out.steps),
-            "get_statistics" => ranking::plan_statistics(call, &mut here, &mut out.steps),
-            "submit_review" => advisor::plan_posted(call, &mut here, &mut out.steps),
-            "present_options" => {
+        let Some(tool) = call.name() else { continue };
+        match tool {
+            ToolName::UpdateRanking => ranking::plan_ranking(call, &mut here, &mut out.steps),
+            ToolName::RecommendAdvisors => ranking::plan_recommend(call, &mut here, &mut out.steps),
+            ToolName::GetAdvisorDetail => advisor::plan_detail(call, &mut here, &mut out.steps),
+            ToolName::GetAdvisorReviews => advisor::plan_reviews(call, &mut here, &mut out.steps),
+            ToolName::CompareAdvisors => compare::plan_compare(call, &mut here, &mut out.steps),
+            ToolName::GetStatistics => ranking::plan_statistics(call, &mut here, &mut out.steps),
+            ToolName::SubmitReview => advisor::plan_posted(call, &mut here, &mut out.steps),
+            ToolName::PresentOptions => {
                 if let Some(chips) = ChipSet::from_call(call) {
                     out.chips = Some(chips);
                 }
             }
-            // The form is shown from the reply's `form`, not from this call.
-            "update_form" => {}
-            _ => {}
+            // The form is shown from the reply's `form`, not from this call;
+            // a school or major's facts and a reset change no page.
+            ToolName::UpdateForm | ToolName::GetPlaceFacts | ToolName::ResetForm => {}
         }
     }
     out
