@@ -7,7 +7,7 @@ use clap::CommandFactory;
 
 const TABLE_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/operations.md");
 const BEGIN: &str =
-    "<!-- configuration: generated from server/src/config.rs (tests/suite/configuration.rs) -->";
+    "<!-- configuration: generated from server/src/config/mod.rs (tests/suite/configuration.rs) -->";
 const END: &str = "<!-- end of configuration -->";
 
 /// The table, from the declarations.
@@ -74,7 +74,7 @@ fn env_example() -> String {
          # docs/operations.md), with its default. Uncomment what you set and give\n\
          # the file to whatever starts the server (systemd's EnvironmentFile;\n\
          # deploy/compose.yaml reads it as deploy/site.env through env_file).\n\
-         # Generated from server/src/config.rs (tests/suite/configuration.rs).\n",
+         # Generated from server/src/config/mod.rs (tests/suite/configuration.rs).\n",
     );
     for arg in server::config::Cli::command().get_arguments() {
         let Some(name) = arg.get_env() else {
