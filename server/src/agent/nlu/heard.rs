@@ -354,7 +354,10 @@ mod tests {
         assert_eq!(analyze("我在习教", lex, &[]).school, None);
         // A short name written in part (南打 for 南大) stands before the
         // advisors asked for as it does before 专业.
-        assert_eq!(analyze("请问南打有什么导师", lex, &[]).school, one("南京大学"));
+        assert_eq!(
+            analyze("请问南打有什么导师", lex, &[]).school,
+            one("南京大学")
+        );
         assert_eq!(analyze("请问现在有什么导师", lex, &[]).school, None);
     }
 

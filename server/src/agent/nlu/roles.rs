@@ -122,7 +122,11 @@ fn drop_background(text: &mut Text, lex: &Lexicons) {
                 .iter_mut()
                 .rev()
                 .take_while(|t| t.start >= cs)
-                .take_while(|t| !lex.lists.other_subject.occurs_in(&chars[t.end.min(cue)..cue]))
+                .take_while(|t| {
+                    !lex.lists
+                        .other_subject
+                        .occurs_in(&chars[t.end.min(cue)..cue])
+                })
             {
                 past(t);
             }

@@ -198,8 +198,8 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     let side_by_side = school_spans
         .windows(2)
         .any(|w| joined(text, w[0].1, w[1].0));
-    out.school = either(&kept[0], alternatives || (!prefer_last && side_by_side))
-        .or_else(|| pick(&kept[0]));
+    out.school =
+        either(&kept[0], alternatives || (!prefer_last && side_by_side)).or_else(|| pick(&kept[0]));
     out.major = either(&kept[1], alternatives)
         .or_else(|| {
             (!prefer_last)

@@ -318,7 +318,10 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 let homophones = a.same == 0
                     && a.end - a.start == len
                     && a.distance <= SAME_READING * len as f32 + 1e-4;
-                if a.distance <= reach(len) && !verbatim && (homophones || (a.same > 0 && heard_enough)) {
+                if a.distance <= reach(len)
+                    && !verbatim
+                    && (homophones || (a.same > 0 && heard_enough))
+                {
                     out.push(Match {
                         start: start + a.start,
                         end: start + a.end,

@@ -254,7 +254,10 @@ fn questions_about_graduate_study_state_no_wish() {
         ("学术会议一般谁出钱", &[]),
         ("读研能不能同时实习", &[]),
         // The student's own wish, or an answer that states one, still counts.
-        ("我想找能实习的导师，有吗", &[Style("产业型"), Act(Recommend)]),
+        (
+            "我想找能实习的导师，有吗",
+            &[Style("产业型"), Act(Recommend)],
+        ),
         ("钱多少都行", &[Fund("一般")]),
         // Advisors of a named place asked for: not the FAQ its words touch.
         (
@@ -276,10 +279,16 @@ fn questions_about_graduate_study_state_no_wish() {
 #[test]
 fn a_look_at_the_reviews_asks_for_the_reviews() {
     run(&[
-        ("最末尾那个老师的评价给我看下", &[Refs(&[End(0)]), Act(AskReviews)]),
+        (
+            "最末尾那个老师的评价给我看下",
+            &[Refs(&[End(0)]), Act(AskReviews)],
+        ),
         ("第二个看一下", &[Refs(&[Ord(1)]), Act(OpenDetail)]),
         ("No.2 的学生评价", &[Refs(&[Ord(1)]), Act(AskReviews)]),
         ("top1 的导师详情", &[Refs(&[Ord(0)]), Act(OpenDetail)]),
-        ("榜首那位的学生都怎么说他", &[Refs(&[Ord(0)]), Act(AskReviews)]),
+        (
+            "榜首那位的学生都怎么说他",
+            &[Refs(&[Ord(0)]), Act(AskReviews)],
+        ),
     ]);
 }
