@@ -196,13 +196,34 @@ fn arm_sql(arm: usize, class: usize, depth: i64) -> (String, String) {
     )
 }
 
+/// The same for PostgreSQL in one text whatever the heads: it plans a
+/// statement per execution until it keeps a generic plan, and a hundred
+/// arms (the heads of "zs") cost milliseconds to plan each time. The heads
+/// come as one list (they hold letters and characters only, never a
+/// comma).
+const PG_HEADS: &str =
+    "SELECT CAST((h.n - 1) * 3 + c.class AS BIGINT) AS arm, t.advisor_id, t.review_count \
+     FROM unnest(string_to_array($1, ',')) WITH ORDINALITY AS h(head, n) \
+     CROSS JOIN (VALUES (0), (1), (2)) AS c(class) \
+     CROSS JOIN LATERAL (SELECT advisor_id, review_count FROM advisor_name_heads \
+         WHERE head = h.head COLLATE \"C\" AND class = c.class \
+         ORDER BY review_count DESC, advisor_id LIMIT $2) AS t";
+
 /// The first `depth` rows of every head and class: (arm, advisor, reviews).
 async fn read_heads(
     conn: &mut Conn,
     heads: &[String],
     depth: i64,
 ) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
-    let mut sql = Sql::for_backend(Backend::of_conn(conn), "");
+    let backend = Backend::of_conn(conn);
+    if backend == Backend::Postgres {
+        return sqlx::query_as(PG_HEADS)
+            .bind(heads.join(","))
+            .bind(depth)
+            .fetch_all(&mut *conn)
+            .await;
+    }
+    let mut sql = Sql::for_backend(backend, "");
     for (i, head) in heads.iter().enumerate() {
         for class in HeadClass::ALL {
             let arm = i * 3 + class as usize;
