@@ -85,10 +85,15 @@ bench-front: setup
 bench-langgraph:
 	scripts/langgraph-baseline/run.sh
 
-# The main reads (ranking API and page, detail, a chat turn) at 100,000
-# advisors and 1,000,000 reviews next to the demo data, p50/p95 against the
-# targets, on SQLite and (beside it) on a throwaway PostgreSQL cluster. The
-# first run writes data/scale.db and data/pg-scale (a few minutes once).
+# The main reads (ranking API first and last page and page, detail, chat
+# turns, every kind of name search) and a review written, at 10,000 and
+# 100,000 advisors (ten reviews each) next to the demo data, side by side
+# so that a read growing with the data shows itself, p50/p95 against the
+# targets, with seed time, disk, start-up and memory, on SQLite and on a
+# throwaway PostgreSQL cluster. BENCH_SIZES=10000,100000,1000000 adds a
+# million advisors (SQLite about 7 GB and 15 minutes to write; PostgreSQL
+# 15 GB free: not part of `make test`). The first run writes
+# data/scale-<size>.db and data/pg-scale.
 bench-scale:
 	scripts/bench-scale.sh
 

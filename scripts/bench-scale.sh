@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# `make bench-scale`: the main reads at 100,000 advisors and 1,000,000
-# reviews on SQLite (data/scale.db) and on PostgreSQL, side by side.
+# `make bench-scale`: the main reads and a review written at each size
+# (BENCH_SIZES advisors, ten reviews each; default 10000,100000), on SQLite
+# (data/scale-<size>.db) and on PostgreSQL (database scale_<size>), side
+# by side. 1,000,000 advisors need about 7 GB for SQLite and 15 GB free
+# for PostgreSQL: BENCH_SIZES=10000,100000,1000000, and with too little
+# disk for both, one at a time (`--pg-only` after deleting the SQLite file).
 # PostgreSQL runs as a throwaway cluster kept in data/pg-scale (so the
-# million reviews are written once), started here on a free port and
-# stopped when the measurement ends. initdb and pg_ctl refuse root: as
+# data are written once), started here on a free port and stopped when
+# the measurement ends. initdb and pg_ctl refuse root: as
 # root they run as the `postgres` user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +29,5 @@ trap 'run_pg "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null' EXIT
 "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -qtc "SELECT 1 FROM pg_database WHERE datname = 'scale'" | grep -q 1 \
     || "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres scale
 
-cargo run --release -p server -- bench-scale --pg "postgres://postgres@127.0.0.1:$port/scale" "$@"
+cargo run --release -p server -- bench-scale --pg "postgres://postgres@127.0.0.1:$port/scale" \
+    ${BENCH_SIZES:+--sizes "$BENCH_SIZES"} "$@"

@@ -136,6 +136,12 @@ pub struct ScaleArgs {
     /// 每个请求测量的次数（bench-scale）
     #[arg(long, default_value_t = 200, value_parser = positive)]
     pub samples: usize,
+    /// bench-scale 并列测量的规模（导师数，每位 10 条评价），逗号分隔
+    #[arg(long, value_delimiter = ',', default_values_t = [10_000, 100_000], value_parser = positive)]
+    pub sizes: Vec<usize>,
+    /// bench-scale 只测 --pg（例如规模大到两个数据库放不下时）
+    #[arg(long)]
+    pub pg_only: bool,
 }
 
 /// `server import`'s arguments.

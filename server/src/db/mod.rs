@@ -246,7 +246,10 @@ async fn reusable(conn: &mut Conn) -> Result<bool, sqlx::Error> {
     // PostgreSQL counts the queued rollback at once (sqlx pings every
     // released connection itself afterwards, which sends it); SQLite's
     // worker counts it only once it has run it, so wait for that there.
-    if Backend::of_conn(conn) == Backend::Sqlite {
+    // A connection that counts no transaction has no rollback queued (a
+    // commit is counted when it returns): it is released without the
+    // round trip to its worker, which every chat turn paid.
+    if Backend::of_conn(conn) == Backend::Sqlite && conn.is_in_transaction() {
         conn.ping().await?;
     }
     if conn.is_in_transaction() {

@@ -494,6 +494,7 @@ pub async fn aggregate_drift(conn: &mut Conn, max: usize) -> Result<Vec<String>,
     // rebuild stores the live prior, after which they are right by
     // construction.
     let mut drift = scores::score_drift(&mut *conn, max).await?;
+    drift.extend(search::head_drift(&mut *conn, max).await?);
     let kept = aggregate_snapshot(&mut *conn).await?;
     rebuild_aggregates(&mut *conn).await?;
     let rebuilt = aggregate_snapshot(&mut *conn).await?;

@@ -28,6 +28,7 @@ mod import;
 mod instances;
 mod model;
 mod moderation;
+mod name_search;
 mod openapi;
 mod operations;
 mod operator;

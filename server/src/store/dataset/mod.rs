@@ -109,7 +109,7 @@ impl Phases {
 /// are set aside during it), as an SQL list.
 macro_rules! loaded_tables {
     () => {
-        "'advisors', 'advisor_directions', 'reviews', 'review_tags', 'advisor_tags', 'advisor_name_terms'"
+        "'advisors', 'advisor_directions', 'reviews', 'review_tags', 'advisor_tags', 'advisor_name_heads'"
     };
 }
 const LOADED_TABLES: &str = loaded_tables!();

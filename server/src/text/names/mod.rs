@@ -2,15 +2,25 @@
 //! under, and the key a typed query is looked up by.
 //!
 //! A name search must find 张三丰 from "张三丰", "张三", "三丰", "zhangsan",
-//! "zhang san", "sanfeng", "zsf" or "張三" — and do it with one range of a
-//! B-tree index, so it costs the same at 100 advisors or 100,000. The trick:
+//! "zhang san", "sanfeng", "zsf" or "張三" — and do it from a B-tree index,
+//! at a cost that does not grow with the number of advisors. The trick:
 //! a substring of a name is a *prefix* of one of its suffixes. So a name is
 //! indexed under each of its suffixes (张三丰, 三丰, 丰), its pinyin from each
 //! syllable on (zhangsanfeng, sanfeng, feng) and its initials (zsf), each with
 //! the position it starts at; a query is folded to the same alphabet and
-//! looked up as a prefix. Pinyin comes from the `pinyin` crate (the Unihan
+//! is a prefix of the terms it finds. Pinyin comes from the `pinyin` crate (the Unihan
 //! readings); a surname's every reading is indexed (单 shan/dan, 曾
 //! zeng/ceng), since surnames are where the common reading is often wrong.
+//!
+//! What the database stores is not the terms but their heads
+//! ([`heads`]): a term cut at each of its syllable ends. A prefix range
+//! over the terms costs as many rows as match, and at a million advisors
+//! "wang" matches tens of thousands; a head is looked up by equality, in
+//! the order results are shown, so a query reads a few dozen rows whatever
+//! the number of advisors.
+
+mod heads;
+pub use heads::{heads, lookup_heads, Head, HeadClass};
 
 use pinyin::{ToPinyin, ToPinyinMulti};
 
@@ -67,21 +77,36 @@ pub(crate) fn readings(c: char, all: bool) -> Vec<String> {
     out
 }
 
-/// Every term `name` is indexed under, each once (at its first position).
-pub fn terms(name: &str) -> Vec<Term> {
+/// A term with the byte offsets where its syllables end (a character of
+/// the name, a pinyin syllable, an initial): where a query may stop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Spelled {
+    pub text: String,
+    pub pos: usize,
+    pub ends: Vec<usize>,
+}
+
+/// Every term `name` is indexed under, with its syllables, each once (at
+/// its first position).
+pub(crate) fn spelled(name: &str) -> Vec<Spelled> {
     let chars = fold_name(name);
-    let mut out: Vec<Term> = Vec::new();
-    let mut push = |text: String, pos: usize| {
+    let mut out: Vec<Spelled> = Vec::new();
+    let mut push = |parts: &[&str], pos: usize| {
+        let mut text = String::new();
+        let mut ends = Vec::with_capacity(parts.len());
+        for p in parts {
+            text.push_str(p);
+            ends.push(text.len());
+        }
         if !text.is_empty() && !out.iter().any(|t| t.text == text) {
-            out.push(Term {
-                text,
-                pos: pos as i64,
-            });
+            out.push(Spelled { text, pos, ends });
         }
     };
     // The name's own characters, from each position.
-    for i in 0..chars.len() {
-        push(chars[i..].iter().collect(), i);
+    let own: Vec<String> = chars.iter().map(char::to_string).collect();
+    let own: Vec<&str> = own.iter().map(String::as_str).collect();
+    for i in 0..own.len() {
+        push(&own[i..], i);
     }
     if chars.iter().any(|&c| is_han(c)) {
         let syllables: Vec<Vec<String>> = chars
@@ -91,23 +116,39 @@ pub fn terms(name: &str) -> Vec<Term> {
             .collect();
         // Pinyin from each syllable on; the first syllable in every reading.
         for i in 0..syllables.len() {
-            let rest: String = syllables[i + 1..].iter().map(|s| s[0].as_str()).collect();
             for first in &syllables[i] {
-                push(format!("{first}{rest}"), i);
+                let mut parts = vec![first.as_str()];
+                parts.extend(syllables[i + 1..].iter().map(|s| s[0].as_str()));
+                push(&parts, i);
             }
         }
         // Initials of the whole name (zs, zsf), for each surname reading.
-        let rest: String = syllables[1..]
+        let rest: Vec<String> = syllables[1..]
             .iter()
             .filter_map(|s| s[0].chars().next())
+            .map(String::from)
             .collect();
         for first in &syllables[0] {
             if let Some(f) = first.chars().next() {
-                push(format!("{f}{rest}"), 0);
+                let f = f.to_string();
+                let mut parts = vec![f.as_str()];
+                parts.extend(rest.iter().map(String::as_str));
+                push(&parts, 0);
             }
         }
     }
     out
+}
+
+/// Every term `name` is indexed under, each once (at its first position).
+pub fn terms(name: &str) -> Vec<Term> {
+    spelled(name)
+        .into_iter()
+        .map(|t| Term {
+            text: t.text,
+            pos: t.pos as i64,
+        })
+        .collect()
 }
 
 /// The key a typed query is looked up by: folded like a name; a query that
@@ -125,13 +166,6 @@ pub fn query_key(query: &str) -> String {
     } else {
         chars.into_iter().collect()
     }
-}
-
-/// The exclusive upper bound of the terms that start with `key`: every
-/// string with that prefix sorts below it (UTF-8 byte order, which is
-/// SQLite's BINARY collation).
-pub fn prefix_end(key: &str) -> String {
-    format!("{key}\u{10FFFF}")
 }
 
 #[cfg(test)]
@@ -188,16 +222,5 @@ mod tests {
         let t = texts("John Smith");
         assert!(t.contains(&"johnsmith".to_string()));
         assert!(t.contains(&"smith".to_string()));
-    }
-
-    #[test]
-    fn the_prefix_range_holds_every_extension_and_nothing_else() {
-        let end = prefix_end("zhang");
-        for inside in ["zhang", "zhangsan", "zhang丰"] {
-            assert!(inside >= "zhang" && inside < end.as_str(), "{inside}");
-        }
-        for outside in ["zhan", "", "zhb", "zhanf"] {
-            assert!(!(outside >= "zhang" && outside < end.as_str()), "{outside}");
-        }
     }
 }
