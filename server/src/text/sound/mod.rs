@@ -30,7 +30,7 @@ mod syllable;
 
 use align::align;
 pub use syllable::{fuzzy, tolerance};
-use syllable::{is_han, near_pairs, readings, syllable, Syllable, SAME_READING};
+use syllable::{is_han, near_pairs, readings, syllable, Syllable, NEAR_SOUND, SAME_READING};
 
 /// One name the index holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -272,8 +272,11 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 .into_iter()
                 .filter(|&(id, n)| {
                     let len = self.entries[id as usize].syllables.len();
-                    // At most `tolerance` whole edits: the rest must be heard.
-                    n + reach(len).floor() as usize + 1 >= len
+                    // A syllable not heard as one of the name's sounds costs
+                    // a near miss at least: no more of them than the reach
+                    // pays for, the rest must be heard. (A two-syllable name
+                    // must share both: most of the index shares one.)
+                    n + (reach(len) / NEAR_SOUND).floor() as usize >= len
                 })
                 .map(|(id, _)| id)
                 .collect();
