@@ -91,74 +91,41 @@ fn either(kept: &[Slot], alternatives: bool) -> Option<Slot> {
     (names.len() == kept.len()).then_some(Slot::Either(names))
 }
 
-/// Whether nothing but a joining word or a list mark stands between
-/// `end` and `start`.
+/// Whether nothing but a joining word stands between `end` and `start`
+/// (a list mark 、 is one: normalisation writes it 和).
 fn joined(text: &Text, end: usize, start: usize) -> bool {
-    if start < end {
-        return false;
-    }
-    if start == end {
-        return true;
-    }
-    let gap = &text.chars[end..start];
-    gap.iter().all(|&c| c == '、')
+    start == end
         || text
             .tokens
             .iter()
             .any(|t| t.start == end && t.end == start && t.has_cue(Cue::Coord))
 }
 
-/// Of several schools named, the one said right before a major ("同济不错，
-/// 但我想考吉大的法学"): the others are said in passing. None when no
-/// school or several stand there.
-fn before_the_major(
-    text: &Text,
-    schools: &[Slot],
-    spans: &[(usize, usize)],
-    major_starts: &[usize],
-) -> Option<Slot> {
-    if schools.len() < 2 || schools.len() != spans.len() {
-        return None;
-    }
-    let before = |end: usize| {
-        major_starts
-            .iter()
-            .any(|&m| m == end || (end + 1 == m && text.chars[end] == DE))
-    };
-    let hits: Vec<&Slot> = schools
-        .iter()
-        .zip(spans)
-        .filter(|(_, &(_, e))| before(e))
-        .map(|(s, _)| s)
-        .collect();
-    match hits.as_slice() {
-        [one] => Some((*one).clone()),
-        _ => None,
-    }
+/// Whether `end` (where one name stops) meets `start` (where another
+/// begins), directly or across 的 ("北大的计算机", "南京大学软件工程").
+fn meets(text: &Text, end: usize, start: usize) -> bool {
+    end == start || (end + 1 == start && text.chars[end] == DE)
 }
 
-/// Of several majors named, the one said right after the school ("想跨考北大
-/// 的计算机", "南京大学软件工程"): the others are background ("本科学数学的",
-/// "数学基础一般"). None when no major or several stand there.
-fn next_to_school(
-    text: &Text,
-    majors: &[Slot],
-    starts: &[usize],
-    school_ends: &[usize],
+/// Of several names of one kind, the only one that meets a name of the
+/// other kind, `at` giving where each stands as the meeting sees it: the
+/// major said right after the school ("想跨考北大的计算机"; 本科学数学的 is
+/// background), the school said right before the major ("同济不错，但我想考
+/// 吉大的法学"). None when fewer than two were named, or not exactly one
+/// stands there.
+fn the_one_that_meets(
+    named: &[Slot],
+    at: &[usize],
+    stands: impl Fn(usize) -> bool,
 ) -> Option<Slot> {
-    if majors.len() < 2 {
+    if named.len() < 2 || named.len() != at.len() {
         return None;
     }
-    let next = |start: usize| {
-        school_ends
-            .iter()
-            .any(|&e| e == start || (e + 1 == start && text.chars[e] == DE))
-    };
-    let hits: Vec<&Slot> = majors
+    let hits: Vec<&Slot> = named
         .iter()
-        .zip(starts)
-        .filter(|(_, &s)| next(s))
-        .map(|(m, _)| m)
+        .zip(at)
+        .filter(|(_, &p)| stands(p))
+        .map(|(n, _)| n)
         .collect();
     match hits.as_slice() {
         [one] => Some((*one).clone()),
@@ -230,14 +197,23 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     out.school = either(&kept[0], alternatives || (!prefer_last && side_by_side))
         .or_else(|| {
             (!prefer_last)
-                .then(|| before_the_major(text, &kept[0], &school_spans, &major_starts))
+                .then(|| {
+                    let ends: Vec<usize> = school_spans.iter().map(|&(_, e)| e).collect();
+                    the_one_that_meets(&kept[0], &ends, |e| {
+                        major_starts.iter().any(|&m| meets(text, e, m))
+                    })
+                })
                 .flatten()
         })
         .or_else(|| pick(&kept[0]));
     out.major = either(&kept[1], alternatives)
         .or_else(|| {
             (!prefer_last)
-                .then(|| next_to_school(text, &kept[1], &major_starts, &school_ends))
+                .then(|| {
+                    the_one_that_meets(&kept[1], &major_starts, |m| {
+                        school_ends.iter().any(|&e| meets(text, e, m))
+                    })
+                })
                 .flatten()
         })
         .or_else(|| pick(&kept[1]));
