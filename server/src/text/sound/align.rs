@@ -8,11 +8,14 @@ use super::syllable::{substitution, Syllable};
 /// characters the same), with `want` matched whole and the stretch free
 /// to start and end anywhere (a semi-global edit distance). Ties go to the
 /// stretch with more of the name's own characters, then the shorter.
+/// `None` when no stretch comes within `limit`: the best distance in a row
+/// of the table never falls in the rows below it, so a name already out of
+/// reach is left as soon as a row shows it.
 pub(super) fn align(
     want: &[Syllable],
     distinct: &[bool],
     heard: &[Syllable],
-    near: &[(u64, u64)],
+    limit: f32,
 ) -> Option<Aligned> {
     let (n, m) = (want.len(), heard.len());
     if n == 0 || m == 0 {
@@ -37,28 +40,34 @@ pub(super) fn align(
     for i in 1..=n {
         cur[0] = fresh(0, i as f32);
         for j in 1..=m {
-            let sub = substitution(&want[i - 1], &heard[j - 1], near);
+            let sub = substitution(&want[i - 1], &heard[j - 1]);
             let p = &prev[j - 1];
             let diag = Aligned {
                 distance: p.distance + sub,
                 same: p.same + usize::from(sub == 0.0),
                 heard_distinct: p.heard_distinct + usize::from(sub < 1.0 && distinct[i - 1]),
                 distinct_cost: p.distinct_cost + if distinct[i - 1] { sub } else { 0.0 },
-                ..p.clone()
+                ..*p
             };
             let up = Aligned {
                 distance: prev[j].distance + 1.0,
                 distinct_cost: prev[j].distinct_cost + if distinct[i - 1] { 1.0 } else { 0.0 },
-                ..prev[j].clone()
+                ..prev[j]
             };
             let left = Aligned {
                 distance: cur[j - 1].distance + 1.0,
-                ..cur[j - 1].clone()
+                ..cur[j - 1]
             };
-            cur[j] = [diag, up, left]
-                .into_iter()
-                .min_by(better)
-                .unwrap_or_else(|| fresh(0, f32::MAX));
+            let mut best = diag;
+            for other in [up, left] {
+                if better(&other, &best).is_lt() {
+                    best = other;
+                }
+            }
+            cur[j] = best;
+        }
+        if cur.iter().all(|a| a.distance > limit) {
+            return None;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
@@ -71,7 +80,7 @@ pub(super) fn align(
 }
 
 /// The closest stretch `align` found.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Aligned {
     pub(super) start: usize,
     pub(super) end: usize,

@@ -23,14 +23,16 @@
 //! names' toneless spellings, and a word without vowels among their
 //! initials where the initials name one entry only ("bjdx", "jsj").
 
-use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap as HashMap;
 
 mod align;
 mod syllable;
 
 use align::align;
 pub use syllable::{fuzzy, tolerance};
-use syllable::{is_han, near_pairs, readings, syllable, Syllable, NEAR_SOUND, SAME_READING};
+use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND, SAME_READING};
 
 /// One name the index holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,29 +76,42 @@ pub enum How {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SoundIndex<T> {
     entries: Vec<Entry<T>>,
-    /// Merged sound → entries holding it, so a text is compared only with
-    /// names it shares a syllable with.
-    by_sound: HashMap<u64, Vec<u32>>,
     by_pinyin: HashMap<String, Vec<u32>>,
     by_initials: HashMap<String, Vec<u32>>,
-    near: Vec<(u64, u64)>,
     /// How many names of each group hold each character, and how many
     /// names each group has: a character in many names of its kind (大 and
     /// 学 in schools) says little about which one was meant.
     char_names: HashMap<(u8, char), u32>,
     group_names: HashMap<u8, u32>,
+    /// What the counts above say of the entries, worked out on the first
+    /// search after the last insert (every insert may change it).
+    derived: OnceLock<Derived>,
+}
+
+/// Which syllables of each entry are distinctive, and where each sound
+/// stands in the entries.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Derived {
+    /// Per entry, per syllable: not [`generic`](SoundIndex::generic).
+    distinct: Vec<Vec<bool>>,
+    /// The same as a bit per syllable.
+    distinct_bits: Vec<u16>,
+    /// Merged sound → (entry, syllable) holding it, so a text is compared
+    /// only with names it shares a syllable with, and knows which.
+    by_sound: HashMap<u64, Vec<(u32, u8)>>,
+    /// The same by unaspirated twin (see [`Syllable::unaspirated`]).
+    by_twin: HashMap<u64, Vec<(u32, u8)>>,
 }
 
 impl<T> Default for SoundIndex<T> {
     fn default() -> Self {
         SoundIndex {
             entries: Vec::new(),
-            by_sound: HashMap::new(),
-            by_pinyin: HashMap::new(),
-            by_initials: HashMap::new(),
-            near: Vec::new(),
-            char_names: HashMap::new(),
-            group_names: HashMap::new(),
+            by_pinyin: HashMap::default(),
+            by_initials: HashMap::default(),
+            char_names: HashMap::default(),
+            group_names: HashMap::default(),
+            derived: OnceLock::new(),
         }
     }
 }
@@ -150,14 +165,6 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
             return;
         }
         let id = self.entries.len() as u32;
-        for s in &syllables {
-            for &h in &s.fuzzy {
-                let list = self.by_sound.entry(h).or_default();
-                if list.last() != Some(&id) {
-                    list.push(id);
-                }
-            }
-        }
         // Typed: the common reading of every character, and the first
         // character in each of its readings (重庆 chongqing / zhongqing).
         let common: Vec<String> = chars
@@ -192,14 +199,12 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
             *self.char_names.entry((group, c)).or_default() += 1;
         }
         *self.group_names.entry(group).or_default() += 1;
+        self.derived = OnceLock::new();
         self.entries.push(Entry {
             value,
             syllables,
             group,
         });
-        if self.near.is_empty() {
-            self.near = near_pairs();
-        }
     }
 
     /// Whether `c` stands in so many names of `group` (a quarter, and at
@@ -208,6 +213,38 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
         let n = self.char_names.get(&(group, c)).copied().unwrap_or(0);
         let all = self.group_names.get(&group).copied().unwrap_or(0);
         n >= 3 && n * 4 >= all
+    }
+
+    /// [`Derived`], worked out if an insert came since.
+    fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| {
+            let mut d = Derived::default();
+            for (id, e) in self.entries.iter().enumerate() {
+                let flags: Vec<bool> = e
+                    .syllables
+                    .iter()
+                    .map(|s| !self.generic(e.group, s.ch))
+                    .collect();
+                let mut bits = 0u16;
+                for (at, (s, &own)) in e.syllables.iter().zip(&flags).enumerate() {
+                    bits |= u16::from(own) << at;
+                    for (table, sounds) in [
+                        (&mut d.by_sound, &s.fuzzy),
+                        (&mut d.by_twin, &s.unaspirated),
+                    ] {
+                        for &h in sounds {
+                            let list = table.entry(h).or_default();
+                            if !list.contains(&(id as u32, at as u8)) {
+                                list.push((id as u32, at as u8));
+                            }
+                        }
+                    }
+                }
+                d.distinct.push(flags);
+                d.distinct_bits.push(bits);
+            }
+            d
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -236,6 +273,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
     /// Han stretches: names that share a sound with the stretch, aligned
     /// to it with an edit distance.
     fn find_sounds(&self, text: &[char], free: &impl Fn(usize) -> bool, out: &mut Vec<Match<T>>) {
+        let derived = self.derived();
         let mut i = 0;
         while i < text.len() {
             if !(is_han(text[i]) && free(i)) {
@@ -253,51 +291,76 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
             // recognizer writes a sound with the character that usually
             // has it); a name is kept in every reading of its characters.
             let heard: Vec<Syllable> = text[start..i].iter().map(|&c| syllable(c, false)).collect();
-            // Names sharing at least one sound with the stretch, with how
-            // many of their syllables they share.
-            let mut shared: HashMap<u32, usize> = HashMap::new();
-            let mut seen: Vec<u64> = Vec::new();
-            for s in &heard {
-                for h in &s.fuzzy {
-                    if seen.contains(h) {
-                        continue;
-                    }
-                    seen.push(*h);
-                    for id in self.by_sound.get(h).into_iter().flatten() {
-                        *shared.entry(*id).or_default() += 1;
-                    }
+            // Which syllables of which names are heard somewhere in the
+            // stretch: as their own merged sound, or only as a near miss.
+            // A name with none of its sounds heard is never within reach.
+            let mut bits: Vec<(u16, u16)> = vec![(0, 0); self.entries.len()];
+            let mut ids: Vec<u32> = Vec::new();
+            let mut sounds: Vec<u64> = heard.iter().flat_map(|s| s.fuzzy.iter().copied()).collect();
+            sounds.sort_unstable();
+            sounds.dedup();
+            for (id, at) in sounds
+                .iter()
+                .filter_map(|h| derived.by_sound.get(h))
+                .flatten()
+            {
+                let b = &mut bits[*id as usize];
+                if b.0 == 0 {
+                    ids.push(*id);
                 }
+                b.0 |= 1 << at;
             }
-            let mut ids: Vec<u32> = shared
-                .into_iter()
-                .filter(|&(id, n)| {
-                    let len = self.entries[id as usize].syllables.len();
-                    // A syllable not heard as one of the name's sounds costs
-                    // a near miss at least: no more of them than the reach
-                    // pays for, the rest must be heard. (A two-syllable name
-                    // must share both: most of the index shares one.)
-                    n + (reach(len) / NEAR_SOUND).floor() as usize >= len
-                })
-                .map(|(id, _)| id)
+            let mut twins: Vec<u64> = heard
+                .iter()
+                .flat_map(|s| s.unaspirated.iter().copied())
                 .collect();
+            twins.sort_unstable();
+            twins.dedup();
+            for (id, at) in twins
+                .iter()
+                .filter_map(|h| derived.by_twin.get(h))
+                .flatten()
+            {
+                bits[*id as usize].1 |= 1 << at;
+            }
             ids.sort_unstable();
+            let stretch = &text[start..i];
             for id in ids {
                 let e = &self.entries[id as usize];
-                let distinct: Vec<bool> = e
-                    .syllables
-                    .iter()
-                    .map(|s| !self.generic(e.group, s.ch))
-                    .collect();
-                let Some(a) = align(&e.syllables, &distinct, &heard, &self.near) else {
+                let len = e.syllables.len();
+                let (own_sound, near) = bits[id as usize];
+                let near = near & !own_sound;
+                let heard_bits = own_sound | near;
+                // What the alignment costs at least: a syllable heard
+                // nowhere in the stretch, not even as a near miss, is an
+                // edit; one heard only as a near miss costs that much.
+                let floor = NEAR_SOUND * near.count_ones() as f32
+                    + (len as u32 - heard_bits.count_ones()) as f32;
+                let distinct_bits = derived.distinct_bits[id as usize];
+                let wanted = distinct_bits.count_ones() as usize;
+                let own_heard = (heard_bits & distinct_bits).count_ones() as usize;
+                // What every way below of taking a name asks, checked
+                // before the alignment: within reach; one distinctive
+                // syllable heard; and, for a name that cannot be close, what
+                // being asked about needs (see `heard_enough`).
+                let may_be_close = floor <= tolerance(len) + 1e-4;
+                let may_be_asked = own_heard >= wanted.saturating_sub(1).max(2)
+                    && stretch.contains(&e.syllables[len - 1].ch);
+                if floor > reach(len) + 1e-4
+                    || !(wanted == 0 || own_heard >= 1)
+                    || !(may_be_close || may_be_asked)
+                {
+                    continue;
+                }
+                let distinct = &derived.distinct[id as usize];
+                let Some(a) = align(&e.syllables, distinct, &heard, reach(len) + 1e-4) else {
                     continue;
                 };
-                let len = e.syllables.len();
                 let close = a.distance <= tolerance(len);
                 // What tells a name from the others must be heard: one of
                 // its distinctive syllables for a close match; to be asked
                 // about, all of them but one (two at least) and the name's
                 // own last character ("…大学", "…工程").
-                let wanted = distinct.iter().filter(|&&d| d).count();
                 // …and on the whole the distinctive part heard at least as
                 // a near sound: a name whose own syllables were replaced
                 // or dropped and only 大学 kept is some other school.

@@ -11,8 +11,10 @@ pub(super) struct Syllable {
     pub(super) plain: Vec<u64>,
     /// The same after the merges (`fuzzy`), as hashes.
     pub(super) fuzzy: Vec<u64>,
-    /// The merged final alone, for a near miss of the initial.
-    pub(super) finals: Vec<u64>,
+    /// The merged sound with an aspirated initial written as its plain
+    /// twin (p → b, t → d…): two syllables that differ only by breath
+    /// share it, so a near miss is one comparison, not a table scan.
+    pub(super) unaspirated: Vec<u64>,
 }
 
 pub(super) use crate::text::names::is_han;
@@ -40,21 +42,27 @@ pub(super) fn split(s: &str) -> (&str, &str) {
     }
 }
 
-/// Pairs of initials told apart only by breath (b/p, d/t, g/k, j/q, z/c,
-/// zh/ch): a recognizer swaps them often, a listener rarely; a near miss.
-pub(super) fn aspirated_pair(a: &str, b: &str) -> bool {
-    const PAIRS: [(&str, &str); 6] = [
-        ("b", "p"),
-        ("d", "t"),
-        ("g", "k"),
-        ("j", "q"),
-        ("z", "c"),
-        ("zh", "ch"),
-    ];
-    PAIRS
-        .iter()
-        .any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
+/// Pairs of initials told apart only by breath (b/p, d/t, g/k, j/q, z/c;
+/// zh/ch are already z/c after the merges): a recognizer swaps them often,
+/// a listener rarely; a near miss. The plain twin of an initial, if it has
+/// one.
+fn unaspirated(initial: &str) -> Option<&'static str> {
+    match initial {
+        "b" | "p" => Some("b"),
+        "d" | "t" => Some("d"),
+        "g" | "k" => Some("g"),
+        "j" | "q" => Some("j"),
+        "z" | "c" => Some("z"),
+        _ => None,
+    }
 }
+
+/// The finals a near miss of the initial is counted on: every merged
+/// final a paired initial stands before.
+const NEAR_FINALS: &[&str] = &[
+    "a", "o", "e", "i", "u", "ai", "ei", "ao", "ou", "an", "en", "in", "un", "ong", "ia", "ie",
+    "iao", "iu", "ian", "iong", "ua", "uo", "uai", "ui", "uan", "ue", "er",
+];
 
 /// One toneless syllable with the merges applied: zh/ch/sh → z/c/s,
 /// n → l, f → h, and -ang/-eng/-ing (with -iang, -uang) → -an/-en/-in.
@@ -91,17 +99,18 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
         ch: c,
         ..Syllable::default()
     };
+    let push = |list: &mut Vec<u64>, h: u64| {
+        if !list.contains(&h) {
+            list.push(h);
+        }
+    };
     for r in readings(c, all) {
         let f = fuzzy(&r);
-        let (_, fin) = split(&f);
-        for (list, h) in [
-            (&mut s.plain, hash(&r)),
-            (&mut s.fuzzy, hash(&f)),
-            (&mut s.finals, hash(fin)),
-        ] {
-            if !list.contains(&h) {
-                list.push(h);
-            }
+        let (initial, fin) = split(&f);
+        push(&mut s.plain, hash(&r));
+        push(&mut s.fuzzy, hash(&f));
+        if let Some(twin) = unaspirated(initial).filter(|_| NEAR_FINALS.contains(&fin)) {
+            push(&mut s.unaspirated, hash(&format!("{twin}{fin}")));
         }
     }
     s
@@ -111,7 +120,7 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
 /// character, then the same toneless reading (a tone or a homophone), the
 /// same sound after the merges, a near miss (the same final with an
 /// aspirated-pair initial), else a whole edit.
-pub(super) fn substitution(want: &Syllable, heard: &Syllable, near: &[(u64, u64)]) -> f32 {
+pub(super) fn substitution(want: &Syllable, heard: &Syllable) -> f32 {
     let meets = |a: &[u64], b: &[u64]| a.iter().any(|x| b.contains(x));
     if want.ch == heard.ch {
         0.0
@@ -119,11 +128,7 @@ pub(super) fn substitution(want: &Syllable, heard: &Syllable, near: &[(u64, u64)
         SAME_READING
     } else if meets(&want.fuzzy, &heard.fuzzy) {
         SAME_SOUND
-    } else if meets(&want.finals, &heard.finals)
-        && near
-            .iter()
-            .any(|&(a, b)| want.fuzzy.contains(&a) && heard.fuzzy.contains(&b))
-    {
+    } else if meets(&want.unaspirated, &heard.unaspirated) {
         NEAR_SOUND
     } else {
         1.0
@@ -146,24 +151,4 @@ pub fn tolerance(n: usize) -> f32 {
         4..=7 => 1.25,
         _ => 2.05,
     }
-}
-
-/// The merged sounds that are near misses of each other (an
-/// aspirated-pair initial with the same final): (want, heard) hashes.
-pub(super) fn near_pairs() -> Vec<(u64, u64)> {
-    const FINALS: &[&str] = &[
-        "a", "o", "e", "i", "u", "ai", "ei", "ao", "ou", "an", "en", "in", "un", "ong", "ia", "ie",
-        "iao", "iu", "ian", "iong", "ua", "uo", "uai", "ui", "uan", "ue", "er",
-    ];
-    const PAIRS: [(&str, &str); 5] = [("b", "p"), ("d", "t"), ("g", "k"), ("j", "q"), ("z", "c")];
-    let mut out = Vec::new();
-    for &(x, y) in &PAIRS {
-        debug_assert!(aspirated_pair(x, y));
-        for f in FINALS {
-            let (a, b) = (hash(&format!("{x}{f}")), hash(&format!("{y}{f}")));
-            out.push((a, b));
-            out.push((b, a));
-        }
-    }
-    out
 }
