@@ -9,7 +9,11 @@
 //! pinyin, with the confusions Mandarin speakers and recognizers make merged
 //! (zh/z, ch/c, sh/s, n/l, f/h, an/ang, en/eng, in/ing) — and a stretch of
 //! text is compared with it syllable by syllable, with a small edit
-//! distance (a character replaced, dropped or added).
+//! distance (a character replaced, dropped or added). A syllable that is
+//! not the same sound may still be a near miss, which costs less than an
+//! edit: an initial traded for one made the same way at the same place
+//! (b/p, j/q/x, z/c/s…), or a final with a glide or a closing -i more or
+//! less (化/坏, 先/辛).
 //!
 //! The index never decides alone: [`SoundIndex::find`] returns every name
 //! close enough with its distance, and the caller fills a field only from a
@@ -99,8 +103,8 @@ struct Derived {
     /// Merged sound → (entry, syllable) holding it, so a text is compared
     /// only with names it shares a syllable with, and knows which.
     by_sound: HashMap<u64, Vec<(u32, u8)>>,
-    /// The same by unaspirated twin (see [`Syllable::unaspirated`]).
-    by_twin: HashMap<u64, Vec<(u32, u8)>>,
+    /// The same by near-miss key (see [`Syllable::near_keys`]).
+    by_near: HashMap<u64, Vec<(u32, u8)>>,
 }
 
 impl<T> Default for SoundIndex<T> {
@@ -228,15 +232,17 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 let mut bits = 0u16;
                 for (at, (s, &own)) in e.syllables.iter().zip(&flags).enumerate() {
                     bits |= u16::from(own) << at;
-                    for (table, sounds) in [
-                        (&mut d.by_sound, &s.fuzzy),
-                        (&mut d.by_twin, &s.unaspirated),
-                    ] {
-                        for &h in sounds {
-                            let list = table.entry(h).or_default();
-                            if !list.contains(&(id as u32, at as u8)) {
-                                list.push((id as u32, at as u8));
-                            }
+                    let at = (id as u32, at as u8);
+                    for &h in &s.fuzzy {
+                        let list = d.by_sound.entry(h).or_default();
+                        if !list.contains(&at) {
+                            list.push(at);
+                        }
+                    }
+                    for &h in s.near_keys() {
+                        let list = d.by_near.entry(h).or_default();
+                        if !list.contains(&at) {
+                            list.push(at);
                         }
                     }
                 }
@@ -310,15 +316,13 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 }
                 b.0 |= 1 << at;
             }
-            let mut twins: Vec<u64> = heard
+            let mut near_heard: Vec<u64> =
+                heard.iter().flat_map(|s| s.near_keys().copied()).collect();
+            near_heard.sort_unstable();
+            near_heard.dedup();
+            for (id, at) in near_heard
                 .iter()
-                .flat_map(|s| s.unaspirated.iter().copied())
-                .collect();
-            twins.sort_unstable();
-            twins.dedup();
-            for (id, at) in twins
-                .iter()
-                .filter_map(|h| derived.by_twin.get(h))
+                .filter_map(|h| derived.by_near.get(h))
                 .flatten()
             {
                 bits[*id as usize].1 |= 1 << at;

@@ -11,10 +11,24 @@ pub(super) struct Syllable {
     pub(super) plain: Vec<u64>,
     /// The same after the merges (`fuzzy`), as hashes.
     pub(super) fuzzy: Vec<u64>,
-    /// The merged sound with an aspirated initial written as its plain
-    /// twin (p → b, t → d…): two syllables that differ only by breath
-    /// share it, so a near miss is one comparison, not a table scan.
-    pub(super) unaspirated: Vec<u64>,
+    /// Keys of a near miss (see [`Syllable::near_keys`]): two syllables share one
+    /// of `by_place` when their initials are a pair a recognizer trades
+    /// (see [`place`]) with the same final; one's `final_as_is` is in the other's
+    /// `final_reduced` when, with the same initial, one final is the other
+    /// with a glide or a closing -i added (hua/huai, xin/xian).
+    pub(super) by_place: Vec<u64>,
+    pub(super) final_as_is: Vec<u64>,
+    pub(super) final_reduced: Vec<u64>,
+}
+
+impl Syllable {
+    /// Every near-miss key, for an index that needs a superset.
+    pub(super) fn near_keys(&self) -> impl Iterator<Item = &u64> {
+        self.by_place
+            .iter()
+            .chain(&self.final_as_is)
+            .chain(&self.final_reduced)
+    }
 }
 
 pub(super) use crate::text::names::is_han;
@@ -42,27 +56,42 @@ pub(super) fn split(s: &str) -> (&str, &str) {
     }
 }
 
-/// Pairs of initials told apart only by breath (b/p, d/t, g/k, j/q, z/c;
-/// zh/ch are already z/c after the merges): a recognizer swaps them often,
-/// a listener rarely; a near miss. The plain twin of an initial, if it has
-/// one.
-fn unaspirated(initial: &str) -> Option<&'static str> {
+/// Initials a recognizer trades for each other: the same place in the
+/// mouth and the same closure, told apart only by breath (b/p, d/t, g/k)
+/// or by whether the closure is released into friction (j/q/x, z/c/s, and
+/// zh/ch/sh, already z/c/s after the merges): 清 heard for 心, 顺 for 说.
+/// Nasals and laterals are not among them (那 is not 大).
+fn place(initial: &str) -> Option<&'static str> {
     match initial {
-        "b" | "p" => Some("b"),
-        "d" | "t" => Some("d"),
-        "g" | "k" => Some("g"),
-        "j" | "q" => Some("j"),
-        "z" | "c" => Some("z"),
+        "b" | "p" => Some("lips"),
+        "d" | "t" => Some("teeth"),
+        "g" | "k" => Some("back"),
+        "j" | "q" | "x" => Some("palate"),
+        "z" | "c" | "s" => Some("dental"),
         _ => None,
     }
 }
 
-/// The finals a near miss of the initial is counted on: every merged
-/// final a paired initial stands before.
-const NEAR_FINALS: &[&str] = &[
-    "a", "o", "e", "i", "u", "ai", "ei", "ao", "ou", "an", "en", "in", "un", "ong", "ia", "ie",
-    "iao", "iu", "ian", "iong", "ua", "uo", "uai", "ui", "uan", "ue", "er",
-];
+/// A final with one of its edges worn off: the glide before the vowel
+/// (hua → a, xian → an, shuo → o) or a closing -i (huai → hua, hui → hu,
+/// lei → le). A recognizer, or a speaker in a hurry, drops or adds one.
+fn reduced(fin: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let vowels = |s: &str| s.chars().any(|c| "aeiouv".contains(c));
+    for glide in ["i", "u", "v"] {
+        if let Some(rest) = fin.strip_prefix(glide) {
+            if vowels(rest) {
+                out.push(rest.to_string());
+            }
+        }
+    }
+    if let Some(rest) = fin.strip_suffix('i') {
+        if vowels(rest) {
+            out.push(rest.to_string());
+        }
+    }
+    out
+}
 
 /// One toneless syllable with the merges applied: zh/ch/sh → z/c/s,
 /// n → l, f → h, and -ang/-eng/-ing (with -iang, -uang) → -an/-en/-in.
@@ -109,8 +138,12 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
         let (initial, fin) = split(&f);
         push(&mut s.plain, hash(&r));
         push(&mut s.fuzzy, hash(&f));
-        if let Some(twin) = unaspirated(initial).filter(|_| NEAR_FINALS.contains(&fin)) {
-            push(&mut s.unaspirated, hash(&format!("{twin}{fin}")));
+        if let Some(place) = place(initial) {
+            push(&mut s.by_place, hash(&format!("{place}|{fin}")));
+        }
+        push(&mut s.final_as_is, hash(&format!("{initial}|{fin}")));
+        for less in reduced(fin) {
+            push(&mut s.final_reduced, hash(&format!("{initial}|{less}")));
         }
     }
     s
@@ -118,8 +151,9 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
 
 /// The cost of hearing `heard` where the name has `want`: 0 for the same
 /// character, then the same toneless reading (a tone or a homophone), the
-/// same sound after the merges, a near miss (the same final with an
-/// aspirated-pair initial), else a whole edit.
+/// same sound after the merges, a near miss (an initial made at the same
+/// place, or a final with a glide or a closing -i more or less), else a
+/// whole edit.
 pub(super) fn substitution(want: &Syllable, heard: &Syllable) -> f32 {
     let meets = |a: &[u64], b: &[u64]| a.iter().any(|x| b.contains(x));
     if want.ch == heard.ch {
@@ -128,7 +162,10 @@ pub(super) fn substitution(want: &Syllable, heard: &Syllable) -> f32 {
         SAME_READING
     } else if meets(&want.fuzzy, &heard.fuzzy) {
         SAME_SOUND
-    } else if meets(&want.unaspirated, &heard.unaspirated) {
+    } else if meets(&want.by_place, &heard.by_place)
+        || meets(&want.final_as_is, &heard.final_reduced)
+        || meets(&want.final_reduced, &heard.final_as_is)
+    {
         NEAR_SOUND
     } else {
         1.0

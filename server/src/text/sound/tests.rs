@@ -155,3 +155,19 @@ fn characters_the_caller_has_read_are_left_alone() {
     let chars: Vec<char> = "北京大雪".chars().collect();
     assert!(ix.find(&chars, |i| i != 2).is_empty());
 }
+
+#[test]
+fn a_near_miss_is_a_traded_initial_or_a_worn_final() {
+    let mut ix = index(NAMES);
+    ix.insert("自动化", "自动化".to_string());
+    ix.insert("大理工", "大连理工大学".to_string());
+    // A fricative for its affricate at the same place: 清 (qing) for 心 (xin).
+    assert_eq!(best(&ix, "清理学").as_deref(), Some("心理学"));
+    // A closing -i added: 坏 (huai) for 化 (hua).
+    assert_eq!(best(&ix, "自动坏").as_deref(), Some("自动化"));
+    // A nasal for a stop is not a near miss: 那里工作 holds no school.
+    assert_eq!(best(&ix, "那里工作"), None);
+    // A near miss still needs half the name written as itself: 自懂坏
+    // keeps only 自.
+    assert_eq!(best(&ix, "自懂坏"), None);
+}
