@@ -204,7 +204,8 @@ pub(crate) struct Found {
 
 /// Every reference, in order of mention (see the module doc).
 pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<char>]) -> Found {
-    let mut found: Vec<(usize, Reference)> = Vec::new();
+    // (start, end, reference)
+    let mut found: Vec<(usize, usize, Reference)> = Vec::new();
     let mut p = 0;
     while p < text.chars.len() {
         if let Some(t) = text.token_at(p) {
@@ -230,7 +231,7 @@ pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<c
                     _ => None,
                 };
                 if let Some(r) = r {
-                    found.push((p, r));
+                    found.push((p, tok.end, r));
                 }
             }
             if tok.is_strong() {
@@ -239,7 +240,7 @@ pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<c
                 let last = tok.end - 1;
                 if tok.end > tok.start + 1 && text.chars[last] == ORDINAL_MARK {
                     if let Some((refs, len)) = ordinal_at(text, lex, last, last) {
-                        found.extend(refs.into_iter().map(|r| (p, r)));
+                        found.extend(refs.into_iter().map(|r| (p, last + len, r)));
                         p = last + len.max(1);
                         continue;
                     }
@@ -249,19 +250,26 @@ pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<c
             }
         }
         if let Some((refs, len)) = structural_at(text, lex, p, names, known) {
-            found.extend(refs.into_iter().map(|r| (p, r)));
+            found.extend(refs.into_iter().map(|r| (p, p + len, r)));
             p += len.max(1);
             continue;
         }
         p += 1;
     }
     let mut out = Found::default();
-    for (pos, r) in found {
+    for (i, &(pos, end, ref r)) in found.iter().enumerate() {
         out.positions.push(pos);
-        let repeat = out.refs.contains(&r);
-        let anaphora = r == Reference::Pronoun && !out.refs.is_empty();
-        if !repeat && !anaphora {
-            out.refs.push(r);
+        let repeat = out.refs.contains(r);
+        let anaphora = *r == Reference::Pronoun && !out.refs.is_empty();
+        // A demonstrative said right before the advisor it points at is
+        // that advisor's determiner, not someone else: "那位第四个老师",
+        // "这位张三老师".
+        let determiner = *r == Reference::Pronoun
+            && found
+                .get(i + 1)
+                .is_some_and(|(next, _, n)| *next == end && *n != Reference::Pronoun);
+        if !repeat && !anaphora && !determiner {
+            out.refs.push(r.clone());
         }
     }
     out

@@ -373,6 +373,11 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                         // Half the characters as written: a recognizer
                         // mishears a syllable or two, not the whole name.
                         (wanted == 0 || a.heard_distinct >= 1) && a.same * 2 >= len
+                        // A name told apart by two syllables or fewer (清华
+                        // in 清华大学, 心理 in 心理学) keeps each of them, at
+                        // least as a near miss: 成清大学 and 成华大学 are
+                        // some other school, not 清华 with a syllable lost.
+                        && (wanted > 2 || a.distinct_cost < 1.0)
                     } else {
                         a.heard_distinct >= wanted.saturating_sub(1).max(2)
                             && text[start + a.end - 1] == e.syllables[len - 1].ch

@@ -171,3 +171,15 @@ fn a_near_miss_is_a_traded_initial_or_a_worn_final() {
     // keeps only 自.
     assert_eq!(best(&ix, "自懂坏"), None);
 }
+
+#[test]
+fn a_name_told_by_two_syllables_keeps_both() {
+    let mut ix = index(NAMES);
+    ix.insert("清华大学", "清华大学".to_string());
+    // 大 and 学 are in most schools: 清华 tells this one apart, so losing
+    // or replacing one of its two syllables is another school.
+    assert_ne!(best(&ix, "成清大学").as_deref(), Some("清华大学"));
+    assert_ne!(best(&ix, "成华大学").as_deref(), Some("清华大学"));
+    // A near miss of one of them still is 清华.
+    assert_eq!(best(&ix, "清花大学").as_deref(), Some("清华大学"));
+}

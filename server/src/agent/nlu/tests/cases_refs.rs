@@ -83,6 +83,21 @@ fn pronouns_and_names() {
         ),
         ("他是博导吗", &[Refs(&[Pro]), Act(AskAbout)]),
         ("你说的那个导师经费多吗", &[Refs(&[Pro]), Act(AskAbout)]),
+        // A demonstrative right before the advisor is its determiner.
+        (
+            "那位第四个老师，评价好吗",
+            &[Refs(&[Ord(3)]), Act(AskReviews)],
+        ),
+        ("这个第三个怎么样", &[Refs(&[Ord(2)]), Act(AskAbout)]),
+        (
+            "这位张三老师怎么样",
+            &[Refs(&[Name("张三")]), Act(AskAbout)],
+        ),
+        // Not right before it: someone else.
+        (
+            "他和第一个比呢",
+            &[Refs(&[Pro, Ord(0)]), Act(Compare), FollowUp],
+        ),
     ]);
 }
 

@@ -69,6 +69,14 @@ fn schools_and_majors() {
         ("数学系", &[Major("数学")]),
         ("我是学物理的，想考南大", &[School("南京大学")]),
         ("我本科学的是人工智能，想读计算机", &[Major(CS)]),
+        // The subject straight after 本科学, and no school known to anchor
+        // the wanted major.
+        (
+            "我本科学人工智能的，想考霍格沃茨大学的计算机",
+            &[Major(CS), UnknownSchool("霍格沃茨大学")],
+        ),
+        // A degree held is not a subject studied.
+        ("本科学历能考北大计算机吗", &[School("北京大学"), Major(CS)]),
         (
             "人工智能和计算机哪个好",
             &[Major("人工智能"), Act(super::super::Act::Recommend)],
