@@ -388,6 +388,11 @@ def main():
     p.add_argument("--no-latency", action="store_true")
     p.add_argument("--json", default=None)
     p.add_argument("--report", metavar="JSON", help="only print the tables of an earlier --json")
+    p.add_argument("--rejudge", metavar="JSON", action="append", default=[],
+                   help="judge the transcripts an earlier --json holds again, with the site "
+                        "as it is now: a change of the language side measured on what the "
+                        "recognizer heard, in a minute and without recognizing anything "
+                        "(dev data only: a blind set is measured once, by a full run)")
     args = p.parse_args()
     # Stopped (Ctrl-C, kill): the servers it started stop with it.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -398,6 +403,9 @@ def main():
             print_targets(result)
         else:
             print_report(result, args.site_beam)
+        return
+    if args.rejudge:
+        rejudge(args.rejudge)
         return
     if args.call_case_only:
         voice = args.voices.split(",")[0]
@@ -634,6 +642,43 @@ def spoken(args):
     print_tasks(result)
     print_targets(result)
     print(f"\nall answers: {args.json}")
+
+
+def rejudge(paths):
+    """Each set's stored transcripts (`heard`) sent again as the student's
+    turn to the site as it is now, judged as in `spoken`; prints, per set,
+    understood and wrong fills now beside what the file recorded, and every
+    request whose outcome changed."""
+    site = task.Site(ROOT, os.path.join(ROOT, ".cache", "asr"), "rejudge")
+    try:
+        pages = task.Pages(site)
+        for path in paths:
+            result = json.load(open(path, encoding="utf-8"))
+            for label, voices in result["tasks"].items():
+                for voice, sets in voices.items():
+                    for name, entry in sets.items():
+                        if "judged" not in entry:
+                            continue
+                        rows = result["sets"][name]
+                        judged = [task.judge(r, site.chat(h, pages.context(r)), pages)
+                                  for r, h in zip(rows, entry["heard"])]
+                        now, was = task.summarise(judged), entry["summary"]
+                        print(f"{os.path.basename(path)}, {label}, {voice}, {name}: understood "
+                              f"{now['understood']}/{now['n']} (recorded {was['understood']}), "
+                              f"wrong fills {now['wrong_fills']} (recorded {was['wrong_fills']})",
+                              flush=True)
+                        for r, h, j, old in zip(rows, entry["heard"], judged, entry["judged"]):
+                            if (j["understood"] != old["understood"] or j["wrong_fills"]
+                                    or old["wrong_fills"]):
+                                mark = ("now understood" if j["understood"]
+                                        else "missed" if j["understood"] == old["understood"]
+                                        else "now missed")
+                                if old["wrong_fills"] and not j["wrong_fills"]:
+                                    mark += f" (no longer wrong: {', '.join(old['wrong_fills'])})"
+                                wrong = f"; wrong: {', '.join(j['wrong_fills'])}" if j["wrong_fills"] else ""
+                                print(f"  {r['id']}: {mark}: said 「{r['text']}」, heard 「{h}」{wrong}")
+    finally:
+        site.stop()
 
 
 def rescue_code_alone(path):
