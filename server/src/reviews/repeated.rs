@@ -85,14 +85,15 @@ pub async fn record_and_flag(
 ) -> Result<Vec<i64>, sqlx::Error> {
     let bands = signature(text);
     let candidates = store::replace_signatures(conn, id, advisor_id, &bands).await?;
-    let mut repeats: Vec<(i64, i64)> = Vec::new();
-    for other in candidates.into_iter().take(100) {
-        if let Some((advisor, earlier)) = store::advisor_and_text(conn, other).await? {
-            if jaccard(&letters(&earlier), &letters(text)) >= DUPLICATE_SIMILARITY {
-                repeats.push((other, advisor));
-            }
-        }
-    }
+    // The first hundred candidates, read in one statement.
+    let candidates: Vec<i64> = candidates.into_iter().take(100).collect();
+    let own = letters(text);
+    let repeats: Vec<(i64, i64)> = store::advisors_and_texts(conn, &candidates)
+        .await?
+        .into_iter()
+        .filter(|(_, _, earlier)| jaccard(&letters(earlier), &own) >= DUPLICATE_SIMILARITY)
+        .map(|(other, advisor, _)| (other, advisor))
+        .collect();
     if repeats.is_empty() {
         return Ok(Vec::new());
     }
@@ -104,10 +105,9 @@ pub async fn record_and_flag(
         ids.join("、")
     );
     store::report(conn, id, REPORTER, &reason).await?;
-    for (other, _) in &repeats {
-        let reason = format!("相同或几乎相同的内容后来又发在了别的导师名下（评价 #{id}）");
-        store::report(conn, *other, REPORTER, &reason).await?;
-    }
+    let reason = format!("相同或几乎相同的内容后来又发在了别的导师名下（评价 #{id}）");
+    let others: Vec<i64> = repeats.iter().map(|r| r.0).collect();
+    store::report_all(conn, &others, REPORTER, &reason).await?;
     tracing::info!(
         review = id,
         repeats = repeats.len(),

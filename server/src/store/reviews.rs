@@ -8,6 +8,7 @@
 use app::model::{NewReview, Ratings};
 
 use crate::db::Conn;
+use crate::store::sql::Sql;
 
 /// The texts `client_key` wrote about `advisor_id` since `modifier` ago.
 pub async fn texts_since(
@@ -221,6 +222,26 @@ pub async fn report(
     Ok(done.rows_affected() == 1)
 }
 
+/// The same report on each of `ids`, in one statement; reviews already
+/// reported by `client_key` keep their report.
+pub async fn report_all(
+    conn: &mut Conn,
+    ids: &[i64],
+    client_key: &str,
+    reason: &str,
+) -> Result<(), sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let mut qb = Sql::new("INSERT INTO review_reports (review_id, client_key, reason) ");
+    qb.push_values(ids, |row, id| {
+        row.push_bind(*id).push_bind(client_key).push_bind(reason);
+    });
+    qb.push(" ON CONFLICT DO NOTHING");
+    qb.build().execute(&mut *conn).await?;
+    Ok(())
+}
+
 /// Binds $1 = `sign` and $2–$6 = overall, academic, funding, relationship,
 /// prospects: the parameters every aggregate update shares.
 fn scored<'q>(
@@ -298,7 +319,9 @@ pub async fn add_to_aggregates(
 
 /// Replaces review `id`'s MinHash band signatures with `bands`, and
 /// returns the reviews of other advisors that share a band with it (at
-/// most 50 a band, each once, in id order).
+/// most 50 a band, each once, in id order). Three statements whatever the
+/// number of bands (one a band made a review's write a round trip per
+/// band).
 pub async fn replace_signatures(
     conn: &mut Conn,
     id: i64,
@@ -309,37 +332,54 @@ pub async fn replace_signatures(
         .bind(id)
         .execute(&mut *conn)
         .await?;
-    let mut candidates: Vec<i64> = Vec::new();
-    for band in bands {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT s.review_id FROM review_signatures s JOIN reviews r ON r.id = s.review_id \
-             WHERE s.band = $1 AND r.advisor_id != $2 LIMIT 50",
-        )
-        .bind(band)
-        .bind(advisor_id)
-        .fetch_all(&mut *conn)
-        .await?;
-        candidates.extend(ids);
-        sqlx::query(
-            "INSERT INTO review_signatures (review_id, band) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        )
-        .bind(id)
-        .bind(band)
-        .execute(&mut *conn)
-        .await?;
+    let mut bands = bands.to_vec();
+    bands.sort_unstable();
+    bands.dedup();
+    if bands.is_empty() {
+        return Ok(Vec::new());
     }
+    // One term a band, each with its own limit (SQLite allows 500 terms in
+    // a compound SELECT; a text has `repeated::BANDS`).
+    let mut qb = Sql::new("");
+    for (i, band) in bands.iter().enumerate() {
+        if i > 0 {
+            qb.push(" UNION ALL ");
+        }
+        qb.push(
+            "SELECT * FROM (SELECT s.review_id FROM review_signatures s \
+             JOIN reviews r ON r.id = s.review_id WHERE s.band = ",
+        )
+        .push_bind(*band)
+        .push(" AND r.advisor_id != ")
+        .push_bind(advisor_id)
+        .push(format_args!(" LIMIT 50) AS t{i}"));
+    }
+    let mut candidates: Vec<i64> = qb.build_query_scalar().fetch_all(&mut *conn).await?;
+    let mut qb = Sql::new("INSERT INTO review_signatures (review_id, band) ");
+    qb.push_values(&bands, |row, band| {
+        row.push_bind(id).push_bind(*band);
+    });
+    qb.push(" ON CONFLICT DO NOTHING");
+    qb.build().execute(&mut *conn).await?;
     candidates.sort_unstable();
     candidates.dedup();
     Ok(candidates)
 }
 
-/// (advisor, text) of review `id`.
-pub async fn advisor_and_text(
+/// (id, advisor, text) of the reviews `ids` that exist, in id order: one
+/// statement.
+pub async fn advisors_and_texts(
     conn: &mut Conn,
-    id: i64,
-) -> Result<Option<(i64, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT advisor_id, text FROM reviews WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await
+    ids: &[i64],
+) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut qb = Sql::new("SELECT id, advisor_id, text FROM reviews WHERE id IN (");
+    let mut list = qb.separated(", ");
+    for id in ids {
+        list.push_bind(*id);
+    }
+    qb.push(") ORDER BY id");
+    qb.build_query_as().fetch_all(&mut *conn).await
 }
