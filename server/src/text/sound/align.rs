@@ -6,14 +6,15 @@ use super::syllable::{substitution, Syllable};
 
 /// The stretch of `heard` closest to `want`: (start, end, distance,
 /// characters the same), with `want` matched whole and the stretch free
-/// to start and end anywhere (a semi-global edit distance). Ties go to the
+/// to start and end anywhere (a semi-global edit distance). `distinct`
+/// holds a bit per syllable of `want`, set for its distinctive ones. Ties go to the
 /// stretch with more of the name's own characters, then the shorter.
 /// `None` when no stretch comes within `limit`: the best distance in a row
 /// of the table never falls in the rows below it, so a name already out of
 /// reach is left as soon as a row shows it.
 pub(super) fn align(
     want: &[Syllable],
-    distinct: &[bool],
+    distinct: u16,
     heard: &[Syllable],
     limit: f32,
 ) -> Option<Aligned> {
@@ -38,6 +39,7 @@ pub(super) fn align(
     let mut prev: Vec<Aligned> = (0..=m).map(|j| fresh(j, 0.0)).collect();
     let mut cur = prev.clone();
     for i in 1..=n {
+        let own = distinct >> (i - 1) & 1 == 1;
         cur[0] = fresh(0, i as f32);
         for j in 1..=m {
             let sub = substitution(&want[i - 1], &heard[j - 1]);
@@ -45,13 +47,13 @@ pub(super) fn align(
             let diag = Aligned {
                 distance: p.distance + sub,
                 same: p.same + usize::from(sub == 0.0),
-                heard_distinct: p.heard_distinct + usize::from(sub < 1.0 && distinct[i - 1]),
-                distinct_cost: p.distinct_cost + if distinct[i - 1] { sub } else { 0.0 },
+                heard_distinct: p.heard_distinct + usize::from(sub < 1.0 && own),
+                distinct_cost: p.distinct_cost + if own { sub } else { 0.0 },
                 ..*p
             };
             let up = Aligned {
                 distance: prev[j].distance + 1.0,
-                distinct_cost: prev[j].distinct_cost + if distinct[i - 1] { 1.0 } else { 0.0 },
+                distinct_cost: prev[j].distinct_cost + if own { 1.0 } else { 0.0 },
                 ..prev[j]
             };
             let left = Aligned {

@@ -96,9 +96,7 @@ pub struct SoundIndex<T> {
 /// stands in the entries.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Derived {
-    /// Per entry, per syllable: not [`generic`](SoundIndex::generic).
-    distinct: Vec<Vec<bool>>,
-    /// The same as a bit per syllable.
+    /// Per entry, a bit per syllable: not [`generic`](SoundIndex::generic).
     distinct_bits: Vec<u16>,
     /// Merged sound → (entry, syllable) holding it, so a text is compared
     /// only with names it shares a syllable with, and knows which.
@@ -224,14 +222,9 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
         self.derived.get_or_init(|| {
             let mut d = Derived::default();
             for (id, e) in self.entries.iter().enumerate() {
-                let flags: Vec<bool> = e
-                    .syllables
-                    .iter()
-                    .map(|s| !self.generic(e.group, s.ch))
-                    .collect();
                 let mut bits = 0u16;
-                for (at, (s, &own)) in e.syllables.iter().zip(&flags).enumerate() {
-                    bits |= u16::from(own) << at;
+                for (at, s) in e.syllables.iter().enumerate() {
+                    bits |= u16::from(!self.generic(e.group, s.ch)) << at;
                     let at = (id as u32, at as u8);
                     for &h in &s.fuzzy {
                         let list = d.by_sound.entry(h).or_default();
@@ -246,7 +239,6 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                         }
                     }
                 }
-                d.distinct.push(flags);
                 d.distinct_bits.push(bits);
             }
             d
@@ -356,8 +348,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 {
                     continue;
                 }
-                let distinct = &derived.distinct[id as usize];
-                let Some(a) = align(&e.syllables, distinct, &heard, reach(len) + 1e-4) else {
+                let Some(a) = align(&e.syllables, distinct_bits, &heard, reach(len) + 1e-4) else {
                     continue;
                 };
                 let close = a.distance <= tolerance(len);
