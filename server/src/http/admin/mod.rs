@@ -253,8 +253,12 @@ async fn moderate(
     (limits, token, client, headers): (&Limits, &AdminToken, &ClientId, &HeaderMap),
     id: &str,
     hidden: bool,
-    reason: String,
+    body: &[u8],
 ) -> Response {
+    let reason = match reason_of(body) {
+        Ok(reason) => reason,
+        Err(e) => return e.into_response(),
+    };
     if let Err(refusal) = guard(headers, None, client, (limits, token)).await {
         return *refusal;
     }
@@ -298,16 +302,12 @@ async fn hide_json(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    let reason = match reason_of(&body) {
-        Ok(reason) => reason,
-        Err(e) => return e.into_response(),
-    };
     moderate(
         &site,
         (&limits, &token, &client, &headers),
         &id,
         true,
-        reason,
+        &body,
     )
     .await
 }
@@ -338,16 +338,12 @@ async fn restore_json(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    let reason = match reason_of(&body) {
-        Ok(reason) => reason,
-        Err(e) => return e.into_response(),
-    };
     moderate(
         &site,
         (&limits, &token, &client, &headers),
         &id,
         false,
-        reason,
+        &body,
     )
     .await
 }
