@@ -644,6 +644,16 @@ def spoken(args):
     print(f"\nall answers: {args.json}")
 
 
+def judged_entries(result):
+    """(recognizer, voice, set, entry) of every spoken set a run judged as
+    turns (the utterances are scored, not judged)."""
+    for label, voices in result["tasks"].items():
+        for voice, sets in voices.items():
+            for name, entry in sets.items():
+                if "judged" in entry:
+                    yield label, voice, name, entry
+
+
 def rejudge(paths):
     """Each set's stored transcripts (`heard`) sent again as the student's
     turn to the site as it is now, judged as in `spoken`; prints, per set,
@@ -654,29 +664,26 @@ def rejudge(paths):
         pages = task.Pages(site)
         for path in paths:
             result = json.load(open(path, encoding="utf-8"))
-            for label, voices in result["tasks"].items():
-                for voice, sets in voices.items():
-                    for name, entry in sets.items():
-                        if "judged" not in entry:
-                            continue
-                        rows = result["sets"][name]
-                        judged = [task.judge(r, site.chat(h, pages.context(r)), pages)
-                                  for r, h in zip(rows, entry["heard"])]
-                        now, was = task.summarise(judged), entry["summary"]
-                        print(f"{os.path.basename(path)}, {label}, {voice}, {name}: understood "
-                              f"{now['understood']}/{now['n']} (recorded {was['understood']}), "
-                              f"wrong fills {now['wrong_fills']} (recorded {was['wrong_fills']})",
-                              flush=True)
-                        for r, h, j, old in zip(rows, entry["heard"], judged, entry["judged"]):
-                            if (j["understood"] != old["understood"] or j["wrong_fills"]
-                                    or old["wrong_fills"]):
-                                mark = ("now understood" if j["understood"]
-                                        else "missed" if j["understood"] == old["understood"]
-                                        else "now missed")
-                                if old["wrong_fills"] and not j["wrong_fills"]:
-                                    mark += f" (no longer wrong: {', '.join(old['wrong_fills'])})"
-                                wrong = f"; wrong: {', '.join(j['wrong_fills'])}" if j["wrong_fills"] else ""
-                                print(f"  {r['id']}: {mark}: said 「{r['text']}」, heard 「{h}」{wrong}")
+            for label, voice, name, entry in judged_entries(result):
+                rows = result["sets"][name]
+                judged = [task.judge(r, site.chat(h, pages.context(r)), pages)
+                          for r, h in zip(rows, entry["heard"])]
+                now, was = task.summarise(judged), entry["summary"]
+                print(f"{os.path.basename(path)}, {label}, {voice}, {name}: understood "
+                      f"{now['understood']}/{now['n']} (recorded {was['understood']}), "
+                      f"wrong fills {now['wrong_fills']} (recorded {was['wrong_fills']})",
+                      flush=True)
+                for r, h, j, old in zip(rows, entry["heard"], judged, entry["judged"]):
+                    if not (j["understood"] != old["understood"] or j["wrong_fills"]
+                            or old["wrong_fills"]):
+                        continue
+                    mark = ("now understood" if j["understood"]
+                            else "missed" if j["understood"] == old["understood"]
+                            else "now missed")
+                    if old["wrong_fills"] and not j["wrong_fills"]:
+                        mark += f" (no longer wrong: {', '.join(old['wrong_fills'])})"
+                    wrong = f"; wrong: {', '.join(j['wrong_fills'])}" if j["wrong_fills"] else ""
+                    print(f"  {r['id']}: {mark}: said 「{r['text']}」, heard 「{h}」{wrong}")
     finally:
         site.stop()
 
@@ -785,26 +792,22 @@ def print_tasks(result):
         print(f"\n{label}, non-speech (2 s): " + ", ".join(
             f"{k} → {json.dumps(v, ensure_ascii=False)}" for k, v in clips.items()))
     # What was misunderstood, spoken, per recognizer and voice.
-    for label, voices in result["tasks"].items():
-        for voice, sets in voices.items():
-            for name, entry in sets.items():
-                if "judged" not in entry:
-                    continue
-                rows = result["sets"][name]
-                misses = [(r, h, j) for r, h, j in zip(rows, entry["heard"], entry["judged"])
-                          if not j["understood"]]
-                if not misses:
-                    continue
-                print(f"\n{label}, {voice}, {name}: not understood\n")
-                print("| id | said | heard | acted on |")
-                print("|---|---|---|---|")
-                for r, h, j in misses:
-                    g = j["got"]
-                    acted = " / ".join(str(x) for x in (g["school"], g["major"]) if x) or \
-                        ", ".join(str(o) for o in g["opened"]) or "—"
-                    flag = " (wrong fill)" if j["wrong_fills"] else \
-                        " (wrong open)" if j["wrong_open"] else ""
-                    print(f"| {r['id']} | {r['text']} | {h} | {acted}{flag} |")
+    for label, voice, name, entry in judged_entries(result):
+        rows = result["sets"][name]
+        misses = [(r, h, j) for r, h, j in zip(rows, entry["heard"], entry["judged"])
+                  if not j["understood"]]
+        if not misses:
+            continue
+        print(f"\n{label}, {voice}, {name}: not understood\n")
+        print("| id | said | heard | acted on |")
+        print("|---|---|---|---|")
+        for r, h, j in misses:
+            g = j["got"]
+            acted = " / ".join(str(x) for x in (g["school"], g["major"]) if x) or \
+                ", ".join(str(o) for o in g["opened"]) or "—"
+            flag = " (wrong fill)" if j["wrong_fills"] else \
+                " (wrong open)" if j["wrong_open"] else ""
+            print(f"| {r['id']} | {r['text']} | {h} | {acted}{flag} |")
 
 
 def sweep(args):
