@@ -217,7 +217,7 @@ pub(crate) fn unknown_names(text: &mut Text, lex: &Lexicons) -> Unknown {
                 if suffix_free(text, p, len) {
                     let s = strip_lead(text, lex, back_scan(text, p), p);
                     if plausible_name(lex, &text.chars[s..p], SCHOOL_NAME_MAX)
-                        && !super::roles::in_background(text, s)
+                        && !super::roles::in_background(text, lex, s)
                     {
                         out.school = Some(text.string(s, p + len));
                         swallow(text, s, p);
@@ -244,7 +244,7 @@ pub(crate) fn unknown_names(text: &mut Text, lex: &Lexicons) -> Unknown {
                 if suffix_free(text, p, len) {
                     let s = strip_lead(text, lex, back_scan(text, p), p);
                     if plausible_name(lex, &text.chars[s..p], MAJOR_NAME_MAX)
-                        && !super::roles::in_background(text, s)
+                        && !super::roles::in_background(text, lex, s)
                     {
                         out.major = Some(text.string(s, p));
                         swallow(text, s, p);

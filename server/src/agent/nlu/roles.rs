@@ -17,7 +17,8 @@
 //! 3. School and major sharing an alias: the major when a major word
 //!    follows, otherwise the school.
 //! 4. Names after a background cue ("本科学的是…", "我是学…的") are the
-//!    student's past, not a wish, and mean nothing here.
+//!    student's past, not a wish, and mean nothing here, up to a wish said
+//!    in the same breath ("本科在杭州想考浙江大学").
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
@@ -106,7 +107,7 @@ fn drop_background(text: &mut Text, lex: &Lexicons) {
     };
     for i in 0..text.tokens.len() {
         if text.tokens[i].has_cue(Cue::Background) {
-            let (_, ce) = text.clause(text.tokens[i].start);
+            let ce = past_end(text, lex, text.tokens[i].end);
             for t in text.tokens[i + 1..].iter_mut().take_while(|t| t.end <= ce) {
                 past(t);
             }
@@ -134,14 +135,24 @@ fn drop_background(text: &mut Text, lex: &Lexicons) {
     }
 }
 
+/// Where the past a background cue ending at `from` opens ends: at the
+/// first wish said after it in the clause, else at the clause's end.
+fn past_end(text: &Text, lex: &Lexicons, from: usize) -> usize {
+    let (_, ce) = text.clause(from);
+    (from..ce)
+        .find(|&p| lex.lists.wish.prefix_at(&text.chars, p).is_some())
+        .unwrap_or(ce)
+}
+
 /// Whether `pos` is in the student's past: after a background cue in its
-/// clause, or before a background-after cue ("南开毕业的").
-pub(crate) fn in_background(text: &Text, pos: usize) -> bool {
+/// clause and before any wish said after it, or before a background-after
+/// cue ("南开毕业的").
+pub(crate) fn in_background(text: &Text, lex: &Lexicons, pos: usize) -> bool {
     let (cs, ce) = text.clause(pos);
     text.tokens.iter().any(|t| {
         t.start >= cs
             && t.end <= ce
-            && ((t.has_cue(Cue::Background) && t.end <= pos)
+            && ((t.has_cue(Cue::Background) && t.end <= pos && pos < past_end(text, lex, t.end))
                 || (t.has_cue(Cue::BackgroundAfter) && t.start > pos))
     })
 }

@@ -339,6 +339,12 @@ fn negation_rejection_and_correction() {
         // The past is not the goal; alternatives are asked about; a field
         // put off is not asked for.
         ("我本科在武汉大学，想考北京大学", &[School("北京大学")]),
+        // The past ends at a wish said without a pause.
+        ("我本科在杭州想考浙江大学", &[School("浙江大学")]),
+        (
+            "本科学计算机现在想考北大的软件工程",
+            &[School("北京大学"), Major("软件工程")],
+        ),
         ("我是南开毕业的，目标复旦", &[School("复旦大学")]),
         ("同济出身，想去上交", &[School("上海交通大学")]),
         (
