@@ -23,7 +23,7 @@ use app::model::{
 };
 
 use super::client::ClientId;
-use super::openapi::{Error, RateLimited};
+use super::responses::{Error, RateLimited};
 use super::security::{limit, REVIEW_BODY};
 use super::JsonError;
 use crate::site::{parse_advisor_id, Site, MAX_PAGE};

@@ -25,7 +25,7 @@ use app::protocol::{
     ChatRequest, ChatResponse, SwitchAgentData, SwitchAgentRequest, SwitchAgentResponse,
 };
 
-use super::openapi::{Error, RateLimited};
+use super::responses::{Error, RateLimited};
 use super::security::{limit, CHAT_BODY};
 use super::JsonError;
 use crate::agent::session_store::Caller;

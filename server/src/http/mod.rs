@@ -20,6 +20,7 @@ pub mod limits;
 pub mod openapi;
 pub mod ops;
 mod pages;
+pub mod responses;
 pub mod reviews;
 pub mod security;
 pub mod transcribe;

@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 
 use app::error::ApiError;
 
-use super::openapi::Error;
+use super::responses::Error;
 use super::JsonError;
 use crate::db::Pool;
 use crate::site::Site;

@@ -19,7 +19,7 @@ use app::error::ApiError;
 use app::model::NewReview;
 
 use super::client::ClientId;
-use super::openapi::Error;
+use super::responses::Error;
 use super::security::{limit, REPORT_BODY, REVIEW_BODY};
 use super::{json_body, JsonError};
 use crate::reviews::moderation;

@@ -22,7 +22,7 @@ use app::error::ApiError;
 use app::protocol::{PageContext, TranscribeResponse, UserForm};
 
 use super::limits::RateLimiter;
-use super::openapi::{Error, RateLimited};
+use super::responses::{Error, RateLimited};
 use super::JsonError;
 use crate::agent::session_store::Caller;
 use crate::db::Pool;

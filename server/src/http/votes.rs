@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use app::error::ApiError;
 
 use super::client::ClientId;
-use super::openapi::Error;
+use super::responses::Error;
 use super::JsonError;
 use crate::reviews::moderation::review_id;
 use crate::site::Site;

@@ -15,6 +15,7 @@ use crate::db::Conn;
 
 use app::error::ApiError;
 
+pub use super::moderation::Act;
 use super::moderation::{review_id, stored, unavailable};
 use super::submit::add_to_aggregates;
 use crate::site::Site;
@@ -154,13 +155,6 @@ fn shown(r: store::AdminReview) -> AdminReview {
         reasons: r.reasons,
         last_reported_at: r.last_reported_at,
     }
-}
-
-/// Who acts and why.
-#[derive(Clone, Debug, Default)]
-pub struct Act {
-    pub actor: String,
-    pub reason: String,
 }
 
 /// Hides (`hidden`) or restores the reviews `ids` in one transaction: the

@@ -20,8 +20,8 @@ use app::model::correction::{
 };
 use app::policy::Quota;
 
-use super::admin::Act;
 use super::form::Drafts;
+use super::moderation::Act;
 use super::submit::visible;
 use crate::site::Site;
 use crate::store::corrections as store;

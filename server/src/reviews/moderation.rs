@@ -14,6 +14,15 @@ use super::submit::{add_to_aggregates, token_hash, validate};
 use crate::site::Site;
 use crate::store::reviews as store;
 
+/// Who acts on a review or a request, and why: the admin's hide and
+/// restore (`super::admin`) and the answer to a correction request
+/// (`super::correction`) both write it to the audit log.
+#[derive(Clone, Debug, Default)]
+pub struct Act {
+    pub actor: String,
+    pub reason: String,
+}
+
 /// How long the writer may edit or delete a review, in hours
 /// (`app::policy`, which the `/rules` page prints).
 pub use app::policy::EDIT_HOURS;

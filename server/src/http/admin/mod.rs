@@ -23,7 +23,7 @@ use app::model::admin::AdminLists;
 
 use super::client::ClientId;
 use super::limits::Limits;
-use super::openapi::{Error, RateLimited};
+use super::responses::{Error, RateLimited};
 use super::JsonError;
 
 use crate::reviews::admin::{self, Act};
