@@ -5,77 +5,51 @@
 //! already gave a full name. The `resolve` step looks them up like any
 //! other name.
 
+use std::sync::OnceLock;
+
 use app::protocol::SelectedAdvisor;
 
 use super::Turn;
 use crate::agent::facts::Surnames;
 use crate::agent::nlu::Reference;
+use crate::text::lexfile;
 
-/// Words after a name that ask about the person ("王小明老师怎么样").
-const NAME_TAILS: &[&str] = &[
-    "老师",
-    "导师",
-    "教授",
-    "副教授",
-    "研究员",
-    "讲师",
-    "博导",
-    "硕导",
-    "怎么样",
-    "如何",
-    "好不好",
-    "人怎么样",
-    "靠谱吗",
-    "的评价",
-    "评价",
-    "口碑",
-    "的学生评价",
-    "的详细信息",
-    "的主页",
-    "呢",
-    "吗",
-];
+const LEXICON: &str = include_str!("../../../../lexicons/person_names.txt");
 
-/// Words before a name that ask to find or look at the person ("帮我找一下
-/// 王小明", "查查欧阳娜娜老师"): stripped from the front like the tails.
-const NAME_LEADS: &[&str] = &[
-    "请",
-    "帮我",
-    "帮忙",
-    "麻烦",
-    "你",
-    "我想",
-    "我要",
-    "想",
-    "找一下",
-    "找找",
-    "找",
-    "搜一下",
-    "搜搜",
-    "搜索",
-    "搜",
-    "查一下",
-    "查查",
-    "查询",
-    "查",
-    "看一下",
-    "看看",
-    "了解一下",
-    "了解",
-    "介绍一下",
-    "说说",
-    "讲讲",
-    "有没有",
-    "一位",
-    "一个",
-];
+/// The words around a name (`server/lexicons/person_names.txt`).
+struct Words {
+    tails: Vec<String>,
+    leads: Vec<String>,
+    introducers: Vec<String>,
+    titles: Vec<String>,
+}
 
-/// Words that introduce a name ("一个叫王小明的老师", "名叫欧阳娜娜").
-const NAME_INTRODUCERS: &[&str] = &["名叫", "叫做", "叫"];
+fn words() -> &'static Words {
+    static WORDS: OnceLock<Words> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut w = Words {
+            tails: Vec::new(),
+            leads: Vec::new(),
+            introducers: Vec::new(),
+            titles: Vec::new(),
+        };
+        for e in lexfile::parse("person_names.txt", LEXICON) {
+            let list = match e.key.as_str() {
+                "tail" => &mut w.tails,
+                "lead" => &mut w.leads,
+                "introducer" => &mut w.introducers,
+                "title" => &mut w.titles,
+                other => panic!("person_names.txt: unknown key {other}"),
+            };
+            list.extend(e.terms);
+        }
+        w
+    })
+}
 
 /// `text` without the longest of `words` at its front (or end), repeatedly.
-fn strip_all(mut rest: String, words: &[&str], front: bool) -> String {
-    let mut words: Vec<&str> = words.to_vec();
+fn strip_all(mut rest: String, words: &[String], front: bool) -> String {
+    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
     words.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
     loop {
         let before = rest.clone();
@@ -116,30 +90,19 @@ pub(super) fn guess_name(text: &str, surnames: &[String]) -> Option<String> {
         .filter(|c| !c.is_whitespace() && !"，。？！?!,.、".contains(*c))
         .collect();
     // "叫X的老师": what follows 叫, up to 的 or a title.
-    for intro in NAME_INTRODUCERS {
-        if let Some((_, after)) = plain.split_once(intro) {
+    let w = words();
+    for intro in &w.introducers {
+        if let Some((_, after)) = plain.split_once(intro.as_str()) {
             let head: String = after.split('的').next().unwrap_or_default().to_string();
-            let name = strip_all(head, NAME_TAILS, false);
+            let name = strip_all(head, &w.tails, false);
             if plausible_name(&name, surnames) {
                 return Some(name);
             }
         }
     }
-    let rest = strip_all(strip_all(plain, NAME_LEADS, true), NAME_TAILS, false);
+    let rest = strip_all(strip_all(plain, &w.leads, true), &w.tails, false);
     plausible_name(&rest, surnames).then_some(rest)
 }
-
-/// Titles a surname may stand before ("张老师", "王教授").
-const TITLES: &[&str] = &[
-    "副教授",
-    "教授",
-    "老师",
-    "导师",
-    "博导",
-    "硕导",
-    "老板",
-    "研究员",
-];
 
 /// "张老师" where the code's analysis found no name: the advisor with that
 /// surname most recently talked about, else the one on the page (when only
@@ -156,7 +119,7 @@ pub(super) fn by_surname(t: &Turn<'_>, surnames: &Surnames) -> Vec<Reference> {
         .collect();
     let text: Vec<char> = t.analysis.normalized.chars().collect();
     let mut out = Vec::new();
-    for title in TITLES {
+    for title in &words().titles {
         let title: Vec<char> = title.chars().collect();
         for at in 0..text.len() {
             if !text[at..].starts_with(&title) {
