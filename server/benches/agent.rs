@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use app::protocol::{ChatRequest, PageContext};
+use server::agent::session_store::Caller;
 use server::agent::Agent;
 use server::site::Site;
 
@@ -101,7 +102,8 @@ fn main() {
                     page_context: page.clone(),
                 };
                 let t = Instant::now();
-                let reply = agent.turn(req).await.unwrap();
+                let prepared = agent.prepare(req, Caller::local()).await.unwrap();
+                let reply = agent.answer(prepared).await.unwrap();
                 samples.push(t.elapsed());
                 session_id = Some(reply.session_id.clone());
                 server::agent::client::apply(&mut page, &reply.tool_calls);

@@ -1,8 +1,8 @@
 //! The voice agent: `POST /api/v1/chat` and its stream. This module is the
 //! agent and its construction; its public face is in the files beside it:
-//! [`Agent::turn`] and [`Agent::run`] (`entry.rs`), [`Agent::prepare`]
-//! (`prepare.rs`: everything that can reject a request before anything is
-//! stored), the persona switch by hand and the stored history
+//! the one door into a turn, [`Agent::prepare`] (`prepare.rs`: everything
+//! that can reject a request before anything is stored), then
+//! [`Agent::run`] or [`Agent::answer`] (`entry.rs`), the persona switch by hand and the stored history
 //! (`history.rs`), the reply's events (`events.rs`: [`DEGRADED`]), the
 //! names a turn may read and the facts check of a reply (`grounding.rs`),
 //! and what a turn cost (`stats.rs`).

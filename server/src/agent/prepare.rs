@@ -27,20 +27,14 @@ pub(super) enum Action {
 }
 
 impl Agent {
-    /// Steps 1–2: everything that can reject the request, before anything
-    /// is stored or any planner runs (so a stream starts only for a turn that
-    /// will answer).
-    pub async fn prepare(&self, req: ChatRequest) -> Result<Prepared, ApiError> {
-        self.prepare_from(req, Caller::local()).await
-    }
-
-    /// [`Agent::prepare`] for a turn sent by `caller`: a caller whose quota
-    /// is used up is refused here (429), before any planner runs.
-    pub async fn prepare_from(
-        &self,
-        req: ChatRequest,
-        caller: Caller,
-    ) -> Result<Prepared, ApiError> {
+    /// The one door into a turn, for the JSON and the streaming handlers,
+    /// the evaluation and the benches alike: everything that can reject the
+    /// request, before anything is stored or any planner runs (so a stream
+    /// starts only for a turn that will answer). Per-client limits (the
+    /// coach's posting limits, the turn quota: 429 here when it is used up)
+    /// count against `caller`'s key; [`Caller::local`] is a turn from the
+    /// server itself. Then [`Agent::run`] or [`Agent::answer`].
+    pub async fn prepare(&self, req: ChatRequest, caller: Caller) -> Result<Prepared, ApiError> {
         let input = request::check(&req)?;
         let (session, draft) = self
             .start(req.session_id.as_deref(), DEFAULT_PERSONA, caller)

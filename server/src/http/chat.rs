@@ -79,7 +79,8 @@ async fn chat(
     caller: Caller,
     body: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Json<ChatResponse>, JsonError> {
-    Ok(Json(agent.turn_from(request(body)?, caller).await?))
+    let prepared = agent.prepare(request(body)?, caller).await?;
+    Ok(Json(agent.answer(prepared).await?))
 }
 
 /// The same turn as [`chat`], its sentences sent as they are ready. The
@@ -105,7 +106,7 @@ async fn chat_stream(
     caller: Caller,
     body: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Response, JsonError> {
-    let prepared = agent.prepare_from(request(body)?, caller).await?;
+    let prepared = agent.prepare(request(body)?, caller).await?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     // In the request's span: the turn's log lines carry its id.
     tokio::spawn(

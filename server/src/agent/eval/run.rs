@@ -8,6 +8,7 @@ use app::model::SortKey;
 use app::protocol::{ChatRequest, PageContext, PageKind, SelectedAdvisor};
 
 use super::{check, Dialogue};
+use crate::agent::session_store::Caller;
 use crate::agent::{client, stream, Agent, ModelCalls, DEGRADED};
 use crate::site::Site;
 
@@ -150,7 +151,10 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
             }
             None
         });
-        let outcome = agent.turn_measured(request, Some(&sink)).await;
+        let outcome = match agent.prepare(request, Caller::local()).await {
+            Ok(prepared) => Ok(agent.run(prepared, Some(&sink)).await),
+            Err(e) => Err(e),
+        };
         if let Ok((reply, _)) = &outcome {
             sink.close(reply.clone());
         }

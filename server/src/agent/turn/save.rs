@@ -4,7 +4,7 @@
 //! is never answered as if it were kept: the reply carries
 //! [`TURN_NOT_SAVED`] and says so in words (the stream's last event), and
 //! `POST /api/v1/chat` turns it into the 503 of a failed dependency
-//! (`Agent::turn_from`); the student's next turn would not remember this
+//! (`Agent::answer`); the student's next turn would not remember this
 //! one, so a plain 200 would mislead. A turn counted over the quota (it
 //! raced other turns of its client) answers `rate_limited`. Neither stores
 //! anything.
