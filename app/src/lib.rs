@@ -19,6 +19,7 @@ pub mod page_context;
 pub mod pages;
 pub mod policy;
 pub mod protocol;
+pub mod reply;
 pub mod sse;
 pub mod sync_hydrate;
 pub mod text;

@@ -1,87 +1,15 @@
-//! What a browser does with a reply, in code: applies each executed tool's
-//! result to the page context. The panel does this in WASM; tests and the
-//! evaluation command use this to replay conversations as a student would see
-//! them, and the session keeps the page a reply leads to, so that a browser
-//! still loading that page ([`catching_up`]) is understood as showing it.
+//! The browser's side of a turn, as the server reads it: the page a reply
+//! leads to (decided once, in `app::reply`, for the panel and the server
+//! alike), which the session keeps so that a browser still loading that
+//! page ([`catching_up`]) is understood as showing it; tests, the
+//! evaluation and the load tool replay conversations with it.
 
-use serde::Deserialize;
-use serde_json::Value;
+use app::protocol::{PageContext, PageKind, ToolCall};
 
-use app::model::{AdvisorDetail, Comparison, RankingPage, RecommendResult};
-use app::protocol::{PageContext, PageKind, RankingFilters, SelectedAdvisor, ToolCall};
-
-use super::tools::{
-    COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, RECOMMEND_ADVISORS, UPDATE_RANKING,
-};
-
-/// Applies the reply's tool results to `page`, as the panel does.
+/// Applies the reply's tool calls to `page` as the panel does: the one
+/// reducer of "a reply applied to a page", [`app::reply::page_after`].
 pub fn apply(page: &mut PageContext, calls: &[ToolCall]) {
-    for call in calls {
-        // Read in place, not cloned: every turn updates the session's page so.
-        let Some(result) = call.result.as_ref() else {
-            continue;
-        };
-        match call.tool.as_str() {
-            UPDATE_RANKING => {
-                if let Ok(p) = RankingPage::deserialize(result) {
-                    page.current_page = PageKind::Ranking;
-                    page.visible_advisors = p.advisors.iter().map(|a| a.to_visible()).collect();
-                    page.selected_advisor = None;
-                    page.ranking_filters = Some(RankingFilters {
-                        school: p.school,
-                        major: p.major,
-                    });
-                }
-            }
-            RECOMMEND_ADVISORS => {
-                if let Ok(r) = RecommendResult::deserialize(result) {
-                    let filters = RankingFilters {
-                        school: r.school,
-                        major: r.major,
-                    };
-                    if page.ranking_filters.as_ref() != Some(&filters)
-                        || page.current_page != PageKind::Ranking
-                    {
-                        // The panel navigates to the ranking; its list arrives
-                        // with the page, which this emulation cannot fetch.
-                        page.current_page = PageKind::Ranking;
-                        page.ranking_filters = Some(filters);
-                        page.visible_advisors.clear();
-                        page.selected_advisor = None;
-                    }
-                }
-            }
-            GET_ADVISOR_DETAIL => {
-                if let Ok(d) = AdvisorDetail::deserialize(result) {
-                    page.current_page = PageKind::Detail;
-                    page.selected_advisor = Some(SelectedAdvisor {
-                        id: d.id,
-                        name: d.name,
-                    });
-                }
-            }
-            GET_ADVISOR_REVIEWS => {
-                let id = call.params.get("advisor_id").and_then(Value::as_str);
-                let name = call.params.get("advisor_name").and_then(Value::as_str);
-                if let (Some(id), Some(name)) = (id, name) {
-                    page.current_page = PageKind::Detail;
-                    page.selected_advisor = Some(SelectedAdvisor {
-                        id: id.into(),
-                        name: name.into(),
-                    });
-                }
-            }
-            COMPARE_ADVISORS => {
-                if let Ok(c) = Comparison::deserialize(result) {
-                    page.current_page = PageKind::Compare;
-                    page.visible_advisors = c.advisors.iter().map(|d| d.to_visible()).collect();
-                    page.selected_advisor = None;
-                    page.ranking_filters = None;
-                }
-            }
-            _ => {}
-        }
-    }
+    *page = app::reply::page_after(page, calls);
 }
 
 /// True when the browser is still loading the ranking the last reply led
@@ -101,7 +29,7 @@ pub fn catching_up(seen: &PageContext, led_to: &PageContext) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use app::protocol::VisibleAdvisor;
+    use app::protocol::{RankingFilters, SelectedAdvisor, VisibleAdvisor};
 
     fn ranking(school: &str, advisors: &[&str]) -> PageContext {
         PageContext {
@@ -157,22 +85,5 @@ mod tests {
             &ranking("北京大学", &[]),
             &PageContext::default()
         ));
-    }
-
-    #[test]
-    fn a_recommendation_elsewhere_clears_the_old_list() {
-        let mut page = ranking("清华大学", &["赵六"]);
-        let result = serde_json::json!({
-            "school": "北京大学", "major": "计算机科学与技术", "advisors": []
-        });
-        let call = ToolCall {
-            tool: RECOMMEND_ADVISORS.into(),
-            params: serde_json::json!({}),
-            result: Some(result),
-        };
-        apply(&mut page, &[call]);
-        assert_eq!(page.current_page, PageKind::Ranking);
-        assert!(page.visible_advisors.is_empty());
-        assert_eq!(page.ranking_filters.unwrap().school, "北京大学");
     }
 }

@@ -1,6 +1,6 @@
 //! The system lines of a reply: a notice as it is spoken, and the lines a
 //! reply's events (a persona switch, say) add to the conversation. Pure; kept
-//! apart from [`plan`](mod@super::plan) because these are lines of the
+//! apart from [`plan`](mod@crate::reply::plan) because these are lines of the
 //! conversation, not steps on the pages.
 
 use serde_json::Value;

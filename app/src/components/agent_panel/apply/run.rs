@@ -1,5 +1,5 @@
 //! The impure half of applying a reply: the [`Step`]s of a
-//! [`plan`](super::plan()) performed against the agent overlay, the page
+//! [`plan`](crate::reply::plan()) performed against the agent overlay, the page
 //! context, the router and the browser's document. Kept apart so that
 //! everything deciding *what* happens stays testable without a browser.
 
@@ -7,15 +7,15 @@ use std::time::Duration;
 
 use leptos::prelude::Set;
 
-use super::plan::Step;
 use crate::agent_state::AgentOverlay;
 use crate::page_context::PageContextStore;
+use crate::reply::Step;
 
 /// How long [`Step::ScrollTo`] keeps looking for an element that is still loading.
 const SCROLL_RETRIES: u32 = 30;
 const SCROLL_RETRY_MS: u64 = 100;
 
-/// Performs the steps of a [`plan`](super::plan()) in order. `navigate` goes to an in-app URL
+/// Performs the steps of a [`plan`](crate::reply::plan()) in order. `navigate` goes to an in-app URL
 /// (the router's `use_navigate`, in the panel). What the reply hands over is
 /// in the page context at once, before the page it opens has loaded.
 pub fn run(

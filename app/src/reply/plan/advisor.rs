@@ -95,9 +95,7 @@ mod tests {
 
     use super::super::plan;
     use super::*;
-    use crate::components::agent_panel::apply::fixtures::{
-        call, detail_json, home, navigations, reviews_json,
-    };
+    use crate::reply::fixtures::{call, detail_json, home, navigations, reviews_json};
 
     #[test]
     fn advisor_detail_is_handed_over_unless_already_open() {

@@ -43,7 +43,7 @@ mod tests {
 
     use super::super::plan;
     use super::*;
-    use crate::components::agent_panel::apply::fixtures::{call, home};
+    use crate::reply::fixtures::{call, home};
 
     #[test]
     fn compare_goes_to_the_compare_page() {

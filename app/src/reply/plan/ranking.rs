@@ -87,9 +87,7 @@ mod tests {
 
     use super::super::plan;
     use super::*;
-    use crate::components::agent_panel::apply::fixtures::{
-        call, home, navigations, ranking_json, recommend_json,
-    };
+    use crate::reply::fixtures::{call, home, navigations, ranking_json, recommend_json};
 
     #[test]
     fn update_ranking_hands_over_the_page_clears_highlights_and_navigates() {

@@ -1,7 +1,11 @@
 //! The page-context store: one set of signals at the app root that mirrors
 //! `page_context` of the protocol. The pages keep it true at every navigation;
 //! the agent panel sends a snapshot of it with every message, and applies the
-//! agent's tool results to it.
+//! agent's tool results to it. What each page makes of the context is
+//! [`shows`], pure, so that the server reads a reply's page the same way
+//! (`crate::reply::page_after`).
+
+pub mod shows;
 
 use leptos::prelude::*;
 
@@ -81,95 +85,75 @@ impl PageContextStore {
         serde_json::to_string(&self.tracked()).unwrap_or_default()
     }
 
-    /// The home page shows no advisors and no filters.
-    pub fn show_home(&self) {
-        self.current_page.set(PageKind::Home);
-        self.visible_advisors.set(Vec::new());
-        self.selected_advisor.set(None);
-        self.ranking_filters.set(None);
-    }
-
-    /// A ranking is on screen: its filters and its cards, nobody selected.
-    pub fn show_ranking(&self, page: &RankingPage) {
-        self.current_page.set(PageKind::Ranking);
-        self.visible_advisors
-            .set(page.advisors.iter().map(|a| a.to_visible()).collect());
-        self.selected_advisor.set(None);
-        self.ranking_filters.set(Some(RankingFilters {
-            school: page.school.clone(),
-            major: page.major.clone(),
-        }));
-    }
-
-    /// A ranking is being opened (its page and data still on the way): it
-    /// is the page from now on, its list not known yet. The same ranking
-    /// already on screen is kept as it is.
-    pub fn open_ranking(&self, filters: RankingFilters) {
-        let same = self.current_page.get_untracked() == PageKind::Ranking
-            && self.ranking_filters.get_untracked().as_ref() == Some(&filters);
-        if same {
-            return;
+    /// Sets the fields that `show` changes, and only those: a signal set
+    /// to the value it holds would still wake whoever reads it.
+    fn put(&self, show: impl FnOnce(&mut PageContext)) {
+        let mut next = self.snapshot();
+        show(&mut next);
+        if self.current_page.get_untracked() != next.current_page {
+            self.current_page.set(next.current_page);
         }
-        self.current_page.set(PageKind::Ranking);
-        self.visible_advisors.set(Vec::new());
-        self.selected_advisor.set(None);
-        self.ranking_filters.set(Some(filters));
+        if self
+            .visible_advisors
+            .with_untracked(|v| *v != next.visible_advisors)
+        {
+            self.visible_advisors.set(next.visible_advisors);
+        }
+        if self
+            .selected_advisor
+            .with_untracked(|s| *s != next.selected_advisor)
+        {
+            self.selected_advisor.set(next.selected_advisor);
+        }
+        if self
+            .ranking_filters
+            .with_untracked(|f| *f != next.ranking_filters)
+        {
+            self.ranking_filters.set(next.ranking_filters);
+        }
     }
 
-    /// A detail page is open. The ranking the student came from stays known,
-    /// so "第一个" still means what they just saw.
+    /// See [`shows::home`].
+    pub fn show_home(&self) {
+        self.put(shows::home);
+    }
+
+    /// See [`shows::ranking`].
+    pub fn show_ranking(&self, page: &RankingPage) {
+        self.put(|p| shows::ranking(p, page));
+    }
+
+    /// See [`shows::opening_ranking`].
+    pub fn open_ranking(&self, filters: RankingFilters) {
+        self.put(|p| shows::opening_ranking(p, filters));
+    }
+
+    /// See [`shows::detail`].
     pub fn show_detail(&self, detail: &AdvisorDetail) {
-        self.current_page.set(PageKind::Detail);
-        self.selected_advisor.set(Some(SelectedAdvisor {
-            id: detail.id.clone(),
-            name: detail.name.clone(),
-        }));
+        self.put(|p| {
+            shows::detail(
+                p,
+                SelectedAdvisor {
+                    id: detail.id.clone(),
+                    name: detail.name.clone(),
+                },
+            )
+        });
     }
 
-    /// Advisors side by side: they are the list "第一个" and "第二位" refer
-    /// to, in the order shown; nobody is selected and no ranking is on screen.
-    /// `rank` is each advisor's place in the ranking of their own school and
-    /// major, `rating` their plain overall average (0 without reviews), as on
-    /// a ranking card.
+    /// See [`shows::compare`].
     pub fn show_compare(&self, comparison: &Comparison) {
-        self.current_page.set(PageKind::Compare);
-        self.visible_advisors.set(
-            comparison
-                .advisors
-                .iter()
-                .map(AdvisorDetail::to_visible)
-                .collect(),
-        );
-        self.selected_advisor.set(None);
-        self.ranking_filters.set(None);
+        self.put(|p| shows::compare(p, comparison));
     }
 
-    /// Search results: the advisors found, in the order shown, are what
-    /// "第一个" refers to (a result has no rank: 0); no ranking is on screen.
+    /// See [`shows::search`].
     pub fn show_search(&self, results: &crate::model::SearchResults) {
-        self.current_page.set(PageKind::Search);
-        self.visible_advisors.set(
-            results
-                .advisors
-                .iter()
-                .map(|a| VisibleAdvisor {
-                    id: a.id.clone(),
-                    name: a.name.clone(),
-                    title: a.title.clone(),
-                    rating: a.score,
-                    rank: 0,
-                })
-                .collect(),
-        );
-        self.selected_advisor.set(None);
-        self.ranking_filters.set(None);
+        self.put(|p| shows::search(p, results));
     }
 
-    /// Any other page (a choice of school or major, a 404): nothing selectable.
+    /// See [`shows::other`].
     pub fn show_other(&self, kind: PageKind) {
-        self.current_page.set(kind);
-        self.visible_advisors.set(Vec::new());
-        self.selected_advisor.set(None);
+        self.put(|p| shows::other(p, kind));
     }
 }
 
