@@ -17,6 +17,11 @@
 //! - [`similar`]: how alike two texts are.
 //! - [`sound`]: names found by how they sound (a recognizer's homophones,
 //!   pinyin typed without an input method, initials).
+//! - [`utterance`], [`trie`]: one short utterance as the agent's
+//!   understanding reads it — the spelling every lexicon term is stored in
+//!   (fold, punctuation as one clause separator, spaces only between Latin
+//!   words), short word lists, and the leftmost-longest trie every lexicon
+//!   goes through — so that the agent reads text here, like everyone else.
 
 pub mod clauses;
 pub mod fold;
@@ -28,4 +33,6 @@ pub mod opinion;
 pub mod similar;
 pub mod sound;
 pub mod templates;
+pub mod trie;
+pub mod utterance;
 pub mod words;

@@ -38,7 +38,7 @@
 use super::lexicon::{Cue, Lexicons};
 use super::tokens::Text;
 use super::types::Act;
-use super::words::SEP;
+use crate::text::utterance::SEP;
 
 /// What the classifier needs besides the tokens.
 #[derive(Debug, Clone, Copy)]

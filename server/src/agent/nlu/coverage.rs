@@ -13,7 +13,7 @@
 use super::faq::FaqEntry;
 use super::lexicon::Lexicons;
 use super::tokens::Text;
-use super::words::{find_word, SEP};
+use crate::text::utterance::{find_word, SEP};
 
 /// The shortest fragment (in characters) that counts as not understood.
 const MIN_FRAGMENT: usize = 2;

@@ -10,7 +10,7 @@
 //! Parsing and matching need only `words` (spelling, word lists), so this
 //! module sits below `lexicon`, which holds the parsed entries.
 
-use super::words::{chars, find_word, WordList};
+use crate::text::utterance::{chars, find_word, WordList};
 
 /// The group word that stands for "the sentence is a question".
 const QUESTION_MARK: &str = "?";

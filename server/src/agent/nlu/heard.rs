@@ -19,7 +19,7 @@ use crate::text::sound::{How, Match, SoundIndex};
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
-use super::words::{DE, SEP};
+use crate::text::utterance::{DE, SEP};
 
 /// How much closer than the next name the best must be to be taken alone.
 const MARGIN: f32 = 0.25;

@@ -12,11 +12,11 @@
 use std::collections::HashMap;
 
 use super::faq::{self, FaqEntry};
-use super::trie::Trie;
 use super::types::NameSet;
-use super::words::{chars, WordList};
 use crate::text::lexfile;
 use crate::text::sound::SoundIndex;
+use crate::text::trie::Trie;
+use crate::text::utterance::{chars, WordList};
 
 const DIRECTIONS: &str = include_str!("../../../lexicons/directions.txt");
 const PREFERENCES: &str = include_str!("../../../lexicons/preferences.txt");

@@ -1,15 +1,15 @@
 //! Rule-based language understanding for the voice agent: one utterance in,
 //! one structured `Analysis` out, with no language model. The words live in
 //! plain-text lexicons (`server/lexicons/`, `prompts/embedded/faq.txt`); the
-//! Rust files hold the rules, one concern each:
+//! Rust files hold the rules, one concern each. Text itself is read in
+//! `crate::text`, as everywhere: the spelling of an utterance, its plain
+//! word lists (`text::utterance`) and the leftmost-longest matcher every
+//! lexicon goes through (`text::trie`).
 //!
-//! - `words`       spelling (width, case, punctuation, spaces), separators,
-//!   plain word lists: the bottom layer, imported by the modules below
-//! - `trie`        the leftmost-longest matcher every lexicon goes through
 //! - `heard`       names the exact pass missed, by sound or typed pinyin
 //!   (`text::sound`): a close one fills the slot, an unsure one is asked
 //! - `lexicon`     `Lexicons`: loads the files and the catalog names into one trie
-//! - `normalize`   `words`' spelling, then fillers and "第一" → "第1"
+//! - `normalize`   `text::utterance`'s spelling, then fillers and "第一" → "第1"
 //! - `tokens`      the token stream of one utterance, and clauses
 //! - `roles`       one meaning for terms with several (人工智能: major or direction)
 //! - `patterns`    unknown schools/majors and directions in the student's words
@@ -36,16 +36,14 @@ mod heard;
 mod lexicon;
 mod negation;
 mod normalize;
-
 mod patterns;
 mod preferences;
 mod references;
 mod roles;
 mod slots;
 mod tokens;
-mod trie;
+
 mod types;
-mod words;
 
 #[cfg(test)]
 mod tests;
@@ -150,7 +148,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
     let norm = normalize::normalize(text, lex);
     let names: Vec<Vec<char>> = known_names
         .iter()
-        .map(|n| words::basic(n).chars().collect())
+        .map(|n| crate::text::utterance::basic(n).chars().collect())
         .collect();
     let mut t = Text::scan(&norm.text, lex, &names);
     heard::add(&mut t, lex, &heard::names_index(&names));

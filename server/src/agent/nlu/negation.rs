@@ -19,7 +19,7 @@
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::{Kind, Text};
-use super::words::DE;
+use crate::text::utterance::DE;
 
 /// How many characters may stand between a negator and what it negates.
 const NEGATION_REACH: usize = 8;

@@ -12,8 +12,8 @@
 //! sits above `lexicon`.
 
 use super::lexicon::{Cue, Filler, Lexicons, Tag};
-use super::words::{basic, DE, SEP};
 use crate::text::numbers::{self as numerals, ORDINAL_MARK};
+use crate::text::utterance::{basic, DE, SEP};
 
 /// Normalised text plus what normalisation noticed on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,7 +16,7 @@
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
-use super::words::DE;
+use crate::text::utterance::DE;
 
 /// Unknown school and major found in the sentence.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

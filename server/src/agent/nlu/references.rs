@@ -20,8 +20,8 @@
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
 use super::types::Reference;
-use super::words::DE;
 use crate::text::numbers::{self as numerals, ORDINAL_MARK};
+use crate::text::utterance::DE;
 
 /// The largest N read in 前N个.
 const RANGE_MAX: u32 = 10;

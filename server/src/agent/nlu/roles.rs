@@ -22,7 +22,7 @@
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
-use super::words::DE;
+use crate::text::utterance::DE;
 
 /// How far back (in characters) a cue may stand and still decide a role.
 const CUE_REACH: usize = 10;

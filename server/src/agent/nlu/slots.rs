@@ -20,7 +20,7 @@ use super::negation;
 use super::patterns;
 use super::tokens::{Kind, Text};
 use super::types::Slot;
-use super::words::DE;
+use crate::text::utterance::DE;
 
 /// How many characters before an ambiguous alias may disambiguate it.
 const QUALIFIER_MAX: usize = 4;

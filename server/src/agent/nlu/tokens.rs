@@ -4,8 +4,8 @@
 //! tokens, and asks it about clauses (stretches between separators).
 
 use super::lexicon::{Cue, Lexicons, PrefSlot, Tag};
-use super::trie::word_edges_ok;
-use super::words::SEP;
+use crate::text::trie::word_edges_ok;
+use crate::text::utterance::SEP;
 
 /// A matched term: characters `start..end` and what they may mean.
 #[derive(Debug, Clone, PartialEq, Eq)]

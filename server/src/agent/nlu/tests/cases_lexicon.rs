@@ -2,9 +2,9 @@
 //! carries two meanings the rules cannot tell apart.
 
 use super::super::lexicon::{Cue, Tag};
-use super::super::words::basic;
 use super::fixture::lexicons;
 use crate::text::lexfile;
+use crate::text::utterance::basic;
 
 #[test]
 fn directions_are_many_and_short() {

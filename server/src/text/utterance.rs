@@ -1,13 +1,12 @@
-//! The bottom of the language understanding: how a word is spelled and
-//! found. [`basic`] is the spelling every lexicon term, FAQ trigger and
-//! advisor name is stored in (and the first stage of `normalize`); [`SEP`]
-//! is the clause separator punctuation becomes and [`DE`] the particle 的;
-//! [`WordList`] and [`find_word`] look plain words up with Latin word edges.
-//! `lexicon`, `faq`, `normalize`, `tokens` and the rules after them all
-//! import these, and this module imports only `trie`'s edge check: nothing
-//! here may need a loaded lexicon. (Not `crate::text::words`, the one-pass
-//! word sets long texts such as reviews are searched with: these are the
-//! short lists one utterance is read with.)
+//! One utterance as the agent's understanding spells and searches it.
+//! [`basic`] is the spelling every lexicon term, FAQ trigger and advisor
+//! name is stored in (and the first stage of the agent's `normalize`),
+//! built on [`super::fold`] and the one clause splitter; [`SEP`] is the
+//! clause separator punctuation becomes and [`DE`] the particle 的;
+//! [`WordList`] and [`find_word`] look plain words up with Latin word
+//! edges. Nothing here needs a loaded lexicon. (Not [`super::words`], the
+//! one-pass word sets long texts such as reviews are searched with: these
+//! are the short lists one utterance is read with.)
 
 use super::trie::word_edges_ok;
 
