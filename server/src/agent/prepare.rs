@@ -36,7 +36,7 @@ impl Agent {
     /// server itself. Then [`Agent::run`] or [`Agent::answer`].
     pub async fn prepare(&self, req: ChatRequest, caller: Caller) -> Result<Prepared, ApiError> {
         let input = request::check(&req)?;
-        let (session, draft) = self
+        let (mut session, draft) = self
             .start(req.session_id.as_deref(), DEFAULT_PERSONA, caller)
             .await?;
         // The page as the database knows it: a forged advisor id is no advisor.
@@ -45,6 +45,13 @@ impl Agent {
             .checked_page(req.page_context, &session.page_context)
             .await?;
         let page = self.page_meant(seen, &session.page_context).await;
+        // From here the turn has one page, this one. The page the last reply
+        // led to says one more thing: whether the student opened a detail
+        // page by themselves since, whose advisor is now the one "他" means.
+        let before = std::mem::take(&mut session.page_context);
+        if page.selected_advisor.is_some() && page.selected_advisor != before.selected_advisor {
+            session.memory.last_advisor = page.selected_advisor.clone();
+        }
         let act = match input {
             Input::Option(click) => {
                 let chip = option::interpret(&click, self.site.catalog(), &session.form)?;

@@ -13,7 +13,7 @@ use app::protocol::{ChatResponse, ErrorInfo};
 
 use super::Turn;
 use crate::agent::session_store::SaveError;
-use crate::agent::{client, Agent};
+use crate::agent::Agent;
 use crate::voice;
 
 /// The error code of a reply whose turn could not be stored.
@@ -45,8 +45,7 @@ impl Agent {
         t.session.form = reply.form.clone();
         // The page the reply leads to: a browser still loading it when the
         // next message comes is understood as showing it.
-        t.session.page_context = std::mem::take(&mut t.page);
-        client::apply(&mut t.session.page_context, &reply.tool_calls);
+        t.session.page_context = app::reply::page_after(&t.page, &reply.tool_calls);
         t.session.memory = std::mem::take(&mut t.memory);
         t.session.memory.turns += 1;
         let saved = self

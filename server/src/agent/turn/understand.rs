@@ -15,13 +15,6 @@ use crate::speech_act::{Answer, Reading};
 
 impl Agent {
     pub(super) async fn understand(&self, t: &mut Turn<'_>) {
-        // The student opened a detail page by themselves since the last
-        // turn: that advisor is now the one "他" means.
-        if t.page.selected_advisor.is_some()
-            && t.page.selected_advisor != t.session.page_context.selected_advisor
-        {
-            t.memory.last_advisor = t.page.selected_advisor.clone();
-        }
         t.known = self.known_names(&t.text, &t.page, &t.memory, &t.form).await;
         let whole = nlu::analyze(&t.text, &self.lexicons, &t.known);
         t.analysis = if t.reading.has_reported() {
