@@ -20,7 +20,7 @@
 //! for `unknown`, the turn goes on as code would have taken it. The model
 //! never overrides an intent code recognised: it is not asked then.
 
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::Agent;
 use crate::llm::json::json_object;
 use crate::llm::wire::WireMessage;
@@ -229,9 +229,9 @@ pub async fn classify(
 }
 
 impl Agent {
-    pub(super) async fn classify(&self, t: &mut Turn<'_>) {
+    pub(super) async fn classify(&self, t: &mut Turn<'_>) -> Outcome {
         let Some(model) = &self.model else {
-            return;
+            return Outcome::Next;
         };
         match classify(model.client(), &t.text).await {
             Ok((c, tokens)) => {
@@ -255,7 +255,7 @@ impl Agent {
                         confidence = c.confidence,
                         "the model's intent is not taken (below the threshold or not borne out)"
                     );
-                    return;
+                    return Outcome::Next;
                 }
                 let turn = t.session.memory.turns;
                 t.intent = c.result();
@@ -267,8 +267,9 @@ impl Agent {
                                 .answer(&t.form, &normalized, &self.templates, turn),
                         )
                     }
-                    ModelIntent::Unknown => {}
+                    ModelIntent::Unknown => return Outcome::Next,
                 }
+                Outcome::Answered
             }
             Err(Unclassified::Unavailable(e)) => {
                 tracing::warn!(error = %e, "the model is unavailable; code takes the turn as it would alone");
@@ -277,11 +278,13 @@ impl Agent {
                 t.model_down = true;
                 t.events
                     .push(crate::agent::degraded_event(e.code(), &e.message()));
+                Outcome::Next
             }
             Err(Unclassified::Unusable(why)) => {
                 t.model_calls += 1;
                 t.calls_by.intent += 1;
                 tracing::warn!(error = %why, "the model's intent classification is unusable; code's fallback");
+                Outcome::Next
             }
         }
     }

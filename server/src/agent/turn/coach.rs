@@ -7,16 +7,16 @@
 
 use app::protocol::{ErrorInfo, IntentResult};
 
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::session_store::Draft;
 use crate::agent::targets::Target;
 use crate::agent::{tools, Agent};
 use crate::coach::state::CoachState;
 
 impl Agent {
-    pub(super) async fn coach(&self, t: &mut Turn<'_>) {
+    pub(super) async fn coach(&self, t: &mut Turn<'_>) -> Outcome {
         let Some(mut draft) = t.draft.take() else {
-            return;
+            return Outcome::Answered;
         };
         // A message that is not about the review (a ranking, another
         // advisor, a general question) is the agent's: the draft stays
@@ -26,8 +26,7 @@ impl Agent {
         if !self.coach.is_about_review(&draft, &t.text, &reading, &said)
             && self.is_agent_business(t).await
         {
-            t.digressed = true;
-            return;
+            return Outcome::Digressed;
         }
         // The coach posts as the client who chats: the same per-client
         // limits as the form and the API, whatever session it uses.
@@ -67,6 +66,7 @@ impl Agent {
             Draft::Keep(Box::new(draft))
         });
         t.say(turn.voice);
+        Outcome::Answered
     }
 
     /// Whether the agent understands `t`'s message as something of its

@@ -5,12 +5,14 @@
 
 use app::protocol::{ErrorInfo, SelectedAdvisor, ToolCall};
 
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::tools::{Executor, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
 use crate::agent::Agent;
 
 impl Agent {
-    pub(super) async fn execute(&self, t: &mut Turn<'_>) {
+    /// The plan's tool calls run; an advisor that does not exist, or data
+    /// that cannot be read, answers the turn at once.
+    pub(super) async fn execute(&self, t: &mut Turn<'_>) -> Outcome {
         let executor = Executor {
             site: &self.site,
             recommender: &self.recommender,
@@ -33,7 +35,7 @@ impl Agent {
                         .templates
                         .render("advisor_missing", t.memory.turns, &[]);
                     t.say(voice);
-                    return;
+                    return Outcome::Answered;
                 }
                 Err(e) => {
                     tracing::error!(tool = %call.tool, error = %e, "tool failed");
@@ -46,10 +48,11 @@ impl Agent {
                     });
                     let voice = self.templates.render("data_error", t.memory.turns, &[]);
                     t.say(voice);
-                    return;
+                    return Outcome::Answered;
                 }
             }
         }
+        Outcome::Next
     }
 }
 

@@ -20,7 +20,7 @@
 //! and goes to the planner, which routes by tool descriptions; adding a tool
 //! never touches this list.
 
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::memory::Memory;
 use crate::agent::Agent;
 use crate::speech_act::{self as speech, Force};
@@ -183,7 +183,7 @@ fn is_key_mashing(text: &str) -> bool {
 }
 
 impl Agent {
-    pub(super) fn intent(&self, t: &mut Turn<'_>) {
+    pub(super) fn intent(&self, t: &mut Turn<'_>) -> Outcome {
         t.reading = self.acts.read(&t.text);
         let (intent, result) = self.intents.classify(&t.text);
         t.intent = result;
@@ -217,23 +217,26 @@ impl Agent {
                 t.form = UserForm::default();
                 t.memory = Memory::default();
                 t.authorised.push(speech::Action::Reset);
-                if !rest {
-                    t.say(say("reset"));
+                if rest {
+                    return Outcome::Next;
                 }
+                t.say(say("reset"));
             }
-            Intent::Unknown => {}
+            Intent::Unknown => return Outcome::Next,
         }
+        Outcome::Answered
     }
 }
 
 /// A reset the student did not ask for: answered, nothing changes.
-fn declined(t: &mut Turn<'_>, voice: String, reasoning: &str) {
+fn declined(t: &mut Turn<'_>, voice: String, reasoning: &str) -> Outcome {
     t.intent = IntentResult {
         intent: Intent::Unknown.name().into(),
         confidence: 0.9,
         reasoning: reasoning.into(),
     };
     t.say(voice);
+    Outcome::Answered
 }
 
 #[cfg(test)]

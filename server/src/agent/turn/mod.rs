@@ -77,7 +77,7 @@ use super::{Action, Agent, Prepared, TurnStats};
 use crate::coach::state::CoachState;
 use crate::speech_act::{self as speech, Reading};
 
-/// The most steps one turn may take (the longest path is 14).
+/// The most steps one turn may take (the longest path is 16).
 const MAX_STEPS: usize = 20;
 
 /// The steps of a turn.
@@ -134,40 +134,70 @@ impl Step {
     }
 }
 
-/// The edges: which step follows `step`, read from what the steps found.
-fn next(step: Step, t: &Turn<'_>) -> Step {
+/// What a step decided, as far as the graph cares: the value [`next`]
+/// matches on. A step returns it; nothing else about the turn chooses an
+/// edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Go on along the usual path.
+    Next,
+    /// The reply is decided (a greeting, a declined offer, the coach's
+    /// answer, an advisor that does not exist …): store it.
+    Answered,
+    /// A chip stands for the message: one was clicked, or the message
+    /// answers the chips on screen in words ("第二个").
+    Chip,
+    /// A review draft is open: the coach has the turn.
+    Draft,
+    /// A draft is open but the message is not about it: the agent answers
+    /// and the draft stays as stored.
+    Digressed,
+    /// Code understood nothing and a model is configured: it classifies.
+    Classify,
+    /// The student asks to review the advisor the turn is about.
+    Review,
+    /// The casual persona answers.
+    Casual,
+    /// The model is asked for what code's plan left open.
+    AskModel,
+    /// A planner failed and nothing answers: the apology.
+    Failed,
+}
+
+/// The edges: which step follows `step`, given what it decided.
+fn next(step: Step, outcome: Outcome) -> Step {
+    use Outcome as O;
     use Step::*;
-    if t.failure.is_some() && !matches!(step, Apology | Save | End) {
-        return Apology;
-    }
-    match step {
-        Session if t.chip.is_some() => Chip,
-        Session if t.draft.is_some() => Coach,
+    match (step, outcome) {
+        (Save | End, _) => End,
+        (Apology, _) => Save,
+        (_, O::Failed) => Apology,
+        (Session, O::Chip) => Chip,
+        (Session, O::Draft) => Coach,
+        (Session, _) => Intent,
         // Not about the review: the agent answers, the draft is kept.
-        Coach if t.digressed => Intent,
-        Session => Intent,
-        Intent if t.answered => Save,
-        Intent => Understand,
-        Understand if t.chip.is_some() => Chip,
-        Understand if t.answered => Save,
-        Understand if t.classify => Classify,
-        Understand => Resolve,
-        Classify if t.answered => Save,
-        Classify => Resolve,
-        Resolve if t.wants_review => Review,
-        Resolve => Persona,
-        Persona if t.persona == super::CASUAL => Casual,
-        Persona => Plan,
-        Plan if t.ask_model => Model,
-        Plan => Validate,
-        Model => Merge,
-        Merge | Chip => Validate,
-        Validate => Steer,
-        Steer => Execute,
-        Execute if t.answered => Save,
-        Execute => Narrate,
-        Coach | Review | Casual | Apology | Narrate => Save,
-        Save | End => End,
+        (Coach, O::Digressed) => Intent,
+        (Intent, O::Answered) => Save,
+        (Intent, _) => Understand,
+        (Understand, O::Chip) => Chip,
+        (Understand, O::Answered) => Save,
+        (Understand, O::Classify) => Classify,
+        (Understand, _) => Resolve,
+        (Classify, O::Answered) => Save,
+        (Classify, _) => Resolve,
+        (Resolve, O::Review) => Review,
+        (Resolve, _) => Persona,
+        (Persona, O::Casual) => Casual,
+        (Persona, _) => Plan,
+        (Plan, O::AskModel) => Model,
+        (Plan, _) => Validate,
+        (Model, _) => Merge,
+        (Merge | Chip, _) => Validate,
+        (Validate, _) => Steer,
+        (Steer, _) => Execute,
+        (Execute, O::Answered) => Save,
+        (Execute, _) => Narrate,
+        (Coach | Review | Casual | Narrate, _) => Save,
     }
 }
 
@@ -221,21 +251,17 @@ pub(super) struct Turn<'v> {
     /// Values only someone else's clauses name, or that the student negated.
     pub foreign: Vec<String>,
     pub resolved: Resolved,
+    /// The student asks to review the advisor the turn is about
+    /// (`understand`; `resolve` then hands the turn to the coach).
     pub wants_review: bool,
-    /// A draft is open but the message is not about it (`coach`): the
-    /// agent answers and the draft stays as stored.
-    pub digressed: bool,
     /// The offer of last turn's place answer (taken from the memory: it
     /// lives one turn).
     pub offered: Option<crate::agent::about_place::PlaceOffer>,
-    /// Code understood nothing and a model is configured (`classify`).
-    pub classify: bool,
     /// The provider failed earlier in this turn: it is not asked again.
     pub model_down: bool,
     pub persona: &'static str,
-    /// Code's plan (`plan`), and whether the model is asked too.
+    /// Code's plan, when the model is asked too (`plan`, for `merge`).
     pub code: Option<Result<Plan, PlanError>>,
-    pub ask_model: bool,
     pub proposal: Option<Result<Plan, PlanError>>,
     /// The plan that goes on to validation.
     pub plan: Plan,
@@ -245,8 +271,6 @@ pub(super) struct Turn<'v> {
     pub voice: String,
     pub error: Option<ErrorInfo>,
     pub events: Vec<AgentEvent>,
-    /// A step answered: the reply is decided.
-    pub answered: bool,
     /// A planner failed and nothing answers (`apology`).
     pub failure: Option<PlanError>,
     pub persona_out: Option<&'static str>,
@@ -279,7 +303,6 @@ impl<'v> Turn<'v> {
             form: session.form.clone(),
             memory,
             offered,
-            classify: false,
             model_down: false,
             persona: super::persona_named(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
             session,
@@ -299,9 +322,7 @@ impl<'v> Turn<'v> {
             foreign: Vec::new(),
             resolved: Resolved::default(),
             wants_review: false,
-            digressed: false,
             code: None,
-            ask_model: false,
             proposal: None,
             plan: Plan::default(),
             words: Words::Code,
@@ -309,7 +330,6 @@ impl<'v> Turn<'v> {
             voice: String::new(),
             error: None,
             events: Vec::new(),
-            answered: false,
             failure: None,
             persona_out: None,
             draft_out: None,
@@ -359,10 +379,10 @@ impl<'v> Turn<'v> {
         by
     }
 
-    /// The turn answers with `voice` and nothing else.
+    /// The reply's words, decided by a step that then ends the turn
+    /// (it returns [`Outcome::Answered`]).
     fn say(&mut self, voice: String) {
         self.voice = voice;
-        self.answered = true;
     }
 }
 
@@ -409,29 +429,58 @@ impl Agent {
                 break;
             }
             taken += 1;
-            match step {
+            // The steps whose result chooses no edge go on.
+            let go_on = Outcome::Next;
+            let outcome = match step {
                 Step::Session => self.session_step(&mut t),
-                Step::Chip => self.chip(&mut t),
+                Step::Chip => {
+                    self.chip(&mut t);
+                    go_on
+                }
                 Step::Coach => self.coach(&mut t).await,
                 Step::Intent => self.intent(&mut t),
                 Step::Understand => self.understand(&mut t).await,
                 Step::Classify => self.classify(&mut t).await,
                 Step::Resolve => self.resolve(&mut t).await,
-                Step::Review => self.review(&mut t),
+                Step::Review => {
+                    self.review(&mut t);
+                    go_on
+                }
                 Step::Persona => self.persona(&mut t),
-                Step::Casual => self.casual(&mut t).await,
+                Step::Casual => {
+                    self.casual(&mut t).await;
+                    go_on
+                }
                 Step::Plan => self.plan(&mut t).await,
-                Step::Model => self.model(&mut t).await,
+                Step::Model => {
+                    self.model(&mut t).await;
+                    go_on
+                }
                 Step::Merge => self.merge(&mut t),
-                Step::Apology => self.apology(&mut t),
-                Step::Validate => self.validate(&mut t).await,
-                Step::Steer => self.steer(&mut t).await,
+                Step::Apology => {
+                    self.apology(&mut t);
+                    go_on
+                }
+                Step::Validate => {
+                    self.validate(&mut t).await;
+                    go_on
+                }
+                Step::Steer => {
+                    self.steer(&mut t).await;
+                    go_on
+                }
                 Step::Execute => self.execute(&mut t).await,
-                Step::Narrate => self.narrate(&mut t),
-                Step::Save => self.save(&mut t).await,
-                Step::End => {}
-            }
-            step = next(step, &t);
+                Step::Narrate => {
+                    self.narrate(&mut t);
+                    go_on
+                }
+                Step::Save => {
+                    self.save(&mut t).await;
+                    go_on
+                }
+                Step::End => go_on,
+            };
+            step = next(step, outcome);
         }
         let elapsed = started.elapsed();
         let micros = elapsed.as_micros() as u64;
@@ -470,7 +519,20 @@ impl Agent {
 mod tests {
     use super::*;
 
-    /// Every step leads to `End` within the cap, whatever the flags say.
+    const OUTCOMES: [Outcome; 10] = [
+        Outcome::Next,
+        Outcome::Answered,
+        Outcome::Chip,
+        Outcome::Draft,
+        Outcome::Digressed,
+        Outcome::Classify,
+        Outcome::Review,
+        Outcome::Casual,
+        Outcome::AskModel,
+        Outcome::Failed,
+    ];
+
+    /// Every step leads to `End` within the cap, whatever each step decides.
     #[test]
     fn every_path_ends() {
         let steps = [
@@ -494,45 +556,35 @@ mod tests {
             Step::Narrate,
             Step::Save,
         ];
-        for flags in 0u32..128 {
-            let mut t = Turn::new(
-                Prepared {
-                    session: crate::agent::session_store::SessionStore::open(
-                        super::super::ANALYSIS,
-                    ),
-                    draft: None,
-                    page: PageContext::default(),
-                    act: Action::Text("你好".into()),
-                },
-                None,
-            );
-            t.answered = flags & 1 != 0;
-            t.wants_review = flags & 2 != 0;
-            t.ask_model = flags & 4 != 0;
-            if flags & 8 != 0 {
-                t.persona = super::super::CASUAL;
+        // The longest walk: each step taking the outcome that leads furthest
+        // (a depth-first search that fails on a step met again on its own
+        // path: a cycle).
+        fn longest(step: Step, path: &mut Vec<Step>) -> usize {
+            if step == Step::End {
+                return 0;
             }
-            if flags & 16 != 0 {
-                t.failure = Some(PlanError {
-                    code: "x".into(),
-                    message: "x".into(),
-                });
-            }
-            if flags & 32 != 0 {
-                t.chip = Some(Chip::Skip {
-                    field: "personality".into(),
-                });
-            }
-            t.classify = flags & 64 != 0;
-            t.digressed = flags & 2 != 0;
-            for start in steps {
-                let mut step = start;
-                let mut n = 0;
-                while step != Step::End {
-                    step = next(step, &t);
-                    n += 1;
-                    assert!(n <= MAX_STEPS, "{start:?} loops with flags {flags:b}");
-                }
+            assert!(!path.contains(&step), "a cycle: {path:?} then {step:?}");
+            path.push(step);
+            let mut outs: Vec<Step> = OUTCOMES.iter().map(|&o| next(step, o)).collect();
+            outs.sort_by_key(|s| *s as u8);
+            outs.dedup();
+            let n = outs
+                .into_iter()
+                .map(|s| 1 + longest(s, path))
+                .max()
+                .unwrap_or(0);
+            path.pop();
+            n
+        }
+        for start in steps {
+            assert!(longest(start, &mut Vec::new()) <= MAX_STEPS, "{start:?}");
+        }
+        // Session … Execute, then a failure's apology and Save.
+        assert_eq!(longest(Step::Session, &mut Vec::new()), 16);
+        // A failure anywhere before the reply is stored ends in the apology.
+        for step in steps {
+            if !matches!(step, Step::Apology | Step::Save) {
+                assert_eq!(next(step, Outcome::Failed), Step::Apology, "{step:?}");
             }
         }
     }

@@ -14,14 +14,14 @@
 
 use app::protocol::{ErrorInfo, IntentResult, PageContext};
 
-use super::{Turn, Words};
+use super::{Outcome, Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
 use crate::agent::planner::{Plan, Planner};
 use crate::agent::{degraded_event, merge, Agent};
 use crate::llm::error::code_was_sent;
 
 impl Agent {
-    pub(super) async fn plan(&self, t: &mut Turn<'_>) {
+    pub(super) async fn plan(&self, t: &mut Turn<'_>) -> Outcome {
         let code = self.embedded.plan(&t.plan_input(&[], None, t.sink)).await;
         if let Some(intent) = answered_from_data(t.analysis.act) {
             t.intent = intent;
@@ -31,17 +31,22 @@ impl Agent {
         // Where code understood the message whole it would add nothing and
         // cost seconds.
         let code_short = code.as_ref().map_or(true, |plan| plan.open_ended);
-        t.ask_model = self.model.is_some()
+        let ask_model = self.model.is_some()
             && !t.model_down
             && !restates_page(&t.analysis, &t.page)
             && answered_from_data(t.analysis.act).is_none()
             && (code_short || !t.unread.is_empty());
-        if !t.ask_model {
-            match code {
-                Ok(plan) => t.plan = plan,
-                Err(e) => t.failure = Some(e),
-            }
-            return;
+        if !ask_model {
+            return match code {
+                Ok(plan) => {
+                    t.plan = plan;
+                    Outcome::Next
+                }
+                Err(e) => {
+                    t.failure = Some(e);
+                    Outcome::Failed
+                }
+            };
         }
         // Words code did not read: its reply is not the whole answer, and
         // the model's may stand in for it (`merge`).
@@ -50,6 +55,7 @@ impl Agent {
             open_ended: plan.open_ended || unread,
             ..plan
         }));
+        Outcome::AskModel
     }
 
     pub(super) async fn model(&self, t: &mut Turn<'_>) {
@@ -66,9 +72,9 @@ impl Agent {
         t.proposal = Some(proposal);
     }
 
-    pub(super) fn merge(&self, t: &mut Turn<'_>) {
+    pub(super) fn merge(&self, t: &mut Turn<'_>) -> Outcome {
         let (Some(proposal), Some(code)) = (t.proposal.take(), t.code.take()) else {
-            return;
+            return Outcome::Next;
         };
         match (proposal, code) {
             (Ok(proposal), Ok(code)) => {
@@ -111,8 +117,10 @@ impl Agent {
                 tracing::warn!(error = %e, "model failed and code has no plan");
                 t.events.push(degraded_event(&e.code, &e.message));
                 t.failure = Some(code);
+                return Outcome::Failed;
             }
         }
+        Outcome::Next
     }
 
     /// The turn ends in a spoken apology with `error` (a model that failed

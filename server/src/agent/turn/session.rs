@@ -4,13 +4,19 @@
 //! published or abandoned; a clicked chip is the agent's, and leaves the
 //! draft as stored.
 
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::Agent;
 
 impl Agent {
-    pub(super) fn session_step(&self, t: &mut Turn<'_>) {
-        if t.chip.is_none() {
-            t.draft = t.stored_draft.take();
+    pub(super) fn session_step(&self, t: &mut Turn<'_>) -> Outcome {
+        if t.chip.is_some() {
+            return Outcome::Chip;
+        }
+        t.draft = t.stored_draft.take();
+        if t.draft.is_some() {
+            Outcome::Draft
+        } else {
+            Outcome::Next
         }
     }
 }

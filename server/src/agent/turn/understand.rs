@@ -7,14 +7,14 @@
 
 use app::protocol::{IntentResult, UserForm};
 
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::about_place::PlaceOffer;
 use crate::agent::nlu::{self, Act, Analysis, Slot};
 use crate::agent::{option, spoken, Agent};
 use crate::speech_act::{Answer, Reading};
 
 impl Agent {
-    pub(super) async fn understand(&self, t: &mut Turn<'_>) {
+    pub(super) async fn understand(&self, t: &mut Turn<'_>) -> Outcome {
         t.known = self.known_names(&t.text, &t.page, &t.memory, &t.form).await;
         let whole = nlu::analyze(&t.text, &self.lexicons, &t.known);
         t.analysis = if t.reading.has_reported() {
@@ -33,9 +33,8 @@ impl Agent {
         };
         // "好的" / "看看导师排名" to last turn's offer: its place, as if named.
         if let Some(offer) = t.offered.take() {
-            self.answer_offer(t, offer);
-            if t.answered {
-                return;
+            if self.answer_offer(t, offer) == Outcome::Answered {
+                return Outcome::Answered;
             }
         }
         // "第二个", "西安那个": the chips under the last question, answered in
@@ -48,7 +47,7 @@ impl Agent {
             match option::interpret(&click, self.site.catalog(), &t.form) {
                 Ok(chip) => {
                     t.chip = Some(chip);
-                    return;
+                    return Outcome::Chip;
                 }
                 Err(e) => tracing::debug!(error = %e, "a spoken chip that does not apply"),
             }
@@ -74,7 +73,7 @@ impl Agent {
         // (a question without 我 is no read-back, and no greeting): the
         // rest goes straight to the planner, one model call, not two.
         let normalized = crate::catalog::normalize(&t.text);
-        t.classify = self.model.is_some()
+        let classify = self.model.is_some()
             && t.session.persona != crate::agent::CASUAL
             && !t.wants_review
             && understood_nothing(&t.analysis)
@@ -83,6 +82,11 @@ impl Agent {
                 &normalized,
                 crate::agent::nlu::is_question(&t.text, &self.lexicons),
             );
+        if classify {
+            Outcome::Classify
+        } else {
+            Outcome::Next
+        }
     }
 
     /// The student's answer to a place answer's offer to search: a yes
@@ -90,7 +94,7 @@ impl Agent {
     /// major into the analysis, as if said now; a no ("先不用") is answered
     /// and the turn ends; anything else, or a place or an advisor named
     /// now, leaves the offer behind.
-    fn answer_offer(&self, t: &mut Turn<'_>, offer: PlaceOffer) {
+    fn answer_offer(&self, t: &mut Turn<'_>, offer: PlaceOffer) -> Outcome {
         let a = &t.analysis;
         let moved_on = a.school.is_some()
             || a.major.is_some()
@@ -98,7 +102,7 @@ impl Agent {
             || a.unknown_major.is_some()
             || !a.references.is_empty();
         if moved_on {
-            return;
+            return Outcome::Next;
         }
         let text = crate::catalog::normalize(&t.text);
         let chip = crate::catalog::normalize(self.place_words.accept_option());
@@ -119,7 +123,9 @@ impl Agent {
                 reasoning: "学生不需要查看排名，表单不变".into(),
             };
             t.say(self.templates.render("place_offer_declined", turn, &[]));
+            return Outcome::Answered;
         }
+        Outcome::Next
     }
 
     /// Form values only someone else's clauses name: no planner may put

@@ -10,12 +10,12 @@ use app::protocol::{switch_message, IntentResult};
 
 pub(in crate::agent) use self::switch::PersonaLexicon;
 pub(super) use self::switch::{switch_event, Reason};
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::{persona_named, Agent, DEFAULT_PERSONA};
 use crate::voice;
 
 impl Agent {
-    pub(super) fn persona(&self, t: &mut Turn<'_>) {
+    pub(super) fn persona(&self, t: &mut Turn<'_>) -> Outcome {
         let normalized = crate::catalog::normalize(&t.text);
         let decided = self.personas.decide(
             &normalized,
@@ -39,6 +39,11 @@ impl Agent {
         t.persona_out = Some(t.persona);
         if let Some(sink) = t.sink {
             sink.set_agent(t.persona);
+        }
+        if t.persona == crate::agent::CASUAL {
+            Outcome::Casual
+        } else {
+            Outcome::Next
         }
     }
 

@@ -12,15 +12,22 @@ mod names;
 
 use app::protocol::{PageContext, SelectedAdvisor, UserForm};
 
-use super::Turn;
+use super::{Outcome, Turn};
 use crate::agent::nlu::{Reference, Slot};
 use crate::agent::targets::{resolve_on_page, Resolved, Target};
 use crate::agent::Agent;
 use crate::site::Site;
 
 impl Agent {
-    pub(super) async fn resolve(&self, t: &mut Turn<'_>) {
+    /// The references resolved; then the coach when the student asked to
+    /// review the advisor (`understand` heard it), else on to the persona.
+    pub(super) async fn resolve(&self, t: &mut Turn<'_>) -> Outcome {
         t.resolved = self.targets(t).await;
+        if t.wants_review {
+            Outcome::Review
+        } else {
+            Outcome::Next
+        }
     }
 
     /// Every reference of the message resolved (see the module comment).
