@@ -38,7 +38,7 @@
 
 use std::sync::Arc;
 
-use super::dimension::Dimension;
+use super::dimension::{Aspect, Dimension};
 use super::edits::{self, Edit};
 use super::layout::{Entered, Layout};
 use super::lexicon::CoachLexicon;
@@ -46,13 +46,6 @@ use super::told;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
 use crate::text::opinion::{self, Judged, Topics};
-
-/// What a review speaks about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Aspect {
-    Dim(Dimension),
-    Overall,
-}
 
 /// One dimension as a message reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
