@@ -28,8 +28,8 @@
 //!   said, but whether that is good needs a norm).
 //!
 //! The words and the feature's topics, tokenised longest first, are in
-//! `words.rs`; how one clause's tokens are judged, in `judge.rs`; the
-//! headings a long post is laid out by ("【经费】", "缺点："), in
+//! `words.rs`; how one clause's tokens are judged, phase by phase, in
+//! `judge/`; the headings a long post is laid out by ("【经费】", "缺点："), in
 //! `sections.rs`; what students tell instead of judging ("凌晨一点老板
 //! @我"), in `situations.rs`; praise set in quotation marks ("太关心"), in
 //! `irony.rs`.
