@@ -29,7 +29,8 @@
 //!   with chips instead of guessing;
 //! - a number the student gives ("学术5分", "经费给两分") is the score;
 //! - praise the student sets in quotation marks ("太关心") is ironic:
-//!   criticism;
+//!   criticism; the advisor's own words the student quotes ("问就是“最近
+//!   忙”") are his, not read (`text::opinion::voice`);
 //! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
 //!   the clauses under them are about (`layout.rs`);
 //! - what the student tells instead of judging ("凌晨一点半老板在群里@我")
@@ -200,7 +201,9 @@ impl Reader {
     /// in the clause after it, continues that dimension ("记错了，是三千五，
     /// 挺多的" after the funding).
     pub fn read_after(&self, message: &str, before: Option<Dimension>) -> Said {
-        let reading = self.acts.read_at_connectives(message);
+        // "老板还说“不急，再打磨打磨”": the advisor's own words are his.
+        let heard = opinion::voice::without_advisor_quotes(message);
+        let reading = self.acts.read_at_connectives(&heard);
         let mut per: Vec<(Aspect, Collected)> = Vec::new();
         let slot = |per: &mut Vec<(Aspect, Collected)>, a: Aspect| -> usize {
             match per.iter().position(|(x, _)| *x == a) {

@@ -7,6 +7,13 @@
 //! voice comes back (`own`: 我, 面试, 进组, 实际 …), and when the writer
 //! confirms what was said (`confirm`: 确实, 是真的), from
 //! `server/lexicons/voice.txt`.
+//!
+//! The advisor's own words, quoted ("老板还说“不急，再打磨打磨”", "问就是
+//! “最近忙”"), are neither the writer's judgement nor hearsay about the
+//! advisor: what he says of himself or his group ("能中就不错了") is his,
+//! and a question in them ("还想报销？") asks the writer nothing. They are
+//! left out of what is read ([`without_advisor_quotes`]); a quotation of
+//! someone else who speaks ("师兄原话：“…”") stays, as hearsay.
 
 use std::sync::OnceLock;
 
@@ -17,6 +24,8 @@ const LEXICON: &str = include_str!("../../../lexicons/voice.txt");
 struct Lists {
     own: Vec<String>,
     confirm: Vec<String>,
+    quoting: Vec<String>,
+    others: Vec<String>,
 }
 
 fn lists() -> &'static Lists {
@@ -25,11 +34,15 @@ fn lists() -> &'static Lists {
         let mut l = Lists {
             own: Vec::new(),
             confirm: Vec::new(),
+            quoting: Vec::new(),
+            others: Vec::new(),
         };
         for e in lexfile::parse("voice.txt", LEXICON) {
             match e.key.as_str() {
                 "own" => l.own.extend(e.terms),
                 "confirm" => l.confirm.extend(e.terms),
+                "quoting" => l.quoting.extend(e.terms),
+                "others" => l.others.extend(e.terms),
                 k => panic!("voice.txt: unknown key {k}"),
             }
         }
@@ -55,6 +68,47 @@ pub fn confirms(chars: &[char]) -> bool {
     holds(chars, &lists().confirm)
 }
 
+/// Marks that open and close a quotation, in pairs.
+const QUOTES: [(char, char); 4] = [('“', '”'), ('「', '」'), ('『', '』'), ('"', '"')];
+
+/// Marks that end the stretch a quotation's speaker is named in.
+const BREAKS: &str = "，,。！!？?；;\n";
+
+/// `message` with the contents of the quotations that are the advisor's
+/// own words taken out (the quotation marks stay, empty): a quotation
+/// right after a word of quoting (`quoting`: 说, 原话：, 问就是), whose
+/// stretch since the last break names no one else who speaks (`others`).
+pub fn without_advisor_quotes(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let l = lists();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        let Some((_, close)) = QUOTES.iter().find(|(o, _)| *o == c) else {
+            continue;
+        };
+        let Some(len) = chars[i..].iter().position(|x| x == close) else {
+            continue;
+        };
+        let start = chars[..i - 1]
+            .iter()
+            .rposition(|x| BREAKS.contains(*x))
+            .map_or(0, |b| b + 1);
+        let before: String = chars[start..i - 1].iter().collect();
+        let intro = before.trim_end_matches([':', '：', ' ']);
+        let quoting = l.quoting.iter().any(|w| intro.ends_with(w.as_str()));
+        let others = l.others.iter().any(|w| before.contains(w.as_str()));
+        if quoting && !others {
+            out.push(*close);
+            i += len + 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +119,19 @@ mod tests {
         assert!(own(&c("但我进组这一年没见过他发火")));
         assert!(!own(&c("就是实验室设备比较老旧")));
         assert!(confirms(&c("我进组后发现确实")));
+    }
+
+    #[test]
+    fn the_advisor_s_quoted_words_are_left_out_and_someone_else_s_stay() {
+        assert_eq!(
+            without_advisor_quotes("老板还说“不急，再打磨打磨”，打磨你个头啊"),
+            "老板还说“”，打磨你个头啊"
+        );
+        assert_eq!(without_advisor_quotes("问就是“最近忙”。"), "问就是“”。");
+        let hearsay = "师兄原话：“老板人不坏，就是爱画饼”";
+        assert_eq!(without_advisor_quotes(hearsay), hearsay);
+        // Praise in quotation marks is no one's words: irony, read as such.
+        let ironic = "我们老板真是“关心”学生";
+        assert_eq!(without_advisor_quotes(ironic), ironic);
     }
 }
