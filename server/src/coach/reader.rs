@@ -28,8 +28,8 @@
 //! - named without a judgement ("补助每月三千"): 3, unsure — the coach asks
 //!   with chips instead of guessing;
 //! - a number the student gives ("学术5分", "经费给两分") is the score;
-//! - praise the student sets in quotation marks ("太关心") is ironic:
-//!   criticism; the advisor's own words the student quotes ("问就是“最近
+//! - praise the student sets in quotation marks ("太关心"), or says they
+//!   do not mean ("能按时毕业就有鬼了"), is ironic: criticism; the advisor's own words the student quotes ("问就是“最近
 //!   忙”") are his, not read (`text::opinion::voice`);
 //! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
 //!   the clauses under them are about (`layout.rs`);
@@ -365,7 +365,10 @@ impl Reader {
             layout.apply(&self.names, &clause.chars, &mut statements);
             headed.push((clause.sentence, layout.topic()));
             // 真是"太关心"我们了: quoted praise is meant the other way.
-            if ironic.contains(&clause.chars.iter().collect::<String>()) {
+            // "能按时毕业就有鬼了": so is praise the clause says it does not mean.
+            if ironic.contains(&clause.chars.iter().collect::<String>())
+                || opinion::irony::says_opposite(&clause.chars)
+            {
                 for s in statements.iter_mut() {
                     if let Judged::Value(v) = s.judged {
                         s.judged = Judged::Value(-v.abs());
