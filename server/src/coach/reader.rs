@@ -287,7 +287,11 @@ impl Reader {
                 && clause.chars.len() <= 6
                 && !self.topics.named(&clause.chars).is_empty();
             introduced |= intro;
-            let asks = clause.question_mark && !intro;
+            // "为啥…我们组从来不发？？": a rhetorical question says what it asks.
+            let rhetorical = clauses
+                .iter()
+                .any(|c| c.sentence == clause.sentence && opinion::irony::rhetorical(&c.chars));
+            let asks = clause.question_mark && !intro && !rhetorical;
             // "师兄说他很凶，我倒不觉得", "传言克扣补助，纯属谣言": the student
             // rejects what was reported — their own word is its negation
             // (rejected criticism is praise, rejected praise criticism).

@@ -9,7 +9,9 @@
 //! turned.
 //!
 //! A clause can also say so in words: "照这样能按时毕业就有鬼了", "他会给
-//! 推荐信才怪" (`opposite` in `server/lexicons/irony.txt`).
+//! 推荐信才怪" (`opposite` in `server/lexicons/irony.txt`); and a question
+//! can be asked to say what is so, not to learn it ("为啥别人组都有劳务费，
+//! 我们组从来不发？？": `rhetorical`).
 
 use std::sync::OnceLock;
 
@@ -17,25 +19,44 @@ use super::super::lexfile;
 
 const LEXICON: &str = include_str!("../../../lexicons/irony.txt");
 
-fn opposites() -> &'static [String] {
-    static L: OnceLock<Vec<String>> = OnceLock::new();
+struct Lists {
+    opposite: Vec<String>,
+    rhetorical: Vec<String>,
+}
+
+fn lists() -> &'static Lists {
+    static L: OnceLock<Lists> = OnceLock::new();
     L.get_or_init(|| {
-        let mut out = Vec::new();
+        let mut l = Lists {
+            opposite: Vec::new(),
+            rhetorical: Vec::new(),
+        };
         for e in lexfile::parse("irony.txt", LEXICON) {
             match e.key.as_str() {
-                "opposite" => out.extend(e.terms),
+                "opposite" => l.opposite.extend(e.terms),
+                "rhetorical" => l.rhetorical.extend(e.terms),
                 k => panic!("irony.txt: unknown key {k}"),
             }
         }
-        out
+        l
     })
+}
+
+fn holds(chars: &[char], words: &[String]) -> bool {
+    let text: String = chars.iter().collect();
+    words.iter().any(|w| text.contains(w.as_str()))
 }
 
 /// Whether `chars` (a clause, folded) says it means the opposite of what it
 /// says ("能按时毕业就有鬼了").
 pub fn says_opposite(chars: &[char]) -> bool {
-    let text: String = chars.iter().collect();
-    opposites().iter().any(|w| text.contains(w.as_str()))
+    holds(chars, &lists().opposite)
+}
+
+/// Whether `chars` (a clause, folded) makes its question rhetorical: it
+/// asks why, to say what is so ("为啥…我们组从来不发？？").
+pub fn rhetorical(chars: &[char]) -> bool {
+    holds(chars, &lists().rhetorical)
 }
 
 /// Marks that open and close a quotation, in pairs.
@@ -98,5 +119,6 @@ mod tests {
         let c = |s: &str| s.chars().collect::<Vec<_>>();
         assert!(super::says_opposite(&c("照这样能按时毕业就有鬼了")));
         assert!(!super::says_opposite(&c("能按时毕业")));
+        assert!(super::rhetorical(&c("为啥别人组都有劳务费")));
     }
 }
