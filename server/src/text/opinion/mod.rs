@@ -431,6 +431,11 @@ mod tests {
             read_with("经费要求不高", None),
             vec![(T::Money, Judged::Value(1))]
         );
+        // A comparison between the demand and its degree.
+        assert_eq!(
+            read_with("经费要求定得比谁都高", None),
+            vec![(T::Money, Judged::Value(-1))]
+        );
         // Excessive, or of no topic and excessive: the people who make them.
         assert_eq!(
             read_with("要求太苛刻了", None),

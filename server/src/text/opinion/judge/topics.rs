@@ -27,7 +27,7 @@ impl<A: Copy + Eq> Judge<'_, A> {
 
     /// A demand, and how much is demanded of what.
     pub(super) fn demanded(&mut self, k: usize, t: &Token<A>) -> bool {
-        let tokens = self.tokens;
+        let (tokens, chars) = (self.tokens, self.chars);
         let demands = self.demands;
         if t.has(Word::Requires) {
             self.demand = Some((t.end, self.current));
@@ -45,9 +45,13 @@ impl<A: Copy + Eq> Judge<'_, A> {
         let demanded = self
             .demand
             .filter(|(end, _)| {
+                // "毕业要求比别的组高", "定得比谁都高": a comparison between
+                // the demand and its degree reaches further.
+                let compared = t.start <= end + 2 * REACH
+                    && chars[(*end).min(t.start)..t.start].contains(&'比');
                 (t.has(Word::Up) || t.has(Word::Strict))
                     && t.head().is_none()
-                    && t.start <= end + REACH
+                    && (t.start <= end + REACH || compared)
             })
             .map(|(_, of)| of)
             .or(strict_after_rigor.then_some(self.current));
