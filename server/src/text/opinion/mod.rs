@@ -93,7 +93,11 @@ pub fn read<A: Copy + Eq>(
         || tokens
             .iter()
             .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'));
-    let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
+    // "老板根本不知道我在做啥": someone else not knowing is no writer's
+    // not knowing.
+    let unknown = tokens
+        .iter()
+        .any(|t| t.has(Word::Unknown) && !voice::theirs(&chars[..t.start]));
     if asks || unknown {
         // What it names, else the topic it continues ("说不好"). A question
         // that names nothing after a statement asks nothing of its topic:

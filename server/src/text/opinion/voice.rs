@@ -26,6 +26,7 @@ struct Lists {
     confirm: Vec<String>,
     quoting: Vec<String>,
     others: Vec<String>,
+    third: Vec<String>,
 }
 
 fn lists() -> &'static Lists {
@@ -36,6 +37,7 @@ fn lists() -> &'static Lists {
             confirm: Vec::new(),
             quoting: Vec::new(),
             others: Vec::new(),
+            third: Vec::new(),
         };
         for e in lexfile::parse("voice.txt", LEXICON) {
             match e.key.as_str() {
@@ -43,6 +45,7 @@ fn lists() -> &'static Lists {
                 "confirm" => l.confirm.extend(e.terms),
                 "quoting" => l.quoting.extend(e.terms),
                 "others" => l.others.extend(e.terms),
+                "third" => l.third.extend(e.terms),
                 k => panic!("voice.txt: unknown key {k}"),
             }
         }
@@ -66,6 +69,13 @@ pub fn own(chars: &[char]) -> bool {
 /// ("确实如此", "是真的").
 pub fn confirms(chars: &[char]) -> bool {
     holds(chars, &lists().confirm)
+}
+
+/// Whether `before` (the start of a clause, folded, up to a word) has
+/// someone other than the writer as its subject ("老板根本"), so what the
+/// word says — not knowing — is theirs ("老板根本不知道我在做啥").
+pub fn theirs(before: &[char]) -> bool {
+    !before.contains(&'我') && holds(before, &lists().third)
 }
 
 /// Marks that open and close a quotation, in pairs.
@@ -119,6 +129,8 @@ mod tests {
         assert!(own(&c("但我进组这一年没见过他发火")));
         assert!(!own(&c("就是实验室设备比较老旧")));
         assert!(confirms(&c("我进组后发现确实")));
+        assert!(theirs(&c("老板根本")));
+        assert!(!theirs(&c("他的情况我")));
     }
 
     #[test]
