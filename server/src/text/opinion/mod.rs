@@ -375,8 +375,10 @@ mod tests {
             read_with("几乎不给推荐", None),
             vec![(T::Work, Judged::Value(-1))]
         );
-        // An absolute negation of a short verb before a topic: not there.
+        // An absolute negation of a short verb before a topic: not there;
+        // after it, closing the clause, too.
         assert_eq!(v("从来不发补助"), -2);
+        assert_eq!(v("补助从来不发"), -2);
         // An absolute 没 closing the clause: what it continues is not there.
         assert_eq!(
             read_with("有的一篇都没有", Some(T::Work)),

@@ -26,7 +26,7 @@ mod value;
 
 use super::words::{Demands, Token, Word};
 use super::{Judged, Statement};
-use value::{Pending, REACH};
+use value::{Pending, GIVING, REACH};
 
 /// The state of one clause's reading (see the module doc).
 pub(super) struct Judge<'a, A> {
@@ -229,6 +229,22 @@ impl<A: Copy + Eq> Judge<'_, A> {
                 .any(|s| matches!(s.judged, Judged::Value(_)))
         {
             push(&mut self.out, self.current.or(first).or(carry), &[], -2);
+        }
+        // "劳务费从来不发", "推荐信根本不给": an absolute negation of a short
+        // verb that closes the clause after its topic says the topic is not
+        // given, as "从来不发劳务费" does.
+        let rest = chars.len().saturating_sub(self.pending.end);
+        if self.pending.negator == Some(Word::StrongNegator)
+            && !self.pending.existential
+            && (1..=2).contains(&rest)
+            && GIVING.contains(&chars[self.pending.end])
+            && self.current.is_some()
+            && !self
+                .out
+                .iter()
+                .any(|s| matches!(s.judged, Judged::Value(_)))
+        {
+            push(&mut self.out, self.current, &[], -2);
         }
         // "有的月份有，有的月份没有": some of it is there — said against
         // some of it not being there, the two are mixed.

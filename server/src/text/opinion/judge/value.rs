@@ -134,6 +134,11 @@ pub(super) const SETTINGS: [char; 3] = ['上', '里', '中'];
 pub(super) const CLASSIFIERS: [char; 10] =
     ['张', '台', '个', '位', '名', '篇', '间', '套', '部', '件'];
 
+/// Verbs of giving or doing for someone ("发", "给", "批"): negated
+/// absolutely after a topic, they say it is not given ("劳务费从来不发";
+/// "从来不用抢" is no such thing).
+pub(super) const GIVING: [char; 7] = ['发', '给', '报', '批', '签', '回', '改'];
+
 /// A digit, or a Chinese numeral or unit (`text::numbers`): "十点多" is
 /// a time, "一千多" a number, not "more".
 pub(super) fn numeral(c: char) -> bool {
