@@ -238,13 +238,13 @@ impl<A: Copy + Eq> Judge<'_, A> {
             && !self.pending.existential
             && (1..=2).contains(&rest)
             && GIVING.contains(&chars[self.pending.end])
-            && self.current.is_some()
+            && self.current.or(self.carry).is_some()
             && !self
                 .out
                 .iter()
                 .any(|s| matches!(s.judged, Judged::Value(_)))
         {
-            push(&mut self.out, self.current, &[], -2);
+            push(&mut self.out, self.current.or(self.carry), &[], -2);
         }
         // "有的月份有，有的月份没有": some of it is there — said against
         // some of it not being there, the two are mixed.
