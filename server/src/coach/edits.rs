@@ -332,6 +332,20 @@ fn same_move(a: &Edit, b: &Edit) -> bool {
     }
 }
 
+/// The scores `edits` give as numbers, dimension by dimension ("都改成3分"
+/// gives each of the four); moves up or down give none.
+pub fn numbers(edits: &[Edit]) -> Vec<(Dimension, u8)> {
+    let mut out = Vec::new();
+    for e in edits {
+        match *e {
+            Edit::Set(d, v) => out.push((d, v)),
+            Edit::SetAll(v) => out.extend(Dimension::ALL.iter().map(|d| (*d, v))),
+            Edit::Shift(..) | Edit::ShiftAll(_) => {}
+        }
+    }
+    out
+}
+
 /// Whether `message` tries to change a score without a clear reading: it
 /// speaks of points, stars or changing, or says 高一点 / 低一点.
 pub fn looks_like_edit(message: &str) -> bool {

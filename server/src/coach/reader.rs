@@ -573,23 +573,16 @@ impl Reader {
         // "再想想还是1分吧" after the relationship: a bare score continues it.
         // "都改成3分吧，不过我也不太确定": a number for all four sets each
         // of them, and a hedge after it doubts the numbers, not a topic.
-        for e in self.edits(message, before) {
-            let set: Vec<(Dimension, u8)> = match e {
-                Edit::Set(d, v) => vec![(d, v)],
-                Edit::SetAll(v) => Dimension::ALL.iter().map(|d| (*d, v)).collect(),
-                _ => Vec::new(),
+        for (d, v) in edits::numbers(&self.edits(message, before)) {
+            let explicit = Score {
+                value: v,
+                sure: true,
+                explicit: true,
             };
-            for (d, v) in set {
-                let explicit = Score {
-                    value: v,
-                    sure: true,
-                    explicit: true,
-                };
-                said.unknown.retain(|x| *x != d);
-                match said.dims.iter_mut().find(|(x, _)| *x == d) {
-                    Some(slot) => slot.1 = explicit,
-                    None => said.dims.push((d, explicit)),
-                }
+            said.unknown.retain(|x| *x != d);
+            match said.dims.iter_mut().find(|(x, _)| *x == d) {
+                Some(slot) => slot.1 = explicit,
+                None => said.dims.push((d, explicit)),
             }
         }
         said

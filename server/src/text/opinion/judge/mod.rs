@@ -231,8 +231,9 @@ impl<A: Copy + Eq> Judge<'_, A> {
             push(&mut self.out, self.current.or(first).or(carry), &[], -2);
         }
         // "劳务费从来不发", "推荐信根本不给": an absolute negation of a short
-        // verb that closes the clause after its topic says the topic is not
-        // given, as "从来不发劳务费" does.
+        // verb that closes the clause after its topic (or the topic it
+        // continues: "…劳务费，我们组从来不发") says the topic is not given,
+        // as "从来不发劳务费" does.
         let rest = chars.len().saturating_sub(self.pending.end);
         if self.pending.negator == Some(Word::StrongNegator)
             && !self.pending.existential
