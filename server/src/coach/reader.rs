@@ -29,8 +29,9 @@
 //!   with chips instead of guessing;
 //! - a number the student gives ("学术5分", "经费给两分") is the score;
 //! - praise the student sets in quotation marks ("太关心"), or says they
-//!   do not mean ("能按时毕业就有鬼了"), is ironic: criticism; the advisor's own words the student quotes ("问就是“最近
-//!   忙”") are his, not read (`text::opinion::voice`);
+//!   do not mean ("能按时毕业就有鬼了"), is ironic: criticism;
+//! - the advisor's own words the student quotes are someone else's words,
+//!   and a question in them asks nothing (`text::opinion::voice`);
 //! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
 //!   the clauses under them are about (`layout.rs`);
 //! - what the student tells instead of judging ("凌晨一点半老板在群里@我")
@@ -201,8 +202,8 @@ impl Reader {
     /// in the clause after it, continues that dimension ("记错了，是三千五，
     /// 挺多的" after the funding).
     pub fn read_after(&self, message: &str, before: Option<Dimension>) -> Said {
-        // "老板还说“不急，再打磨打磨”": the advisor's own words are his.
-        let heard = opinion::voice::without_advisor_quotes(message);
+        // "说“能中就不错了，还想报销？”": the advisor's question is his.
+        let heard = opinion::voice::advisor_questions_stated(message);
         let reading = self.acts.read_at_connectives(&heard);
         let mut per: Vec<(Aspect, Collected)> = Vec::new();
         let slot = |per: &mut Vec<(Aspect, Collected)>, a: Aspect| -> usize {

@@ -9,11 +9,11 @@
 //! `server/lexicons/voice.txt`.
 //!
 //! The advisor's own words, quoted ("老板还说“不急，再打磨打磨”", "问就是
-//! “最近忙”"), are neither the writer's judgement nor hearsay about the
-//! advisor: what he says of himself or his group ("能中就不错了") is his,
-//! and a question in them ("还想报销？") asks the writer nothing. They are
-//! left out of what is read ([`without_advisor_quotes`]); a quotation of
-//! someone else who speaks ("师兄原话：“…”") stays, as hearsay.
+//! “最近忙”", "面试时老师说“论文我都会亲自改”"), are someone else's words,
+//! as hearsay is: they count when the writer says nothing of their own. A
+//! question in them ("说“能中就不错了，还想报销？”") is his, and asks the
+//! writer nothing: it does not make the writer's sentence a question
+//! ([`advisor_questions_stated`]).
 
 use std::sync::OnceLock;
 
@@ -84,11 +84,12 @@ const QUOTES: [(char, char); 4] = [('“', '”'), ('「', '」'), ('『', '』'
 /// Marks that end the stretch a quotation's speaker is named in.
 const BREAKS: &str = "，,。！!？?；;\n";
 
-/// `message` with the contents of the quotations that are the advisor's
-/// own words taken out (the quotation marks stay, empty): a quotation
-/// right after a word of quoting (`quoting`: 说, 原话：, 问就是), whose
-/// stretch since the last break names no one else who speaks (`others`).
-pub fn without_advisor_quotes(message: &str) -> String {
+/// `message` with the questions and exclamations inside the quotations
+/// that are the advisor's own words stated instead ("？" → "，"): a
+/// quotation right after a word of quoting (`quoting`: 说, 原话：, 问就是),
+/// whose stretch since the last break names no one else who speaks
+/// (`others`). What he said stays to be read, as someone else's words.
+pub fn advisor_questions_stated(message: &str) -> String {
     let chars: Vec<char> = message.chars().collect();
     let l = lists();
     let mut out = String::new();
@@ -112,6 +113,13 @@ pub fn without_advisor_quotes(message: &str) -> String {
         let quoting = l.quoting.iter().any(|w| intro.ends_with(w.as_str()));
         let others = l.others.iter().any(|w| before.contains(w.as_str()));
         if quoting && !others {
+            for q in &chars[i..i + len] {
+                out.push(if matches!(q, '？' | '?' | '！' | '!') {
+                    '，'
+                } else {
+                    *q
+                });
+            }
             out.push(*close);
             i += len + 1;
         }
@@ -134,16 +142,12 @@ mod tests {
     }
 
     #[test]
-    fn the_advisor_s_quoted_words_are_left_out_and_someone_else_s_stay() {
+    fn the_advisor_s_quoted_questions_ask_the_writer_nothing() {
         assert_eq!(
-            without_advisor_quotes("老板还说“不急，再打磨打磨”，打磨你个头啊"),
-            "老板还说“”，打磨你个头啊"
+            advisor_questions_stated("说“能中就不错了，还想报销？”学术上也就那样"),
+            "说“能中就不错了，还想报销，”学术上也就那样"
         );
-        assert_eq!(without_advisor_quotes("问就是“最近忙”。"), "问就是“”。");
-        let hearsay = "师兄原话：“老板人不坏，就是爱画饼”";
-        assert_eq!(without_advisor_quotes(hearsay), hearsay);
-        // Praise in quotation marks is no one's words: irony, read as such.
-        let ironic = "我们老板真是“关心”学生";
-        assert_eq!(without_advisor_quotes(ironic), ironic);
+        let hearsay = "师兄原话：“你真想来？”";
+        assert_eq!(advisor_questions_stated(hearsay), hearsay);
     }
 }
