@@ -848,7 +848,7 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-families.jsonl",
             include_str!("../../evals/dev/coach-scores-families.jsonl"),
-            97.0,
+            97.5,
             98.0,
         ),
         // Written by other writers in the voices the coach misread (group
@@ -881,30 +881,31 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         ),
         // Written blind after the reader was committed, in the same voices;
         // first contact 66.5 %, 78.2 %, 75.0 %, 93.9 % exact. Their misses
-        // were read on 2026-11-28, when they moved to dev/.
+        // were read on 2026-11-28, when they moved to dev/; held to what
+        // they read after that (83.8 %, 82.3 %, 76.1 %, 96.9 %).
         (
             "dev/coach-scores-venting-2.jsonl",
             include_str!("../../evals/dev/coach-scores-venting-2.jsonl"),
-            66.0,
-            76.0,
+            83.5,
+            90.0,
         ),
         (
             "dev/coach-scores-forum-2.jsonl",
             include_str!("../../evals/dev/coach-scores-forum-2.jsonl"),
-            78.0,
-            93.5,
+            82.0,
+            95.0,
         ),
         (
             "dev/coach-scores-hearsay-2.jsonl",
             include_str!("../../evals/dev/coach-scores-hearsay-2.jsonl"),
-            74.5,
-            90.5,
+            75.5,
+            91.5,
         ),
         (
             "dev/coach-scores-drafting-2.jsonl",
             include_str!("../../evals/dev/coach-scores-drafting-2.jsonl"),
-            93.5,
             96.5,
+            98.0,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
