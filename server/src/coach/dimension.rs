@@ -47,6 +47,15 @@ impl Dimension {
     }
 }
 
+/// What a review speaks about: one dimension, or the advisor as a whole.
+/// The reader and the helpers it reads a post with (`layout`, `told`)
+/// share it, so it sits here, below all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aspect {
+    Dim(Dimension),
+    Overall,
+}
+
 /// The draft the editor proposes: scores 1–5 per dimension and overall.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scores {

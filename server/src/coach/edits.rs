@@ -4,6 +4,12 @@
 //! `text::numbers`; this module binds each to the dimension named before it
 //! (else the one named in an earlier clause, else the one the coach just
 //! asked about), or to all four after 都 / 全部.
+//!
+//! A student corrects themselves as they go: a clause that takes back what
+//! came before ("前途改成5——等等，说错了，我想改的是学术，学术5") takes
+//! back the edits of the clause before it when it gives new ones, and a move said twice the same way
+//! ("经费我想给高点……加一分吧") is one move, said more precisely the second
+//! time: the later counts, unless it is said to be on top ("再加一分").
 
 use super::dimension::{Dimension, Scores};
 use crate::text::clauses;
@@ -187,7 +193,16 @@ pub fn parse(
     let folded = fold(message);
     let mut out: Vec<Edit> = Vec::new();
     let mut carry = asked;
+    // Where the edits of the last clause that had any begin in `out`.
+    let mut last_clause = 0;
+    // A revision was said ("说错了"): the edits of the clause before it
+    // are taken back, when new ones follow ("想了想也没那么差" gives none).
+    let mut revised: Option<usize> = None;
     for clause in clauses::split_at_connectives(&folded) {
+        if clause.link == clauses::Link::Revision {
+            revised = Some(last_clause);
+        }
+        let before = out.len();
         let chars = clause.chars();
         let spans = dims.spans(&chars);
         let all_at = ALL
@@ -233,10 +248,18 @@ pub fn parse(
         let mut i = 0;
         while i < chars.len() {
             if let Some((points, len)) = relative(&chars, i) {
-                match target(i, carry).as_slice() {
-                    [] => {}
-                    all if all.len() == 4 => out.push(Edit::ShiftAll(points)),
-                    some => out.extend(some.iter().map(|d| Edit::Shift(*d, points))),
+                // "再加一分": a move on top of the one before.
+                let again = i > 0 && chars[i - 1] == '再';
+                let moves: Vec<Edit> = match target(i, carry).as_slice() {
+                    [] => Vec::new(),
+                    all if all.len() == 4 => vec![Edit::ShiftAll(points)],
+                    some => some.iter().map(|d| Edit::Shift(*d, points)).collect(),
+                };
+                for e in moves {
+                    if !again {
+                        out.retain(|x| !same_move(x, &e));
+                    }
+                    out.push(e);
                 }
                 taken.push((i, i + len));
                 i += len;
@@ -286,6 +309,38 @@ pub fn parse(
         }
         if let Some((_, _, d)) = spans.last() {
             carry = Some(*d);
+        }
+        if out.len() > before {
+            let mut start = before;
+            if let Some(from) = revised.take() {
+                out.drain(from..before);
+                start = from;
+            }
+            last_clause = start;
+        }
+    }
+    out
+}
+
+/// Whether two edits move the same scores the same way ("给高点" and
+/// "加一分吧" after it are one move, said more precisely the second time).
+fn same_move(a: &Edit, b: &Edit) -> bool {
+    match (*a, *b) {
+        (Edit::Shift(d, p), Edit::Shift(e, q)) => d == e && p.signum() == q.signum(),
+        (Edit::ShiftAll(p), Edit::ShiftAll(q)) => p.signum() == q.signum(),
+        _ => false,
+    }
+}
+
+/// The scores `edits` give as numbers, dimension by dimension ("都改成3分"
+/// gives each of the four); moves up or down give none.
+pub fn numbers(edits: &[Edit]) -> Vec<(Dimension, u8)> {
+    let mut out = Vec::new();
+    for e in edits {
+        match *e {
+            Edit::Set(d, v) => out.push((d, v)),
+            Edit::SetAll(v) => out.extend(Dimension::ALL.iter().map(|d| (*d, v))),
+            Edit::Shift(..) | Edit::ShiftAll(_) => {}
         }
     }
     out
@@ -371,6 +426,37 @@ mod tests {
         assert_eq!(
             edited([3, 2, 3, 4], "学术高一分 经费也高一分"),
             [4, 3, 3, 4]
+        );
+    }
+
+    #[test]
+    fn a_student_correcting_an_edit_as_they_go_is_read_as_corrected() {
+        // A mistake taken back, with new numbers after it.
+        assert_eq!(
+            edited(
+                [3, 2, 4, 4],
+                "前途改成5——等等，说错了，我想改的是学术，学术5，前途保持原样"
+            ),
+            [5, 2, 4, 4]
+        );
+        // Second thoughts with no numbers take nothing back.
+        assert_eq!(
+            edited([3, 2, 2, 3], "全部4分吧 想了想也没那么差"),
+            [4, 4, 4, 4]
+        );
+        // One move said twice is one move; "再" adds another.
+        assert_eq!(
+            edited(
+                [3, 2, 4, 3],
+                "经费我想给高点，补助虽然少但报销很快。加一分吧。"
+            ),
+            [3, 3, 4, 3]
+        );
+        assert_eq!(edited([4, 4, 4, 3], "前途加一分，再加一分"), [4, 4, 4, 5]);
+        // A rating in stars.
+        assert_eq!(
+            edited([3, 3, 3, 3], "学术★★★★★，经费★★★★☆，关系★★☆☆☆"),
+            [5, 4, 2, 3]
         );
     }
 

@@ -21,8 +21,7 @@
 //! What a heading is (the words, the markers) is read by
 //! `text::opinion::sections`.
 
-use super::dimension::Dimension;
-use super::reader::Aspect;
+use super::dimension::{Aspect, Dimension};
 use crate::speech_act::Clause;
 use crate::text::clauses::Link;
 use crate::text::opinion::sections::{self, Heading};

@@ -28,8 +28,10 @@
 //! - named without a judgement ("补助每月三千"): 3, unsure — the coach asks
 //!   with chips instead of guessing;
 //! - a number the student gives ("学术5分", "经费给两分") is the score;
-//! - praise the student sets in quotation marks ("太关心") is ironic:
-//!   criticism;
+//! - praise the student sets in quotation marks ("太关心"), or says they
+//!   do not mean ("能按时毕业就有鬼了"), is ironic: criticism;
+//! - the advisor's own words the student quotes are someone else's words,
+//!   and a question in them asks nothing (`text::opinion::voice`);
 //! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
 //!   the clauses under them are about (`layout.rs`);
 //! - what the student tells instead of judging ("凌晨一点半老板在群里@我")
@@ -38,7 +40,7 @@
 
 use std::sync::Arc;
 
-use super::dimension::Dimension;
+use super::dimension::{Aspect, Dimension};
 use super::edits::{self, Edit};
 use super::layout::{Entered, Layout};
 use super::lexicon::CoachLexicon;
@@ -46,13 +48,6 @@ use super::told;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
 use crate::text::opinion::{self, Judged, Topics};
-
-/// What a review speaks about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Aspect {
-    Dim(Dimension),
-    Overall,
-}
 
 /// One dimension as a message reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,7 +202,9 @@ impl Reader {
     /// in the clause after it, continues that dimension ("记错了，是三千五，
     /// 挺多的" after the funding).
     pub fn read_after(&self, message: &str, before: Option<Dimension>) -> Said {
-        let reading = self.acts.read_at_connectives(message);
+        // "说“能中就不错了，还想报销？”": the advisor's question is his.
+        let heard = opinion::voice::advisor_questions_stated(message);
+        let reading = self.acts.read_at_connectives(&heard);
         let mut per: Vec<(Aspect, Collected)> = Vec::new();
         let slot = |per: &mut Vec<(Aspect, Collected)>, a: Aspect| -> usize {
             match per.iter().position(|(x, _)| *x == a) {
@@ -291,7 +288,11 @@ impl Reader {
                 && clause.chars.len() <= 6
                 && !self.topics.named(&clause.chars).is_empty();
             introduced |= intro;
-            let asks = clause.question_mark && !intro;
+            // "为啥…我们组从来不发？？": a rhetorical question says what it asks.
+            let rhetorical = clauses
+                .iter()
+                .any(|c| c.sentence == clause.sentence && opinion::irony::rhetorical(&c.chars));
+            let asks = clause.question_mark && !intro && !rhetorical;
             // "师兄说他很凶，我倒不觉得", "传言克扣补助，纯属谣言": the student
             // rejects what was reported — their own word is its negation
             // (rejected criticism is praise, rejected praise criticism).
@@ -369,7 +370,10 @@ impl Reader {
             layout.apply(&self.names, &clause.chars, &mut statements);
             headed.push((clause.sentence, layout.topic()));
             // 真是"太关心"我们了: quoted praise is meant the other way.
-            if ironic.contains(&clause.chars.iter().collect::<String>()) {
+            // "能按时毕业就有鬼了": so is praise the clause says it does not mean.
+            if ironic.contains(&clause.chars.iter().collect::<String>())
+                || opinion::irony::says_opposite(&clause.chars)
+            {
                 for s in statements.iter_mut() {
                     if let Judged::Value(v) = s.judged {
                         s.judged = Judged::Value(-v.abs());
@@ -568,18 +572,18 @@ impl Reader {
         }
         // Numbers the student gives are the scores.
         // "再想想还是1分吧" after the relationship: a bare score continues it.
-        for e in self.edits(message, before) {
-            if let Edit::Set(d, v) = e {
-                let explicit = Score {
-                    value: v,
-                    sure: true,
-                    explicit: true,
-                };
-                said.unknown.retain(|x| *x != d);
-                match said.dims.iter_mut().find(|(x, _)| *x == d) {
-                    Some(slot) => slot.1 = explicit,
-                    None => said.dims.push((d, explicit)),
-                }
+        // "都改成3分吧，不过我也不太确定": a number for all four sets each
+        // of them, and a hedge after it doubts the numbers, not a topic.
+        for (d, v) in edits::numbers(&self.edits(message, before)) {
+            let explicit = Score {
+                value: v,
+                sure: true,
+                explicit: true,
+            };
+            said.unknown.retain(|x| *x != d);
+            match said.dims.iter_mut().find(|(x, _)| *x == d) {
+                Some(slot) => slot.1 = explicit,
+                None => said.dims.push((d, explicit)),
             }
         }
         said

@@ -262,3 +262,11 @@ fn hearsay_runs_on_until_the_writer_s_own_voice() {
         [None, None, Some(4), None]
     );
 }
+
+#[test]
+fn a_number_for_all_four_sets_each_and_a_hedge_after_it_takes_nothing_back() {
+    let r = Reader::load();
+    let said = r.read_after("都改成3分吧，不过我也不太确定", Some(Dimension::Prospects));
+    assert_eq!(scores(&said), [Some(3); 4]);
+    assert!(said.unknown.is_empty());
+}

@@ -19,8 +19,7 @@
 //!   (alone it needs a norm); said with 才/只/就 ("一个月只有三百") the
 //!   student says so themselves.
 
-use super::dimension::Dimension;
-use super::reader::Aspect;
+use super::dimension::{Aspect, Dimension};
 use crate::speech_act::Clause;
 use crate::text::clauses::Link;
 use crate::text::numbers;

@@ -197,14 +197,35 @@ const SCORE_WORDS: [(&[char], u8); 8] = [
     (&['0', '分'], 1),
 ];
 
+/// The filled stars of a rating ("★★★★☆", "⭐⭐⭐"), and the empty ones.
+const STARS: [char; 2] = ['★', '⭐'];
+const EMPTY_STARS: [char; 1] = ['☆'];
+
 /// Every score said in `chars`, in order ("5分", "两分", "4.5分" → 5,
-/// "四星", "五颗星", "3/5", "满分", "及格"): a number of points on the site's
+/// "四星", "五颗星", "3/5", "★★★★☆", "满分", "及格"): a number of points on the site's
 /// 1–5 scale. "8分" or "3000" are no score (out of range, or not points),
 /// and "三个", "两周", "5分钟", "一分钱" are not either.
 pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
+        // "★★★★☆", "⭐⭐⭐": the filled stars of a rating are its points.
+        if STARS.contains(&chars[i]) && (i == 0 || !STARS.contains(&chars[i - 1])) {
+            let filled = chars[i..].iter().take_while(|c| STARS.contains(c)).count();
+            let empty = chars[i + filled..]
+                .iter()
+                .take_while(|c| EMPTY_STARS.contains(c))
+                .count();
+            if (1..=5).contains(&filled) && filled + empty <= 5 {
+                out.push(ScoreWord {
+                    value: filled as u8,
+                    start: i,
+                    end: i + filled + empty,
+                });
+            }
+            i += filled + empty;
+            continue;
+        }
         if let Some((word, value)) = SCORE_WORDS.iter().find(|(w, _)| chars[i..].starts_with(w)) {
             let len = word.len();
             out.push(ScoreWord {
@@ -366,5 +387,7 @@ mod tests {
         assert!(sc("一星半点的指导都没有").is_empty());
         assert_eq!(sc("给个五颗星"), [5]);
         assert_eq!(sc("关系给满星"), [5]);
+        assert_eq!(sc("学术★★★★★，经费★★★★☆，关系★★☆☆☆"), [5, 4, 2]);
+        assert_eq!(sc("前途⭐⭐⭐"), [3]);
     }
 }

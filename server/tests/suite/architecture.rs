@@ -149,13 +149,6 @@ fn the_layers_name_every_module_once() {
 const LONG_FILES: &[(&str, &str)] = &[
     // Data, not code: the demo's schools and majors, one entry a few lines.
     ("demo/catalog_data.rs", "the demo catalog's data"),
-    // One clause's judgement is one loop over its tokens whose state (the
-    // pending modifiers, the list, the setting, the last judgement) every
-    // arm reads; it is to be split by the phases of that state.
-    (
-        "text/opinion/judge.rs",
-        "one clause's judgement, not yet split",
-    ),
 ];
 
 /// "A file has one reason to change, and stays under about 600 lines"

@@ -673,47 +673,20 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
     assert_eq!(t.edit_accuracy(), 100.0, "{file}: edits");
 }
 
-/// The newest blind sets (written after the reader was committed, in the
-/// voices of the development sets: group-chat venting, long forum posts,
-/// hearsay beside the applicant's own impression, drafting with the coach),
-/// held to what they measured once at first contact (see coach-scores.md:
-/// 66.5 %, 78.2 %, 75.0 % and 93.9 % exact). They do not meet the targets
-/// (`the_coach_meets_its_targets_on_text_written_after_it` still holds
-/// them on `dev/coach-scores-15.jsonl`); nothing was tuned on them, and
-/// once their misses are read they are development data like the others.
+/// The newest blind sets (written after the reader was committed, by
+/// writers who read only the labelling guide: a sardonic engineering PhD
+/// venting, an economics graduate's "objective" posts, a careful biology
+/// student's hearsay, an indecisive undergraduate drafting, the guide's
+/// other categories), held to what they measured at first contact. They do
+/// not meet the targets yet (`the_coach_meets_its_targets_on_text_written_after_it`
+/// holds them on `dev/coach-scores-15.jsonl`); nothing was tuned on them,
+/// and once their misses are read they are development data like the
+/// others (the first round, `*-2`, moved to dev/ so on 2026-11-28).
 /// Printed with `--nocapture`.
 #[test]
 fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
     use server::coach::eval_scores;
     for (file, text, exact, within_one, edits) in [
-        (
-            "blind/coach-scores-venting-2.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-2.jsonl"),
-            66.0,
-            76.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-2.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-2.jsonl"),
-            78.0,
-            93.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-2.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-2.jsonl"),
-            74.5,
-            90.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-drafting-2.jsonl",
-            include_str!("../../evals/blind/coach-scores-drafting-2.jsonl"),
-            93.5,
-            96.5,
-            94.0,
-        ),
         // The second round, in other writers' voices (a sardonic engineering
         // PhD venting, an economics graduate's "objective" posts, a careful
         // biology student's hearsay, an indecisive undergraduate drafting,
@@ -875,7 +848,7 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-families.jsonl",
             include_str!("../../evals/dev/coach-scores-families.jsonl"),
-            97.0,
+            97.5,
             98.0,
         ),
         // Written by other writers in the voices the coach misread (group
@@ -905,6 +878,34 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-drafting-1.jsonl"),
             99.0,
             99.5,
+        ),
+        // Written blind after the reader was committed, in the same voices;
+        // first contact 66.5 %, 78.2 %, 75.0 %, 93.9 % exact. Their misses
+        // were read on 2026-11-28, when they moved to dev/; held to what
+        // they read after that (83.8 %, 82.3 %, 76.1 %, 96.9 %).
+        (
+            "dev/coach-scores-venting-2.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-2.jsonl"),
+            83.5,
+            90.0,
+        ),
+        (
+            "dev/coach-scores-forum-2.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-2.jsonl"),
+            82.0,
+            95.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-2.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-2.jsonl"),
+            75.5,
+            91.5,
+        ),
+        (
+            "dev/coach-scores-drafting-2.jsonl",
+            include_str!("../../evals/dev/coach-scores-drafting-2.jsonl"),
+            96.5,
+            98.0,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");

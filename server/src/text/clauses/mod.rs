@@ -213,7 +213,12 @@ pub fn ends_clause(c: char) -> bool {
             | '】'
             | '｜'
             | '|'
-    ) || is_symbol(c)
+    ) || (is_symbol(c) && !rating_star(c))
+}
+
+/// The stars of a rating ("学术★★★★☆"): they stay with the name they rate.
+fn rating_star(c: char) -> bool {
+    matches!(c, '★' | '☆' | '⭐')
 }
 
 /// Emoji, arrows, dingbats: they stand between statements.

@@ -1,4 +1,5 @@
-//! Irony: praise set in quotation marks.
+//! Irony: praise set in quotation marks, and praise a clause's last words
+//! say is meant the other way.
 //!
 //! A student who writes 我们老板真是"太关心"我们了, 导师很"民主", or
 //! 非常"放心" means the opposite of the word they quote; quotation marks
@@ -6,6 +7,57 @@
 //! verb of saying or naming are someone's words or a name instead
 //! (他说"年轻人不要太看重钱", 我们叫他"暴君", 是"神仙导师"): they are not
 //! turned.
+//!
+//! A clause can also say so in words: "照这样能按时毕业就有鬼了", "他会给
+//! 推荐信才怪" (`opposite` in `server/lexicons/irony.txt`); and a question
+//! can be asked to say what is so, not to learn it ("为啥别人组都有劳务费，
+//! 我们组从来不发？？": `rhetorical`).
+
+use std::sync::OnceLock;
+
+use super::super::lexfile;
+
+const LEXICON: &str = include_str!("../../../lexicons/irony.txt");
+
+struct Lists {
+    opposite: Vec<String>,
+    rhetorical: Vec<String>,
+}
+
+fn lists() -> &'static Lists {
+    static L: OnceLock<Lists> = OnceLock::new();
+    L.get_or_init(|| {
+        let mut l = Lists {
+            opposite: Vec::new(),
+            rhetorical: Vec::new(),
+        };
+        for e in lexfile::parse("irony.txt", LEXICON) {
+            match e.key.as_str() {
+                "opposite" => l.opposite.extend(e.terms),
+                "rhetorical" => l.rhetorical.extend(e.terms),
+                k => panic!("irony.txt: unknown key {k}"),
+            }
+        }
+        l
+    })
+}
+
+fn holds(chars: &[char], words: &[String]) -> bool {
+    let text: String = chars.iter().collect();
+    words.iter().any(|w| text.contains(w.as_str()))
+}
+
+/// Whether `chars` (a clause, folded) says it means the opposite of what it
+/// says ("能按时毕业就有鬼了").
+pub fn says_opposite(chars: &[char]) -> bool {
+    holds(chars, &lists().opposite)
+}
+
+/// Whether `chars` (a clause, folded) makes its question rhetorical: it
+/// asks why, to say what is so ("为啥…我们组从来不发？？").
+pub fn rhetorical(chars: &[char]) -> bool {
+    holds(chars, &lists().rhetorical)
+}
 
 /// Marks that open and close a quotation, in pairs.
 const QUOTES: [(char, char); 5] = [
@@ -60,5 +112,13 @@ mod tests {
         assert_eq!(quoted("导师很“民主”：论文你自己写"), ["民主"]);
         assert!(quoted("我们私下叫他\"暴君\"").is_empty());
         assert!(quoted("都说他是“神仙导师”").is_empty());
+    }
+
+    #[test]
+    fn a_clause_can_say_it_means_the_opposite() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        assert!(super::says_opposite(&c("照这样能按时毕业就有鬼了")));
+        assert!(!super::says_opposite(&c("能按时毕业")));
+        assert!(super::rhetorical(&c("为啥别人组都有劳务费")));
     }
 }

@@ -28,8 +28,8 @@
 //!   said, but whether that is good needs a norm).
 //!
 //! The words and the feature's topics, tokenised longest first, are in
-//! `words.rs`; how one clause's tokens are judged, in `judge.rs`; the
-//! headings a long post is laid out by ("【经费】", "缺点："), in
+//! `words.rs`; how one clause's tokens are judged, phase by phase, in
+//! `judge/`; the headings a long post is laid out by ("【经费】", "缺点："), in
 //! `sections.rs`; what students tell instead of judging ("凌晨一点老板
 //! @我"), in `situations.rs`; praise set in quotation marks ("太关心"), in
 //! `irony.rs`.
@@ -93,7 +93,11 @@ pub fn read<A: Copy + Eq>(
         || tokens
             .iter()
             .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'));
-    let unknown = tokens.iter().any(|t| t.has(Word::Unknown));
+    // "老板根本不知道我在做啥": someone else not knowing is no writer's
+    // not knowing.
+    let unknown = tokens
+        .iter()
+        .any(|t| t.has(Word::Unknown) && !voice::theirs(&chars[..t.start]));
     if asks || unknown {
         // What it names, else the topic it continues ("说不好"). A question
         // that names nothing after a statement asks nothing of its topic:
@@ -371,8 +375,10 @@ mod tests {
             read_with("几乎不给推荐", None),
             vec![(T::Work, Judged::Value(-1))]
         );
-        // An absolute negation of a short verb before a topic: not there.
+        // An absolute negation of a short verb before a topic: not there;
+        // after it, closing the clause, too.
         assert_eq!(v("从来不发补助"), -2);
+        assert_eq!(v("补助从来不发"), -2);
         // An absolute 没 closing the clause: what it continues is not there.
         assert_eq!(
             read_with("有的一篇都没有", Some(T::Work)),
@@ -430,6 +436,11 @@ mod tests {
         assert_eq!(
             read_with("经费要求不高", None),
             vec![(T::Money, Judged::Value(1))]
+        );
+        // A comparison between the demand and its degree.
+        assert_eq!(
+            read_with("经费要求定得比谁都高", None),
+            vec![(T::Money, Judged::Value(-1))]
         );
         // Excessive, or of no topic and excessive: the people who make them.
         assert_eq!(

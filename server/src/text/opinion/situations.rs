@@ -9,7 +9,9 @@
 //! word of every slot is the situation, and judges the topic the table
 //! names. A negator just before a slot's word turns it, to what
 //! `<name>.turned` says ("从不在周末找人": the advisor leaves the students
-//! their rest, praise), or to nothing.
+//! their rest, praise), or to nothing. A slot's word negated by the writer
+//! ("我没看过他的论文") is the writer's doing, not the advisor's: it fills
+//! no slot.
 //!
 //! Topics are named by their key in the file; a feature maps them to its
 //! own ([`Situations::find`] takes the mapping).
@@ -95,6 +97,21 @@ fn find(chars: &[char], word: &[char]) -> Option<usize> {
     (0..chars.len().saturating_sub(word.len() - 1)).find(|i| chars[*i..].starts_with(word))
 }
 
+/// Whether the word at `i` is negated by the writer themselves ("我没看过
+/// 他的论文", "我还没问过"): the writer's own doing, no situation of the
+/// advisor's. "我导" is the advisor.
+fn writers_own(chars: &[char], i: usize) -> bool {
+    let negated = chars
+        .get(i)
+        .is_some_and(|c| matches!(c, '没' | '不' | '从'));
+    let before = &chars[i.saturating_sub(3)..i];
+    negated
+        && before
+            .iter()
+            .enumerate()
+            .any(|(k, c)| *c == '我' && before.get(k + 1) != Some(&'导'))
+}
+
 /// The situations `chars` (one sentence, folded) tells: (topic key, value).
 pub fn find_in(chars: &[char]) -> Vec<(&'static str, i8)> {
     let mut out = Vec::new();
@@ -104,6 +121,7 @@ pub fn find_in(chars: &[char]) -> Vec<(&'static str, i8)> {
             let at = slot
                 .iter()
                 .filter_map(|w| find(chars, w).map(|i| (i, w.len())))
+                .filter(|(i, _)| !writers_own(chars, *i))
                 .min();
             if let Some((i, _)) = at {
                 let before: String = chars[i.saturating_sub(4)..i].iter().collect();
@@ -140,5 +158,11 @@ mod tests {
         assert_eq!(f("凌晨一点半老板在群里@我"), [("relationship", -1)]);
         assert_eq!(f("老板从不在周末找人"), [("relationship", 1)]);
         assert!(f("凌晨一点半").is_empty());
+        // The writer not reading is no neglect of the advisor's.
+        assert_eq!(
+            f("稿子他一个字都没看"),
+            [("academic", -1), ("academic", -2)]
+        );
+        assert!(f("我没看过他的论文").is_empty());
     }
 }

@@ -7,6 +7,13 @@
 //! voice comes back (`own`: 我, 面试, 进组, 实际 …), and when the writer
 //! confirms what was said (`confirm`: 确实, 是真的), from
 //! `server/lexicons/voice.txt`.
+//!
+//! The advisor's own words, quoted ("老板还说“不急，再打磨打磨”", "问就是
+//! “最近忙”", "面试时老师说“论文我都会亲自改”"), are someone else's words,
+//! as hearsay is: they count when the writer says nothing of their own. A
+//! question in them ("说“能中就不错了，还想报销？”") is his, and asks the
+//! writer nothing: it does not make the writer's sentence a question
+//! ([`advisor_questions_stated`]).
 
 use std::sync::OnceLock;
 
@@ -17,6 +24,9 @@ const LEXICON: &str = include_str!("../../../lexicons/voice.txt");
 struct Lists {
     own: Vec<String>,
     confirm: Vec<String>,
+    quoting: Vec<String>,
+    others: Vec<String>,
+    third: Vec<String>,
 }
 
 fn lists() -> &'static Lists {
@@ -25,11 +35,17 @@ fn lists() -> &'static Lists {
         let mut l = Lists {
             own: Vec::new(),
             confirm: Vec::new(),
+            quoting: Vec::new(),
+            others: Vec::new(),
+            third: Vec::new(),
         };
         for e in lexfile::parse("voice.txt", LEXICON) {
             match e.key.as_str() {
                 "own" => l.own.extend(e.terms),
                 "confirm" => l.confirm.extend(e.terms),
+                "quoting" => l.quoting.extend(e.terms),
+                "others" => l.others.extend(e.terms),
+                "third" => l.third.extend(e.terms),
                 k => panic!("voice.txt: unknown key {k}"),
             }
         }
@@ -55,6 +71,62 @@ pub fn confirms(chars: &[char]) -> bool {
     holds(chars, &lists().confirm)
 }
 
+/// Whether `before` (the start of a clause, folded, up to a word) has
+/// someone other than the writer as its subject ("老板根本"), so what the
+/// word says — not knowing — is theirs ("老板根本不知道我在做啥").
+pub fn theirs(before: &[char]) -> bool {
+    !before.contains(&'我') && holds(before, &lists().third)
+}
+
+/// Marks that open and close a quotation, in pairs.
+const QUOTES: [(char, char); 4] = [('“', '”'), ('「', '」'), ('『', '』'), ('"', '"')];
+
+/// Marks that end the stretch a quotation's speaker is named in.
+const BREAKS: &str = "，,。！!？?；;\n";
+
+/// `message` with the questions and exclamations inside the quotations
+/// that are the advisor's own words stated instead ("？" → "，"): a
+/// quotation right after a word of quoting (`quoting`: 说, 原话：, 问就是),
+/// whose stretch since the last break names no one else who speaks
+/// (`others`). What he said stays to be read, as someone else's words.
+pub fn advisor_questions_stated(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let l = lists();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        let Some((_, close)) = QUOTES.iter().find(|(o, _)| *o == c) else {
+            continue;
+        };
+        let Some(len) = chars[i..].iter().position(|x| x == close) else {
+            continue;
+        };
+        let start = chars[..i - 1]
+            .iter()
+            .rposition(|x| BREAKS.contains(*x))
+            .map_or(0, |b| b + 1);
+        let before: String = chars[start..i - 1].iter().collect();
+        let intro = before.trim_end_matches([':', '：', ' ']);
+        let quoting = l.quoting.iter().any(|w| intro.ends_with(w.as_str()));
+        let others = l.others.iter().any(|w| before.contains(w.as_str()));
+        if quoting && !others {
+            for q in &chars[i..i + len] {
+                out.push(if matches!(q, '？' | '?' | '！' | '!') {
+                    '，'
+                } else {
+                    *q
+                });
+            }
+            out.push(*close);
+            i += len + 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +137,17 @@ mod tests {
         assert!(own(&c("但我进组这一年没见过他发火")));
         assert!(!own(&c("就是实验室设备比较老旧")));
         assert!(confirms(&c("我进组后发现确实")));
+        assert!(theirs(&c("老板根本")));
+        assert!(!theirs(&c("他的情况我")));
+    }
+
+    #[test]
+    fn the_advisor_s_quoted_questions_ask_the_writer_nothing() {
+        assert_eq!(
+            advisor_questions_stated("说“能中就不错了，还想报销？”学术上也就那样"),
+            "说“能中就不错了，还想报销，”学术上也就那样"
+        );
+        let hearsay = "师兄原话：“你真想来？”";
+        assert_eq!(advisor_questions_stated(hearsay), hearsay);
     }
 }
