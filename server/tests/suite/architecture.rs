@@ -1,7 +1,8 @@
 //! The server's layers (`docs/architecture.md`), checked: every `crate::…`
 //! path outside comments and test modules points to a lower layer, never up
-//! or sideways, so the import graph has no circle and no feature reaches
-//! into another.
+//! or sideways, so no feature reaches into another; inside a layer, the
+//! files' imports (`crate::`, `super::`, `self::` and a declared child's
+//! paths) never run in a circle; and files stay under 600 lines.
 
 use std::path::{Path, PathBuf};
 
@@ -181,4 +182,237 @@ fn source_files_stay_under_six_hundred_lines() {
         }
     }
     assert!(long.is_empty(), "files over 600 lines: {long:#?}");
+}
+
+/// A source file's module path under `src`: `http/openapi.rs` is
+/// `http::openapi`, `http/admin/mod.rs` is `http::admin`, `lib.rs` the root.
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .map(|s| s.trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// Every path in `code` that starts at `crate::`, `super::` or `self::`, or
+/// at one of `children` (the modules the file declares), with `{…}` groups
+/// spread: `use super::{a, b::c}` gives `super::a` and `super::b::c`.
+fn module_paths(code: &str, children: &[String]) -> Vec<Vec<String>> {
+    fn ident(s: &str) -> usize {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    }
+    /// The paths of the group or path at the start of `s`, after `prefix`.
+    fn spread(s: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+        let s_trim = s.trim_start();
+        let lead = s.len() - s_trim.len();
+        if let Some(inner) = s_trim.strip_prefix('{') {
+            let mut used = 1;
+            let mut rest = inner;
+            loop {
+                let n = spread(rest, prefix, out);
+                rest = &rest[n..];
+                used += n;
+                let t = rest.trim_start();
+                used += rest.len() - t.len();
+                rest = t;
+                if let Some(r) = rest.strip_prefix(',') {
+                    rest = r;
+                    used += 1;
+                } else {
+                    if rest.starts_with('}') {
+                        used += 1;
+                    }
+                    return lead + used;
+                }
+            }
+        }
+        let n = ident(s_trim);
+        if n == 0 {
+            if !prefix.is_empty() {
+                out.push(prefix.to_vec());
+            }
+            return lead;
+        }
+        let mut path = prefix.to_vec();
+        path.push(s_trim[..n].to_string());
+        if let Some(r) = s_trim[n..].strip_prefix("::") {
+            return lead + n + 2 + spread(r, &path, out);
+        }
+        out.push(path);
+        lead + n
+    }
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        let boundary = i == 0 || {
+            let c = bytes[i - 1] as char;
+            !(c.is_ascii_alphanumeric() || c == '_' || c == ':')
+        };
+        if boundary && code.is_char_boundary(i) {
+            let rest = &code[i..];
+            let n = ident(rest);
+            let head = &rest[..n];
+            if n > 0
+                && rest[n..].starts_with("::")
+                && (matches!(head, "crate" | "super" | "self")
+                    || children.iter().any(|c| c == head))
+            {
+                let mut found = Vec::new();
+                let used = spread(&rest[n + 2..], &[head.to_string()], &mut found);
+                out.extend(found);
+                i += n + 2 + used.max(1);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// "No circles": over the server's files, the imports (`crate::`,
+/// `super::`, `self::` and a declared child's paths, outside comments and
+/// test modules) never lead from a file back to itself. A helper two files
+/// share lives below both. `pub use` re-exports, `mod` lines and a
+/// submodule's use of the modules it sits in are the module tree, not a
+/// use, and are left out.
+#[test]
+fn no_file_imports_its_way_back_to_itself() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let modules: Vec<Vec<String>> = files
+        .iter()
+        .map(|f| module_of(f.strip_prefix(&root).expect("under src")))
+        .collect();
+    let file_of = |path: &[String]| modules.iter().position(|m| m == path);
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    for (idx, file) in files.iter().enumerate() {
+        let own = &modules[idx];
+        let text = std::fs::read_to_string(file).expect("a source file");
+        let code: String = code(&text)
+            .lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                !(t.starts_with("pub use ")
+                    || t.starts_with("pub(crate) use ")
+                    || t.starts_with("mod ")
+                    || t.starts_with("pub mod ")
+                    || t.starts_with("pub(crate) mod "))
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let children: Vec<String> = modules
+            .iter()
+            .filter(|m| m.len() == own.len() + 1 && m.starts_with(own))
+            .map(|m| m[own.len()].clone())
+            .collect();
+        for path in module_paths(&code, &children) {
+            let mut base: Vec<String> = match path[0].as_str() {
+                "crate" => Vec::new(),
+                _ => own.clone(),
+            };
+            let mut segs = &path[1..];
+            if path[0] == "super" {
+                base.pop();
+                while segs.first().is_some_and(|s| s == "super") {
+                    base.pop();
+                    segs = &segs[1..];
+                }
+            } else if path[0] != "crate" && path[0] != "self" {
+                segs = &path[..];
+            }
+            // The deepest module the path names; what follows is an item.
+            let mut target = file_of(&base);
+            for s in segs {
+                base.push(s.clone());
+                match file_of(&base) {
+                    Some(t) => target = Some(t),
+                    None => break,
+                }
+            }
+            // A module's own submodules use what it declares for them
+            // (`super::Agent`): that is the module tree, not a circle.
+            if let Some(t) = target.filter(|&t| t != idx && !own.starts_with(&modules[t])) {
+                if !edges[idx].contains(&t) {
+                    edges[idx].push(t);
+                }
+            }
+        }
+    }
+    // Tarjan's strongly connected components: each of more than one file
+    // is a circle.
+    struct Walk<'a> {
+        edges: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        circles: Vec<Vec<usize>>,
+    }
+    fn visit(w: &mut Walk, v: usize) {
+        w.index[v] = Some(w.next);
+        w.low[v] = w.next;
+        w.next += 1;
+        w.stack.push(v);
+        w.on[v] = true;
+        for &u in &w.edges[v].clone() {
+            match w.index[u] {
+                None => {
+                    visit(w, u);
+                    w.low[v] = w.low[v].min(w.low[u]);
+                }
+                Some(i) if w.on[u] => w.low[v] = w.low[v].min(i),
+                _ => {}
+            }
+        }
+        if Some(w.low[v]) == w.index[v] {
+            let mut c = Vec::new();
+            while let Some(u) = w.stack.pop() {
+                w.on[u] = false;
+                c.push(u);
+                if u == v {
+                    break;
+                }
+            }
+            if c.len() > 1 {
+                w.circles.push(c);
+            }
+        }
+    }
+    let mut w = Walk {
+        edges: &edges,
+        index: vec![None; files.len()],
+        low: vec![0; files.len()],
+        on: vec![false; files.len()],
+        stack: Vec::new(),
+        next: 0,
+        circles: Vec::new(),
+    };
+    for v in 0..files.len() {
+        if w.index[v].is_none() {
+            visit(&mut w, v);
+        }
+    }
+    let edge_count: usize = edges.iter().map(Vec::len).sum();
+    assert!(edge_count > 300, "the imports were read ({edge_count})");
+    let named: Vec<String> = w
+        .circles
+        .iter()
+        .map(|c| {
+            let mut names: Vec<String> = c.iter().map(|&f| modules[f].join("::")).collect();
+            names.sort();
+            names.join(" ↔ ")
+        })
+        .collect();
+    assert!(named.is_empty(), "import circles:\n{}", named.join("\n"));
 }
