@@ -82,7 +82,6 @@ use self::session_store::SessionStore;
 use self::spoken_names::SpokenNames;
 pub use self::stats::{ModelCalls, TurnStats};
 use self::tools::ToolRegistry;
-use self::turn::intent::IntentLexicon;
 use self::turn::narrate::Narrator;
 use self::turn::persona::PersonaLexicon;
 use crate::coach::Coach;
@@ -111,7 +110,6 @@ pub(crate) const HISTORY_LINES: u32 = 12;
 pub struct Agent {
     site: Arc<Site>,
     sessions: SessionStore,
-    intents: IntentLexicon,
     lexicons: Arc<Lexicons>,
     registry: ToolRegistry,
     recommender: Recommender,
@@ -137,8 +135,6 @@ pub struct Agent {
     readback: readback::ReadBack,
     /// The offer under a place answer ("看看导师排名").
     place_words: about_place::PlaceWords,
-    /// What a model's intent classification must agree with.
-    intent_evidence: turn::classify::Evidence,
 }
 
 impl Agent {
@@ -201,7 +197,6 @@ impl Agent {
         Agent {
             sessions: SessionStore::new(site.pool().clone()),
             site,
-            intents: IntentLexicon::load(),
             lexicons,
             registry,
             recommender: Recommender::load(),
@@ -217,7 +212,6 @@ impl Agent {
             tool_names,
             readback: readback::ReadBack::load(),
             place_words: about_place::PlaceWords::load(),
-            intent_evidence: turn::classify::Evidence::load(),
         }
     }
 

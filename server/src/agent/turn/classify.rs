@@ -39,6 +39,14 @@ pub struct Evidence {
     memory_words: Vec<String>,
 }
 
+/// The evidence a model's label must find, loaded once (read by
+/// `understand`, which asks the model only where a label could be borne
+/// out, and by this step).
+pub(super) fn evidence() -> &'static Evidence {
+    static EVIDENCE: std::sync::OnceLock<Evidence> = std::sync::OnceLock::new();
+    EVIDENCE.get_or_init(Evidence::load)
+}
+
 impl Evidence {
     pub fn load() -> Evidence {
         let entries = crate::text::lexfile::parse("model_intents.txt", EVIDENCE);
@@ -245,11 +253,7 @@ impl Agent {
                 );
                 let normalized = crate::catalog::normalize(&t.text);
                 let question = crate::agent::nlu::is_question(&t.text, &self.lexicons);
-                if !c.acted_on()
-                    || !self
-                        .intent_evidence
-                        .supports(c.intent, &normalized, question)
-                {
+                if !c.acted_on() || !evidence().supports(c.intent, &normalized, question) {
                     tracing::info!(
                         intent = c.intent.name(),
                         confidence = c.confidence,

@@ -66,6 +66,12 @@ pub struct IntentLexicon {
     interjections: Vec<char>,
 }
 
+/// The step's lexicon, loaded once.
+fn intents() -> &'static IntentLexicon {
+    static LEXICON: std::sync::OnceLock<IntentLexicon> = std::sync::OnceLock::new();
+    LEXICON.get_or_init(IntentLexicon::load)
+}
+
 impl IntentLexicon {
     pub fn load() -> IntentLexicon {
         let acts = crate::speech_act::SpeechActs::load();
@@ -185,7 +191,7 @@ fn is_key_mashing(text: &str) -> bool {
 impl Agent {
     pub(super) fn intent(&self, t: &mut Turn<'_>) -> Outcome {
         t.reading = self.acts.read(&t.text);
-        let (intent, result) = self.intents.classify(&t.text);
+        let (intent, result) = intents().classify(&t.text);
         t.intent = result;
         let turn = t.session.memory.turns;
         let say = |key: &str| self.templates.render(key, turn, &[]);

@@ -78,7 +78,7 @@ impl Agent {
             && !t.wants_review
             && understood_nothing(&t.analysis)
             && !t.unread.is_empty()
-            && self.intent_evidence.could_support(
+            && super::classify::evidence().could_support(
                 &normalized,
                 crate::agent::nlu::is_question(&t.text, &self.lexicons),
             );
