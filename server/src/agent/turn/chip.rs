@@ -12,7 +12,7 @@ use crate::agent::{Agent, ANALYSIS, CASUAL};
 
 impl Agent {
     pub(super) fn chip(&self, t: &mut Turn<'_>) {
-        let (field, call) = match t.chip.clone() {
+        let (field, call) = match t.understood.chip.clone() {
             Some(Chip::Update { field, call }) => (Some(field), Some(call)),
             Some(Chip::Skip { field }) => (Some(field), None),
             Some(Chip::Text(_)) | None => (None, None),
@@ -22,19 +22,20 @@ impl Agent {
                 t.memory.asked.push(field);
             }
         }
-        t.plan.tool_calls = call.into_iter().collect();
-        t.plan.about_form = true;
-        t.intent = IntentResult {
+        t.proposed.plan.tool_calls = call.into_iter().collect();
+        t.proposed.plan.about_form = true;
+        t.understood.intent = IntentResult {
             intent: "option".into(),
             confidence: 1.0,
             reasoning: "点击选项，直接更新表单".into(),
         };
-        if t.session.persona == CASUAL {
-            if let Some(sink) = t.sink {
+        if t.input.session.persona == CASUAL {
+            if let Some(sink) = t.input.sink {
                 sink.switch(ANALYSIS, &app::protocol::switch_message(CASUAL, ANALYSIS));
             }
-            t.persona_out = Some(ANALYSIS);
-            t.events
+            t.reply.persona_out = Some(ANALYSIS);
+            t.reply
+                .events
                 .push(switch_event(CASUAL, ANALYSIS, &Reason::DataNeeded));
         }
     }

@@ -241,18 +241,18 @@ impl Agent {
         let Some(model) = &self.model else {
             return Outcome::Next;
         };
-        match classify(model.client(), &t.text).await {
+        match classify(model.client(), &t.input.text).await {
             Ok((c, tokens)) => {
-                t.model_calls += 1;
-                t.calls_by.intent += 1;
-                t.tokens += tokens;
+                t.cost.model_calls += 1;
+                t.cost.calls_by.intent += 1;
+                t.cost.tokens += tokens;
                 tracing::debug!(
                     intent = c.intent.name(),
                     confidence = c.confidence,
                     "model intent"
                 );
-                let normalized = crate::catalog::normalize(&t.text);
-                let question = crate::agent::nlu::is_question(&t.text, &self.lexicons);
+                let normalized = crate::catalog::normalize(&t.input.text);
+                let question = crate::agent::nlu::is_question(&t.input.text, &self.lexicons);
                 if !c.acted_on() || !evidence().supports(c.intent, &normalized, question) {
                     tracing::info!(
                         intent = c.intent.name(),
@@ -261,8 +261,8 @@ impl Agent {
                     );
                     return Outcome::Next;
                 }
-                let turn = t.session.memory.turns;
-                t.intent = c.result();
+                let turn = t.input.session.memory.turns;
+                t.understood.intent = c.result();
                 match c.intent {
                     ModelIntent::Greeting => t.say(self.templates.render("greeting", turn, &[])),
                     ModelIntent::ReadBack => {
@@ -277,16 +277,17 @@ impl Agent {
             }
             Err(Unclassified::Unavailable(e)) => {
                 tracing::warn!(error = %e, "the model is unavailable; code takes the turn as it would alone");
-                t.model_calls += u32::from(e.was_sent());
-                t.calls_by.intent += u32::from(e.was_sent());
-                t.model_down = true;
-                t.events
+                t.cost.model_calls += u32::from(e.was_sent());
+                t.cost.calls_by.intent += u32::from(e.was_sent());
+                t.cost.model_down = true;
+                t.reply
+                    .events
                     .push(crate::agent::degraded_event(e.code(), &e.message()));
                 Outcome::Next
             }
             Err(Unclassified::Unusable(why)) => {
-                t.model_calls += 1;
-                t.calls_by.intent += 1;
+                t.cost.model_calls += 1;
+                t.cost.calls_by.intent += 1;
                 tracing::warn!(error = %why, "the model's intent classification is unusable; code's fallback");
                 Outcome::Next
             }

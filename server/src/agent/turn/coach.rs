@@ -15,15 +15,17 @@ use crate::coach::state::CoachState;
 
 impl Agent {
     pub(super) async fn coach(&self, t: &mut Turn<'_>) -> Outcome {
-        let Some(mut draft) = t.draft.take() else {
+        let Some(mut draft) = t.understood.draft.take() else {
             return Outcome::Answered;
         };
         // A message that is not about the review (a ranking, another
         // advisor, a general question) is the agent's: the draft stays
         // stored as it is, and "继续写" or any review sentence returns to it.
-        let said = self.coach.read(&draft, &t.text);
-        let reading = self.acts.read(&t.text);
-        if !self.coach.is_about_review(&draft, &t.text, &reading, &said)
+        let said = self.coach.read(&draft, &t.input.text);
+        let reading = self.acts.read(&t.input.text);
+        if !self
+            .coach
+            .is_about_review(&draft, &t.input.text, &reading, &said)
             && self.is_agent_business(t).await
         {
             return Outcome::Digressed;
@@ -35,10 +37,10 @@ impl Agent {
             .coach
             .step(
                 &mut draft,
-                &t.text,
+                &t.input.text,
                 &said,
                 &reading,
-                &t.session.caller.key,
+                &t.input.session.caller.key,
                 model,
             )
             .await;
@@ -47,20 +49,20 @@ impl Agent {
             .iter()
             .find(|c| c.tool == tools::PRESENT_OPTIONS)
             .cloned();
-        t.intent = IntentResult {
+        t.understood.intent = IntentResult {
             intent: "review_coach".into(),
             confidence: 0.9,
             reasoning: turn.reasoning.clone(),
         };
-        t.calls = turn.calls;
-        t.model_calls += turn.model_calls;
-        t.calls_by.coach += turn.model_calls;
-        t.error = turn.failed.then(|| ErrorInfo {
+        t.proposed.calls = turn.calls;
+        t.cost.model_calls += turn.model_calls;
+        t.cost.calls_by.coach += turn.model_calls;
+        t.reply.error = turn.failed.then(|| ErrorInfo {
             code: "coach_failed".into(),
             message: "评价助手出错，草稿已保留。".into(),
             field: None,
         });
-        t.draft_out = Some(if turn.finished {
+        t.reply.draft_out = Some(if turn.finished {
             Draft::Drop
         } else {
             Draft::Keep(Box::new(draft))
@@ -74,8 +76,10 @@ impl Agent {
     /// advisor, a comparison, a general or site question.
     async fn is_agent_business(&self, t: &Turn<'_>) -> bool {
         use crate::agent::nlu::{self, Act};
-        let known = self.known_names(&t.text, &t.page, &t.memory, &t.form).await;
-        let a = nlu::analyze(&t.text, &self.lexicons, &known);
+        let known = self
+            .known_names(&t.input.text, &t.input.page, &t.memory, &t.form)
+            .await;
+        let a = nlu::analyze(&t.input.text, &self.lexicons, &known);
         a.school.is_some()
             || a.major.is_some()
             || a.unknown_school.is_some()
@@ -99,20 +103,22 @@ impl Agent {
     }
 
     pub(super) fn review(&self, t: &mut Turn<'_>) {
-        t.intent = IntentResult {
+        t.understood.intent = IntentResult {
             intent: "review_coach".into(),
             confidence: 0.9,
             reasoning: "学生想写评价，交给评价助手".into(),
         };
         let advisor = match t
+            .understood
             .resolved
             .subject
             .as_ref()
-            .and_then(|r| t.resolved.target(r))
+            .and_then(|r| t.understood.resolved.target(r))
         {
             Some(Target::Found(a)) => Some(a.clone()),
             Some(_) => None,
             None => t
+                .input
                 .page
                 .selected_advisor
                 .clone()
@@ -125,7 +131,7 @@ impl Agent {
         let draft = CoachState::new(advisor.id.clone(), advisor.name.clone());
         t.memory.last_advisor = Some(advisor);
         let opening = self.coach.opening(&draft);
-        t.draft_out = Some(Draft::Keep(Box::new(draft)));
+        t.reply.draft_out = Some(Draft::Keep(Box::new(draft)));
         t.say(opening);
     }
 }

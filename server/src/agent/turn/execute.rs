@@ -17,7 +17,7 @@ impl Agent {
             site: &self.site,
             recommender: &self.recommender,
         };
-        let calls = std::mem::take(&mut t.calls);
+        let calls = std::mem::take(&mut t.proposed.calls);
         for mut call in calls {
             match executor.execute(&call).await {
                 Ok(result) => {
@@ -27,7 +27,7 @@ impl Agent {
                             t.memory.last_advisor = Some(a);
                         }
                     }
-                    t.calls.push(call);
+                    t.proposed.calls.push(call);
                 }
                 Err(e) if e.info.code == "unknown_advisor" => {
                     tracing::info!(tool = %call.tool, "no such advisor");
@@ -40,8 +40,8 @@ impl Agent {
                 Err(e) => {
                     tracing::error!(tool = %call.tool, error = %e, "tool failed");
                     // Nothing of a failed turn is shown: the apology alone.
-                    t.calls.clear();
-                    t.error = Some(ErrorInfo {
+                    t.proposed.calls.clear();
+                    t.reply.error = Some(ErrorInfo {
                         code: "upstream_unavailable".into(),
                         message: e.info.message,
                         field: None,

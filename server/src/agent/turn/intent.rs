@@ -190,13 +190,16 @@ fn is_key_mashing(text: &str) -> bool {
 
 impl Agent {
     pub(super) fn intent(&self, t: &mut Turn<'_>) -> Outcome {
-        t.reading = self.acts.read(&t.text);
-        let (intent, result) = intents().classify(&t.text);
-        t.intent = result;
-        let turn = t.session.memory.turns;
+        t.understood.reading = self.acts.read(&t.input.text);
+        let (intent, result) = intents().classify(&t.input.text);
+        t.understood.intent = result;
+        let turn = t.input.session.memory.turns;
         let say = |key: &str| self.templates.render(key, turn, &[]);
         let intent = match intent {
-            Intent::Reset { rest } => match self.acts.force(&t.reading, speech::Action::Reset) {
+            Intent::Reset { rest } => match self
+                .acts
+                .force(&t.understood.reading, speech::Action::Reset)
+            {
                 Force::Instruction => Intent::Reset { rest },
                 Force::Negation => {
                     return declined(t, say("reset_declined"), "学生说先不重新开始，表单保留")
@@ -207,7 +210,12 @@ impl Agent {
                 Force::Absent | Force::Reported | Force::Mention => Intent::Unknown,
             },
             // Only the student's own, plain goodbye ends anything.
-            Intent::Farewell if !self.acts.force(&t.reading, speech::Action::End).acts() => {
+            Intent::Farewell
+                if !self
+                    .acts
+                    .force(&t.understood.reading, speech::Action::End)
+                    .acts() =>
+            {
                 Intent::Unknown
             }
             other => other,
@@ -217,12 +225,14 @@ impl Agent {
             Intent::Meaningless => t.say(say("meaningless")),
             Intent::Farewell => {
                 t.say(say("farewell"));
-                t.events.push(crate::agent::events::conversation_end());
+                t.reply
+                    .events
+                    .push(crate::agent::events::conversation_end());
             }
             Intent::Reset { rest } => {
                 t.form = UserForm::default();
                 t.memory = Memory::default();
-                t.authorised.push(speech::Action::Reset);
+                t.understood.authorised.push(speech::Action::Reset);
                 if rest {
                     return Outcome::Next;
                 }
@@ -236,7 +246,7 @@ impl Agent {
 
 /// A reset the student did not ask for: answered, nothing changes.
 fn declined(t: &mut Turn<'_>, voice: String, reasoning: &str) -> Outcome {
-    t.intent = IntentResult {
+    t.understood.intent = IntentResult {
         intent: Intent::Unknown.name().into(),
         confidence: 0.9,
         reasoning: reasoning.into(),

@@ -46,6 +46,9 @@
 //!   the form's gaps, run, and spoken — a model's words only when
 //!   every fact in them is in the data.
 //! - [`save`]: the reply, stored in one transaction with the session.
+//!
+//! What the steps read and fill is the turn's state ([`state`]), by phase:
+//! input, what was understood, what is proposed, the reply, the cost.
 
 mod chip;
 pub(super) mod classify;
@@ -58,24 +61,18 @@ mod plan;
 mod resolve;
 pub(super) mod save;
 mod session;
+mod state;
 mod steer;
 mod understand;
 mod validate;
 
-use app::protocol::{
-    AgentEvent, ChatResponse, ErrorInfo, IntentResult, PageContext, ToolCall, UserForm,
-};
+use app::protocol::ChatResponse;
 
-use super::memory::Memory;
-use super::nlu::Analysis;
-use super::option::Chip;
-use super::planner::{Plan, PlanError};
+use super::planner::PlanError;
 use super::session_store::Session;
 use super::stream::VoiceSink;
-use super::targets::Resolved;
-use super::{Action, Agent, Prepared, TurnStats};
-use crate::coach::state::CoachState;
-use crate::speech_act::{self as speech, Reading};
+use super::{Agent, Prepared, TurnStats};
+pub(super) use state::{Turn, Words};
 
 /// The most steps one turn may take (the longest path is 16).
 const MAX_STEPS: usize = 20;
@@ -201,191 +198,6 @@ fn next(step: Step, outcome: Outcome) -> Step {
     }
 }
 
-/// Whose words a turn's reply carries, for the facts check in `narrate`.
-#[derive(Clone, Debug, Default)]
-pub(super) enum Words {
-    /// Code's own, composed from data.
-    #[default]
-    Code,
-    /// A model's: said only if every advisor name and figure in them is in
-    /// the results, the page or code's reply (`fallback`, also what is said
-    /// instead; empty = narrate the results). When code resolved the advisor
-    /// the turn is about (`about`), the words may name only that advisor and
-    /// those in the results, not others on the page.
-    Model {
-        fallback: String,
-        about: Option<String>,
-    },
-}
-
-/// Everything one turn reads and decides, step by step.
-pub(super) struct Turn<'v> {
-    // What arrived.
-    pub session: Session,
-    pub page: PageContext,
-    /// The student's words (or the chip's label), as stored.
-    pub user_text: String,
-    /// The typed or spoken message; empty for a chip.
-    pub text: String,
-    pub sink: Option<&'v VoiceSink>,
-    pub chip: Option<Chip>,
-    // What the steps found.
-    /// The open review draft (`session`).
-    pub draft: Option<CoachState>,
-    /// The draft as stored, read with the session (`Agent::prepare`).
-    pub stored_draft: Option<CoachState>,
-    /// Whose words each clause is and what it does to an action (`intent`).
-    pub reading: Reading,
-    pub intent: IntentResult,
-    /// Consequential actions the speech act allows this turn.
-    pub authorised: Vec<speech::Action>,
-    pub form: UserForm,
-    pub memory: Memory,
-    /// Advisor names the student may say (`understand`).
-    pub known: Vec<String>,
-    pub analysis: Analysis,
-    /// What the message says that code did not read: the analysis's
-    /// unexplained fragments that are no persona cue either (`understand`).
-    /// A model is asked only when there is some, or code had no answer.
-    pub unread: Vec<String>,
-    /// Values only someone else's clauses name, or that the student negated.
-    pub foreign: Vec<String>,
-    pub resolved: Resolved,
-    /// The student asks to review the advisor the turn is about
-    /// (`understand`; `resolve` then hands the turn to the coach).
-    pub wants_review: bool,
-    /// The offer of last turn's place answer (taken from the memory: it
-    /// lives one turn).
-    pub offered: Option<crate::agent::about_place::PlaceOffer>,
-    /// The provider failed earlier in this turn: it is not asked again.
-    pub model_down: bool,
-    pub persona: &'static str,
-    /// Code's plan, when the model is asked too (`plan`, for `merge`).
-    pub code: Option<Result<Plan, PlanError>>,
-    pub proposal: Option<Result<Plan, PlanError>>,
-    /// The plan that goes on to validation.
-    pub plan: Plan,
-    pub words: Words,
-    pub calls: Vec<ToolCall>,
-    // The reply.
-    pub voice: String,
-    pub error: Option<ErrorInfo>,
-    pub events: Vec<AgentEvent>,
-    /// A planner failed and nothing answers (`apology`).
-    pub failure: Option<PlanError>,
-    pub persona_out: Option<&'static str>,
-    pub draft_out: Option<crate::agent::session_store::Draft>,
-    pub model_calls: u32,
-    /// Of `model_calls`, those made by classify, casual and coach (the rest
-    /// are the planner's).
-    pub calls_by: super::ModelCalls,
-    pub tokens: u32,
-    pub reply: Option<ChatResponse>,
-    /// Counted over the caller's quota when stored (`save`): seconds to wait.
-    pub over_limit: Option<u64>,
-}
-
-impl<'v> Turn<'v> {
-    fn new(prepared: Prepared, sink: Option<&'v VoiceSink>) -> Turn<'v> {
-        let Prepared {
-            session,
-            draft,
-            page,
-            act,
-        } = prepared;
-        let (user_text, text, chip) = match act {
-            Action::Text(text) => (text.clone(), text, None),
-            Action::Chip { chip, shown } => (shown, String::new(), Some(chip)),
-        };
-        let mut memory = session.memory.clone();
-        let offered = memory.offer.take();
-        Turn {
-            form: session.form.clone(),
-            memory,
-            offered,
-            model_down: false,
-            persona: super::persona_named(&session.persona).unwrap_or(super::DEFAULT_PERSONA),
-            session,
-            page,
-            user_text,
-            text,
-            sink,
-            chip,
-            draft: None,
-            stored_draft: draft,
-            reading: Reading::default(),
-            intent: IntentResult::default(),
-            authorised: Vec::new(),
-            known: Vec::new(),
-            analysis: Analysis::default(),
-            unread: Vec::new(),
-            foreign: Vec::new(),
-            resolved: Resolved::default(),
-            wants_review: false,
-            code: None,
-            proposal: None,
-            plan: Plan::default(),
-            words: Words::Code,
-            calls: Vec::new(),
-            voice: String::new(),
-            error: None,
-            events: Vec::new(),
-            failure: None,
-            persona_out: None,
-            draft_out: None,
-            model_calls: 0,
-            calls_by: super::ModelCalls::default(),
-            tokens: 0,
-            reply: None,
-            over_limit: None,
-        }
-    }
-
-    /// What a planner reads of this turn: the one place the turn is shown to
-    /// the planners (code's, the model's, the casual persona's), with the
-    /// conversation so far (`history`), code's own plan (`understood`) and
-    /// where a streamed reply goes (`voice`).
-    fn plan_input<'a>(
-        &'a self,
-        history: &'a [super::session_store::HistoryEntry],
-        understood: Option<&'a Plan>,
-        voice: Option<&'a VoiceSink>,
-    ) -> super::planner::PlanInput<'a> {
-        super::planner::PlanInput {
-            message: &self.text,
-            analysis: &self.analysis,
-            resolved: &self.resolved,
-            form: &self.form,
-            memory: &self.memory,
-            page: &self.page,
-            history,
-            turn: self.session.memory.turns,
-            understood,
-            voice,
-        }
-    }
-
-    /// The turn's model calls by why: what classify, casual and coach
-    /// counted, and the planner's as `unread` or `fallback`.
-    fn calls_by(&self) -> super::ModelCalls {
-        let mut by = self.calls_by;
-        let others = by.intent + by.casual + by.coach;
-        let planner = self.model_calls.saturating_sub(others);
-        if self.unread.is_empty() {
-            by.fallback = planner;
-        } else {
-            by.unread = planner;
-        }
-        by
-    }
-
-    /// The reply's words, decided by a step that then ends the turn
-    /// (it returns [`Outcome::Answered`]).
-    fn say(&mut self, voice: String) {
-        self.voice = voice;
-    }
-}
-
 impl Agent {
     /// The newest lines of the conversation a model reads (none for a
     /// session this turn opens).
@@ -420,7 +232,7 @@ impl Agent {
             if taken == MAX_STEPS {
                 // A cycle is a bug in the edges; the turn still answers.
                 tracing::error!(?step, "the turn ran {MAX_STEPS} steps without ending");
-                t.failure = Some(PlanError {
+                t.reply.failure = Some(PlanError {
                     code: "internal_error".into(),
                     message: "回合未能结束".into(),
                 });
@@ -490,14 +302,18 @@ impl Agent {
             "embedded"
         };
         crate::observe::turn(planner, answered_by.name(), elapsed);
-        let reply = t.reply.take().expect("the save step always replies");
+        let reply = t
+            .reply
+            .response
+            .take()
+            .expect("the save step always replies");
         tracing::info!(
             session = %crate::agent::session_store::short(&reply.session_id),
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
             error = reply.error.as_ref().map(|e| e.code.as_str()),
-            model_calls = t.model_calls,
-            tokens = t.tokens,
+            model_calls = t.cost.model_calls,
+            tokens = t.cost.tokens,
             steps = taken,
             micros,
             "turn"
@@ -505,11 +321,11 @@ impl Agent {
         (
             reply,
             TurnStats {
-                model_calls: t.model_calls,
+                model_calls: t.cost.model_calls,
                 calls_by: t.calls_by(),
-                tokens: t.tokens,
+                tokens: t.cost.tokens,
                 micros,
-                over_limit: t.over_limit,
+                over_limit: t.reply.over_limit,
             },
         )
     }

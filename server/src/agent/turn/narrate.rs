@@ -298,10 +298,10 @@ const DIMENSIONS: [Dimension; 4] = [
 
 impl Agent {
     pub(super) fn narrate(&self, t: &mut Turn<'_>) {
-        let mut spoken = voice::clean(&t.plan.voice_response, &self.tool_names);
-        if let Words::Model { fallback, about } = std::mem::take(&mut t.words) {
+        let mut spoken = voice::clean(&t.proposed.plan.voice_response, &self.tool_names);
+        if let Words::Model { fallback, about } = std::mem::take(&mut t.proposed.words) {
             let mut grounding = facts::Grounding::default();
-            for call in &t.calls {
+            for call in &t.proposed.calls {
                 grounding.add_json(&call.params);
                 if let Some(result) = &call.result {
                     grounding.add_json(result);
@@ -309,10 +309,11 @@ impl Agent {
             }
             match &about {
                 Some(name) => grounding.add_text(name),
-                None => grounding.add_page(&t.page),
+                None => grounding.add_page(&t.input.page),
             }
             grounding.add_figures(&fallback);
-            let claims = facts::unsupported(&spoken, &grounding, &t.known, &self.surnames);
+            let claims =
+                facts::unsupported(&spoken, &grounding, &t.understood.known, &self.surnames);
             if !claims.is_empty() {
                 tracing::warn!(
                     ?claims,
@@ -321,20 +322,21 @@ impl Agent {
                 let mut data = serde_json::Map::new();
                 data.insert("reason".into(), "unsupported_facts".into());
                 data.insert("claims".into(), claims.into());
-                t.events.push(AgentEvent {
+                t.reply.events.push(AgentEvent {
                     kind: DEGRADED.into(),
                     data,
                 });
                 spoken = voice::clean(&fallback, &self.tool_names);
             }
         }
-        if t.chip.is_some() && t.calls.is_empty() && t.error.is_none() {
+        if t.understood.chip.is_some() && t.proposed.calls.is_empty() && t.reply.error.is_none() {
             spoken = self
                 .templates
-                .render("skip_ack", t.session.memory.turns, &[]);
+                .render("skip_ack", t.input.session.memory.turns, &[]);
         }
-        t.voice = if spoken.trim().is_empty() {
-            self.narrator().narrate(&t.calls, &t.form, t.memory.turns)
+        t.reply.voice = if spoken.trim().is_empty() {
+            self.narrator()
+                .narrate(&t.proposed.calls, &t.form, t.memory.turns)
         } else {
             spoken
         };

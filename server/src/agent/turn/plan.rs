@@ -22,9 +22,12 @@ use crate::llm::error::code_was_sent;
 
 impl Agent {
     pub(super) async fn plan(&self, t: &mut Turn<'_>) -> Outcome {
-        let code = self.embedded.plan(&t.plan_input(&[], None, t.sink)).await;
-        if let Some(intent) = answered_from_data(t.analysis.act) {
-            t.intent = intent;
+        let code = self
+            .embedded
+            .plan(&t.plan_input(&[], None, t.input.sink))
+            .await;
+        if let Some(intent) = answered_from_data(t.understood.analysis.act) {
+            t.understood.intent = intent;
         }
         // The model is asked only for what code could not do: words code
         // did not read, or a turn code has only its generic fallback for.
@@ -32,26 +35,26 @@ impl Agent {
         // cost seconds.
         let code_short = code.as_ref().map_or(true, |plan| plan.open_ended);
         let ask_model = self.model.is_some()
-            && !t.model_down
-            && !restates_page(&t.analysis, &t.page)
-            && answered_from_data(t.analysis.act).is_none()
-            && (code_short || !t.unread.is_empty());
+            && !t.cost.model_down
+            && !restates_page(&t.understood.analysis, &t.input.page)
+            && answered_from_data(t.understood.analysis.act).is_none()
+            && (code_short || !t.understood.unread.is_empty());
         if !ask_model {
             return match code {
                 Ok(plan) => {
-                    t.plan = plan;
+                    t.proposed.plan = plan;
                     Outcome::Next
                 }
                 Err(e) => {
-                    t.failure = Some(e);
+                    t.reply.failure = Some(e);
                     Outcome::Failed
                 }
             };
         }
         // Words code did not read: its reply is not the whole answer, and
         // the model's may stand in for it (`merge`).
-        let unread = !t.unread.is_empty();
-        t.code = Some(code.map(|plan| Plan {
+        let unread = !t.understood.unread.is_empty();
+        t.proposed.code = Some(code.map(|plan| Plan {
             open_ended: plan.open_ended || unread,
             ..plan
         }));
@@ -62,43 +65,44 @@ impl Agent {
         let Some(model) = &self.model else {
             return;
         };
-        let history = self.recent_history(&t.session).await;
-        let understood = t.code.as_ref().and_then(|c| c.as_ref().ok());
+        let history = self.recent_history(&t.input.session).await;
+        let understood = t.proposed.code.as_ref().and_then(|c| c.as_ref().ok());
         // The model's words reach the student only where code had no
         // answer of its own (`merge`); elsewhere they are not streamed.
         let speaks = understood.is_none_or(|plan| plan.open_ended);
-        let voice = if speaks { t.sink } else { None };
+        let voice = if speaks { t.input.sink } else { None };
         let proposal = model.plan(&t.plan_input(&history, understood, voice)).await;
-        t.proposal = Some(proposal);
+        t.proposed.proposal = Some(proposal);
     }
 
     pub(super) fn merge(&self, t: &mut Turn<'_>) -> Outcome {
-        let (Some(proposal), Some(code)) = (t.proposal.take(), t.code.take()) else {
+        let (Some(proposal), Some(code)) = (t.proposed.proposal.take(), t.proposed.code.take())
+        else {
             return Outcome::Next;
         };
         match (proposal, code) {
             (Ok(proposal), Ok(code)) => {
                 let merged = merge::merge(code, proposal, &t.form);
                 if merged.model_words {
-                    t.words = Words::Model {
+                    t.proposed.words = Words::Model {
                         fallback: merged.code_voice,
                         about: merged.plan.focus.as_ref().map(|a| a.name.clone()),
                     };
                 }
-                t.plan = merged.plan;
+                t.proposed.plan = merged.plan;
             }
             (Ok(proposal), Err(_)) => {
-                t.words = Words::Model {
+                t.proposed.words = Words::Model {
                     fallback: String::new(),
                     about: None,
                 };
-                t.plan = proposal;
+                t.proposed.plan = proposal;
             }
             // Nothing to add where code understood the turn: the model did
             // what it was asked (only what code left open), nothing degraded.
             (Err(e), Ok(code)) if e.code == "upstream_empty_reply" && !code.open_ended => {
                 tracing::info!("the model added nothing to code's plan");
-                t.plan = Plan {
+                t.proposed.plan = Plan {
                     model_calls: 1,
                     ..code
                 };
@@ -106,8 +110,8 @@ impl Agent {
             // Any other failure: code's plan, as with no model.
             (Err(e), Ok(code)) => {
                 tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
-                t.events.push(degraded_event(&e.code, &e.message));
-                t.plan = Plan {
+                t.reply.events.push(degraded_event(&e.code, &e.message));
+                t.proposed.plan = Plan {
                     model_calls: u32::from(code_was_sent(&e.code)),
                     ..code
                 };
@@ -115,8 +119,8 @@ impl Agent {
             // Code could not plan either: what it would say alone.
             (Err(e), Err(code)) => {
                 tracing::warn!(error = %e, "model failed and code has no plan");
-                t.events.push(degraded_event(&e.code, &e.message));
-                t.failure = Some(code);
+                t.reply.events.push(degraded_event(&e.code, &e.message));
+                t.reply.failure = Some(code);
                 return Outcome::Failed;
             }
         }
@@ -126,23 +130,26 @@ impl Agent {
     /// The turn ends in a spoken apology with `error` (a model that failed
     /// still costs its call).
     pub(super) fn apology(&self, t: &mut Turn<'_>) {
-        let Some(e) = t.failure.take() else {
+        let Some(e) = t.reply.failure.take() else {
             return;
         };
         tracing::warn!(error = %e, "planner failed");
-        t.model_calls += u32::from(code_was_sent(&e.code));
-        let key = if t.model_calls > 0 {
+        t.cost.model_calls += u32::from(code_was_sent(&e.code));
+        let key = if t.cost.model_calls > 0 {
             "model_error"
         } else {
             "data_error"
         };
-        t.calls.clear();
-        t.error = Some(ErrorInfo {
+        t.proposed.calls.clear();
+        t.reply.error = Some(ErrorInfo {
             code: e.code,
             message: e.message,
             field: None,
         });
-        t.say(self.templates.render(key, t.session.memory.turns, &[]));
+        t.say(
+            self.templates
+                .render(key, t.input.session.memory.turns, &[]),
+        );
     }
 }
 

@@ -28,34 +28,39 @@ impl Agent {
         if let Some(advisor) = t.memory.last_advisor.clone() {
             t.memory.remember(&advisor);
         }
-        if let Some(persona) = t.persona_out {
-            t.session.persona = persona.to_string();
+        if let Some(persona) = t.reply.persona_out {
+            t.input.session.persona = persona.to_string();
         }
         let reply = ChatResponse {
-            session_id: t.session.id.clone(),
-            intent: std::mem::take(&mut t.intent),
-            agent: t.session.persona.clone(),
-            voice_response: voice::fit(&t.voice),
-            tool_calls: std::mem::take(&mut t.calls),
+            session_id: t.input.session.id.clone(),
+            intent: std::mem::take(&mut t.understood.intent),
+            agent: t.input.session.persona.clone(),
+            voice_response: voice::fit(&t.reply.voice),
+            tool_calls: std::mem::take(&mut t.proposed.calls),
             form_status: t.form.status(),
             form: t.form.clone(),
-            events: std::mem::take(&mut t.events),
-            error: t.error.take(),
+            events: std::mem::take(&mut t.reply.events),
+            error: t.reply.error.take(),
         };
-        t.session.form = reply.form.clone();
+        t.input.session.form = reply.form.clone();
         // The page the reply leads to: a browser still loading it when the
         // next message comes is understood as showing it.
-        t.session.page_context = app::reply::page_after(&t.page, &reply.tool_calls);
-        t.session.memory = std::mem::take(&mut t.memory);
-        t.session.memory.turns += 1;
+        t.input.session.page_context = app::reply::page_after(&t.input.page, &reply.tool_calls);
+        t.input.session.memory = std::mem::take(&mut t.memory);
+        t.input.session.memory.turns += 1;
         let saved = self
             .sessions
-            .save_turn(&t.session, &t.user_text, &reply, t.draft_out.as_ref())
+            .save_turn(
+                &t.input.session,
+                &t.input.user_text,
+                &reply,
+                t.reply.draft_out.as_ref(),
+            )
             .await;
         let reply = match saved {
             Ok(()) => reply,
             Err(SaveError::OverLimit(wait)) => {
-                t.over_limit = Some(wait);
+                t.reply.over_limit = Some(wait);
                 let message = app::error::TOO_MANY_TURNS_MESSAGE;
                 unsaved(reply, "rate_limited", message, message.to_string())
             }
@@ -70,7 +75,7 @@ impl Agent {
                 )
             }
         };
-        t.reply = Some(reply);
+        t.reply.response = Some(reply);
     }
 }
 

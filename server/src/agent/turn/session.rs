@@ -9,11 +9,11 @@ use crate::agent::Agent;
 
 impl Agent {
     pub(super) fn session_step(&self, t: &mut Turn<'_>) -> Outcome {
-        if t.chip.is_some() {
+        if t.understood.chip.is_some() {
             return Outcome::Chip;
         }
-        t.draft = t.stored_draft.take();
-        if t.draft.is_some() {
+        t.understood.draft = t.input.stored_draft.take();
+        if t.understood.draft.is_some() {
             Outcome::Draft
         } else {
             Outcome::Next

@@ -15,10 +15,16 @@ use crate::speech_act::{Answer, Reading};
 
 impl Agent {
     pub(super) async fn understand(&self, t: &mut Turn<'_>) -> Outcome {
-        t.known = self.known_names(&t.text, &t.page, &t.memory, &t.form).await;
-        let whole = nlu::analyze(&t.text, &self.lexicons, &t.known);
-        t.analysis = if t.reading.has_reported() {
-            let own = nlu::analyze(&t.reading.own_text(), &self.lexicons, &t.known);
+        t.understood.known = self
+            .known_names(&t.input.text, &t.input.page, &t.memory, &t.form)
+            .await;
+        let whole = nlu::analyze(&t.input.text, &self.lexicons, &t.understood.known);
+        t.understood.analysis = if t.understood.reading.has_reported() {
+            let own = nlu::analyze(
+                &t.understood.reading.own_text(),
+                &self.lexicons,
+                &t.understood.known,
+            );
             Analysis {
                 act: whole.act,
                 references: whole.references,
@@ -32,7 +38,7 @@ impl Agent {
             whole
         };
         // "好的" / "看看导师排名" to last turn's offer: its place, as if named.
-        if let Some(offer) = t.offered.take() {
+        if let Some(offer) = t.input.offered.take() {
             if self.answer_offer(t, offer) == Outcome::Answered {
                 return Outcome::Answered;
             }
@@ -41,26 +47,31 @@ impl Agent {
         // words — the same as clicking one.
         if let Some(click) = spoken::answer(
             t.memory.pending.as_ref(),
-            &t.analysis,
-            &t.analysis.normalized,
+            &t.understood.analysis,
+            &t.understood.analysis.normalized,
         ) {
             match option::interpret(&click, self.site.catalog(), &t.form) {
                 Ok(chip) => {
-                    t.chip = Some(chip);
+                    t.understood.chip = Some(chip);
                     return Outcome::Chip;
                 }
                 Err(e) => tracing::debug!(error = %e, "a spoken chip that does not apply"),
             }
         }
-        t.form = without_rejected(std::mem::take(&mut t.form), &t.analysis.rejected);
-        t.foreign = t.analysis.rejected.clone();
-        let reported = self.reported_values(&t.reading, &t.analysis, &t.known);
-        t.foreign.extend(reported);
+        t.form = without_rejected(std::mem::take(&mut t.form), &t.understood.analysis.rejected);
+        t.understood.foreign = t.understood.analysis.rejected.clone();
+        let reported = self.reported_values(
+            &t.understood.reading,
+            &t.understood.analysis,
+            &t.understood.known,
+        );
+        t.understood.foreign.extend(reported);
         // "我想评价一下张三老师": the coach starts a review conversation — when
         // the student asks it, not when a friend wants to ("我同学想评价他").
-        let own_words = crate::text::fold::fold(&t.reading.own_text());
-        t.wants_review = self.coach.wants_to_start(&own_words);
-        t.unread = t
+        let own_words = crate::text::fold::fold(&t.understood.reading.own_text());
+        t.understood.wants_review = self.coach.wants_to_start(&own_words);
+        t.understood.unread = t
+            .understood
             .analysis
             .unexplained
             .iter()
@@ -72,15 +83,15 @@ impl Agent {
         // only where the message could bear out a label code would take
         // (a question without 我 is no read-back, and no greeting): the
         // rest goes straight to the planner, one model call, not two.
-        let normalized = crate::catalog::normalize(&t.text);
+        let normalized = crate::catalog::normalize(&t.input.text);
         let classify = self.model.is_some()
-            && t.session.persona != crate::agent::CASUAL
-            && !t.wants_review
-            && understood_nothing(&t.analysis)
-            && !t.unread.is_empty()
+            && t.input.session.persona != crate::agent::CASUAL
+            && !t.understood.wants_review
+            && understood_nothing(&t.understood.analysis)
+            && !t.understood.unread.is_empty()
             && super::classify::evidence().could_support(
                 &normalized,
-                crate::agent::nlu::is_question(&t.text, &self.lexicons),
+                crate::agent::nlu::is_question(&t.input.text, &self.lexicons),
             );
         if classify {
             Outcome::Classify
@@ -95,7 +106,7 @@ impl Agent {
     /// and the turn ends; anything else, or a place or an advisor named
     /// now, leaves the offer behind.
     fn answer_offer(&self, t: &mut Turn<'_>, offer: PlaceOffer) -> Outcome {
-        let a = &t.analysis;
+        let a = &t.understood.analysis;
         let moved_on = a.school.is_some()
             || a.major.is_some()
             || a.unknown_school.is_some()
@@ -104,20 +115,23 @@ impl Agent {
         if moved_on {
             return Outcome::Next;
         }
-        let text = crate::catalog::normalize(&t.text);
+        let text = crate::catalog::normalize(&t.input.text);
         let chip = crate::catalog::normalize(self.place_words.accept_option());
         let accepted = text.contains(&chip)
             || matches!(a.act, Act::ListAdvisors | Act::Recommend)
-            || self.acts.answer(&t.reading) == Answer::Yes;
+            || self.acts.answer(&t.understood.reading) == Answer::Yes;
         if accepted {
-            t.analysis.school = offer.school.map(Slot::One);
-            t.analysis.major = offer.major.map(Slot::One);
-            if !matches!(t.analysis.act, Act::ListAdvisors | Act::Recommend) {
-                t.analysis.act = Act::None;
+            t.understood.analysis.school = offer.school.map(Slot::One);
+            t.understood.analysis.major = offer.major.map(Slot::One);
+            if !matches!(
+                t.understood.analysis.act,
+                Act::ListAdvisors | Act::Recommend
+            ) {
+                t.understood.analysis.act = Act::None;
             }
-        } else if self.acts.answer(&t.reading) == Answer::No {
-            let turn = t.session.memory.turns;
-            t.intent = IntentResult {
+        } else if self.acts.answer(&t.understood.reading) == Answer::No {
+            let turn = t.input.session.memory.turns;
+            t.understood.intent = IntentResult {
                 intent: "unknown".into(),
                 confidence: 0.9,
                 reasoning: "学生不需要查看排名，表单不变".into(),

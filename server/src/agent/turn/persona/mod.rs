@@ -16,31 +16,33 @@ use crate::voice;
 
 impl Agent {
     pub(super) fn persona(&self, t: &mut Turn<'_>) -> Outcome {
-        let normalized = crate::catalog::normalize(&t.text);
+        let normalized = crate::catalog::normalize(&t.input.text);
         let decided = self.personas.decide(
             &normalized,
-            &t.analysis,
-            &t.session.persona,
+            &t.understood.analysis,
+            &t.input.session.persona,
             t.memory.persona_manual,
         );
-        t.persona = match decided {
+        t.understood.persona = match decided {
             Some((to, why)) => {
                 if why.strong() {
                     t.memory.persona_manual = false;
                 }
-                if let Some(sink) = t.sink {
-                    sink.switch(to, &switch_message(&t.session.persona, to));
+                if let Some(sink) = t.input.sink {
+                    sink.switch(to, &switch_message(&t.input.session.persona, to));
                 }
-                t.events.push(switch_event(&t.session.persona, to, &why));
+                t.reply
+                    .events
+                    .push(switch_event(&t.input.session.persona, to, &why));
                 to
             }
-            None => persona_named(&t.session.persona).unwrap_or(DEFAULT_PERSONA),
+            None => persona_named(&t.input.session.persona).unwrap_or(DEFAULT_PERSONA),
         };
-        t.persona_out = Some(t.persona);
-        if let Some(sink) = t.sink {
-            sink.set_agent(t.persona);
+        t.reply.persona_out = Some(t.understood.persona);
+        if let Some(sink) = t.input.sink {
+            sink.set_agent(t.understood.persona);
         }
-        if t.persona == crate::agent::CASUAL {
+        if t.understood.persona == crate::agent::CASUAL {
             Outcome::Casual
         } else {
             Outcome::Next
@@ -48,41 +50,46 @@ impl Agent {
     }
 
     pub(super) async fn casual(&self, t: &mut Turn<'_>) {
-        let turn = t.session.memory.turns;
-        t.intent = IntentResult {
+        let turn = t.input.session.memory.turns;
+        t.understood.intent = IntentResult {
             intent: "chitchat".into(),
             confidence: 0.8,
             reasoning: "闲聊模式：陪伴与鼓励，不调用数据工具".into(),
         };
         let embedded = |t: &mut Turn<'_>| {
-            let normalized = crate::catalog::normalize(&t.text);
+            let normalized = crate::catalog::normalize(&t.input.text);
             let key = format!("casual_{}", self.personas.topic(&normalized));
             t.say(self.casual.render(&key, turn, &[]));
         };
         // The persona's own reply answers what its topic words cover; a
         // model is asked when the student said more than they do.
-        let Some(model) = self.model.as_ref().filter(|_| !t.unread.is_empty()) else {
+        let Some(model) = self
+            .model
+            .as_ref()
+            .filter(|_| !t.understood.unread.is_empty())
+        else {
             embedded(t);
             return;
         };
-        let history = self.recent_history(&t.session).await;
+        let history = self.recent_history(&t.input.session).await;
         let reply = model
-            .chat_casual(&t.plan_input(&history, None, t.sink))
+            .chat_casual(&t.plan_input(&history, None, t.input.sink))
             .await;
         match reply {
             Ok(plan) => {
-                t.model_calls += plan.model_calls;
-                t.calls_by.casual += plan.model_calls;
-                t.tokens += plan.tokens;
+                t.cost.model_calls += plan.model_calls;
+                t.cost.calls_by.casual += plan.model_calls;
+                t.cost.tokens += plan.tokens;
                 t.say(voice::clean(&plan.voice_response, &self.tool_names));
             }
             // As with no model: the persona's own reply (flagged `degraded`).
             Err(e) => {
                 tracing::warn!(error = %e, "casual persona's model failed; its template answers");
                 let sent = crate::llm::error::code_was_sent(&e.code);
-                t.model_calls += u32::from(sent);
-                t.calls_by.casual += u32::from(sent);
-                t.events
+                t.cost.model_calls += u32::from(sent);
+                t.cost.calls_by.casual += u32::from(sent);
+                t.reply
+                    .events
                     .push(crate::agent::degraded_event(&e.code, &e.message));
                 embedded(t);
             }

@@ -22,8 +22,8 @@ impl Agent {
     /// The references resolved; then the coach when the student asked to
     /// review the advisor (`understand` heard it), else on to the persona.
     pub(super) async fn resolve(&self, t: &mut Turn<'_>) -> Outcome {
-        t.resolved = self.targets(t).await;
-        if t.wants_review {
+        t.understood.resolved = self.targets(t).await;
+        if t.understood.wants_review {
             Outcome::Review
         } else {
             Outcome::Next
@@ -32,7 +32,7 @@ impl Agent {
 
     /// Every reference of the message resolved (see the module comment).
     async fn targets(&self, t: &Turn<'_>) -> Resolved {
-        let mut references = t.analysis.references.clone();
+        let mut references = t.understood.analysis.references.clone();
         // "刚才那个张老师": a surname the conversation already gave a full name.
         for name in names::by_surname(t, &self.surnames) {
             if !references.contains(&name) {
@@ -41,7 +41,7 @@ impl Agent {
         }
         let guessed = references
             .is_empty()
-            .then(|| names::guess_name(&t.text, self.surnames.list()).map(Reference::Name))
+            .then(|| names::guess_name(&t.input.text, self.surnames.list()).map(Reference::Name))
             .flatten();
         references.extend(guessed);
         // A name says who more than a pronoun next to it ("之前说的那个张三，打开
@@ -57,7 +57,7 @@ impl Agent {
         } else {
             None
         };
-        let page = shown.as_ref().unwrap_or(&t.page);
+        let page = shown.as_ref().unwrap_or(&t.input.page);
         let mut targets = Vec::with_capacity(references.len() + 1);
         for reference in references {
             if targets.iter().any(|(r, _)| r == &reference) {
@@ -147,8 +147,8 @@ async fn shown_after(site: &Site, t: &Turn<'_>) -> Option<PageContext> {
         Some(Slot::One(v)) => Some(v.clone()),
         _ => None,
     };
-    let school_now = named(&t.analysis.school);
-    let major_now = named(&t.analysis.major);
+    let school_now = named(&t.understood.analysis.school);
+    let major_now = named(&t.understood.analysis.major);
     if school_now.is_none() && major_now.is_none() {
         return None;
     }
@@ -158,6 +158,7 @@ async fn shown_after(site: &Site, t: &Turn<'_>) -> Option<PageContext> {
     let school = catalog.resolve_school(&school).found()?;
     let major = catalog.resolve_major(&major).found()?;
     let same = t
+        .input
         .page
         .ranking_filters
         .as_ref()

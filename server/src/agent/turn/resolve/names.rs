@@ -109,6 +109,7 @@ pub(super) fn guess_name(text: &str, surnames: &[String]) -> Option<String> {
 /// one there has it).
 pub(super) fn by_surname(t: &Turn<'_>, surnames: &Surnames) -> Vec<Reference> {
     let named: Vec<&String> = t
+        .understood
         .analysis
         .references
         .iter()
@@ -117,7 +118,7 @@ pub(super) fn by_surname(t: &Turn<'_>, surnames: &Surnames) -> Vec<Reference> {
             _ => None,
         })
         .collect();
-    let text: Vec<char> = t.analysis.normalized.chars().collect();
+    let text: Vec<char> = t.understood.analysis.normalized.chars().collect();
     let mut out = Vec::new();
     for title in &words().titles {
         let title: Vec<char> = title.chars().collect();
@@ -140,8 +141,9 @@ pub(super) fn by_surname(t: &Turn<'_>, surnames: &Surnames) -> Vec<Reference> {
                 let has = |a: &&SelectedAdvisor| {
                     a.name.starts_with(&surname) && a.name.chars().count() > len
                 };
-                let on_page: Vec<&SelectedAdvisor> = t.page.selected_advisor.iter().collect();
+                let on_page: Vec<&SelectedAdvisor> = t.input.page.selected_advisor.iter().collect();
                 let visible: Vec<SelectedAdvisor> = t
+                    .input
                     .page
                     .visible_advisors
                     .iter()

@@ -29,7 +29,7 @@ use crate::agent::Agent;
 impl Agent {
     pub(super) async fn steer(&self, t: &mut Turn<'_>) {
         let mut form_after = t.form.clone();
-        for call in t.calls.iter().filter(|c| c.tool == UPDATE_FORM) {
+        for call in t.proposed.calls.iter().filter(|c| c.tool == UPDATE_FORM) {
             form::apply_form_update(&mut form_after, &call.params);
         }
         let offers = self.chip_source(&form_after).await;
@@ -37,11 +37,11 @@ impl Agent {
     }
 }
 
-/// Steers the turn's validated calls (`t.calls`): the form and the memory
+/// Steers the turn's validated calls (`t.proposed.calls`): the form and the memory
 /// as the calls leave them, the triggers added, the chips of the next gap
 /// (from `offers`) last.
 fn steer(t: &mut Turn<'_>, offers: ChipSource) {
-    let proposed = std::mem::take(&mut t.calls);
+    let proposed = std::mem::take(&mut t.proposed.calls);
     let form = &mut t.form;
     let memory = &mut t.memory;
     let mut changed = Vec::new();
@@ -71,9 +71,9 @@ fn steer(t: &mut Turn<'_>, offers: ChipSource) {
     if let Some(f) = &filters {
         let planner_asked = has(&calls, UPDATE_RANKING);
         calls.retain(|c| c.tool != UPDATE_RANKING);
-        let on_screen =
-            t.page.current_page == PageKind::Ranking && t.page.ranking_filters.as_ref() == Some(f);
-        let wanted = pair_changed || planner_asked || !on_screen && t.plan.about_form;
+        let on_screen = t.input.page.current_page == PageKind::Ranking
+            && t.input.page.ranking_filters.as_ref() == Some(f);
+        let wanted = pair_changed || planner_asked || !on_screen && t.proposed.plan.about_form;
         // Duplicate guard: the page already shows exactly this ranking.
         if wanted && !on_screen {
             let at = calls
@@ -120,7 +120,7 @@ fn steer(t: &mut Turn<'_>, offers: ChipSource) {
     }
 
     // Trigger 3: an explicit choice opens the detail page.
-    if let Some((id, name)) = &t.plan.open {
+    if let Some((id, name)) = &t.proposed.plan.open {
         if !has(&calls, GET_ADVISOR_DETAIL) {
             calls.push(ToolCall {
                 tool: GET_ADVISOR_DETAIL.into(),
@@ -139,12 +139,14 @@ fn steer(t: &mut Turn<'_>, offers: ChipSource) {
         || has(&calls, GET_PLACE_FACTS);
     let chips_call = match planner_chips {
         Some(c) => Some(c),
-        None if t.plan.about_form && !busy_elsewhere => chips::phase_chips(form, memory, offers),
+        None if t.proposed.plan.about_form && !busy_elsewhere => {
+            chips::phase_chips(form, memory, offers)
+        }
         None => None,
     };
     memory.pending = chips_call.clone();
     calls.extend(chips_call);
-    t.calls = calls;
+    t.proposed.calls = calls;
 }
 
 fn has(calls: &[ToolCall], tool: &str) -> bool {

@@ -72,8 +72,8 @@ fn steered(
         act: Action::Text(String::new()),
     };
     let mut t = Turn::new(prepared, None);
-    t.calls = proposed;
-    t.plan = plan;
+    t.proposed.calls = proposed;
+    t.proposed.plan = plan;
     steer(&mut t, source());
     t
 }
@@ -91,12 +91,12 @@ fn a_complete_form_triggers_the_ranking_even_if_the_planner_forgot() {
         about_form(),
     );
     assert_eq!(
-        tools(&out.calls),
+        tools(&out.proposed.calls),
         vec![UPDATE_FORM, UPDATE_RANKING, PRESENT_OPTIONS]
     );
-    assert_eq!(out.calls[1].params["school"], "北京大学");
-    assert_eq!(out.calls[2].params["target_field"], DIRECTION);
-    assert_eq!(out.calls[2].params["multi_select"], true);
+    assert_eq!(out.proposed.calls[1].params["school"], "北京大学");
+    assert_eq!(out.proposed.calls[2].params["target_field"], DIRECTION);
+    assert_eq!(out.proposed.calls[2].params["multi_select"], true);
     assert!(out.form.status().is_complete);
     assert_eq!(out.memory.asked, vec![DIRECTION]);
 }
@@ -130,9 +130,9 @@ fn the_ranking_already_on_screen_is_not_requested_again() {
         about_form(),
     );
     assert!(
-        !tools(&out.calls).contains(&UPDATE_RANKING),
+        !tools(&out.proposed.calls).contains(&UPDATE_RANKING),
         "{:?}",
-        tools(&out.calls)
+        tools(&out.proposed.calls)
     );
 }
 
@@ -156,9 +156,10 @@ fn a_preference_with_a_complete_form_triggers_a_recommendation() {
             ..Plan::default()
         },
     );
-    let names = tools(&out.calls);
+    let names = tools(&out.proposed.calls);
     assert!(names.contains(&RECOMMEND_ADVISORS), "{names:?}");
     let rec = out
+        .proposed
         .calls
         .iter()
         .find(|c| c.tool == RECOMMEND_ADVISORS)
@@ -166,7 +167,7 @@ fn a_preference_with_a_complete_form_triggers_a_recommendation() {
     assert_eq!(rec.params["preferences"]["personality"], "温和");
     assert_eq!(rec.params["preferences"]["research_direction"], "机器学习");
     // The next gap is asked in the same turn: the degree type.
-    let chips = out.calls.last().unwrap();
+    let chips = out.proposed.calls.last().unwrap();
     assert_eq!(chips.tool, PRESENT_OPTIONS);
     assert_eq!(chips.params["target_field"], DEGREE);
     assert_eq!(phase(&out.form, &out.memory), Phase::OfferYear);
@@ -190,12 +191,12 @@ fn only_a_phd_degree_changes_the_recommendation() {
         )
     };
     let phd = run("直博");
-    assert!(tools(&phd.calls).contains(&RECOMMEND_ADVISORS));
+    assert!(tools(&phd.proposed.calls).contains(&RECOMMEND_ADVISORS));
     assert_eq!(phd.form.degree_type.as_deref(), Some("直博"));
     let master = run("学硕");
-    assert!(!tools(&master.calls).contains(&RECOMMEND_ADVISORS));
+    assert!(!tools(&master.proposed.calls).contains(&RECOMMEND_ADVISORS));
     // Then the enrollment year is asked, with the years of the source.
-    let chips = master.calls.last().unwrap();
+    let chips = master.proposed.calls.last().unwrap();
     assert_eq!(chips.params["target_field"], YEAR);
     assert_eq!(chips.params["options"][0], "2027");
 }
@@ -210,8 +211,11 @@ fn missing_fields_are_asked_in_order_with_chips() {
         &page,
         about_form(),
     );
-    assert_eq!(tools(&out.calls), vec![UPDATE_FORM, PRESENT_OPTIONS]);
-    assert_eq!(out.calls[1].params["target_field"], "school");
+    assert_eq!(
+        tools(&out.proposed.calls),
+        vec![UPDATE_FORM, PRESENT_OPTIONS]
+    );
+    assert_eq!(out.proposed.calls[1].params["target_field"], "school");
     let out = steered(
         vec![update(json!({"school": "北京大学"}))],
         &UserForm::default(),
@@ -219,7 +223,7 @@ fn missing_fields_are_asked_in_order_with_chips() {
         &page,
         about_form(),
     );
-    assert_eq!(out.calls[1].params["target_field"], "major");
+    assert_eq!(out.proposed.calls[1].params["target_field"], "major");
 }
 
 #[test]
@@ -242,7 +246,7 @@ fn the_turn_stops_at_the_first_chips() {
         },
     );
     assert_eq!(
-        tools(&out.calls),
+        tools(&out.proposed.calls),
         vec![PRESENT_OPTIONS],
         "nothing after the chips runs"
     );
@@ -264,5 +268,5 @@ fn an_explicit_choice_opens_the_detail_page() {
             ..Plan::default()
         },
     );
-    assert_eq!(tools(&out.calls), vec![GET_ADVISOR_DETAIL]);
+    assert_eq!(tools(&out.proposed.calls), vec![GET_ADVISOR_DETAIL]);
 }

@@ -33,31 +33,34 @@ pub struct Correction {
 
 impl Agent {
     pub(super) async fn validate(&self, t: &mut Turn<'_>) {
-        if let Some(focus) = t.plan.focus.clone() {
+        if let Some(focus) = t.proposed.plan.focus.clone() {
             t.memory.last_advisor = Some(focus);
         }
         // A model's classification (`classify`) may have cost a call already.
-        t.model_calls += t.plan.model_calls;
-        t.tokens += t.plan.tokens;
+        t.cost.model_calls += t.proposed.plan.model_calls;
+        t.cost.tokens += t.proposed.plan.tokens;
         // A place answer's offer lives until the next turn.
-        t.memory.offer = t.plan.offer.take();
-        let proposed = own_values_only(std::mem::take(&mut t.plan.tool_calls), &t.foreign);
+        t.memory.offer = t.proposed.plan.offer.take();
+        let proposed = own_values_only(
+            std::mem::take(&mut t.proposed.plan.tool_calls),
+            &t.understood.foreign,
+        );
         let (calls, corrections) = self.checked(proposed, t).await;
         for c in &corrections {
             tracing::debug!(tool = %c.tool, what = %c.what, "proposal corrected");
         }
-        t.calls = calls;
+        t.proposed.calls = calls;
     }
 
     /// The proposed calls checked against the form as it stands before this
     /// turn, the page the student sees and the speech act's consent
-    /// (`t.authorised`). Returns the calls to keep and what was corrected.
+    /// (`t.understood.authorised`). Returns the calls to keep and what was corrected.
     async fn checked(
         &self,
         proposed: Vec<ToolCall>,
         t: &Turn<'_>,
     ) -> (Vec<ToolCall>, Vec<Correction>) {
-        let (form, page) = (&t.form, &t.page);
+        let (form, page) = (&t.form, &t.input.page);
         let catalog = self.site.catalog();
         let mut kept = Vec::new();
         let mut corrections = Vec::new();
@@ -77,7 +80,11 @@ impl Agent {
                 fix(&call.tool, "未注册的工具，已忽略".into());
                 continue;
             };
-            if spec.consequential && !spec.action().is_some_and(|a| t.authorised.contains(&a)) {
+            if spec.consequential
+                && !spec
+                    .action()
+                    .is_some_and(|a| t.understood.authorised.contains(&a))
+            {
                 fix(&call.tool, "有后果的操作，学生没有明确要求，已忽略".into());
                 continue;
             }
