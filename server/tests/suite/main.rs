@@ -44,5 +44,6 @@ mod scale;
 mod shutdown;
 mod speech_acts;
 mod storage_faults;
+mod strings_in_code;
 mod transcribe;
 mod trust;
