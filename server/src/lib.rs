@@ -8,6 +8,7 @@
 //!   scripted model and recognizer of the tests and the mock commands).
 //! - [`observe`]: the metrics every part counts with one line, and how a
 //!   log line may name a client (never by its address).
+//! - [`graph`]: the one runner of the agent's and the coach's graphs.
 //! - [`db`]: open SQLite or PostgreSQL (`DATABASE_URL`), apply that
 //!   backend's migrations; the writers' lock and the setup lock of each
 //!   backend.
@@ -62,6 +63,7 @@ pub mod coach;
 pub mod config;
 pub mod db;
 pub mod demo;
+pub mod graph;
 pub mod http;
 pub mod latency;
 pub mod llm;

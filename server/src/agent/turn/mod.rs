@@ -220,80 +220,13 @@ impl Agent {
         sink: Option<&VoiceSink>,
     ) -> (ChatResponse, TurnStats) {
         let started = std::time::Instant::now();
-        let mut t = Turn::new(prepared, sink);
-        let mut step = Step::Session;
+        let mut graph = TurnGraph {
+            agent: self,
+            t: Turn::new(prepared, sink),
+        };
         // The step that decided the reply: the last before `save`.
-        let mut answered_by = Step::Session;
-        let mut taken = 0;
-        while step != Step::End {
-            if !matches!(step, Step::Save | Step::End) {
-                answered_by = step;
-            }
-            if taken == MAX_STEPS {
-                // A cycle is a bug in the edges; the turn still answers.
-                tracing::error!(?step, "the turn ran {MAX_STEPS} steps without ending");
-                t.reply.failure = Some(PlanError {
-                    code: "internal_error".into(),
-                    message: "回合未能结束".into(),
-                });
-                self.apology(&mut t);
-                self.save(&mut t).await;
-                break;
-            }
-            taken += 1;
-            // The steps whose result chooses no edge go on.
-            let go_on = Outcome::Next;
-            let outcome = match step {
-                Step::Session => self.session_step(&mut t),
-                Step::Chip => {
-                    self.chip(&mut t);
-                    go_on
-                }
-                Step::Coach => self.coach(&mut t).await,
-                Step::Intent => self.intent(&mut t),
-                Step::Understand => self.understand(&mut t).await,
-                Step::Classify => self.classify(&mut t).await,
-                Step::Resolve => self.resolve(&mut t).await,
-                Step::Review => {
-                    self.review(&mut t);
-                    go_on
-                }
-                Step::Persona => self.persona(&mut t),
-                Step::Casual => {
-                    self.casual(&mut t).await;
-                    go_on
-                }
-                Step::Plan => self.plan(&mut t).await,
-                Step::Model => {
-                    self.model(&mut t).await;
-                    go_on
-                }
-                Step::Merge => self.merge(&mut t),
-                Step::Apology => {
-                    self.apology(&mut t);
-                    go_on
-                }
-                Step::Validate => {
-                    self.validate(&mut t).await;
-                    go_on
-                }
-                Step::Steer => {
-                    self.steer(&mut t).await;
-                    go_on
-                }
-                Step::Execute => self.execute(&mut t).await,
-                Step::Narrate => {
-                    self.narrate(&mut t);
-                    go_on
-                }
-                Step::Save => {
-                    self.save(&mut t).await;
-                    go_on
-                }
-                Step::End => go_on,
-            };
-            step = next(step, outcome);
-        }
+        let walked = crate::graph::walk(&mut graph, |s| s == Step::Save).await;
+        let (answered_by, taken, mut t) = (walked.answered_by, walked.steps, graph.t);
         let elapsed = started.elapsed();
         let micros = elapsed.as_micros() as u64;
         let planner = if self.model.is_some() {
@@ -328,6 +261,91 @@ impl Agent {
                 over_limit: t.reply.over_limit,
             },
         )
+    }
+}
+
+/// The turn as a graph for the one runner (`crate::graph`): the agent
+/// runs each step on the turn's state.
+struct TurnGraph<'a, 'v> {
+    agent: &'a Agent,
+    t: Turn<'v>,
+}
+
+impl crate::graph::Graph for TurnGraph<'_, '_> {
+    type Step = Step;
+    type Outcome = Outcome;
+    const START: Step = Step::Session;
+    const END: Step = Step::End;
+    const MAX_STEPS: usize = MAX_STEPS;
+    const NAME: &'static str = "turn";
+
+    async fn run(&mut self, step: Step) -> Outcome {
+        let (a, t) = (self.agent, &mut self.t);
+        // The steps whose result chooses no edge go on.
+        let go_on = Outcome::Next;
+        match step {
+            Step::Session => a.session_step(t),
+            Step::Chip => {
+                a.chip(t);
+                go_on
+            }
+            Step::Coach => a.coach(t).await,
+            Step::Intent => a.intent(t),
+            Step::Understand => a.understand(t).await,
+            Step::Classify => a.classify(t).await,
+            Step::Resolve => a.resolve(t).await,
+            Step::Review => {
+                a.review(t);
+                go_on
+            }
+            Step::Persona => a.persona(t),
+            Step::Casual => {
+                a.casual(t).await;
+                go_on
+            }
+            Step::Plan => a.plan(t).await,
+            Step::Model => {
+                a.model(t).await;
+                go_on
+            }
+            Step::Merge => a.merge(t),
+            Step::Apology => {
+                a.apology(t);
+                go_on
+            }
+            Step::Validate => {
+                a.validate(t).await;
+                go_on
+            }
+            Step::Steer => {
+                a.steer(t).await;
+                go_on
+            }
+            Step::Execute => a.execute(t).await,
+            Step::Narrate => {
+                a.narrate(t);
+                go_on
+            }
+            Step::Save => {
+                a.save(t).await;
+                go_on
+            }
+            Step::End => go_on,
+        }
+    }
+
+    fn next(&self, step: Step, outcome: Outcome) -> Step {
+        next(step, outcome)
+    }
+
+    /// A cycle is a bug in the edges; the turn still answers, and is stored.
+    async fn cycled(&mut self, _step: Step) {
+        self.t.reply.failure = Some(PlanError {
+            code: "internal_error".into(),
+            message: "回合未能结束".into(),
+        });
+        self.agent.apology(&mut self.t);
+        self.agent.save(&mut self.t).await;
     }
 }
 

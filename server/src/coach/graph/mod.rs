@@ -232,7 +232,7 @@ impl Coach {
         client_key: &str,
         model: Option<&LlmClient>,
     ) -> CoachTurn {
-        let mut w = Walk {
+        let w = Walk {
             message,
             text: fold(message),
             said,
@@ -248,37 +248,61 @@ impl Coach {
             unread: false,
             turn: CoachTurn::default(),
         };
-        let mut step = Step::Verdict;
-        let mut taken = 0;
-        while step != Step::End {
-            if taken == MAX_STEPS {
-                // A cycle is a bug in the edges; the turn still answers.
-                tracing::error!(?step, "review coach ran {MAX_STEPS} steps without ending");
-                w.turn.voice = self.say("coach_error", state, &[]);
+        let mut graph = CoachGraph {
+            coach: self,
+            state,
+            w,
+        };
+        crate::graph::walk(&mut graph, |_| false).await;
+        graph.w.turn
+    }
+}
+
+/// The coached turn as a graph for the one runner (`crate::graph`).
+struct CoachGraph<'a, 'm> {
+    coach: &'a Coach,
+    state: &'a mut CoachState,
+    w: Walk<'m>,
+}
+
+impl crate::graph::Graph for CoachGraph<'_, '_> {
+    type Step = Step;
+    /// The coach's edges read what its steps found on the walk.
+    type Outcome = ();
+    const START: Step = Step::Verdict;
+    const END: Step = Step::End;
+    const MAX_STEPS: usize = MAX_STEPS;
+    const NAME: &'static str = "review coach";
+
+    async fn run(&mut self, step: Step) {
+        let (c, state, w) = (self.coach, &mut *self.state, &mut self.w);
+        match step {
+            Step::Verdict => c.verdict(state, w),
+            Step::Router => c.router(state, w).await,
+            Step::FollowUp => c.follow_up(state, w, true).await,
+            Step::Choose => c.choose(state, w),
+            Step::Editor => c.editor(state, w).await,
+            Step::Tool => c.tool(state, w).await,
+            Step::Fallback => {
+                let error = w.error.take().unwrap_or_else(|| "no edge".into());
+                tracing::error!(error = %error, advisor = %state.advisor_id, "review coach step failed");
+                state.log = error;
+                w.turn.voice = c.say("coach_error", state, &[]);
                 w.turn.failed = true;
-                break;
+                w.answered = true;
             }
-            taken += 1;
-            match step {
-                Step::Verdict => self.verdict(state, &mut w),
-                Step::Router => self.router(state, &mut w).await,
-                Step::FollowUp => self.follow_up(state, &mut w, true).await,
-                Step::Choose => self.choose(state, &mut w),
-                Step::Editor => self.editor(state, &mut w).await,
-                Step::Tool => self.tool(state, &mut w).await,
-                Step::Fallback => {
-                    let error = w.error.take().unwrap_or_else(|| "no edge".into());
-                    tracing::error!(error = %error, advisor = %state.advisor_id, "review coach step failed");
-                    state.log = error;
-                    w.turn.voice = self.say("coach_error", state, &[]);
-                    w.turn.failed = true;
-                    w.answered = true;
-                }
-                Step::End => {}
-            }
-            step = next(step, &w);
+            Step::End => {}
         }
-        w.turn
+    }
+
+    fn next(&self, step: Step, _: ()) -> Step {
+        next(step, &self.w)
+    }
+
+    /// A cycle is a bug in the edges; the turn still answers.
+    async fn cycled(&mut self, _step: Step) {
+        self.w.turn.voice = self.coach.say("coach_error", self.state, &[]);
+        self.w.turn.failed = true;
     }
 }
 
