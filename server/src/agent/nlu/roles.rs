@@ -19,6 +19,9 @@
 //! 4. Names after a background cue ("本科学的是…", "我是学…的") are the
 //!    student's past, not a wish, and mean nothing here, up to a wish said
 //!    in the same breath ("本科在杭州想考浙江大学").
+//! 5. A school's short name after another school and 的, with no major
+//!    named, that sounds just like a major is that major ("大工的华工":
+//!    化工 as a recognizer wrote it).
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
@@ -157,9 +160,42 @@ pub(crate) fn in_background(text: &Text, lex: &Lexicons, pos: usize) -> bool {
     })
 }
 
+/// A school's short name said where the major stands — after another
+/// school and 的, with no major named — that sounds just like a major is
+/// that major: a recognizer writes 化工 as 华工 ("大工的华工"), and no one
+/// asks for two schools that way.
+fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
+    if text.tokens.iter().any(|t| !t.majors().is_empty()) {
+        return;
+    }
+    for idx in 1..text.tokens.len() {
+        let tok = &text.tokens[idx];
+        let after_school_de = tok.start >= 1
+            && text.chars[tok.start - 1] == DE
+            && text.tokens[..idx].iter().any(|p| {
+                p.end + 1 == tok.start && !p.schools().is_empty() && p.schools() != tok.schools()
+            });
+        if tok.schools().is_empty() || !after_school_de {
+            continue;
+        }
+        let (start, end) = (tok.start, tok.end);
+        let heard = lex
+            .sound
+            .find(&text.chars[start..end], |_| true)
+            .into_iter()
+            .find(|m| {
+                m.close && m.start == 0 && m.end == end - start && matches!(m.value, Tag::Major(_))
+            });
+        if let Some(m) = heard {
+            text.tokens[idx].tags = vec![m.value];
+        }
+    }
+}
+
 /// Rewrites the tags of every multi-meaning token to the one meaning that applies.
 pub(crate) fn resolve(text: &mut Text, lex: &Lexicons) {
     drop_background(text, lex);
+    major_heard_as_school(text, lex);
     let pure_major = text
         .tokens
         .iter()

@@ -339,6 +339,12 @@ fn negation_rejection_and_correction() {
         // The past is not the goal; alternatives are asked about; a field
         // put off is not asked for.
         ("我本科在武汉大学，想考北京大学", &[School("北京大学")]),
+        // A major heard as a school's short name, where the major stands.
+        (
+            "大工的华工",
+            &[School("大连理工大学"), Major("化学工程与技术")],
+        ),
+        ("华工的自动化", &[School("华南理工大学"), Major("自动化")]),
         // The past ends at a wish said without a pause.
         ("我本科在杭州想考浙江大学", &[School("浙江大学")]),
         (

@@ -28,6 +28,8 @@ pub(crate) fn schools() -> Vec<NameSet> {
         NameSet::new("北京邮电大学", &["北邮", "BUPT"]),
         NameSet::new("武汉大学", &["武大", "WHU"]),
         NameSet::new("华中科技大学", &["华科", "华中大", "HUST"]),
+        NameSet::new("华南理工大学", &["华工", "华南理工", "SCUT"]),
+        NameSet::new("大连理工大学", &["大工", "大连理工", "DUT"]),
     ]
 }
 
@@ -49,6 +51,8 @@ pub(crate) fn majors() -> Vec<NameSet> {
         NameSet::new("环境科学与工程", &["环境", "环境工程"]),
         NameSet::new("工商管理", &["管理", "工管", "MBA"]),
         NameSet::new("管理科学与工程", &["管科", "管理科学", "管理"]),
+        NameSet::new("化学工程与技术", &["化工"]),
+        NameSet::new("自动化", &["控制", "控制工程"]),
     ]
 }
 
