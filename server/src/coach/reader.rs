@@ -96,6 +96,7 @@ pub struct Reader {
     names: Topics<Dimension>,
     acts: Arc<SpeechActs>,
     costly: Vec<String>,
+    retract: Vec<String>,
 }
 
 #[derive(Default)]
@@ -166,6 +167,7 @@ impl Reader {
                 .iter()
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
+            retract: lex.retract.clone(),
         }
     }
 
@@ -184,7 +186,7 @@ impl Reader {
     /// The score edits in `message` (see `edits.rs`); `asked` is the
     /// dimension a bare "3分" answers.
     pub fn edits(&self, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
-        edits::parse(&self.dims, &self.names, message, asked)
+        edits::parse(&self.dims, &self.names, &self.retract, message, asked)
     }
 
     /// Whether `message` tries to change a score (a number, 改, 高一点 …).
