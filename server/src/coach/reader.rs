@@ -47,7 +47,7 @@ use super::lexicon::CoachLexicon;
 use super::told;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
-use crate::text::opinion::{self, Judged, Topics};
+use crate::text::opinion::{self, irony, Judged, Topics};
 
 /// One dimension as a message reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,7 +219,7 @@ impl Reader {
         };
         let mut carry: Option<Aspect> = None;
         let mut layout = Layout::new(message);
-        let ironic = opinion::irony::quoted(message);
+        let (ironic, sarcastic) = (irony::quoted(message), irony::sarcastic(message));
         // The heading each sentence's clauses were read under.
         let mut headed: Vec<(usize, Option<Dimension>)> = Vec::new();
         let mut sentence = 0;
@@ -373,7 +373,9 @@ impl Reader {
             headed.push((clause.sentence, layout.topic()));
             // 真是"太关心"我们了: quoted praise is meant the other way.
             // "能按时毕业就有鬼了": so is praise the clause says it does not mean.
-            if ironic.contains(&clause.chars.iter().collect::<String>())
+            let own: String = clause.chars.iter().collect();
+            if ironic.contains(&own)
+                || sarcastic.iter().any(|s| s.contains(&own))
                 || opinion::irony::says_opposite(&clause.chars)
             {
                 for s in statements.iter_mut() {
