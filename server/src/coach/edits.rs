@@ -10,6 +10,9 @@
 //! back the edits of the clause before it when it gives new ones, and a move said twice the same way
 //! ("经费我想给高点……加一分吧") is one move, said more precisely the second
 //! time: the later counts, unless it is said to be on top ("再加一分").
+//! A clause that says the one before was not meant ("关系最低分……开玩笑的")
+//! takes its edits back whether or not new ones follow: a joke is not a
+//! move, and what follows it is read on its own.
 
 use super::dimension::{Dimension, Scores};
 use crate::text::clauses;
@@ -187,6 +190,7 @@ fn set_by_verb(chars: &[char], p: usize, names: &[usize]) -> Option<(usize, u32)
 pub fn parse(
     dims: &Topics<Dimension>,
     names: &Topics<Dimension>,
+    retract: &[String],
     message: &str,
     asked: Option<Dimension>,
 ) -> Vec<Edit> {
@@ -201,6 +205,11 @@ pub fn parse(
     for clause in clauses::split_at_connectives(&folded) {
         if clause.link == clauses::Link::Revision {
             revised = Some(last_clause);
+        }
+        if retract.iter().any(|w| clause.text.starts_with(w.as_str())) {
+            out.truncate(last_clause);
+            revised = None;
+            continue;
         }
         let before = out.len();
         let chars = clause.chars();

@@ -34,6 +34,9 @@ pub struct CoachLexicon {
     /// Costly cities ("在上海"): a monthly sum in the hundreds set beside
     /// one reads as little.
     pub costly: Vec<String>,
+    /// What says the clause before was not meant ("开玩笑的"): its score
+    /// edits are taken back.
+    pub retract: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
@@ -71,6 +74,7 @@ impl CoachLexicon {
                 "recommend.yes" => lex.recommend_yes = terms,
                 "claims" => lex.claims = terms,
                 "costly" => lex.costly = terms,
+                "retract" => lex.retract = terms,
                 "overall" => lex.overall = terms,
                 k => {
                     let dim = |d: &str| {

@@ -47,7 +47,7 @@ use super::lexicon::CoachLexicon;
 use super::told;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
-use crate::text::opinion::{self, Judged, Topics};
+use crate::text::opinion::{self, irony, Judged, Topics};
 
 /// One dimension as a message reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +96,7 @@ pub struct Reader {
     names: Topics<Dimension>,
     acts: Arc<SpeechActs>,
     costly: Vec<String>,
+    retract: Vec<String>,
 }
 
 #[derive(Default)]
@@ -166,6 +167,7 @@ impl Reader {
                 .iter()
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
+            retract: lex.retract.clone(),
         }
     }
 
@@ -184,7 +186,7 @@ impl Reader {
     /// The score edits in `message` (see `edits.rs`); `asked` is the
     /// dimension a bare "3分" answers.
     pub fn edits(&self, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
-        edits::parse(&self.dims, &self.names, message, asked)
+        edits::parse(&self.dims, &self.names, &self.retract, message, asked)
     }
 
     /// Whether `message` tries to change a score (a number, 改, 高一点 …).
@@ -217,7 +219,7 @@ impl Reader {
         };
         let mut carry: Option<Aspect> = None;
         let mut layout = Layout::new(message);
-        let ironic = opinion::irony::quoted(message);
+        let (ironic, sarcastic) = (irony::quoted(message), irony::sarcastic(message));
         // The heading each sentence's clauses were read under.
         let mut headed: Vec<(usize, Option<Dimension>)> = Vec::new();
         let mut sentence = 0;
@@ -371,7 +373,9 @@ impl Reader {
             headed.push((clause.sentence, layout.topic()));
             // 真是"太关心"我们了: quoted praise is meant the other way.
             // "能按时毕业就有鬼了": so is praise the clause says it does not mean.
-            if ironic.contains(&clause.chars.iter().collect::<String>())
+            let own: String = clause.chars.iter().collect();
+            if ironic.contains(&own)
+                || sarcastic.iter().any(|s| s.contains(&own))
                 || opinion::irony::says_opposite(&clause.chars)
             {
                 for s in statements.iter_mut() {

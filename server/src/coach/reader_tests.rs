@@ -270,3 +270,32 @@ fn a_number_for_all_four_sets_each_and_a_hedge_after_it_takes_nothing_back() {
     assert_eq!(scores(&said), [Some(3); 4]);
     assert!(said.unknown.is_empty());
 }
+
+#[test]
+fn a_joke_takes_its_edit_back_and_what_follows_counts() {
+    let r = Reader::load();
+    let edits = r.edits("前途给1分……开个玩笑，前途不变，经费加一分", None);
+    assert!(!edits.contains(&Edit::Set(Dimension::Prospects, 1)));
+    assert!(edits.contains(&Edit::Shift(Dimension::Funding, 1)));
+    assert!(r.edits("经费改成1分，开玩笑的", None).is_empty());
+}
+
+#[test]
+fn praise_in_a_sentence_closed_by_a_sarcastic_mark_is_criticism() {
+    let r = Reader::load();
+    let sarcastic = r.read("老板真是太关心我们了，周末也要每人视频汇报🙃");
+    assert!(sarcastic
+        .get(Dimension::Relationship)
+        .is_some_and(|s| s.value <= 2));
+    let promised = r.read("老板又说下个月给大家涨补助，第N次了");
+    assert!(promised
+        .get(Dimension::Funding)
+        .is_some_and(|s| s.value <= 2));
+}
+
+#[test]
+fn a_dimension_left_to_others_or_a_later_post_is_not_said() {
+    let r = Reader::load();
+    let said = r.read("学术很扎实。经费和去向我留给其他同门来写");
+    assert_eq!(scores(&said), [Some(4), None, None, None]);
+}

@@ -674,60 +674,20 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
 }
 
 /// The newest blind sets (written after the reader was committed, by
-/// writers who read only the labelling guide: a sardonic engineering PhD
-/// venting, an economics graduate's "objective" posts, a careful biology
-/// student's hearsay, an indecisive undergraduate drafting, the guide's
-/// other categories), held to what they measured at first contact. They do
-/// not meet the targets yet (`the_coach_meets_its_targets_on_text_written_after_it`
-/// holds them on `dev/coach-scores-15.jsonl`); nothing was tuned on them,
-/// and once their misses are read they are development data like the
-/// others (the first round, `*-2`, moved to dev/ so on 2026-11-28).
+/// writers who read only the labelling guide: a worn-out clinical master's
+/// student venting, an applicant crossing fields weighing hearsay, a CS
+/// PhD graduate's structured answers, a master's student drafting, the
+/// guide's other categories), held to what they measured at first contact.
+/// They do not meet the targets yet
+/// (`the_coach_meets_its_targets_on_text_written_after_it` holds them on
+/// `dev/coach-scores-15.jsonl`); nothing was tuned on them, and once their
+/// misses are read they are development data like the others (the rounds
+/// before, `*-2`, then `*-3` and `mixed-1`, moved to dev/ so on 2026-11-28).
 /// Printed with `--nocapture`.
 #[test]
 fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
     use server::coach::eval_scores;
     for (file, text, exact, within_one, edits) in [
-        // The second round, in other writers' voices (a sardonic engineering
-        // PhD venting, an economics graduate's "objective" posts, a careful
-        // biology student's hearsay, an indecisive undergraduate drafting,
-        // the guide's other categories): 51.3, 72.0, 70.7, 91.3 and 96.7 %
-        // exact at first contact. Their misses are not read yet: they are
-        // the blind sets the next change of the reader is measured on.
-        (
-            "blind/coach-scores-venting-3.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-3.jsonl"),
-            51.0,
-            65.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-3.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-3.jsonl"),
-            71.5,
-            93.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-3.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-3.jsonl"),
-            70.5,
-            89.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-drafting-3.jsonl",
-            include_str!("../../evals/blind/coach-scores-drafting-3.jsonl"),
-            91.0,
-            95.0,
-            93.0,
-        ),
-        (
-            "blind/coach-scores-mixed-1.jsonl",
-            include_str!("../../evals/blind/coach-scores-mixed-1.jsonl"),
-            96.5,
-            96.5,
-            100.0,
-        ),
         // The third round, written while the reader was being changed for
         // the second round's misses and measured once after it, in five
         // more voices (a worn-out clinical master's student venting at
@@ -948,6 +908,42 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             "dev/coach-scores-drafting-2.jsonl",
             include_str!("../../evals/dev/coach-scores-drafting-2.jsonl"),
             96.5,
+            98.0,
+        ),
+        // The second blind round, in other writers' voices (a sardonic
+        // engineering PhD venting, an economics graduate's "objective"
+        // posts, a careful biology student's hearsay, an indecisive
+        // undergraduate drafting, the guide's other categories): first
+        // contact 51.3, 72.0, 70.7, 91.3 and 96.7 % exact. Their misses
+        // were read on 2026-11-28, when they moved to dev/.
+        (
+            "dev/coach-scores-venting-3.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-3.jsonl"),
+            57.5,
+            72.0,
+        ),
+        (
+            "dev/coach-scores-forum-3.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-3.jsonl"),
+            71.5,
+            93.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-3.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-3.jsonl"),
+            70.5,
+            89.5,
+        ),
+        (
+            "dev/coach-scores-drafting-3.jsonl",
+            include_str!("../../evals/dev/coach-scores-drafting-3.jsonl"),
+            92.5,
+            95.5,
+        ),
+        (
+            "dev/coach-scores-mixed-1.jsonl",
+            include_str!("../../evals/dev/coach-scores-mixed-1.jsonl"),
+            98.0,
             98.0,
         ),
     ] {

@@ -12,6 +12,11 @@
 //! 推荐信才怪" (`opposite` in `server/lexicons/irony.txt`); and a question
 //! can be asked to say what is so, not to learn it ("为啥别人组都有劳务费，
 //! 我们组从来不发？？": `rhetorical`).
+//!
+//! A sentence can say so with the mark that closes it: the 微笑 face and its
+//! kin ("…关心到每天晚上十一点要拍工位照片打卡🙂", `sarcastic`) are how chat
+//! says praise is meant the other way. The whole sentence before the mark is
+//! turned, not only its last clause: the praise is usually at its start.
 
 use std::sync::OnceLock;
 
@@ -22,6 +27,7 @@ const LEXICON: &str = include_str!("../../../lexicons/irony.txt");
 struct Lists {
     opposite: Vec<String>,
     rhetorical: Vec<String>,
+    sarcastic: Vec<String>,
 }
 
 fn lists() -> &'static Lists {
@@ -30,11 +36,13 @@ fn lists() -> &'static Lists {
         let mut l = Lists {
             opposite: Vec::new(),
             rhetorical: Vec::new(),
+            sarcastic: Vec::new(),
         };
         for e in lexfile::parse("irony.txt", LEXICON) {
             match e.key.as_str() {
                 "opposite" => l.opposite.extend(e.terms),
                 "rhetorical" => l.rhetorical.extend(e.terms),
+                "sarcastic" => l.sarcastic.extend(e.terms),
                 k => panic!("irony.txt: unknown key {k}"),
             }
         }
@@ -57,6 +65,34 @@ pub fn says_opposite(chars: &[char]) -> bool {
 /// asks why, to say what is so ("为啥…我们组从来不发？？").
 pub fn rhetorical(chars: &[char]) -> bool {
     holds(chars, &lists().rhetorical)
+}
+
+/// The sentences of `message` (folded) that a sarcastic mark closes, from
+/// the end of the sentence before (or the mark before) up to the mark.
+pub fn sarcastic(message: &str) -> Vec<String> {
+    let folded = super::super::fold::fold(message);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < folded.len() {
+        let rest = &folded[i..];
+        if let Some(m) = lists()
+            .sarcastic
+            .iter()
+            .find(|m| rest.starts_with(m.as_str()))
+        {
+            out.push(folded[start..i].to_string());
+            i += m.len();
+            start = i;
+            continue;
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        i += c.len_utf8();
+        if super::super::clauses::ends_sentence(c) {
+            start = i;
+        }
+    }
+    out
 }
 
 /// Marks that open and close a quotation, in pairs.
@@ -120,5 +156,14 @@ mod tests {
         assert!(super::says_opposite(&c("照这样能按时毕业就有鬼了")));
         assert!(!super::says_opposite(&c("能按时毕业")));
         assert!(super::rhetorical(&c("为啥别人组都有劳务费")));
+    }
+
+    #[test]
+    fn a_sarcastic_mark_turns_the_sentence_it_closes() {
+        assert_eq!(
+            super::sarcastic("组会一周一回。老板可太关心学生了，关心到打卡🙂 麻了"),
+            ["老板可太关心学生了,关心到打卡"]
+        );
+        assert!(super::sarcastic("老师人很好😊").is_empty());
     }
 }
