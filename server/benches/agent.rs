@@ -106,7 +106,7 @@ fn main() {
                 let reply = agent.answer(prepared).await.unwrap();
                 samples.push(t.elapsed());
                 session_id = Some(reply.session_id.clone());
-                server::agent::client::apply(&mut page, &reply.tool_calls);
+                page = app::reply::page_after(&page, &reply.tool_calls);
             }
         }
         percentiles("embedded planner turn (server)", samples);
@@ -149,7 +149,7 @@ fn main() {
                     .unwrap();
                 samples.push(t.elapsed());
                 session_id = Some(reply.session_id.clone());
-                server::agent::client::apply(&mut page, &reply.tool_calls);
+                page = app::reply::page_after(&page, &reply.tool_calls);
             }
         }
         percentiles("POST /api/v1/chat round trip", samples);

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::plan::{Here, Plan, Step};
-use crate::protocol::ToolCall;
+use crate::protocol::{PageContext, PageKind, RankingFilters, ToolCall, VisibleAdvisor};
 
 pub fn call(tool: &str, params: Value, result: Option<Value>) -> ToolCall {
     ToolCall {
@@ -64,4 +64,27 @@ pub fn navigations(plan: &Plan) -> Vec<&str> {
             _ => None,
         })
         .collect()
+}
+
+/// A ranking of `school` (计算机科学与技术) listing `advisors`, ranked in order.
+pub fn ranking(school: &str, advisors: &[&str]) -> PageContext {
+    PageContext {
+        current_page: PageKind::Ranking,
+        visible_advisors: advisors
+            .iter()
+            .enumerate()
+            .map(|(i, name)| VisibleAdvisor {
+                id: (i + 1).to_string(),
+                name: name.to_string(),
+                title: "教授".into(),
+                rating: 4.0,
+                rank: i as u32 + 1,
+            })
+            .collect(),
+        selected_advisor: None,
+        ranking_filters: Some(RankingFilters {
+            school: school.into(),
+            major: "计算机科学与技术".into(),
+        }),
+    }
 }

@@ -22,5 +22,5 @@ mod plan;
 pub(crate) mod fixtures;
 
 pub use chips::ChipSet;
-pub use page::{here, page_after};
+pub use page::{catching_up, here, page_after};
 pub use plan::{plan, Here, Plan, Step};

@@ -5,12 +5,13 @@
 //! the reply carried, or nothing yet when the page fetches its own list (a
 //! recommendation on another ranking); an advisor's page is named by the
 //! detail handed over, the call's own params, or the list it was picked
-//! from; the compare page lists the comparison the call returned.
+//! from; the compare page lists the comparison the call returned. And
+//! [`catching_up`]: whether a browser reporting a ranking still loading is
+//! showing the page the last reply led to.
 
 use serde::Deserialize;
-use serde_json::Value;
 
-use super::plan::{plan, Here, Step};
+use super::plan::{param, plan, Here, Step};
 use crate::model::{AdvisorDetail, Comparison, RankingPage, SortKey};
 use crate::page_context::shows;
 use crate::pages::{encode, ranking_href};
@@ -99,15 +100,9 @@ fn advisor_named(
     if let Some(d) = detail.filter(|d| encode(&d.id) == id) {
         return Some(selected(&d.id, &d.name));
     }
-    let text = |v: Option<&Value>| match v {
-        Some(Value::String(s)) => Some(s.trim().to_string()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        _ => None,
-    };
     let named = calls.iter().find_map(|c| {
-        let own = text(c.params.get("advisor_id")).filter(|a| encode(a) == id)?;
-        let name = text(c.params.get("advisor_name")).filter(|n| !n.is_empty())?;
-        Some(selected(&own, &name))
+        let own = param(c, "advisor_id").filter(|a| encode(a) == id)?;
+        Some(selected(&own, &param(c, "advisor_name")?))
     });
     named
         .or_else(|| {
@@ -131,35 +126,26 @@ fn comparison(calls: &[ToolCall]) -> Option<Comparison> {
         .find_map(|c| Comparison::deserialize(c.result.as_ref()?).ok())
 }
 
+/// True when the browser is still loading the ranking the last reply led
+/// to (a slow network): the panel marks the ranking as open the moment it
+/// navigates, and the list follows with the page's data. The student then
+/// means that ranking's list: "第三个" right after "我想考北京大学计算机系".
+/// Any other page is what it says, the home page too (the student went back).
+pub fn catching_up(seen: &PageContext, led_to: &PageContext) -> bool {
+    seen.current_page == PageKind::Ranking
+        && seen.visible_advisors.is_empty()
+        && seen.selected_advisor.is_none()
+        && seen.ranking_filters.is_some()
+        && led_to.current_page == PageKind::Ranking
+        && seen.ranking_filters == led_to.ranking_filters
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::{RankingFilters, VisibleAdvisor};
-    use crate::reply::fixtures::{call, detail_json, ranking_json};
-
-    fn ranking(school: &str, advisors: &[&str]) -> PageContext {
-        PageContext {
-            current_page: PageKind::Ranking,
-            visible_advisors: advisors
-                .iter()
-                .enumerate()
-                .map(|(i, name)| VisibleAdvisor {
-                    id: (i + 1).to_string(),
-                    name: name.to_string(),
-                    title: "教授".into(),
-                    rating: 4.0,
-                    rank: i as u32 + 1,
-                })
-                .collect(),
-            selected_advisor: None,
-            ranking_filters: Some(RankingFilters {
-                school: school.into(),
-                major: "计算机科学与技术".into(),
-            }),
-        }
-    }
+    use crate::reply::fixtures::{call, detail_json, ranking, ranking_json};
 
     #[test]
     fn a_ranking_handed_over_is_the_list_on_screen() {
@@ -249,5 +235,39 @@ mod tests {
         let h = here(&ranking("北京大学", &[]));
         assert_eq!(h.path, "/ranking");
         assert_eq!(h.ranking.unwrap().school, "北京大学");
+    }
+
+    #[test]
+    fn a_ranking_still_loading_is_the_ranking_the_reply_opened() {
+        let loading = ranking("北京大学", &[]);
+        assert!(catching_up(
+            &loading,
+            &ranking("北京大学", &["张三", "李四", "王五"])
+        ));
+        // A recommendation's ranking, whose list the server fetches.
+        assert!(catching_up(&loading, &loading));
+    }
+
+    #[test]
+    fn what_the_browser_shows_wins_over_the_last_reply() {
+        let led_to = ranking("北京大学", &["张三", "李四", "王五"]);
+        // The student went back home, or on to another ranking.
+        assert!(!catching_up(&PageContext::default(), &led_to));
+        assert!(!catching_up(&ranking("清华大学", &[]), &led_to));
+        assert!(!catching_up(&ranking("北京大学", &["赵六"]), &led_to));
+        let detail = PageContext {
+            current_page: PageKind::Detail,
+            selected_advisor: Some(SelectedAdvisor {
+                id: "9".into(),
+                name: "赵六".into(),
+            }),
+            ..Default::default()
+        };
+        assert!(!catching_up(&detail, &led_to));
+        // The last reply opened no ranking.
+        assert!(!catching_up(
+            &ranking("北京大学", &[]),
+            &PageContext::default()
+        ));
     }
 }

@@ -39,7 +39,6 @@
 //!   [`eval`]: dialogue suites replayed against either planner.
 
 pub mod about_place;
-pub mod client;
 mod entry;
 pub mod eval;
 mod events;

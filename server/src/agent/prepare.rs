@@ -9,7 +9,7 @@ use app::protocol::{ChatRequest, PageContext};
 use super::option::{self, Chip};
 use super::request::{self, Input};
 use super::session_store::{Caller, Session, SessionStore};
-use super::{client, Agent, DEFAULT_PERSONA};
+use super::{Agent, DEFAULT_PERSONA};
 
 /// A request that passed the checks: its session and what the student did.
 pub struct Prepared {
@@ -76,11 +76,11 @@ impl Agent {
     }
 
     /// The page the student means: what the browser shows, or, while it is
-    /// still loading the page the last reply opened ([`client::catching_up`]),
+    /// still loading the page the last reply opened ([`app::reply::catching_up`]),
     /// that page, with the first page of its ranking when the reply only
     /// navigated there (as the panel does for a recommendation).
     async fn page_meant(&self, seen: PageContext, led_to: &PageContext) -> PageContext {
-        if !client::catching_up(&seen, led_to) {
+        if !app::reply::catching_up(&seen, led_to) {
             return seen;
         }
         let mut page = led_to.clone();

@@ -158,7 +158,7 @@ async fn conversation(
                     ));
                 }
                 session = Some(reply.session_id.clone());
-                crate::agent::client::apply(&mut page, &reply.tool_calls);
+                page = app::reply::page_after(&page, &reply.tool_calls);
             }
             Err(e) => errors.push(format!("conversation {index} turn {t} «{message}»: {e}")),
         }

@@ -109,7 +109,7 @@ fn result<T: serde::de::DeserializeOwned>(call: &ToolCall) -> Option<T> {
 }
 
 /// A string (or number) param, trimmed; `None` when missing or empty.
-fn param(call: &ToolCall, key: &str) -> Option<String> {
+pub(super) fn param(call: &ToolCall, key: &str) -> Option<String> {
     let text = match call.params.get(key)? {
         Value::String(s) => s.trim().to_string(),
         Value::Number(n) => n.to_string(),

@@ -9,7 +9,7 @@ use app::protocol::{ChatRequest, PageContext, PageKind, SelectedAdvisor};
 
 use super::{check, Dialogue};
 use crate::agent::session_store::Caller;
-use crate::agent::{client, stream, Agent, ModelCalls, DEGRADED};
+use crate::agent::{stream, Agent, ModelCalls, DEGRADED};
 use crate::site::Site;
 
 /// How one turn went against its expectations.
@@ -173,7 +173,7 @@ pub async fn run_dialogue(agent: &Agent, site: &Site, d: &Dialogue) -> Vec<TurnR
                     .events
                     .iter()
                     .any(|e| e.kind == DEGRADED && e.data.get("claims").is_none());
-                client::apply(&mut page, &reply.tool_calls);
+                page = app::reply::page_after(&page, &reply.tool_calls);
                 report.voice = reply.voice_response.clone();
                 report.tools = reply.tool_calls.iter().map(|c| c.tool.clone()).collect();
                 if let Some(e) = &turn.expect {

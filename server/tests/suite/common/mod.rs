@@ -379,7 +379,7 @@ impl Student {
             reply.voice_response
         );
         self.session_id = Some(reply.session_id.clone());
-        server::agent::client::apply(&mut self.page, &reply.tool_calls);
+        self.page = app::reply::page_after(&self.page, &reply.tool_calls);
         reply
     }
 
@@ -456,7 +456,7 @@ impl Student {
         }
         let reply = reply.unwrap_or_else(|| panic!("no reply event in {}", r.body));
         self.session_id = Some(reply.session_id.clone());
-        server::agent::client::apply(&mut self.page, &reply.tool_calls);
+        self.page = app::reply::page_after(&self.page, &reply.tool_calls);
         (voices, reply)
     }
 }
