@@ -32,24 +32,19 @@ struct Words {
 fn words() -> &'static Words {
     static WORDS: OnceLock<Words> = OnceLock::new();
     WORDS.get_or_init(|| {
-        let mut w = Words {
-            fillers: Vec::new(),
-            advisor: Vec::new(),
-            position: Vec::new(),
-        };
-        for e in lexfile::parse("chip_answers.txt", LEXICON) {
-            let list = match e.key.as_str() {
-                "filler" => &mut w.fillers,
-                "advisor" => &mut w.advisor,
-                "position" => &mut w.position,
-                other => panic!("chip_answers.txt: unknown key {other}"),
-            };
-            list.extend(e.terms);
-        }
-        for list in [&mut w.fillers, &mut w.advisor, &mut w.position] {
+        let [mut fillers, mut advisor, mut position] = lexfile::keyed(
+            "chip_answers.txt",
+            LEXICON,
+            ["filler", "advisor", "position"],
+        );
+        for list in [&mut fillers, &mut advisor, &mut position] {
             list.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
         }
-        w
+        Words {
+            fillers,
+            advisor,
+            position,
+        }
     })
 }
 

@@ -46,6 +46,21 @@ pub(crate) fn parse(file: &str, src: &str) -> Vec<Entry> {
     entries
 }
 
+/// The terms of each of `keys`, in that order, for a file whose every key
+/// is one of them: what a lexicon's loader reads its lists with, instead
+/// of matching each key by hand. A key not among them is a programming
+/// error and panics with the file's name.
+pub(crate) fn keyed<const N: usize>(file: &str, src: &str, keys: [&str; N]) -> [Vec<String>; N] {
+    let mut lists: [Vec<String>; N] = std::array::from_fn(|_| Vec::new());
+    for e in parse(file, src) {
+        match keys.iter().position(|k| *k == e.key) {
+            Some(i) => lists[i].extend(e.terms),
+            None => panic!("{file}: unknown key {}", e.key),
+        }
+    }
+    lists
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +73,19 @@ mod tests {
         assert_eq!(e[0].key, "a");
         assert_eq!(e[0].terms, ["x", "y", "w", "v"]);
         assert_eq!(e[1].terms, ["z"]);
+    }
+
+    #[test]
+    fn keyed_lists_follow_the_keys_given() {
+        let [b, a] = keyed("t", "a: x | y\nb: z\na: w\n", ["b", "a"]);
+        assert_eq!(b, ["z"]);
+        assert_eq!(a, ["x", "y", "w"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "t: unknown key c")]
+    fn keyed_rejects_a_key_not_asked_for() {
+        keyed("t", "c: x", ["a"]);
     }
 
     #[test]

@@ -21,6 +21,7 @@
 use std::sync::OnceLock;
 
 use super::super::lexfile;
+use super::holds;
 
 const LEXICON: &str = include_str!("../../../lexicons/irony.txt");
 
@@ -33,26 +34,17 @@ struct Lists {
 fn lists() -> &'static Lists {
     static L: OnceLock<Lists> = OnceLock::new();
     L.get_or_init(|| {
-        let mut l = Lists {
-            opposite: Vec::new(),
-            rhetorical: Vec::new(),
-            sarcastic: Vec::new(),
-        };
-        for e in lexfile::parse("irony.txt", LEXICON) {
-            match e.key.as_str() {
-                "opposite" => l.opposite.extend(e.terms),
-                "rhetorical" => l.rhetorical.extend(e.terms),
-                "sarcastic" => l.sarcastic.extend(e.terms),
-                k => panic!("irony.txt: unknown key {k}"),
-            }
+        let [opposite, rhetorical, sarcastic] = lexfile::keyed(
+            "irony.txt",
+            LEXICON,
+            ["opposite", "rhetorical", "sarcastic"],
+        );
+        Lists {
+            opposite,
+            rhetorical,
+            sarcastic,
         }
-        l
     })
-}
-
-fn holds(chars: &[char], words: &[String]) -> bool {
-    let text: String = chars.iter().collect();
-    words.iter().any(|w| text.contains(w.as_str()))
 }
 
 /// Whether `chars` (a clause, folded) says it means the opposite of what it

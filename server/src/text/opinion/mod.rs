@@ -46,6 +46,13 @@ pub use words::{Topics, Word};
 use judge::judge;
 use words::{tokenize, Token};
 
+/// Whether `chars` holds any of `words` (the cue lists of `voice` and
+/// `irony`, read as plain substrings).
+fn holds(chars: &[char], words: &[String]) -> bool {
+    let text: String = chars.iter().collect();
+    words.iter().any(|w| text.contains(w.as_str()))
+}
+
 /// What a clause says about one topic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Judged {

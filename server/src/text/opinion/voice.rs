@@ -18,6 +18,7 @@
 use std::sync::OnceLock;
 
 use super::super::lexfile;
+use super::holds;
 
 const LEXICON: &str = include_str!("../../../lexicons/voice.txt");
 
@@ -32,30 +33,19 @@ struct Lists {
 fn lists() -> &'static Lists {
     static L: OnceLock<Lists> = OnceLock::new();
     L.get_or_init(|| {
-        let mut l = Lists {
-            own: Vec::new(),
-            confirm: Vec::new(),
-            quoting: Vec::new(),
-            others: Vec::new(),
-            third: Vec::new(),
-        };
-        for e in lexfile::parse("voice.txt", LEXICON) {
-            match e.key.as_str() {
-                "own" => l.own.extend(e.terms),
-                "confirm" => l.confirm.extend(e.terms),
-                "quoting" => l.quoting.extend(e.terms),
-                "others" => l.others.extend(e.terms),
-                "third" => l.third.extend(e.terms),
-                k => panic!("voice.txt: unknown key {k}"),
-            }
+        let [own, confirm, quoting, others, third] = lexfile::keyed(
+            "voice.txt",
+            LEXICON,
+            ["own", "confirm", "quoting", "others", "third"],
+        );
+        Lists {
+            own,
+            confirm,
+            quoting,
+            others,
+            third,
         }
-        l
     })
-}
-
-fn holds(chars: &[char], words: &[String]) -> bool {
-    let text: String = chars.iter().collect();
-    words.iter().any(|w| text.contains(w.as_str()))
 }
 
 /// Whether `chars` (a clause, folded) is in the writer's own voice: it

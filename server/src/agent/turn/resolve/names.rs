@@ -27,23 +27,17 @@ struct Words {
 fn words() -> &'static Words {
     static WORDS: OnceLock<Words> = OnceLock::new();
     WORDS.get_or_init(|| {
-        let mut w = Words {
-            tails: Vec::new(),
-            leads: Vec::new(),
-            introducers: Vec::new(),
-            titles: Vec::new(),
-        };
-        for e in lexfile::parse("person_names.txt", LEXICON) {
-            let list = match e.key.as_str() {
-                "tail" => &mut w.tails,
-                "lead" => &mut w.leads,
-                "introducer" => &mut w.introducers,
-                "title" => &mut w.titles,
-                other => panic!("person_names.txt: unknown key {other}"),
-            };
-            list.extend(e.terms);
+        let [tails, leads, introducers, titles] = lexfile::keyed(
+            "person_names.txt",
+            LEXICON,
+            ["tail", "lead", "introducer", "title"],
+        );
+        Words {
+            tails,
+            leads,
+            introducers,
+            titles,
         }
-        w
     })
 }
 
