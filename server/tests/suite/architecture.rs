@@ -28,7 +28,7 @@ fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
 }
 
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("server/src is readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
@@ -41,7 +41,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The code of a file without its test module and its comments (clippy's
 /// `items_after_test_module` keeps code from following the test module).
-fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     let text = match text.find("#[cfg(test)]") {
         Some(i) => &text[..i],
         None => text,

@@ -11,6 +11,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::architecture::{code, sources};
+
 /// Each file's Chinese string literals, at most.
 const ALLOWED: &[(&str, usize)] = &[
     ("agent/about_place.rs", 2),
@@ -126,18 +128,6 @@ const ALLOWED: &[(&str, usize)] = &[
     ("voice.rs", 2),
 ];
 
-/// The code of a file without its test module and its comment lines.
-fn code(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]") {
-        Some(i) => &text[..i],
-        None => text,
-    };
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// How many string literals of `code` hold a Chinese character.
 fn chinese_literals(code: &str) -> usize {
     let chars: Vec<char> = code.chars().collect();
@@ -200,17 +190,6 @@ fn chinese_literals(code: &str) -> usize {
 
 fn is_han(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
-}
-
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("a source directory") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 #[test]
