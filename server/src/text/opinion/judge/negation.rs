@@ -104,17 +104,12 @@ impl<A: Copy + Eq> Judge<'_, A> {
                     && matches!(n, Word::Negator | Word::StrongNegator)
                     && t.start <= self.pending.end + 1
                 {
-                    self.pending.negator = None;
-                    self.pending.existential = false;
-                    self.pending.affirmed = true;
-                    self.pending.end = t.end;
+                    self.pending.cancel_negation(t.end, true);
                     return true;
                 }
                 // "没有不满意的": two plain negations say it is so.
                 if self.pending.negator == Some(Word::Negator) && n == Word::Negator {
-                    self.pending.negator = None;
-                    self.pending.existential = false;
-                    self.pending.end = t.end;
+                    self.pending.cancel_negation(t.end, false);
                     return true;
                 }
                 // "也不是说不好": a hedged negation of a negation too.
@@ -122,10 +117,7 @@ impl<A: Copy + Eq> Judge<'_, A> {
                     && matches!(n, Word::Negator | Word::StrongNegator | Word::HedgedNegator)
                     && t.start <= self.pending.end + 1
                 {
-                    self.pending.negator = None;
-                    self.pending.existential = false;
-                    self.pending.affirmed = true;
-                    self.pending.end = t.end;
+                    self.pending.cancel_negation(t.end, true);
                     return true;
                 }
                 self.pending.negator = Some(n);

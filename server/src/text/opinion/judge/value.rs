@@ -21,6 +21,18 @@ pub(super) struct Pending {
     pub(super) denial: bool,
 }
 
+impl Pending {
+    /// A negation negated ("没有不满意的", "不是不管"): the pending one is
+    /// gone, what the clause says is so (`affirmed`: grudgingly), and the
+    /// modifiers run to `end`.
+    pub(super) fn cancel_negation(&mut self, end: usize, affirmed: bool) {
+        self.negator = None;
+        self.existential = false;
+        self.affirmed |= affirmed;
+        self.end = end;
+    }
+}
+
 /// How far (in characters of no term) a modifier reaches its judgement.
 pub(super) const REACH: usize = 4;
 
