@@ -1,7 +1,8 @@
 //! Agent benchmark: prints latency percentiles of (1) the code's analysis of
 //! a message, (2) one embedded-planner turn inside the server (request check,
 //! session, planner, validation, steering, tools, storage), and (3) a full
-//! `POST /api/v1/chat` round trip over loopback HTTP. Run: `make bench`.
+//! `POST /api/v1/chat` round trip over loopback HTTP, beside (4) the same
+//! server's cheapest route, HTTP alone. Run: `make bench`.
 //! Numbers are printed, never asserted.
 
 use std::sync::Arc;
@@ -153,6 +154,16 @@ fn main() {
             }
         }
         percentiles("POST /api/v1/chat round trip", samples);
+        // 4. The same server answering its cheapest route: what of a chat
+        // round trip is HTTP itself (connection, middleware, the client).
+        let health = format!("http://{addr}/healthz");
+        let mut samples = Vec::new();
+        for _ in 0..400 {
+            let t = Instant::now();
+            client.get(&health).send().await.unwrap().bytes().await.unwrap();
+            samples.push(t.elapsed());
+        }
+        percentiles("GET /healthz round trip", samples);
         let _ = std::fs::remove_dir_all(&dir);
     });
 }

@@ -86,7 +86,7 @@ pub fn now_ms() -> i64 {
 /// The statement that counts one event, starting a new window when the
 /// last began `window_ms` or more ago. One statement, so concurrent hits
 /// from several instances never lose a count.
-const COUNT: &str =
+pub(crate) const COUNT: &str =
     "INSERT INTO rate_windows (scope, client, started_ms, count) VALUES ($1, $2, $3, 1) \
      ON CONFLICT (scope, client) DO UPDATE SET \
          count = CASE WHEN $3 - rate_windows.started_ms >= $4 THEN 1 \

@@ -74,6 +74,44 @@ impl<'a> Sql<'a> {
         self
     }
 
+    /// Appends a whole statement written with its own `$1`…`$n` (a
+    /// statement kept as a constant, also run alone), its placeholders moved
+    /// past the values bound so far; then bind its `n` values in order with
+    /// [`Sql::bind`]. Statements so appended, separated by `;`, make one
+    /// batch that SQLite runs in one call (a numbered parameter names the
+    /// batch's value of that number, whichever statement it is in).
+    pub fn push_numbered(&mut self, statement: &str) -> &mut Self {
+        let base = self.count;
+        let mut rest = statement;
+        while let Some(at) = rest.find('$') {
+            self.text.push_str(&rest[..at]);
+            let digits = rest[at + 1..]
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len() - at - 1);
+            match rest[at + 1..at + 1 + digits].parse::<usize>() {
+                Ok(n) => {
+                    let _ = write!(self.text, "${}", base + n);
+                }
+                Err(_) => self.text.push('$'),
+            }
+            rest = &rest[at + 1 + digits..];
+        }
+        self.text.push_str(rest);
+        self
+    }
+
+    /// Binds the next value of a statement appended with
+    /// [`Sql::push_numbered`] (no text is added).
+    pub fn bind<T>(&mut self, value: T) -> &mut Self
+    where
+        T: 'a + Encode<'a, Any> + Type<Any>,
+    {
+        debug_assert!(!self.anonymous, "numbered statements only");
+        self.count += 1;
+        let _ = self.args.add(value);
+        self
+    }
+
     /// Values pushed with `separator` between them (an `IN (…)` list).
     pub fn separated<'s>(&'s mut self, separator: &'static str) -> Separated<'s, 'a> {
         Separated {
@@ -219,5 +257,25 @@ mod tests {
             row.push_bind(a).push_bind(b);
         });
         assert_eq!(sql.sql(), "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)");
+    }
+
+    #[test]
+    fn numbered_statements_in_a_batch_are_moved_past_the_values_before_them() {
+        let mut sql = Sql::new("BEGIN IMMEDIATE; ");
+        sql.push_numbered("UPDATE t SET a = $2 WHERE b = $1 OR c = $2; ")
+            .bind(1i64)
+            .bind("x");
+        sql.push("INSERT INTO u (a) ");
+        sql.push_values([7i64], |row, a| {
+            row.push_bind(a);
+        });
+        sql.push("; ")
+            .push_numbered("DELETE FROM v WHERE a = $1 AND p = '$'; COMMIT")
+            .bind(9i64);
+        assert_eq!(
+            sql.sql(),
+            "BEGIN IMMEDIATE; UPDATE t SET a = $2 WHERE b = $1 OR c = $2; \
+             INSERT INTO u (a) VALUES ($3); DELETE FROM v WHERE a = $4 AND p = '$'; COMMIT"
+        );
     }
 }
