@@ -15,7 +15,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 SECONDS_EACH=${FUZZ_SECONDS:-600}
 JOBS=${FUZZ_JOBS:-1}
-TARGETS=${FUZZ_TARGETS:-recording multipart csv_import sse model_json chat_request posting_rules}
+TARGETS=${FUZZ_TARGETS:-recording multipart csv_import sse model_json chat_request posting_rules recognizer_answer}
 
 say() { printf '\033[1;34m[fuzz]\033[0m %s\n' "$*"; }
 

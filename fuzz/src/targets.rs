@@ -75,6 +75,12 @@ pub const TARGETS: &[Target] = &[
         memory: 8 * server::http::security::HARD_BODY,
     },
     Target {
+        name: "recognizer_answer",
+        run: recognizer_answer,
+        max_len: 64 * 1024,
+        memory: 64 * 64 * 1024,
+    },
+    Target {
         name: "posting_rules",
         run: posting_rules,
         max_len: 16 * 1024,
@@ -305,6 +311,45 @@ pub fn model_json(data: &[u8]) {
     for chunk in chunks {
         let _ = voice.push(&String::from_utf8_lossy(chunk));
     }
+}
+
+/// A speech recognizer's answer: read as the site reads it, its readings
+/// cleaned and the one to go on with chosen, with a ranking's advisors on
+/// the page. The text is the best reading or one of the others, cleaned.
+pub fn recognizer_answer(data: &[u8]) {
+    use server::agent::nlu::{Lexicons, NameSet};
+    static LEXICONS: OnceLock<Lexicons> = OnceLock::new();
+    let lexicons = LEXICONS.get_or_init(|| {
+        Lexicons::new(
+            &[
+                NameSet::new("北京大学", &["北大"]),
+                NameSet::new("四川大学", &["川大"]),
+                NameSet::new("西南交通大学", &["西南交大", "交大"]),
+                NameSet::new("西安交通大学", &["西交", "交大"]),
+            ],
+            &[
+                NameSet::new("计算机科学与技术", &["计算机", "计科"]),
+                NameSet::new("临床医学", &["临床"]),
+            ],
+        )
+    });
+    let Ok(heard) = server::transcribe::Heard::read(data) else {
+        return;
+    };
+    assert!(heard.alternatives.len() <= server::transcribe::MAX_ALTERNATIVES);
+    let page: app::protocol::PageContext = serde_json::from_value(serde_json::json!({
+        "current_page": "ranking",
+        "visible_advisors": [{"id": "1", "name": "宋莉婷"}, {"id": "2", "name": "欧阳明"}]
+    }))
+    .unwrap();
+    let prompt = "考研选导师。北京大学、川大。宋莉婷老师、欧阳明老师。";
+    let clean = |t: &str| server::transcribe::transcript::clean(t, prompt);
+    let readings: Vec<String> = std::iter::once(&heard.text)
+        .chain(&heard.alternatives)
+        .map(|t| clean(t))
+        .collect();
+    let text = server::http::transcribe::reading(lexicons, heard, prompt, Some(&page));
+    assert!(readings.contains(&text), "{text:?} is none of {readings:?}");
 }
 
 /// `POST /api/v1/chat`'s body: read as the route reads it, then checked;

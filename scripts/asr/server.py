@@ -92,6 +92,8 @@ class Recognizer:
                 self.simplify = lambda text: zhconv.convert(text, "zh-hans")
             except ImportError:
                 LOG.warning("zhconv is not installed: Chinese answers are left as Whisper writes them")
+        self.beam = Beam(self.model.model)
+        self.model.model = self.beam
         self.args = args
         self.lock = threading.Lock()
         self.window_frames = window_frames(args.window)
@@ -110,6 +112,7 @@ class Recognizer:
         max_new_tokens = min(self.args.max_new_tokens, int(10 * seconds) + 10)
         with self.lock:
             self.window_frames = window_frames(window or self.args.window)
+            self.beam.calls = []
             segments, info = self.model.transcribe(
                 samples,
                 language=language,
@@ -127,7 +130,46 @@ class Recognizer:
                 vad_filter=vad,
             )
             segments = list(segments)
-        return segments, info, seconds
+            alternatives = self.other_readings(language or info.language)
+        return segments, info, seconds, alternatives
+
+    def other_readings(self, language):
+        """The other hypotheses of the beam search, best first, when the
+        recording was read in one decoding (one window, no fallback to
+        sampling): what else the recognizer weighed. The site takes one
+        of them when it names more than the best (docs/asr.md)."""
+        from faster_whisper.tokenizer import Tokenizer
+
+        if len(self.beam.calls) != 1 or len(self.beam.calls[0]) != 1:
+            return []
+        hypotheses = self.beam.calls[0][0].sequences_ids[1:]
+        if not hypotheses:
+            return []
+        tokenizer = Tokenizer(self.model.hf_tokenizer, self.beam.is_multilingual,
+                              task="transcribe", language=language or "zh")
+        return [tokenizer.decode(ids).strip() for ids in hypotheses]
+
+
+class Beam:
+    """The decoder, keeping what each of its calls returned. faster-whisper
+    reads only the first hypothesis of a beam search; asked for as many as
+    the beam holds, the search keeps going until that many have ended,
+    and the others are the recognizer's next readings of the recording."""
+
+    def __init__(self, model):
+        self.model = model
+        self.calls = []
+
+    def generate(self, *args, **kwargs):
+        beam = kwargs.get("beam_size", 1)
+        if beam > 1 and kwargs.get("num_hypotheses", 1) == 1:
+            kwargs["num_hypotheses"] = beam
+        results = self.model.generate(*args, **kwargs)
+        self.calls.append(results)
+        return results
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
 
 
 SENTENCE_ENDS = "。？！?!"
@@ -277,7 +319,7 @@ def handler_for(recognizer):
             vad = recognizer.args.vad if vad == "" else vad in ("1", "true", "yes")
             started = time.monotonic()
             try:
-                segments, info, seconds = recognizer.transcribe(
+                segments, info, seconds, others = recognizer.transcribe(
                     audio, language, text.get("prompt"), temperature, beam_size, vad, window)
             except Exception as err:  # PyAV's errors for audio it cannot read
                 LOG.warning("could not transcribe: %s", err)
@@ -287,12 +329,29 @@ def handler_for(recognizer):
             texts = [s.text.replace("\ufffd", "") for s in segments]
             if recognizer.simplify and (language or info.language or "").startswith("zh"):
                 texts = [recognizer.simplify(t) for t in texts]
+            chinese = recognizer.simplify and (language or info.language or "").startswith("zh")
+
+            def finished(text):
+                text = text.replace("\ufffd", "").strip()
+                if chinese:
+                    text = recognizer.simplify(text)
+                if recognizer.args.drop_loops:
+                    text = collapse_repeats(text)
+                    if looping(text):
+                        return ""
+                return text
+
             result = "".join(texts).strip()
             if recognizer.args.drop_loops:
                 result = collapse_repeats(result)
             if recognizer.args.drop_loops and looping(result):
                 LOG.info("a decoding loop, answered as nothing heard: %s", result)
                 result = ""
+            alternatives = []
+            if result:
+                for other in map(finished, others):
+                    if other and other != result and other not in alternatives:
+                        alternatives.append(other)
             elapsed = time.monotonic() - started
             LOG.info("%.2f s of audio in %.2f s (beam %d, window %g s, prompt %d chars, vad %s): %s",
                      seconds, elapsed, beam_size, window, len(text.get("prompt") or ""), vad,
@@ -305,13 +364,14 @@ def handler_for(recognizer):
                     "language": info.language,
                     "duration": round(seconds, 3),
                     "text": result,
+                    "alternatives": alternatives,
                     "segments": [{"id": i, "start": s.start, "end": s.end, "text": t,
                                   "avg_logprob": s.avg_logprob,
                                   "no_speech_prob": s.no_speech_prob}
                                  for i, (s, t) in enumerate(zip(segments, texts))],
                 })
             else:
-                self.send_json(200, {"text": result})
+                self.send_json(200, {"text": result, "alternatives": alternatives})
 
     return Handler
 

@@ -186,6 +186,7 @@ pub fn app_router_with(
     let transcription = Arc::new(http::transcribe::Transcription::new(
         settings.asr.clone().map(transcribe::Recognizer::new),
         site.clone(),
+        agent.lexicons(),
         settings.transcriptions_per_minute,
         site.pool().clone(),
     ));

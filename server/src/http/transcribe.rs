@@ -24,11 +24,14 @@ use app::protocol::{PageContext, TranscribeResponse, UserForm};
 use super::limits::RateLimiter;
 use super::responses::{Error, RateLimited};
 use super::JsonError;
+use crate::agent::nlu::{readings, Lexicons};
 use crate::agent::session_store::Caller;
 use crate::db::Pool;
 use crate::observe;
 use crate::site::Site;
-use crate::transcribe::{audio, prompt, transcript, Failure, Recognizer, Recording, Refusal};
+use crate::transcribe::{
+    audio, prompt, transcript, Failure, Heard, Recognizer, Recording, Refusal,
+};
 
 /// Recordings one client may send per minute: a student speaks a message
 /// every few seconds at most.
@@ -41,6 +44,8 @@ const FIELD: usize = 16 * 1024;
 pub struct Transcription {
     recognizer: Option<Recognizer>,
     site: Arc<Site>,
+    /// What reads the recognizer's readings (`agent::nlu::readings`).
+    lexicons: Arc<Lexicons>,
     limiter: RateLimiter,
 }
 
@@ -50,12 +55,14 @@ impl Transcription {
     pub fn new(
         recognizer: Option<Recognizer>,
         site: Arc<Site>,
+        lexicons: Arc<Lexicons>,
         per_minute: u32,
         pool: Pool,
     ) -> Transcription {
         Transcription {
             recognizer,
             site,
+            lexicons,
             limiter: RateLimiter::shared(per_minute, Duration::from_secs(60), pool, "transcribe"),
         }
     }
@@ -221,15 +228,15 @@ pub async fn transcribe(
     let (result, elapsed) = recognizer
         .transcribe(upload.audio, recording, &prompt)
         .await;
-    let raw = match result {
-        Ok(raw) => raw,
+    let heard = match result {
+        Ok(heard) => heard,
         Err(f) => {
             tracing::warn!(failure = ?f, elapsed_ms = elapsed.as_millis() as u64, "transcription failed");
             observe::transcription(f.outcome(), elapsed);
             return Err(failed(&f));
         }
     };
-    let text = transcript::clean(&raw, &prompt);
+    let text = reading(&state.lexicons, heard, &prompt, upload.page.as_ref());
     observe::transcription(if text.is_empty() { "empty" } else { "ok" }, elapsed);
     tracing::info!(
         elapsed_ms = elapsed.as_millis() as u64,
@@ -240,4 +247,45 @@ pub async fn transcribe(
         text,
         duration_ms: recording.duration.map(|d| d.as_millis() as u64),
     }))
+}
+
+/// The longest reading the site weighs against others: 30 seconds of
+/// Mandarin is about 150 characters; a longer text is no spoken request,
+/// and is taken as the recognizer gave it.
+pub const MAX_READING_CHARS: usize = 300;
+
+/// The text of what was heard: the recognizer's best reading, cleaned, or
+/// another of its readings that names more (`agent::nlu::readings`), with
+/// the advisors on the student's page as the names a reading may name.
+pub fn reading(
+    lexicons: &Lexicons,
+    heard: Heard,
+    prompt: &str,
+    page: Option<&PageContext>,
+) -> String {
+    let best = transcript::clean(&heard.text, prompt);
+    let short = |t: &str| t.chars().count() <= MAX_READING_CHARS;
+    let mut others: Vec<String> = Vec::new();
+    for other in &heard.alternatives {
+        let other = transcript::clean(other, prompt);
+        if !other.is_empty() && short(&other) && other != best && !others.contains(&other) {
+            others.push(other);
+        }
+    }
+    if best.is_empty() || !short(&best) || others.is_empty() {
+        return best;
+    }
+    let names: Vec<String> = page
+        .map(|p| p.visible_advisors.iter().map(|a| a.name.clone()).collect())
+        .unwrap_or_default();
+    match readings::better_reading(&best, &others, lexicons, &names) {
+        Some(i) => {
+            tracing::info!(
+                reading = i + 1,
+                "another reading of the recognizer names more"
+            );
+            others.swap_remove(i)
+        }
+        None => best,
+    }
 }

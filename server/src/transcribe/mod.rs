@@ -47,6 +47,8 @@ pub struct AsrConfig {
 pub const DEFAULT_MODEL: &str = "whisper-1";
 pub const DEFAULT_LANGUAGE: &str = "zh";
 pub const DEFAULT_TIMEOUT_SECS: u64 = 15;
+/// The recognizer's other readings looked at, at most.
+pub const MAX_ALTERNATIVES: usize = 8;
 
 impl AsrConfig {
     /// `base_url` checked (http or https, no trailing slash) with the
@@ -104,9 +106,26 @@ pub struct Recognizer {
     http: reqwest::Client,
 }
 
-#[derive(Deserialize)]
-struct Answer {
-    text: String,
+/// What a recognizer heard: its text, and the other readings it weighed,
+/// best first, when it gives them (`.ci/asr`'s server does: the other
+/// hypotheses of its beam search; OpenAI-style APIs give none).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct Heard {
+    pub text: String,
+    #[serde(default)]
+    pub alternatives: Vec<String>,
+}
+
+impl Heard {
+    /// A recognizer's answer body: `{"text": …}`, perhaps with
+    /// `"alternatives": […]`, of which no more than [`MAX_ALTERNATIVES`]
+    /// are kept (another server's idea of the field is not read past a
+    /// few). Anything else is [`Failure::Malformed`].
+    pub fn read(body: &[u8]) -> Result<Heard, Failure> {
+        let mut heard: Heard = serde_json::from_slice(body).map_err(|_| Failure::Malformed)?;
+        heard.alternatives.truncate(MAX_ALTERNATIVES);
+        Ok(heard)
+    }
 }
 
 impl Recognizer {
@@ -123,14 +142,14 @@ impl Recognizer {
         &self.config
     }
 
-    /// The recognizer's text for `audio` (checked by [`audio::check`]),
+    /// What the recognizer heard in `audio` (checked by [`audio::check`]),
     /// recognized with `prompt`; the time it took with it.
     pub async fn transcribe(
         &self,
         audio: Vec<u8>,
         recording: Recording,
         prompt: &str,
-    ) -> (Result<String, Failure>, Duration) {
+    ) -> (Result<Heard, Failure>, Duration) {
         let started = Instant::now();
         let result = self.call(audio, recording, prompt).await;
         (result, started.elapsed())
@@ -141,7 +160,7 @@ impl Recognizer {
         audio: Vec<u8>,
         recording: Recording,
         prompt: &str,
-    ) -> Result<String, Failure> {
+    ) -> Result<Heard, Failure> {
         let file = reqwest::multipart::Part::bytes(audio)
             .file_name(recording.container.file_name())
             .mime_str(recording.container.mime())
@@ -165,9 +184,7 @@ impl Recognizer {
             return Err(Failure::Rejected(status.as_u16()));
         }
         let body = response.bytes().await.map_err(transport)?;
-        serde_json::from_slice::<Answer>(&body)
-            .map(|a| a.text)
-            .map_err(|_| Failure::Malformed)
+        Heard::read(&body)
     }
 }
 

@@ -8,7 +8,7 @@
 //! {"status": 500, "times": 1}, {"delay_ms": 5000, "text": "太晚了"}]}`.
 //! Rule fields: `when_prompt` (the prompt contains this), `times` (uses
 //! before it is spent), `status` (answered with this error status),
-//! `delay_ms` (before answering), `text`. The first rule that matches and
+//! `delay_ms` (before answering), `text`, `alternatives` (other readings). The first rule that matches and
 //! is not spent answers; none → `{"text": ""}` (nothing heard).
 //!
 //! Besides: `GET /received` (what was received, as JSON), `PUT /script`
@@ -44,6 +44,10 @@ pub struct Rule {
     pub delay_ms: u64,
     #[serde(default)]
     pub text: Option<String>,
+    /// The recognizer's other readings, best first (as `.ci/asr`'s server
+    /// answers them).
+    #[serde(default)]
+    pub alternatives: Vec<String>,
 }
 
 /// One request as the recognizer saw it.
@@ -184,5 +188,6 @@ async fn transcriptions(State(shared): State<Arc<Shared>>, mut form: Multipart) 
         )
             .into_response();
     }
-    Json(json!({"text": rule.text.unwrap_or_default()})).into_response()
+    Json(json!({"text": rule.text.unwrap_or_default(), "alternatives": rule.alternatives}))
+        .into_response()
 }

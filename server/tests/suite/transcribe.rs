@@ -156,6 +156,40 @@ async fn a_recording_is_transcribed_with_the_pages_names_and_comes_back_as_typed
 }
 
 #[tokio::test]
+async fn another_reading_of_the_recognizer_that_names_more_is_the_text() {
+    // 川大计科 heard as 春大计科, 四川大学 among the other readings; a
+    // reading naming another school is never taken; on a ranking, a reading
+    // naming an advisor of the page.
+    let asr = recognizer(json!([
+        {"times": 1, "text": "春大计科。", "alternatives": ["春大计科", "纯大计科", "川大计科。"]},
+        {"times": 1, "text": "我想考北京大学", "alternatives": ["我想考南京大学计算机"]},
+        {"times": 1, "text": "打开送立天老师的主页", "alternatives": ["打开宋莉婷老师的主页"]}
+    ]))
+    .await;
+    let (app, _) = site(Some(config(&asr.base_url(), 5000)), 12).await;
+    let page = json!({
+        "current_page": "ranking",
+        "visible_advisors": [{"id": "1", "name": "宋莉婷"}, {"id": "2", "name": "欧阳明"}],
+        "ranking_filters": {"school": "北京大学", "major": "计算机科学与技术"}
+    });
+    let mut heard = Vec::new();
+    for page in [None, None, Some(page.to_string())] {
+        let audio = recording(1500);
+        let mut parts: Vec<(&str, Option<&str>, &[u8])> = vec![("audio", Some("a.wav"), &audio)];
+        if let Some(page) = &page {
+            parts.push(("page_context", None, page.as_bytes()));
+        }
+        let (status, body, _) = post(&app, multipart(&parts), &[]).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        heard.push(body["text"].as_str().unwrap().to_string());
+    }
+    assert_eq!(
+        heard,
+        ["川大计科。", "我想考北京大学", "打开宋莉婷老师的主页"]
+    );
+}
+
+#[tokio::test]
 async fn silence_and_subtitles_heard_in_it_come_back_empty() {
     let asr = recognizer(json!([
         {"times": 1, "text": "字幕由Amara.org社区提供"},

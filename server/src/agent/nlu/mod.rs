@@ -22,6 +22,7 @@
 //! - `faq`         FAQ file and matching (under `lexicon`, which holds it)
 //! - `acts`        what the student asks for, with its precedence
 //! - `coverage`    what none of the above read (a model is asked only then)
+//! - `readings`    of a recognizer's readings of one recording, the one naming most
 //!
 //! Pipeline of `analyze`: normalise → scan → names heard → resolve roles → unknown names →
 //! negation → references → correction cues → slots → preferences → FAQ → act
@@ -38,6 +39,7 @@ mod negation;
 mod normalize;
 mod patterns;
 mod preferences;
+pub mod readings;
 mod references;
 mod roles;
 mod slots;
