@@ -81,7 +81,9 @@ bench-front: setup
 	cd end2end && npx playwright test -c playwright.bench.config.ts
 
 # The same 8 messages through a LangGraph ReAct agent (zero-latency scripted
-# model, the same tools over the same SQLite demo data), in process: p50/p95.
+# model, the same tools over the same SQLite demo data), in process, and
+# through this site's agent (`make bench`'s turn and HTTP round trip),
+# alternately twice; prints both p50s and their ratio.
 bench-langgraph:
 	scripts/langgraph-baseline/run.sh
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make bench-langgraph`: the LangGraph ReAct baseline of the chat-turn
-# comparison (baseline.py says what it measures and why it is fair).
+# `make bench-langgraph`: the chat-turn comparison, both sides in one run:
+# the LangGraph ReAct baseline (baseline.py says what it measures and why
+# it is fair) and this site's agent bench, alternately, and the ratio.
 # Idempotent: the venv (.cache/langgraph-venv) is installed only when
 # requirements.txt changed since the last install, and the demo database
 # (data/langgraph-demo.db) is written only when missing, by the release
@@ -52,5 +53,32 @@ if [ ! -f "$db" ]; then
     echo "demo database: written in $((SECONDS - started)) s"
 fi
 
-# 3. The measurement.
-exec "$venv/bin/python" "$here/baseline.py" "$db"
+# 3. Both sides, twice, alternately (a build or an eval beside the run
+# moves both the same way within a round): the LangGraph agent in
+# process, then this site's agent (`cargo bench -p server --bench agent`:
+# the same 8 messages inside the server and over loopback HTTP), then the
+# ratios of the p50s, round by round.
+ours() {
+    cargo bench -q -p server --bench agent 2>/dev/null | grep -E "turn \(server\)|round trip"
+}
+mkdir -p .cache
+for round in 1 2; do
+    echo "== round $round"
+    "$venv/bin/python" "$here/baseline.py" "$db" | tee .cache/langgraph-round-$round.txt
+    ours | tee -a .cache/langgraph-round-$round.txt
+done
+python3 - .cache/langgraph-round-1.txt .cache/langgraph-round-2.txt <<'PY'
+import re, sys
+UNIT = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
+def p50(text, label):
+    m = re.search(re.escape(label) + r".*?p50=\s*([0-9.]+)(s|ms|µs|ns)", text)
+    return float(m.group(1)) * UNIT[m.group(2)]
+for i, path in enumerate(sys.argv[1:], 1):
+    text = open(path, encoding="utf-8").read()
+    theirs = p50(text, "langgraph react turn (in process)")
+    inside = p50(text, "embedded planner turn (server)")
+    http = p50(text, "POST /api/v1/chat round trip")
+    print(f"round {i}: LangGraph {theirs * 1e3:.2f} ms in process; ours {inside * 1e3:.2f} ms "
+          f"inside the server, {http * 1e3:.2f} ms over HTTP: "
+          f"{theirs / http:.1f}x over HTTP, {theirs / inside:.1f}x inside the server")
+PY
