@@ -264,6 +264,26 @@ fn hearsay_runs_on_until_the_writer_s_own_voice() {
 }
 
 #[test]
+fn a_post_is_someone_else_s_words_and_chong_before_a_person_is_at() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // What a post said, rejected by the writer: the negation of it.
+    assert_eq!(
+        s("网上有帖子说他经常骂人，我不同意这个说法"),
+        [None, None, Some(4), None]
+    );
+    assert_eq!(
+        s("评论区有人说他补助很少，其实挺多的"),
+        [None, Some(4), None, None]
+    );
+    // 冲 aimed at someone is "at": the 发火 is what is negated or said.
+    assert_eq!(s("他从没冲谁发过火"), [None, None, Some(4), None]);
+    assert_eq!(s("他动不动就冲我们吼"), [None, None, Some(2), None]);
+    // A brusque manner is still 冲.
+    assert_eq!(s("老师说话很冲"), [None, None, Some(2), None]);
+}
+
+#[test]
 fn a_number_for_all_four_sets_each_and_a_hedge_after_it_takes_nothing_back() {
     let r = Reader::load();
     let said = r.read_after("都改成3分吧，不过我也不太确定", Some(Dimension::Prospects));
