@@ -15,6 +15,9 @@
 //! - typed pinyin naming several entries ("jiaoda") is ambiguous the way
 //!   the alias 交大 is.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use crate::text::sound::{How, Match, SoundIndex};
 
 use super::lexicon::{Cue, Lexicons, Tag};
@@ -43,13 +46,31 @@ fn kind(tag: &Tag) -> Option<Kind> {
     }
 }
 
+/// The names indexes kept, by their list of names.
+type Kept = HashMap<Vec<Vec<char>>, Arc<SoundIndex<Tag>>>;
+
 /// The sound index of the caller's advisor names (those on the page and in
-/// the session: a handful, so it is built per utterance).
-pub(crate) fn names_index(names: &[Vec<char>]) -> SoundIndex<Tag> {
+/// the session). Building one costs more than reading a message with it
+/// (each name's syllables, spellings and initials), and the same page's
+/// names come back turn after turn and student after student (a ranking's
+/// first page), so the last few hundred lists are kept.
+pub(crate) fn names_index(names: &[Vec<char>]) -> Arc<SoundIndex<Tag>> {
+    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
+    const KEEP: usize = 256;
+    let kept = KEPT.get_or_init(Default::default);
+    if let Some(ix) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(names) {
+        return ix.clone();
+    }
     let mut ix = SoundIndex::new();
     for (i, n) in names.iter().enumerate() {
         ix.insert(&n.iter().collect::<String>(), Tag::Name(i));
     }
+    let ix = Arc::new(ix);
+    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() >= KEEP {
+        kept.clear();
+    }
+    kept.insert(names.to_vec(), ix.clone());
     ix
 }
 
