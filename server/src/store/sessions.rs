@@ -256,38 +256,14 @@ async fn save_in_one_call(
             .push("; ");
         (*count.quota, count.now_ms)
     });
-    sql.push_numbered(UPSERT_SESSION)
-        .bind(session.id.to_string())
-        .bind(session.persona.to_string())
-        .bind(session.form.clone())
-        .bind(session.page_context.clone())
-        .bind(session.memory.clone());
+    push_session(&mut sql, session);
     if !lines.is_empty() {
-        sql.push("; ").push(INSERT_LINES);
-        sql.push_values(lines, |b, line| {
-            b.push_bind(session.id.to_string())
-                .push_bind(line.role)
-                .push_bind(line.content.to_string())
-                .push_bind(line.agent.clone())
-                .push_bind(line.intent.clone())
-                .push_bind(line.tool_calls.clone())
-                .push_bind(line.events.clone())
-                .push_bind(line.error.clone());
-        });
+        sql.push("; ");
+        push_lines(&mut sql, session.id, lines);
     }
-    match checkpoint {
-        None => {}
-        Some(CheckpointWrite::Put(state)) => {
-            sql.push("; ")
-                .push_numbered(PUT_CHECKPOINT)
-                .bind(session.id.to_string())
-                .bind(state);
-        }
-        Some(CheckpointWrite::Delete) => {
-            sql.push("; ")
-                .push_numbered(DELETE_CHECKPOINT)
-                .bind(session.id.to_string());
-        }
+    if let Some(checkpoint) = checkpoint {
+        sql.push("; ");
+        push_checkpoint(&mut sql, session.id, checkpoint);
     }
     if decide.is_none() {
         sql.push("; COMMIT");
@@ -367,46 +343,64 @@ async fn save_by_statements(
             return Ok(Saved::OverLimit(wait));
         }
     }
-    sqlx::query(UPSERT_SESSION)
-        .bind(session.id)
-        .bind(session.persona)
-        .bind(&session.form)
-        .bind(&session.page_context)
-        .bind(&session.memory)
-        .execute(&mut *tx)
-        .await?;
+    let mut statements = vec![Sql::new("")];
+    push_session(&mut statements[0], session);
     if !lines.is_empty() {
-        let mut qb = Sql::new(INSERT_LINES);
-        qb.push_values(lines, |b, line| {
-            b.push_bind(session.id)
-                .push_bind(line.role)
-                .push_bind(line.content)
-                .push_bind(line.agent.as_deref())
-                .push_bind(line.intent.as_deref())
-                .push_bind(line.tool_calls.as_deref())
-                .push_bind(line.events.as_deref())
-                .push_bind(line.error.as_deref());
-        });
-        qb.build().execute(&mut *tx).await?;
+        let mut sql = Sql::new("");
+        push_lines(&mut sql, session.id, lines);
+        statements.push(sql);
     }
-    match checkpoint {
-        None => {}
-        Some(CheckpointWrite::Put(state)) => {
-            sqlx::query(PUT_CHECKPOINT)
-                .bind(session.id)
-                .bind(state)
-                .execute(&mut *tx)
-                .await?;
-        }
-        Some(CheckpointWrite::Delete) => {
-            sqlx::query(DELETE_CHECKPOINT)
-                .bind(session.id)
-                .execute(&mut *tx)
-                .await?;
-        }
+    if let Some(checkpoint) = checkpoint {
+        let mut sql = Sql::new("");
+        push_checkpoint(&mut sql, session.id, checkpoint);
+        statements.push(sql);
+    }
+    for mut sql in statements {
+        sql.build().execute(&mut *tx).await?;
     }
     tx.commit().await?;
     Ok(Saved::Stored)
+}
+
+/// The session's upsert, its values bound. Both backends' writes build
+/// their statements here; the values are owned, as a batch runs in a task
+/// of its own.
+fn push_session(sql: &mut Sql<'static>, session: &SessionRow<'_>) {
+    sql.push_numbered(UPSERT_SESSION)
+        .bind(session.id.to_string())
+        .bind(session.persona.to_string())
+        .bind(session.form.clone())
+        .bind(session.page_context.clone())
+        .bind(session.memory.clone());
+}
+
+/// The insert of the turn's lines, their values bound.
+fn push_lines(sql: &mut Sql<'static>, id: &str, lines: &[MessageRow<'_>]) {
+    sql.push(INSERT_LINES);
+    sql.push_values(lines, |b, line| {
+        b.push_bind(id.to_string())
+            .push_bind(line.role)
+            .push_bind(line.content.to_string())
+            .push_bind(line.agent.clone())
+            .push_bind(line.intent.clone())
+            .push_bind(line.tool_calls.clone())
+            .push_bind(line.events.clone())
+            .push_bind(line.error.clone());
+    });
+}
+
+/// The change to the session's checkpoint, its values bound.
+fn push_checkpoint(sql: &mut Sql<'static>, id: &str, checkpoint: CheckpointWrite) {
+    match checkpoint {
+        CheckpointWrite::Put(state) => {
+            sql.push_numbered(PUT_CHECKPOINT)
+                .bind(id.to_string())
+                .bind(state);
+        }
+        CheckpointWrite::Delete => {
+            sql.push_numbered(DELETE_CHECKPOINT).bind(id.to_string());
+        }
+    }
 }
 
 /// Deletes sessions untouched for `days` days (their messages and
