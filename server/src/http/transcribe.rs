@@ -266,9 +266,10 @@ pub fn reading(
     let best = transcript::clean(&heard.text, prompt);
     let short = |t: &str| t.chars().count() <= MAX_READING_CHARS;
     let mut others: Vec<String> = Vec::new();
-    for other in &heard.alternatives {
+    // Measured as it came, before any work on it.
+    for other in heard.alternatives.iter().filter(|t| short(t)) {
         let other = transcript::clean(other, prompt);
-        if !other.is_empty() && short(&other) && other != best && !others.contains(&other) {
+        if !other.is_empty() && other != best && !others.contains(&other) {
             others.push(other);
         }
     }
