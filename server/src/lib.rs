@@ -6,6 +6,8 @@
 //!   once by `main` and handed down (`server --help`).
 //! - [`loopback`]: a router served in the background until dropped (the
 //!   scripted model and recognizer of the tests and the mock commands).
+//! - [`outbound`]: answers from the services the server calls (the model,
+//!   the recognizer) read with a bound on their bytes.
 //! - [`observe`]: the metrics every part counts with one line, and how a
 //!   log line may name a client (never by its address).
 //! - [`graph`]: the one runner of the agent's and the coach's graphs.
@@ -69,6 +71,7 @@ pub mod latency;
 pub mod llm;
 pub mod loopback;
 pub mod observe;
+pub mod outbound;
 pub mod places;
 pub mod ranking;
 pub mod reviews;

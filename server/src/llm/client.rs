@@ -258,23 +258,14 @@ fn retry_after(value: &str) -> Option<Duration> {
         .then(|| Duration::from_secs_f64(s.min(MAX_RETRY_AFTER.as_secs_f64())))
 }
 
-/// At most `limit` bytes of a body, and whether that was all of it (a
-/// `Content-Length` can lie or be absent, so the bytes are counted as
-/// they come, and reading stops at the limit).
+/// At most `limit` bytes of a body ([`crate::outbound::read_up_to`]).
 async fn read_up_to(
-    mut response: reqwest::Response,
+    response: reqwest::Response,
     limit: usize,
 ) -> Result<(Vec<u8>, bool), LlmError> {
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(transport)? {
-        let room = limit - body.len();
-        if chunk.len() > room {
-            body.extend_from_slice(&chunk[..room]);
-            return Ok((body, false));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok((body, true))
+    crate::outbound::read_up_to(response, limit)
+        .await
+        .map_err(transport)
 }
 
 /// The pause before retry `attempt + 1`: the server's `Retry-After` when it

@@ -49,6 +49,9 @@ pub const DEFAULT_LANGUAGE: &str = "zh";
 pub const DEFAULT_TIMEOUT_SECS: u64 = 15;
 /// The recognizer's other readings looked at, at most.
 pub const MAX_ALTERNATIVES: usize = 8;
+/// A recognizer's answer read, at most: thirty seconds of speech with its
+/// other readings is a few kilobytes; anything past this is not an answer.
+pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
 impl AsrConfig {
     /// `base_url` checked (http or https, no trailing slash) with the
@@ -183,7 +186,12 @@ impl Recognizer {
         if !status.is_success() {
             return Err(Failure::Rejected(status.as_u16()));
         }
-        let body = response.bytes().await.map_err(transport)?;
+        let (body, whole) = crate::outbound::read_up_to(response, MAX_ANSWER_BYTES)
+            .await
+            .map_err(transport)?;
+        if !whole {
+            return Err(Failure::Malformed);
+        }
         Heard::read(&body)
     }
 }
@@ -211,5 +219,34 @@ mod tests {
         assert_eq!(c.language, "zh");
         let e = AsrConfig::new("127.0.0.1:8090").unwrap_err();
         assert!(e.contains("ASR_BASE_URL"), "{e}");
+    }
+
+    /// A recognizer that answers without end is cut off at
+    /// [`MAX_ANSWER_BYTES`] and its answer refused, not held in memory;
+    /// a normal answer beside it is read.
+    #[tokio::test]
+    async fn an_answer_past_the_bound_is_refused_unread() {
+        use crate::loopback::{ephemeral, Served};
+        use axum::routing::post;
+        let endless = format!(r#"{{"text":"{}"}}"#, "北".repeat(MAX_ANSWER_BYTES));
+        let app = axum::Router::new()
+            .route(
+                "/flood/v1/audio/transcriptions",
+                post(move || async move { endless }),
+            )
+            .route(
+                "/fine/v1/audio/transcriptions",
+                post(|| async { r#"{"text":"北京大学"}"# }),
+            );
+        let served = Served::on(ephemeral().await.unwrap(), app);
+        let wav = audio::silent_wav(1000);
+        let recording = audio::check(&wav).unwrap();
+        let at = |path: &str| {
+            Recognizer::new(AsrConfig::new(&format!("http://{}/{path}/v1", served.addr())).unwrap())
+        };
+        let (flood, _) = at("flood").transcribe(wav.clone(), recording, "").await;
+        assert_eq!(flood, Err(Failure::Malformed));
+        let (fine, _) = at("fine").transcribe(wav, recording, "").await;
+        assert_eq!(fine.unwrap().text, "北京大学");
     }
 }
