@@ -225,7 +225,10 @@ pub async fn transcribe(
         upload.page.as_ref(),
         upload.form.as_ref(),
     );
-    let (result, elapsed) = recognizer
+    // Kept for a second listening (`listen_again`): the body is at most
+    // a megabyte, and the request holds it anyway.
+    let audio = upload.audio.clone();
+    let (result, mut elapsed) = recognizer
         .transcribe(upload.audio, recording, &prompt)
         .await;
     let heard = match result {
@@ -236,7 +239,20 @@ pub async fn transcribe(
             return Err(failed(&f));
         }
     };
-    let text = reading(&state.lexicons, heard, &prompt, upload.page.as_ref());
+    let mut text = reading(&state.lexicons, heard, &prompt, upload.page.as_ref());
+    if let Some((again, took)) = listen_again(
+        &state.lexicons,
+        recognizer,
+        audio,
+        recording,
+        &text,
+        upload.page.as_ref(),
+    )
+    .await
+    {
+        elapsed += took;
+        text = again;
+    }
     observe::transcription(if text.is_empty() { "empty" } else { "ok" }, elapsed);
     tracing::info!(
         elapsed_ms = elapsed.as_millis() as u64,
@@ -247,6 +263,53 @@ pub async fn transcribe(
         text,
         duration_ms: recording.duration.map(|d| d.as_millis() as u64),
     }))
+}
+
+/// The recording heard once more, told the names its first reading came
+/// near but did not read (`readings::listen_for`), when there are any:
+/// the text to take instead of `first`, if this listening reads more
+/// names and none otherwise (`readings::better_reading`), with the time
+/// it took either way. A failure of the second listening leaves the first
+/// reading as it was.
+async fn listen_again(
+    lexicons: &Lexicons,
+    recognizer: &Recognizer,
+    audio: Vec<u8>,
+    recording: Recording,
+    first: &str,
+    page: Option<&PageContext>,
+) -> Option<(String, Duration)> {
+    let names = page_names(page);
+    let listen = readings::listen_for(first, lexicons, &names)?;
+    let prompt = prompt::again(&listen.schools, &listen.majors);
+    let (result, took) = recognizer.transcribe(audio, recording, &prompt).await;
+    let again = match result {
+        Ok(heard) => reading(lexicons, heard, &prompt, page),
+        Err(f) => {
+            tracing::info!(failure = ?f, "the second listening failed; the first reading stands");
+            return Some((first.to_string(), took));
+        }
+    };
+    let better = readings::better_reading(first, std::slice::from_ref(&again), lexicons, &names);
+    tracing::info!(
+        taken = better.is_some(),
+        elapsed_ms = took.as_millis() as u64,
+        "heard again"
+    );
+    Some((
+        if better.is_some() {
+            again
+        } else {
+            first.to_string()
+        },
+        took,
+    ))
+}
+
+/// The advisors on the student's page, by name: names a reading may name.
+fn page_names(page: Option<&PageContext>) -> Vec<String> {
+    page.map(|p| p.visible_advisors.iter().map(|a| a.name.clone()).collect())
+        .unwrap_or_default()
 }
 
 /// The longest reading the site weighs against others: 30 seconds of
@@ -276,9 +339,7 @@ pub fn reading(
     if best.is_empty() || !short(&best) || others.is_empty() {
         return best;
     }
-    let names: Vec<String> = page
-        .map(|p| p.visible_advisors.iter().map(|a| a.name.clone()).collect())
-        .unwrap_or_default();
+    let names = page_names(page);
     match readings::better_reading(&best, &others, lexicons, &names) {
         Some(i) => {
             tracing::info!(

@@ -126,6 +126,19 @@ pub fn build(catalog: &Catalog, page: Option<&PageContext>, form: Option<&UserFo
     ])
 }
 
+/// The prompt for hearing a recording once more
+/// (`agent::nlu::readings::listen_for`): the names the first listening
+/// read and those its unread words came near, and nothing else, so that
+/// these are what the recognizer weighs the sound against.
+pub fn again(schools: &[String], majors: &[String]) -> String {
+    fill(&[
+        ("schools", join(schools.iter().cloned())),
+        ("majors", join(majors.iter().cloned())),
+        ("form", String::new()),
+        ("page", String::new()),
+    ])
+}
+
 /// The form's words: the lexicon's first directions, then [`FORM_WORDS`]
 /// (the same for every recording, read once).
 fn form_words() -> &'static str {

@@ -190,6 +190,58 @@ async fn another_reading_of_the_recognizer_that_names_more_is_the_text() {
 }
 
 #[tokio::test]
+async fn a_request_missing_a_name_is_heard_again_for_the_names_it_came_near() {
+    // The first prompt (every recording's) carries the form's words (温和);
+    // the second, only the names to listen for. 临床 heard as 林城 the
+    // first time; then: right, another school (never taken), a failure
+    // (the first reading stands).
+    let first = json!({"when_prompt": "温和", "times": 1, "text": "我想去中山大学读林城"});
+    let asr = recognizer(json!([
+        first, {"times": 1, "text": "我想去中山大学读临床"},
+        first, {"times": 1, "text": "我想去南京大学读临床"},
+        first, {"times": 1, "status": 500}
+    ]))
+    .await;
+    let (app, _) = site(Some(config(&asr.base_url(), 5000)), 12).await;
+    let mut heard = Vec::new();
+    for _ in 0..3 {
+        let audio = recording(1500);
+        let (status, body, _) =
+            post(&app, multipart(&[("audio", Some("a.wav"), &audio)]), &[]).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        heard.push(body["text"].as_str().unwrap().to_string());
+    }
+    assert_eq!(
+        heard,
+        [
+            "我想去中山大学读临床",
+            "我想去中山大学读林城",
+            "我想去中山大学读林城"
+        ]
+    );
+    let got = asr.received();
+    assert_eq!(got.len(), 6);
+    let again = &got[1].prompt;
+    assert!(
+        again.contains("临床") && again.contains("中山大学"),
+        "{again}"
+    );
+    assert!(!again.contains("温和"), "{again}");
+
+    // A request read whole is heard once.
+    let asr = recognizer(json!([{"text": "我想考中山大学的临床医学"}])).await;
+    let (app, _) = site(Some(config(&asr.base_url(), 5000)), 12).await;
+    let (status, _, _) = post(
+        &app,
+        multipart(&[("audio", Some("a.wav"), &recording(1500))]),
+        &[],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(asr.received().len(), 1);
+}
+
+#[tokio::test]
 async fn silence_and_subtitles_heard_in_it_come_back_empty() {
     let asr = recognizer(json!([
         {"times": 1, "text": "字幕由Amara.org社区提供"},

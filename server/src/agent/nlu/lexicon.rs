@@ -15,6 +15,12 @@ use super::faq::{self, FaqEntry};
 use super::types::NameSet;
 use crate::text::lexfile;
 use crate::text::sound::SoundIndex;
+
+/// The groups of the sound index (`sound`): which characters are common
+/// is judged among names of one kind.
+pub(crate) const SCHOOL_SOUNDS: u8 = 0;
+pub(crate) const MAJOR_SOUNDS: u8 = 1;
+pub(crate) const DIRECTION_SOUNDS: u8 = 2;
 use crate::text::trie::Trie;
 use crate::text::utterance::{chars, WordList};
 
@@ -316,13 +322,13 @@ impl Lexicons {
         for (i, s) in schools.iter().enumerate() {
             for name in std::iter::once(&s.canonical).chain(&s.aliases) {
                 lex.trie.insert(&chars(name), Tag::School(i));
-                lex.sound.insert_in(name, Tag::School(i), 0);
+                lex.sound.insert_in(name, Tag::School(i), SCHOOL_SOUNDS);
             }
         }
         for (i, m) in majors.iter().enumerate() {
             for name in std::iter::once(&m.canonical).chain(&m.aliases) {
                 lex.trie.insert(&chars(name), Tag::Major(i));
-                lex.sound.insert_in(name, Tag::Major(i), 1);
+                lex.sound.insert_in(name, Tag::Major(i), MAJOR_SOUNDS);
             }
         }
         lex.load_directions();
@@ -357,10 +363,12 @@ impl Lexicons {
             let idx = self.directions.len();
             self.directions.push(e.key.clone());
             self.trie.insert(&chars(&e.key), Tag::Direction(idx));
-            self.sound.insert_in(&e.key, Tag::Direction(idx), 2);
+            self.sound
+                .insert_in(&e.key, Tag::Direction(idx), DIRECTION_SOUNDS);
             for t in &e.terms {
                 self.trie.insert(&chars(t), Tag::Direction(idx));
-                self.sound.insert_in(t, Tag::Direction(idx), 2);
+                self.sound
+                    .insert_in(t, Tag::Direction(idx), DIRECTION_SOUNDS);
             }
         }
     }

@@ -19,8 +19,72 @@
 //!   several entries (清华浙大 for 西南交大: two schools side by side), a
 //!   reading naming one of them is no evidence for it either; only where it
 //!   sounded like one entry alone does a reading of that entry confirm it.
+//!
+//! When no reading names the school or the major the student seems to be
+//! asking about, the recording may be heard once more, told the few names
+//! its words came near ([`listen_for`]); what that second listening hears
+//! is one more reading, taken by the same rule.
 
-use super::{analyze, Analysis, Lexicons, Reference, Slot};
+use super::lexicon::{MAJOR_SOUNDS, SCHOOL_SOUNDS};
+use super::{analyze, Act, Analysis, Lexicons, Reference, Slot};
+
+/// Names of each kind a second listening is told, at most.
+const NEAR_NAMES: usize = 3;
+
+/// What to listen for when the recording is heard again: the names read
+/// (so they come out the same) and the names near words that read as
+/// none, of the kinds the reading is missing.
+#[derive(Debug, Default, PartialEq)]
+pub struct Listen {
+    pub schools: Vec<String>,
+    pub majors: Vec<String>,
+}
+
+/// Whether `text`, the reading taken, is worth hearing again, and for
+/// which names. Only a request about a school and major (no act, or one
+/// about places and their advisors) that leaves the school or the major
+/// unread, or heard only by sound, where words code did not understand
+/// (`Analysis::unexplained`) come near a name of that kind
+/// (`text::sound`'s `nearest`). Never a message about advisors (it points
+/// at one), nor one read whole, nor one that reads several entries on
+/// purpose (北大或者清华, 交大: asked about as they are).
+pub fn listen_for(text: &str, lex: &Lexicons, known_names: &[String]) -> Option<Listen> {
+    let a = analyze(text, lex, known_names);
+    let about_places = matches!(
+        a.act,
+        Act::None
+            | Act::WantExam
+            | Act::AboutPlace
+            | Act::ListAdvisors
+            | Act::Recommend
+            | Act::Statistics
+    );
+    if !a.references.is_empty() || !about_places {
+        return None;
+    }
+    let unexplained: Vec<char> = a.unexplained.join("，").chars().collect();
+    let kind = |slot: &Option<Slot>, group: u8| -> (bool, Vec<String>) {
+        match slot {
+            Some(Slot::One(name)) => (false, vec![name.clone()]),
+            Some(Slot::Ambiguous { .. } | Slot::Either(_)) => (false, Vec::new()),
+            heard => {
+                let mut names: Vec<String> = match heard {
+                    Some(Slot::Heard { candidates, .. }) => candidates.clone(),
+                    _ => Vec::new(),
+                };
+                for near in lex.sound.nearest(&unexplained, |_| true, group, NEAR_NAMES) {
+                    if names.len() < NEAR_NAMES && !names.contains(&near.name) {
+                        names.push(near.name);
+                    }
+                }
+                (!names.is_empty(), names)
+            }
+        }
+    };
+    let (school_near, schools) = kind(&a.school, SCHOOL_SOUNDS);
+    let (major_near, majors) = kind(&a.major, MAJOR_SOUNDS);
+    (school_near || major_near).then_some(Listen { schools, majors })
+}
 
 /// The index in `others` of the reading to take instead of `best`, if one
 /// reads strictly more names than it and contradicts none it read; of
@@ -149,6 +213,34 @@ mod tests {
             ),
             None
         );
+    }
+
+    fn listen(text: &str) -> Option<Listen> {
+        listen_for(text, lexicons(), &[])
+    }
+
+    #[test]
+    fn a_request_missing_a_name_is_heard_again_for_the_names_near_it() {
+        let l = listen("我想去中山大学读林城").unwrap();
+        assert_eq!(l.schools, ["中山大学"]);
+        assert!(l.majors.iter().any(|m| m == "临床"), "{l:?}");
+        let l = listen("华库网案").unwrap();
+        assert!(l.schools.iter().any(|m| m == "华科"), "{l:?}");
+        assert!(l.majors.iter().any(|m| m == "网安"), "{l:?}");
+        // Heard by sound only: what it sounded like is listened for.
+        let l = listen("我想报哈尔、并工业大学的计算机").unwrap();
+        assert_eq!(l.schools[0], "哈尔滨工业大学");
+    }
+
+    #[test]
+    fn what_is_read_or_no_request_is_not_heard_again() {
+        assert_eq!(listen("我想考北京大学计算机"), None);
+        // A school alone, read whole: nothing is missing that was said.
+        assert_eq!(listen("我想考北京大学"), None);
+        assert_eq!(listen("好的谢谢"), None);
+        assert_eq!(listen("第二个老师怎么样"), None);
+        // Two schools on purpose: asked about, not heard again.
+        assert_eq!(listen("北大或者清华的计算机都行"), None);
     }
 
     #[test]

@@ -32,9 +32,11 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap as HashMap;
 
 mod align;
+mod near;
 mod syllable;
 
 use align::align;
+pub use near::Near;
 pub use syllable::{fuzzy, tolerance};
 use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND, SAME_READING};
 
