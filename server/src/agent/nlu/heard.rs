@@ -3,8 +3,10 @@
 //! (negation, slots, references) reads them like any other name.
 //!
 //! It only fills what the exact pass left empty: a school when no school
-//! was read, a major when no major was, and so on; the characters of what
-//! was read stay as they are. Of the names found:
+//! was read, a major when no major was, and so on (after the last
+//! correction, when there is one: "复旦，不对，是同机的自动化" took 复旦
+//! back); the characters of what was read stay as they are. Of the names
+//! found:
 //! - one clearly closest (and, for a name of three syllables or fewer,
 //!   said where a name stands: next to a school or a major, before
 //!   专业/系/大学, or alone in its clause, so that 心里 never becomes 心理学
@@ -207,11 +209,16 @@ fn read_whole_names(text: &mut Text, matches: &[Match<Tag>]) {
                 && t.end - t.start < m.end - m.start
                 && t.tags.iter().any(|g| kind(g) == Some(k) && *g != m.value)
         });
+        // A rival is another name about as close over as much of the
+        // text: a shorter one heard inside this one explains fewer of its
+        // characters (电器工程 is near 电子工程 too, but 电器工程及自动化
+        // is 电气工程及其自动化).
         let rivals = matches.iter().any(|o| {
             o.value != m.value
                 && kind(&o.value) == Some(k)
                 && o.start < m.end
                 && m.start < o.end
+                && o.end - o.start >= m.end - m.start
                 && o.distance <= m.distance + MARGIN
         });
         // Or one heard whole where nothing was read, beside a name of its
@@ -250,10 +257,13 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
     // text's characters, which no token changes.
     let heard: Vec<Match<Tag>> = lex.sound.find(&text.chars, |i| text.chars[i] != SEP);
     read_whole_names(text, &heard);
+    // A name read only before a correction ("复旦，不对，是同机的…") may be
+    // the one taken back: its kind is still missing after the correction.
+    let after = super::correction::last_marker_end(text).unwrap_or(0);
     let present = |k: Kind| {
         text.tokens
             .iter()
-            .any(|t| t.tags.iter().any(|g| kind(g) == Some(k)))
+            .any(|t| t.start >= after && t.tags.iter().any(|g| kind(g) == Some(k)))
     };
     let missing: Vec<Kind> = [Kind::School, Kind::Major, Kind::Direction, Kind::Name]
         .into_iter()
@@ -464,6 +474,10 @@ mod tests {
         let a = analyze("清华，老师好，我想考哈尔冰工业大学的机械", lex, &[]);
         assert_eq!(a.school, one("哈尔滨工业大学"));
         assert_eq!(a.major, one("机械工程"));
+        // A character dropped, and a shorter name (电子工程) about as near
+        // a part of it: the whole name, not the 自动化 read inside it.
+        let a = analyze("华工的电器工程及自动化", lex, &[]);
+        assert_eq!(a.major, one("电气工程"));
     }
 
     #[test]

@@ -322,6 +322,20 @@ fn negation_rejection_and_correction() {
         ),
         ("push的不要", &[Rej(&["严格"]), Pers("温和")]),
         ("浙大，不对，复旦", &[School("复旦大学"), Corr]),
+        // A 不是 said as a clause of its own takes back what came before.
+        (
+            "北交的计算机，不是，西南交大的计算机",
+            &[School("西南交通大学"), Major(CS), Corr],
+        ),
+        ("我想考北大，不，清华", &[School(THU), Corr]),
+        // …and, said within the clause, still rejects what follows it.
+        ("我想考北大，不是清华", &[School(PKU), Rej(&[THU]), Corr]),
+        // A correction whose new name came out as a homophone: the name
+        // taken back is not kept for want of a read one.
+        (
+            "我想考复旦，不对，是浙打的计算机",
+            &[School("浙江大学"), Major(CS), Corr],
+        ),
         ("还是北大好一点", &[School(PKU), Corr]),
         (
             "不做CV了，改做NLP",
