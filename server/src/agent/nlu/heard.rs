@@ -203,11 +203,15 @@ fn read_whole_names(text: &mut Text, matches: &[Match<Tag>]) {
         let Some(k) = kind(&m.value) else { continue };
         // …and a different one: 复旦数血 is 复旦 and 数学, not 复旦大学
         // heard over 数血.
+        // The name's own part beyond the one read must be heard, at least
+        // half of it: 电器工程及 is 电气工程及其 with a character lost, but
+        // 想考 before a 电子科技大学 read whole is no 西安.
         let holds_shorter = text.tokens.iter().any(|t| {
             t.start >= m.start
                 && t.end <= m.end
                 && t.end - t.start < m.end - m.start
                 && t.tags.iter().any(|g| kind(g) == Some(k) && *g != m.value)
+                && m.distance <= m.len.saturating_sub(t.end - t.start) as f32 / 2.0
         });
         // A rival is another name about as close over as much of the
         // text: a shorter one heard inside this one explains fewer of its
@@ -478,6 +482,10 @@ mod tests {
         // a part of it: the whole name, not the 自动化 read inside it.
         let a = analyze("华工的电器工程及自动化", lex, &[]);
         assert_eq!(a.major, one("电气工程"));
+        // A school read whole, and the words before it not heard as the
+        // rest of a longer one.
+        let a = analyze("向考电子科技大学网络空间安全", lex, &[]);
+        assert_eq!(a.school, one("电子科技大学"));
     }
 
     #[test]

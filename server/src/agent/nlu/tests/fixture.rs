@@ -17,6 +17,7 @@ pub(crate) fn schools() -> Vec<NameSet> {
         NameSet::new("浙江大学", &["浙大", "ZJU"]),
         NameSet::new("复旦大学", &["复旦", "Fudan"]),
         NameSet::new("电子科技大学", &["成电", "电子科大", "UESTC"]),
+        NameSet::new("西安电子科技大学", &["西电", "西军电", "XIDIAN"]),
         NameSet::new("华东师范大学", &["华师", "华东师大", "ECNU"]),
         NameSet::new("华中师范大学", &["华师", "华中师大", "CCNU"]),
         NameSet::new("中山大学", &["中大", "SYSU"]),
