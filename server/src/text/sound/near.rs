@@ -11,7 +11,7 @@
 //! this returns the few names nearest each stretch, of the groups asked
 //! for, and leaves the choice to the recording.
 
-use super::syllable::{is_han, substitution, syllable, Syllable, SAME_READING};
+use super::syllable::{is_han, same_onset, substitution, syllable, Syllable, SAME_READING};
 use super::{tolerance, SoundIndex};
 
 /// A name some stretch of the text may have been.
@@ -45,6 +45,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
     ///   all its syllables but one are heard in their own readings (林城
     ///   for 临床): a stretch sharing neither a character nor the sounds
     ///   (考个 for 华科) is some other word;
+    /// - a syllable heard as another entirely keeps its initial ([`Window`]);
     /// - the stretch is as many characters as the name has syllables
     ///   ([`Window`]), and, like `find`, not the name as written.
     ///
@@ -84,7 +85,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
             let best = stretches
                 .iter()
                 .flat_map(|heard| heard.windows(len))
-                .map(|window| Window::of(&e.syllables, distinct, window))
+                .filter_map(|window| Window::of(&e.syllables, distinct, window))
                 .filter(|w| {
                     w.distance <= reach + 1e-4
                         && (distinct == 0 || w.heard_distinct >= 1)
@@ -134,7 +135,9 @@ struct Window {
 }
 
 impl Window {
-    fn of(want: &[Syllable], distinct: u16, heard: &[Syllable]) -> Window {
+    /// `None` where a syllable heard as something else entirely does not
+    /// even begin the same way: 华库 is near 华科 (k kept), not 华工 or 华师.
+    fn of(want: &[Syllable], distinct: u16, heard: &[Syllable]) -> Option<Window> {
         let mut w = Window {
             distance: 0.0,
             same: 0,
@@ -142,11 +145,14 @@ impl Window {
         };
         for (i, (a, b)) in want.iter().zip(heard).enumerate() {
             let cost = substitution(a, b);
+            if cost >= 1.0 && !same_onset(a, b) {
+                return None;
+            }
             w.distance += cost;
             w.same += usize::from(cost == 0.0);
             w.heard_distinct += usize::from(cost < 1.0 && distinct >> i & 1 == 1);
         }
-        w
+        Some(w)
     }
 }
 
@@ -154,13 +160,15 @@ impl Window {
 mod tests {
     use super::*;
 
-    pub(super) fn index() -> SoundIndex<&'static str> {
+    fn index() -> SoundIndex<&'static str> {
         let mut s = SoundIndex::new();
         for (name, value) in [
             ("华中科技大学", "华中科技大学"),
             ("华科", "华中科技大学"),
             ("华东师范大学", "华东师范大学"),
             ("华师", "华东师范大学"),
+            ("华南理工大学", "华南理工大学"),
+            ("华工", "华南理工大学"),
             ("西安交通大学", "西安交通大学"),
             ("西交", "西安交通大学"),
             ("北京大学", "北京大学"),
@@ -179,6 +187,10 @@ mod tests {
             ("天津大学", "天津大学"),
             ("天大", "天津大学"),
             ("吉林大学", "吉林大学"),
+            ("武汉大学", "武汉大学"),
+            ("武大", "武汉大学"),
+            ("山东大学", "山东大学"),
+            ("山大", "山东大学"),
         ] {
             s.insert_in(name, value, 0);
         }
@@ -206,7 +218,8 @@ mod tests {
 
     #[test]
     fn names_a_syllable_or_so_away_are_near() {
-        assert_eq!(near("华库网案", 0)[0], "华中科技大学");
+        // 华科 keeps the k of 库; 华工 and 华师 begin otherwise.
+        assert_eq!(near("华库网案", 0), ["华中科技大学"]);
         assert_eq!(near("华库网案", 1)[0], "网络空间安全");
         assert_eq!(near("舅船大先看看", 0)[0], "四川大学");
         assert_eq!(near("济江林床", 1), ["临床医学"]);

@@ -19,6 +19,8 @@ pub(super) struct Syllable {
     pub(super) by_place: Vec<u64>,
     pub(super) final_as_is: Vec<u64>,
     pub(super) final_reduced: Vec<u64>,
+    /// The initial of each reading, after the merges.
+    pub(super) onset: Vec<u64>,
 }
 
 impl Syllable {
@@ -142,6 +144,7 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
             push(&mut s.by_place, hash(&format!("{place}|{fin}")));
         }
         push(&mut s.final_as_is, hash(&format!("{initial}|{fin}")));
+        push(&mut s.onset, hash(initial));
         for less in reduced(fin) {
             push(&mut s.final_reduced, hash(&format!("{initial}|{less}")));
         }
@@ -170,6 +173,13 @@ pub(super) fn substitution(want: &Syllable, heard: &Syllable) -> f32 {
     } else {
         1.0
     }
+}
+
+/// Whether two syllables begin with the same initial (after the merges):
+/// a recognizer that writes a wrong syllable more often keeps its onset
+/// and loses the vowel (库 for 科, 城 for 床) than the other way round.
+pub(super) fn same_onset(a: &Syllable, b: &Syllable) -> bool {
+    a.onset.iter().any(|x| b.onset.contains(x))
 }
 
 /// Costs of [`substitution`] (a dropped or added character costs 1).
