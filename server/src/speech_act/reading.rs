@@ -167,6 +167,13 @@ impl SpeechActs {
         let Some(mut q) = at else {
             return (false, false);
         };
+        // "学长想咨询一下…": a title opening the clause, with no 我 before
+        // it, and words said to them: whom the student speaks to.
+        if let Some(len) = self.addressee.prefix(&clause[p..]) {
+            if self.address.prefix(&clause[p + len..]).is_some() {
+                return (false, false);
+            }
+        }
         // Adverbs and objects between the person and the verb ("也", "跟我").
         for _ in 0..3 {
             if self.report_verb.prefix(&clause[q..]).is_some() {
@@ -214,6 +221,13 @@ mod tests {
         assert_eq!(r.reported_text(), "我朋友想考清华大学");
         let r = lex.read("我跟朋友说我想考清华");
         assert!(!r.has_reported(), "the student speaks to a friend");
+        // The person opening the message is whom it is said to.
+        let r = lex.read("学长想咨询一下清华的环境工程");
+        assert!(!r.has_reported(), "the student asks a senior");
+        let r = lex.read("我学长想咨询一下清华的环境工程");
+        assert!(r.has_reported(), "the student's senior wants to ask");
+        let r = lex.read("他想咨询一下清华的环境工程");
+        assert!(r.has_reported(), "no one is spoken to as 他");
         let r = lex.read("他怎么样");
         assert!(
             !r.has_reported(),
