@@ -30,7 +30,7 @@ use crate::db::Pool;
 use crate::observe;
 use crate::site::Site;
 use crate::transcribe::{
-    audio, prompt, transcript, Failure, Heard, Recognizer, Recording, Refusal,
+    audio, prompt, respell, transcript, Failure, Heard, Recognizer, Recording, Refusal,
 };
 
 /// Recordings one client may send per minute: a student speaks a message
@@ -326,12 +326,15 @@ pub fn reading(
     prompt: &str,
     page: Option<&PageContext>,
 ) -> String {
-    let best = transcript::clean(&heard.text, prompt);
+    // Cleaned, and the site's own words put back where the recognizer
+    // wrote a homophone (`transcribe::respell`), before any is weighed.
+    let heard_as = |t: &str| respell::respell(&transcript::clean(t, prompt));
+    let best = heard_as(&heard.text);
     let short = |t: &str| t.chars().count() <= MAX_READING_CHARS;
     let mut others: Vec<String> = Vec::new();
     // Measured as it came, before any work on it.
     for other in heard.alternatives.iter().filter(|t| short(t)) {
-        let other = transcript::clean(other, prompt);
+        let other = heard_as(other);
         if !other.is_empty() && other != best && !others.contains(&other) {
             others.push(other);
         }

@@ -16,10 +16,13 @@
 //!   form's vocabulary, the advisors on the student's page).
 //! - [`transcript`]: the recognizer's text made into what the student would
 //!   have typed (simplified, no invented subtitles).
+//! - [`respell`]: the site's own words (想考, 咨询, 主页) put back where the
+//!   recognizer wrote a homophone.
 //! - [`scripted`]: a scripted recognizer for tests (`server mock-asr`).
 
 pub mod audio;
 pub mod prompt;
+pub mod respell;
 pub mod scripted;
 pub mod transcript;
 

@@ -36,9 +36,9 @@ mod near;
 mod syllable;
 
 use align::align;
-pub use near::Near;
-pub use syllable::{fuzzy, tolerance};
-use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND, SAME_READING};
+pub use near::{Homophone, Near};
+pub use syllable::{fuzzy, tolerance, SAME_READING};
+use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND};
 
 /// One name the index holds.
 #[derive(Clone, Debug, PartialEq)]

@@ -123,6 +123,52 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
     }
 }
 
+/// A stretch of the text written otherwise than an entry it reads as.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Homophone<T> {
+    /// Character positions `[start, end)` in the text.
+    pub start: usize,
+    pub end: usize,
+    pub value: T,
+    /// Characters of the stretch that are the entry's own.
+    pub same: usize,
+}
+
+impl<T: Clone + PartialEq> SoundIndex<T> {
+    /// Every stretch of `text` (over characters where `free(i)`) that
+    /// reads, character by character, with the toneless syllables of an
+    /// entry of as many characters, without being written as it: 向考 for
+    /// 想考, 资讯 for 咨询.
+    pub fn homophones(&self, text: &[char], free: impl Fn(usize) -> bool) -> Vec<Homophone<T>> {
+        let heard: Vec<Syllable> = text.iter().map(|&c| syllable(c, false)).collect();
+        let mut out = Vec::new();
+        for e in &self.entries {
+            let len = e.syllables.len();
+            for start in 0..text.len().saturating_sub(len - 1) {
+                if !(start..start + len).all(|i| free(i) && is_han(text[i])) {
+                    continue;
+                }
+                let costs = e.syllables.iter().zip(&heard[start..start + len]);
+                if costs
+                    .clone()
+                    .all(|(a, b)| substitution(a, b) <= SAME_READING)
+                {
+                    let same = costs.filter(|(a, b)| a.ch == b.ch).count();
+                    if same < len {
+                        out.push(Homophone {
+                            start,
+                            end: start + len,
+                            value: e.value.clone(),
+                            same,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// A name laid over a stretch of as many characters, syllable by
 /// syllable. A recognizer that mishears a name writes as many syllables as
 /// it heard; a name with one dropped or added is `find`'s to weigh.

@@ -183,7 +183,7 @@ pub(super) fn same_onset(a: &Syllable, b: &Syllable) -> bool {
 }
 
 /// Costs of [`substitution`] (a dropped or added character costs 1).
-pub(super) const SAME_READING: f32 = 0.1;
+pub const SAME_READING: f32 = 0.1;
 pub(super) const SAME_SOUND: f32 = 0.3;
 pub(super) const NEAR_SOUND: f32 = 0.6;
 

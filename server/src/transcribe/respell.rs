@@ -1,0 +1,118 @@
+//! The site's own words, put back where a recognizer wrote a homophone.
+//!
+//! A recognizer writes a sound with whatever characters its sense of
+//! Chinese makes likeliest, and that sense knows nothing of this site: it
+//! heard 学长想咨询一下 as 学长想资讯一下, 想考华科 as 向考华科, 老师的主页
+//! as 老师的主业. The names are matched by sound where they are read
+//! (`agent::nlu::heard`); the words the understanding keys on (想考, 咨询,
+//! 主页: the cues of `lexicons/cues.txt` and `lexicons/speech_acts.txt`)
+//! are matched as written, so a homophone of one reads as nothing. Here,
+//! in a transcript only (what a student types is what they meant), a
+//! stretch that reads, character by character, with the same toneless
+//! syllables as one of those words, with at least one character its own
+//! (two homophones alone are as likely a name: 风翔 is no 方向), and is
+//! not itself one of them, is written as that word.
+
+use std::sync::OnceLock;
+
+use crate::text::lexfile;
+use crate::text::sound::SoundIndex;
+
+const CUES: &str = include_str!("../../lexicons/cues.txt");
+const SPEECH_ACTS: &str = include_str!("../../lexicons/speech_acts.txt");
+
+/// The words, by sound: every term of two to six Han characters.
+struct Words {
+    index: SoundIndex<String>,
+    written: std::collections::HashSet<String>,
+}
+
+fn words() -> &'static Words {
+    static WORDS: OnceLock<Words> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut index = SoundIndex::new();
+        let mut written = std::collections::HashSet::new();
+        let terms = lexfile::parse("cues.txt", CUES)
+            .into_iter()
+            .chain(lexfile::parse("speech_acts.txt", SPEECH_ACTS))
+            .flat_map(|e| e.terms);
+        for t in terms {
+            let n = t.chars().count();
+            if (2..=6).contains(&n) && t.chars().all(crate::text::names::is_han) {
+                index.insert(&t, t.clone());
+                written.insert(t);
+            }
+        }
+        Words { index, written }
+    })
+}
+
+/// `text` with every homophone of a site word written as the word (see
+/// the module doc). Where two overlap, the longer, then the one with more
+/// characters its own, wins;
+/// and none is put over a site word already written (老师的 is no 老是的).
+pub fn respell(text: &str) -> String {
+    let words = words();
+    let mut chars: Vec<char> = text.chars().collect();
+    let mut written = vec![false; chars.len()];
+    for start in 0..chars.len() {
+        for end in (start + 2)..=(start + 6).min(chars.len()) {
+            let word: String = chars[start..end].iter().collect();
+            if words.written.contains(&word) {
+                written[start..end].iter_mut().for_each(|w| *w = true);
+            }
+        }
+    }
+    // Two homophones alone are as likely a name: one character must be
+    // the word's own.
+    let mut found: Vec<(usize, usize, usize, String)> = words
+        .index
+        .homophones(&chars, |i| !written[i])
+        .into_iter()
+        .filter(|h| h.same >= 1)
+        .map(|h| (h.start, h.end, h.same, h.value))
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
+    let mut upto = 0;
+    for (start, end, _, word) in found {
+        if start < upto {
+            continue;
+        }
+        for (i, c) in word.chars().enumerate() {
+            chars[start + i] = c;
+        }
+        upto = end;
+    }
+    chars.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::respell;
+
+    #[test]
+    fn a_homophone_of_a_site_word_is_written_as_the_word() {
+        assert_eq!(
+            respell("学长想资讯一下清华的环境工程"),
+            "学长想咨询一下清华的环境工程"
+        );
+        assert_eq!(
+            respell("本科在武汉读的向考华科的软件"),
+            "本科在武汉读的想考华科的软件"
+        );
+        assert_eq!(respell("点开严风翔老师的主业"), "点开严风翔老师的主页");
+        assert_eq!(respell("我是想资讯一下北大"), "我是想咨询一下北大");
+    }
+
+    #[test]
+    fn words_as_written_and_near_misses_stay() {
+        for text in [
+            "我想考北京大学计算机",
+            "打开第二个老师的主页",
+            "快考华科的软件",
+            "你好",
+        ] {
+            assert_eq!(respell(text), text);
+        }
+    }
+}
