@@ -47,6 +47,34 @@ mod tokens;
 
 mod types;
 
+/// A name taken back whose replacement was not understood: in
+/// "复旦，不对，是同系的自动化" the school was read only before the
+/// correction, and after it stand words code did not read (a recognizer's
+/// 同系 for 同济). 复旦 is what the student no longer wants, so it is not
+/// filled; the student is asked. A kind read after the correction, or a
+/// correction followed only by what was read ("复旦的计算机，不对，是软件
+/// 工程"), keeps what it read.
+fn taken_back(t: &Text, lex: &Lexicons, a: &mut Analysis) {
+    let Some(after) = correction::last_marker_end(t) else {
+        return;
+    };
+    let rest: String = t.chars[after..].iter().collect();
+    if !a.unexplained.iter().any(|f| rest.contains(f.as_str())) {
+        return;
+    }
+    let read_after = |kind: tokens::Kind| {
+        t.tokens
+            .iter()
+            .any(|tok| tok.start >= after && tok.kind(lex) == Some(kind))
+    };
+    if !read_after(tokens::Kind::School) {
+        a.school = None;
+    }
+    if !read_after(tokens::Kind::Major) {
+        a.major = None;
+    }
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -277,6 +305,9 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
                     .any(|name| name.contains(f.as_str()))
         })
         .collect();
+    if explicit_correction {
+        taken_back(&t, lex, &mut a);
+    }
     if matches!(act, Act::Faq | Act::AboutPlace | Act::ReadBack) {
         // A question about a concept ("横向项目是什么") states no wish.
         a.research_direction = None;
