@@ -49,28 +49,31 @@ mod types;
 
 /// A name taken back whose replacement was not understood: in
 /// "复旦，不对，是同系的自动化" the school was read only before the
-/// correction, and after it stand words code did not read (a recognizer's
-/// 同系 for 同济). 复旦 is what the student no longer wants, so it is not
-/// filled; the student is asked. A kind read after the correction, or a
-/// correction followed only by what was read ("复旦的计算机，不对，是软件
-/// 工程"), keeps what it read.
+/// correction, and after it stand words code did not read, or words that
+/// only come near a school by sound (a recognizer's 同系 for 同济). 复旦 is
+/// what the student no longer wants, so it is not filled; the student is
+/// asked. A kind read after the correction, or a correction followed only
+/// by what was read ("复旦的计算机，不对，是软件工程"), keeps what it read.
 fn taken_back(t: &Text, lex: &Lexicons, a: &mut Analysis) {
     let Some(after) = correction::last_marker_end(t) else {
         return;
     };
     let rest: String = t.chars[after..].iter().collect();
-    if !a.unexplained.iter().any(|f| rest.contains(f.as_str())) {
-        return;
-    }
+    let unread_after = a.unexplained.iter().any(|f| rest.contains(f.as_str()));
     let read_after = |kind: tokens::Kind| {
         t.tokens
             .iter()
             .any(|tok| tok.start >= after && tok.kind(lex) == Some(kind))
     };
-    if !read_after(tokens::Kind::School) {
+    let near_after = |group: u8| {
+        !lex.sound
+            .nearest(&t.chars[after..], |i| !t.in_strong(after + i), group, 1)
+            .is_empty()
+    };
+    if !read_after(tokens::Kind::School) && (unread_after || near_after(lexicon::SCHOOL_SOUNDS)) {
         a.school = None;
     }
-    if !read_after(tokens::Kind::Major) {
+    if !read_after(tokens::Kind::Major) && (unread_after || near_after(lexicon::MAJOR_SOUNDS)) {
         a.major = None;
     }
 }
