@@ -328,7 +328,11 @@ pub fn reading(
 ) -> String {
     // Cleaned, and the site's own words put back where the recognizer
     // wrote a homophone (`transcribe::respell`), before any is weighed.
-    let heard_as = |t: &str| respell::respell(&transcript::clean(t, prompt));
+    let names = page_names(page);
+    let is_name = |w: &[char]| {
+        readings::is_name(lexicons, w) || names.iter().any(|n| n.chars().eq(w.iter().copied()))
+    };
+    let heard_as = |t: &str| respell::respell(&transcript::clean(t, prompt), is_name);
     let best = heard_as(&heard.text);
     let short = |t: &str| t.chars().count() <= MAX_READING_CHARS;
     let mut others: Vec<String> = Vec::new();
@@ -342,7 +346,6 @@ pub fn reading(
     if best.is_empty() || !short(&best) || others.is_empty() {
         return best;
     }
-    let names = page_names(page);
     match readings::better_reading(&best, &others, lexicons, &names) {
         Some(i) => {
             tracing::info!(

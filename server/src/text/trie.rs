@@ -90,8 +90,7 @@ impl<T: Copy + PartialEq> Trie<T> {
         best
     }
 
-    /// The values of exactly `term` (lexicon checks in tests).
-    #[cfg(test)]
+    /// The values of exactly `term`.
     pub fn get(&self, term: &[char]) -> Option<&[T]> {
         let mut node = 0u32;
         for &c in term {

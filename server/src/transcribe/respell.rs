@@ -49,16 +49,17 @@ fn words() -> &'static Words {
 
 /// `text` with every homophone of a site word written as the word (see
 /// the module doc). Where two overlap, the longer, then the one with more
-/// characters its own, wins;
-/// and none is put over a site word already written (老师的 is no 老是的).
-pub fn respell(text: &str) -> String {
+/// characters its own, wins; and none is put over a site word already
+/// written (老师的 is no 老是的) nor over a name, which `is_name` tells
+/// (北航的 is no 北行的).
+pub fn respell(text: &str, is_name: impl Fn(&[char]) -> bool) -> String {
     let words = words();
     let mut chars: Vec<char> = text.chars().collect();
     let mut written = vec![false; chars.len()];
     for start in 0..chars.len() {
         for end in (start + 2)..=(start + 6).min(chars.len()) {
             let word: String = chars[start..end].iter().collect();
-            if words.written.contains(&word) {
+            if words.written.contains(&word) || is_name(&chars[start..end]) {
                 written[start..end].iter_mut().for_each(|w| *w = true);
             }
         }
@@ -88,7 +89,11 @@ pub fn respell(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::respell;
+    use super::respell as respell_with;
+
+    fn respell(text: &str) -> String {
+        respell_with(text, |w| w == ['北', '航'])
+    }
 
     #[test]
     fn a_homophone_of_a_site_word_is_written_as_the_word() {

@@ -25,7 +25,7 @@
 //! its words came near ([`listen_for`]); what that second listening hears
 //! is one more reading, taken by the same rule.
 
-use super::lexicon::{MAJOR_SOUNDS, SCHOOL_SOUNDS};
+use super::lexicon::{Tag, MAJOR_SOUNDS, SCHOOL_SOUNDS};
 use super::{analyze, Act, Analysis, Lexicons, Reference, Slot};
 
 /// Names of each kind a second listening is told, at most.
@@ -84,6 +84,15 @@ pub fn listen_for(text: &str, lex: &Lexicons, known_names: &[String]) -> Option<
     let (school_near, schools) = kind(&a.school, SCHOOL_SOUNDS);
     let (major_near, majors) = kind(&a.major, MAJOR_SOUNDS);
     (school_near || major_near).then_some(Listen { schools, majors })
+}
+
+/// Whether `word` is, as written, a name the site knows: a school, a major
+/// or a research direction, or one of their short names.
+pub fn is_name(lex: &Lexicons, word: &[char]) -> bool {
+    lex.trie.get(word).is_some_and(|tags| {
+        tags.iter()
+            .any(|t| matches!(t, Tag::School(_) | Tag::Major(_) | Tag::Direction(_)))
+    })
 }
 
 /// The index in `others` of the reading to take instead of `best`, if one

@@ -133,12 +133,55 @@ fn the_one_that_meets(
     }
 }
 
+/// "统计的管科": a major standing where a school stands (before 的 and
+/// another major) that sounds just like a school (同济) is a recognizer's
+/// spelling of the school, as likely as the major: the school is asked
+/// about ([`Slot::Heard`]) and the later major is the one said. Never a
+/// silent choice of either.
+fn school_heard_as_a_major(
+    text: &Text,
+    lex: &Lexicons,
+    majors: &[Slot],
+    spans: &[(usize, usize)],
+) -> Option<(Slot, Slot)> {
+    if majors.len() != spans.len() {
+        return None;
+    }
+    spans.windows(2).zip(majors.windows(2)).find_map(|(w, m)| {
+        let (start, end) = w[0];
+        if !meets(text, end, w[1].0) {
+            return None;
+        }
+        let candidates: Vec<String> = lex
+            .sound
+            .find(&text.chars, |i| (start..end).contains(&i))
+            .into_iter()
+            .filter(|h| h.close && h.start == start && h.end == end)
+            .filter_map(|h| match h.value {
+                Tag::School(i) => Some(lex.schools[i].clone()),
+                _ => None,
+            })
+            .collect();
+        (!candidates.is_empty()).then(|| {
+            (
+                Slot::Heard {
+                    said: text.string(start, end),
+                    candidates,
+                },
+                m[1].clone(),
+            )
+        })
+    })
+}
+
 /// Reads the school, major and direction slots (see the module doc).
 pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bool) -> Slots {
     let mut out = Slots::default();
     let mut kept: [Vec<Slot>; 2] = [Vec::new(), Vec::new()];
     // Where each kept major starts, and where each school ends.
     let mut major_starts: Vec<usize> = Vec::new();
+    // The spans of the majors kept, in order.
+    let mut major_spans: Vec<(usize, usize)> = Vec::new();
     let mut school_ends: Vec<usize> = Vec::new();
     // The spans of the schools kept, in order.
     let mut school_spans: Vec<(usize, usize)> = Vec::new();
@@ -173,6 +216,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             kept[which].push(slot);
             if which == 1 {
                 major_starts.push(t.start);
+                major_spans.push((t.start, t.end));
             } else {
                 school_spans.push((t.start, t.end));
             }
@@ -217,6 +261,12 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
                 .flatten()
         })
         .or_else(|| pick(&kept[1]));
+    if out.school.is_none() && !prefer_last {
+        if let Some((school, major)) = school_heard_as_a_major(text, lex, &kept[1], &major_spans) {
+            out.school = Some(school);
+            out.major = Some(major);
+        }
+    }
     out.replaced |= (0..2).any(|k| dropped[k] && !kept[k].is_empty());
     out.replaced |= dropped_direction && !directions.is_empty();
     out.direction = if prefer_last {
@@ -231,4 +281,28 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
         .map(|own| lex.concept_direction(&own).map_or(own, str::to_string));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::fixture::lexicons;
+    use super::super::{analyze, Slot};
+
+    #[test]
+    fn a_major_where_a_school_stands_that_sounds_like_one_is_asked_about() {
+        let lex = lexicons();
+        // 华工 (a school) written as 化工 (a major) before 的 and a major.
+        let a = analyze("我想考化工的计算机", lex, &[]);
+        assert_eq!(
+            a.school,
+            Some(Slot::Heard {
+                said: "化工".into(),
+                candidates: vec!["华南理工大学".into()]
+            })
+        );
+        assert_eq!(a.major, Some(Slot::One("计算机科学与技术".into())));
+        // Two majors side by side are only two majors.
+        let a = analyze("化工和计算机哪个好", lex, &[]);
+        assert_eq!(a.school, None);
+    }
 }
