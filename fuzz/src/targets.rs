@@ -315,7 +315,8 @@ pub fn model_json(data: &[u8]) {
 
 /// A speech recognizer's answer: read as the site reads it, its readings
 /// cleaned and the one to go on with chosen, with a ranking's advisors on
-/// the page. The text is the best reading or one of the others, cleaned.
+/// the page. The text is the best reading or one of the others, as the
+/// site weighs them (cleaned, its own words respelled).
 pub fn recognizer_answer(data: &[u8]) {
     use server::agent::nlu::{Lexicons, NameSet};
     static LEXICONS: OnceLock<Lexicons> = OnceLock::new();
@@ -343,10 +344,10 @@ pub fn recognizer_answer(data: &[u8]) {
     }))
     .unwrap();
     let prompt = "考研选导师。北京大学、川大。宋莉婷老师、欧阳明老师。";
-    let clean = |t: &str| server::transcribe::transcript::clean(t, prompt);
+    let names = ["宋莉婷".to_string(), "欧阳明".to_string()];
     let readings: Vec<String> = std::iter::once(&heard.text)
         .chain(&heard.alternatives)
-        .map(|t| clean(t))
+        .map(|t| server::http::transcribe::heard_as(lexicons, t, prompt, &names))
         .collect();
     let text = server::http::transcribe::reading(lexicons, heard, prompt, Some(&page));
     assert!(readings.contains(&text), "{text:?} is none of {readings:?}");

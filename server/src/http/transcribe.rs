@@ -312,6 +312,16 @@ fn page_names(page: Option<&PageContext>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// One reading as the site weighs it: cleaned, and the site's own words
+/// put back where the recognizer wrote a homophone (`transcribe::respell`),
+/// never over a name the site knows or an advisor of the page (`names`).
+pub fn heard_as(lexicons: &Lexicons, text: &str, prompt: &str, names: &[String]) -> String {
+    let is_name = |w: &[char]| {
+        readings::is_name(lexicons, w) || names.iter().any(|n| n.chars().eq(w.iter().copied()))
+    };
+    respell::respell(&transcript::clean(text, prompt), is_name)
+}
+
 /// The longest reading the site weighs against others: 30 seconds of
 /// Mandarin is about 150 characters; a longer text is no spoken request,
 /// and is taken as the recognizer gave it.
@@ -326,13 +336,8 @@ pub fn reading(
     prompt: &str,
     page: Option<&PageContext>,
 ) -> String {
-    // Cleaned, and the site's own words put back where the recognizer
-    // wrote a homophone (`transcribe::respell`), before any is weighed.
     let names = page_names(page);
-    let is_name = |w: &[char]| {
-        readings::is_name(lexicons, w) || names.iter().any(|n| n.chars().eq(w.iter().copied()))
-    };
-    let heard_as = |t: &str| respell::respell(&transcript::clean(t, prompt), is_name);
+    let heard_as = |t: &str| heard_as(lexicons, t, prompt, &names);
     let best = heard_as(&heard.text);
     let short = |t: &str| t.chars().count() <= MAX_READING_CHARS;
     let mut others: Vec<String> = Vec::new();

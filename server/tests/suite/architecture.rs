@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers of `docs/architecture.md`, bottom to top.
 const LAYERS: &[&[&str]] = &[
-    &["observe", "loopback", "graph"],
+    &["observe", "loopback", "graph", "outbound"],
     &["text", "llm", "ranking", "latency"],
     &["voice", "speech_act", "db"],
     &["store"],
