@@ -78,6 +78,27 @@ pub enum How {
     Initials,
 }
 
+/// The runs `[start, end)` of two Han characters or more of `text` where
+/// `free(i)`: the stretches a name may be heard in.
+fn han_runs(text: &[char], free: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !(is_han(text[i]) && free(i)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && is_han(text[i]) && free(i) {
+            i += 1;
+        }
+        if i - start >= 2 {
+            runs.push((start, i));
+        }
+    }
+    runs
+}
+
 /// Names by sound, by typed pinyin and by initials.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SoundIndex<T> {
@@ -274,19 +295,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
     /// to it with an edit distance.
     fn find_sounds(&self, text: &[char], free: &impl Fn(usize) -> bool, out: &mut Vec<Match<T>>) {
         let derived = self.derived();
-        let mut i = 0;
-        while i < text.len() {
-            if !(is_han(text[i]) && free(i)) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < text.len() && is_han(text[i]) && free(i) {
-                i += 1;
-            }
-            if i - start < 2 {
-                continue;
-            }
+        for (start, i) in han_runs(text, free) {
             // A text is heard in its characters' common readings (a
             // recognizer writes a sound with the character that usually
             // has it); a name is kept in every reading of its characters.

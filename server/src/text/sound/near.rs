@@ -12,7 +12,7 @@
 //! for, and leaves the choice to the recording.
 
 use super::syllable::{is_han, same_onset, substitution, syllable, Syllable, SAME_READING};
-use super::{tolerance, SoundIndex};
+use super::{han_runs, tolerance, SoundIndex};
 
 /// A name some stretch of the text may have been.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,21 +59,15 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
         most: usize,
     ) -> Vec<Near<T>> {
         let derived = self.derived();
-        let mut stretches: Vec<Vec<Syllable>> = Vec::new();
-        let mut i = 0;
-        while i < text.len() {
-            if !(is_han(text[i]) && free(i)) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < text.len() && is_han(text[i]) && free(i) {
-                i += 1;
-            }
-            if i - start >= 2 {
-                stretches.push(text[start..i].iter().map(|&c| syllable(c, false)).collect());
-            }
-        }
+        let stretches: Vec<Vec<Syllable>> = han_runs(text, free)
+            .into_iter()
+            .map(|(start, end)| {
+                text[start..end]
+                    .iter()
+                    .map(|&c| syllable(c, false))
+                    .collect()
+            })
+            .collect();
         let mut found: Vec<(f32, usize, Near<T>)> = Vec::new();
         for (id, e) in self.entries.iter().enumerate() {
             if e.group != group {
