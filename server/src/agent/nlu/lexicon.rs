@@ -15,14 +15,14 @@ use super::faq::{self, FaqEntry};
 use super::types::NameSet;
 use crate::text::lexfile;
 use crate::text::sound::SoundIndex;
+use crate::text::trie::Trie;
+use crate::text::utterance::{chars, WordList};
 
 /// The groups of the sound index (`sound`): which characters are common
 /// is judged among names of one kind.
 pub(crate) const SCHOOL_SOUNDS: u8 = 0;
 pub(crate) const MAJOR_SOUNDS: u8 = 1;
 pub(crate) const DIRECTION_SOUNDS: u8 = 2;
-use crate::text::trie::Trie;
-use crate::text::utterance::{chars, WordList};
 
 const DIRECTIONS: &str = include_str!("../../../lexicons/directions.txt");
 const PREFERENCES: &str = include_str!("../../../lexicons/preferences.txt");

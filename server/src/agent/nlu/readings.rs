@@ -63,27 +63,31 @@ pub fn listen_for(text: &str, lex: &Lexicons, known_names: &[String]) -> Option<
         return None;
     }
     let unexplained: Vec<char> = a.unexplained.join("，").chars().collect();
-    let kind = |slot: &Option<Slot>, group: u8| -> (bool, Vec<String>) {
-        match slot {
-            Some(Slot::One(name)) => (false, vec![name.clone()]),
-            Some(Slot::Ambiguous { .. } | Slot::Either(_)) => (false, Vec::new()),
-            heard => {
-                let mut names: Vec<String> = match heard {
-                    Some(Slot::Heard { candidates, .. }) => candidates.clone(),
-                    _ => Vec::new(),
-                };
-                for near in lex.sound.nearest(&unexplained, |_| true, group, NEAR_NAMES) {
-                    if names.len() < NEAR_NAMES && !names.contains(&near.name) {
-                        names.push(near.name);
-                    }
-                }
-                (!names.is_empty(), names)
+    // A kind unread, or heard only by sound, is listened for: what it
+    // sounded like first, then the names near the unread words. A kind
+    // read is told as read; one read as several entries, not at all.
+    let missing = |slot: &Option<Slot>| matches!(slot, None | Some(Slot::Heard { .. }));
+    let names = |slot: &Option<Slot>, group: u8| -> Vec<String> {
+        let mut names = match slot {
+            Some(Slot::One(name)) => return vec![name.clone()],
+            Some(Slot::Heard { candidates, .. }) => candidates.clone(),
+            Some(Slot::Ambiguous { .. } | Slot::Either(_)) => return Vec::new(),
+            None => Vec::new(),
+        };
+        for near in lex.sound.nearest(&unexplained, |_| true, group, NEAR_NAMES) {
+            if names.len() < NEAR_NAMES && !names.contains(&near.name) {
+                names.push(near.name);
             }
         }
+        names
     };
-    let (school_near, schools) = kind(&a.school, SCHOOL_SOUNDS);
-    let (major_near, majors) = kind(&a.major, MAJOR_SOUNDS);
-    (school_near || major_near).then_some(Listen { schools, majors })
+    let listen = Listen {
+        schools: names(&a.school, SCHOOL_SOUNDS),
+        majors: names(&a.major, MAJOR_SOUNDS),
+    };
+    let listens = (missing(&a.school) && !listen.schools.is_empty())
+        || (missing(&a.major) && !listen.majors.is_empty());
+    listens.then_some(listen)
 }
 
 /// Whether `word` is, as written, a name the site knows: a school, a major

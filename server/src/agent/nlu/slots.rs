@@ -144,9 +144,6 @@ fn school_heard_as_a_major(
     majors: &[Slot],
     spans: &[(usize, usize)],
 ) -> Option<(Slot, Slot)> {
-    if majors.len() != spans.len() {
-        return None;
-    }
     spans.windows(2).zip(majors.windows(2)).find_map(|(w, m)| {
         let (start, end) = w[0];
         if !meets(text, end, w[1].0) {
@@ -178,9 +175,7 @@ fn school_heard_as_a_major(
 pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bool) -> Slots {
     let mut out = Slots::default();
     let mut kept: [Vec<Slot>; 2] = [Vec::new(), Vec::new()];
-    // Where each kept major starts, and where each school ends.
-    let mut major_starts: Vec<usize> = Vec::new();
-    // The spans of the majors kept, in order.
+    // The spans of the majors kept, in order, and where each school ends.
     let mut major_spans: Vec<(usize, usize)> = Vec::new();
     let mut school_ends: Vec<usize> = Vec::new();
     // The spans of the schools kept, in order.
@@ -215,7 +210,6 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
         } else if !kept[which].contains(&slot) {
             kept[which].push(slot);
             if which == 1 {
-                major_starts.push(t.start);
                 major_spans.push((t.start, t.end));
             } else {
                 school_spans.push((t.start, t.end));
@@ -235,6 +229,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     let alternatives = !prefer_last && text.tokens.iter().any(|t| t.has_cue(Cue::Alternative));
     // Two schools said side by side ("清华浙大的电气", "北大、清华") offer
     // both as much as "或者" does: neither is chosen for the student.
+    let major_starts: Vec<usize> = major_spans.iter().map(|&(s, _)| s).collect();
     let side_by_side = school_spans
         .windows(2)
         .any(|w| joined(text, w[0].1, w[1].0));
