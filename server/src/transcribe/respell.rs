@@ -16,7 +16,8 @@
 use std::sync::OnceLock;
 
 use crate::text::lexfile;
-use crate::text::sound::SoundIndex;
+use crate::text::sound::{SoundIndex, MAX_SYLLABLES};
+use crate::text::trie::Trie;
 
 const CUES: &str = include_str!("../../lexicons/cues.txt");
 const SPEECH_ACTS: &str = include_str!("../../lexicons/speech_acts.txt");
@@ -24,14 +25,15 @@ const SPEECH_ACTS: &str = include_str!("../../lexicons/speech_acts.txt");
 /// The words, by sound: every term of two to six Han characters.
 struct Words {
     index: SoundIndex<String>,
-    written: std::collections::HashSet<String>,
+    /// The same words as written.
+    written: Trie<()>,
 }
 
 fn words() -> &'static Words {
     static WORDS: OnceLock<Words> = OnceLock::new();
     WORDS.get_or_init(|| {
         let mut index = SoundIndex::new();
-        let mut written = std::collections::HashSet::new();
+        let mut written = Trie::new();
         let terms = lexfile::parse("cues.txt", CUES)
             .into_iter()
             .chain(lexfile::parse("speech_acts.txt", SPEECH_ACTS))
@@ -39,8 +41,8 @@ fn words() -> &'static Words {
         for t in terms {
             let n = t.chars().count();
             if (2..=6).contains(&n) && t.chars().all(crate::text::names::is_han) {
+                written.insert(&t.chars().collect::<Vec<_>>(), ());
                 index.insert(&t, t.clone());
-                written.insert(t);
             }
         }
         Words { index, written }
@@ -57,12 +59,14 @@ pub fn respell(text: &str, is_name: impl Fn(&[char]) -> bool) -> String {
     let mut chars: Vec<char> = text.chars().collect();
     let mut written = vec![false; chars.len()];
     for start in 0..chars.len() {
-        for end in (start + 2)..=(start + 6).min(chars.len()) {
-            let word: String = chars[start..end].iter().collect();
-            if words.written.contains(&word) || is_name(&chars[start..end]) {
-                written[start..end].iter_mut().for_each(|w| *w = true);
-            }
-        }
+        // The longest site word from here covers every shorter one.
+        let word = words.written.longest(&chars, start).map_or(0, |(n, _)| n);
+        let name = (start + 2..=(start + MAX_SYLLABLES).min(chars.len()))
+            .filter(|&end| is_name(&chars[start..end]))
+            .last()
+            .map_or(0, |end| end - start);
+        let end = start + word.max(name);
+        written[start..end].iter_mut().for_each(|w| *w = true);
     }
     // Two homophones alone are as likely a name: one character must be
     // the word's own.
@@ -92,7 +96,9 @@ mod tests {
     use super::respell as respell_with;
 
     fn respell(text: &str) -> String {
-        respell_with(text, |w| w == ['北', '航'])
+        respell_with(text, |w| {
+            w == ['北', '航'] || w.iter().collect::<String>() == "北京航的天空大学"
+        })
     }
 
     #[test]
@@ -116,6 +122,10 @@ mod tests {
             "打开第二个老师的主页",
             "快考华科的软件",
             "你好",
+            // A name is never respelled (北航的 would read as 行的), a long
+            // one included.
+            "北航的航空航天怎么样",
+            "北京航的天空大学",
         ] {
             assert_eq!(respell(text), text);
         }

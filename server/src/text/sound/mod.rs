@@ -156,7 +156,7 @@ fn reach(n: usize) -> f32 {
 
 /// The longest name (in syllables) the sound index holds; longer ones are
 /// typed or said with their short names.
-const MAX_SYLLABLES: usize = 12;
+pub const MAX_SYLLABLES: usize = 12;
 /// The most Latin words one pinyin name is typed as ("bei jing da xue").
 const MAX_WORDS: usize = 8;
 
