@@ -13,6 +13,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::middleware;
 use axum::routing::post;
@@ -119,7 +120,7 @@ fn failed(f: &Failure) -> JsonError {
 
 /// The form's parts.
 pub struct Upload {
-    pub audio: Vec<u8>,
+    pub audio: Bytes,
     pub page: Option<PageContext>,
     pub form: Option<UserForm>,
 }
@@ -135,7 +136,7 @@ pub async fn upload(multipart: Multipart) -> Result<(Upload, Recording), JsonErr
 
 async fn read_upload(mut multipart: Multipart) -> Result<Upload, JsonError> {
     let mut upload = Upload {
-        audio: Vec::new(),
+        audio: Bytes::new(),
         page: None,
         form: None,
     };
@@ -165,8 +166,7 @@ async fn read_upload(mut multipart: Multipart) -> Result<Upload, JsonError> {
         };
         match name.as_str() {
             // `file`: what OpenAI-style clients call it.
-            // Taken over, not copied, where the reader hands it over whole.
-            "audio" | "file" => upload.audio = Vec::from(bytes),
+            "audio" | "file" => upload.audio = bytes,
             // The page and the form only add words to the prompt: one that
             // cannot be read is left out, not an error.
             "page_context" if bytes.len() <= FIELD => {
@@ -225,8 +225,7 @@ pub async fn transcribe(
         upload.page.as_ref(),
         upload.form.as_ref(),
     );
-    // Kept for a second listening (`listen_again`): the body is at most
-    // a megabyte, and the request holds it anyway.
+    // Kept for a second listening (`listen_again`): shared, not copied.
     let audio = upload.audio.clone();
     let (result, mut elapsed) = recognizer
         .transcribe(upload.audio, recording, &prompt)
@@ -274,7 +273,7 @@ pub async fn transcribe(
 async fn listen_again(
     lexicons: &Lexicons,
     recognizer: &Recognizer,
-    audio: Vec<u8>,
+    audio: Bytes,
     recording: Recording,
     first: &str,
     page: Option<&PageContext>,

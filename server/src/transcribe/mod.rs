@@ -28,6 +28,7 @@ pub mod transcript;
 
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
 use serde::Deserialize;
 
 pub use audio::{Recording, Refusal};
@@ -152,7 +153,7 @@ impl Recognizer {
     /// recognized with `prompt`; the time it took with it.
     pub async fn transcribe(
         &self,
-        audio: Vec<u8>,
+        audio: Bytes,
         recording: Recording,
         prompt: &str,
     ) -> (Result<Heard, Failure>, Duration) {
@@ -163,11 +164,12 @@ impl Recognizer {
 
     async fn call(
         &self,
-        audio: Vec<u8>,
+        audio: Bytes,
         recording: Recording,
         prompt: &str,
     ) -> Result<Heard, Failure> {
-        let file = reqwest::multipart::Part::bytes(audio)
+        let length = audio.len() as u64;
+        let file = reqwest::multipart::Part::stream_with_length(audio, length)
             .file_name(recording.container.file_name())
             .mime_str(recording.container.mime())
             .map_err(|_| Failure::Malformed)?;
@@ -242,7 +244,7 @@ mod tests {
                 post(|| async { r#"{"text":"北京大学"}"# }),
             );
         let served = Served::on(ephemeral().await.unwrap(), app);
-        let wav = audio::silent_wav(1000);
+        let wav = Bytes::from(audio::silent_wav(1000));
         let recording = audio::check(&wav).unwrap();
         let at = |path: &str| {
             Recognizer::new(AsrConfig::new(&format!("http://{}/{path}/v1", served.addr())).unwrap())
