@@ -44,6 +44,8 @@ use crate::text::utterance::SEP;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Context<'a> {
     pub neg: &'a [bool],
+    /// Two advisors named as a pair (`pair` cues), not settled on one.
+    pub pair: bool,
     pub references: usize,
     pub faq: bool,
     pub question: bool,
@@ -144,8 +146,7 @@ pub(crate) fn names_a_pair(text: &Text, neg: &[bool]) -> bool {
 /// Chooses the act (see the module doc for the precedence).
 pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
     let mut s = Seen::default();
-    let pair = names_a_pair(text, cx.neg);
-    let refs = if pair {
+    let refs = if cx.pair {
         cx.references.max(2)
     } else {
         cx.references

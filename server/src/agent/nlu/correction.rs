@@ -8,21 +8,121 @@
 //! it negates nothing after it, and the sentence is a correction.
 //! Rejections that replace a value ("不是北大，是清华") are added by the
 //! caller from slots.rs.
+//!
+//! An option turned down for a reason, or a change of plan (cues.txt
+//! `dismiss`: 太卷, 分太高, 不如, 现在想), corrects only between two
+//! names of one kind: "北邮太卷了就人大吧" chooses 人大, "本来想考清华现在
+//! 想去同济" 同济, while "北大太难了" alone takes nothing back. A student who
+//! weighs options aloud settles on the last one; the first is not silently
+//! kept.
 
-use super::lexicon::{Cue, Lexicons};
-use super::tokens::Text;
+use super::lexicon::{Cue, Lexicons, Tag};
+use super::tokens::{Kind, Text};
 
-/// Whether 还是 at token `t` starts a correction.
+/// What a name stands for, for telling whether a dismissal has a name of
+/// the same kind on each side: a school, a major, or an advisor meant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Named {
+    School,
+    Major,
+    Advisor,
+}
+
+fn named(text: &Text, lex: &Lexicons, t: usize) -> Option<Named> {
+    let tok = &text.tokens[t];
+    match tok.kind(lex) {
+        Some(Kind::School) => Some(Named::School),
+        Some(Kind::Major) => Some(Named::Major),
+        _ if tok.has(|g| matches!(g, Tag::Name(_) | Tag::Ordinal(_) | Tag::FromEnd(_))) => {
+            Some(Named::Advisor)
+        }
+        _ => None,
+    }
+}
+
+/// Each dismissal of a name, `[start, end)`: the words of cues.txt
+/// `dismiss` in the stretch from the name to the next of its kind ("北邮
+/// 太卷了就人大吧"), or, where none is read after it, followed by words that
+/// come near a name of its kind by sound (a recognizer's 穿大 for 川大 in
+/// "复旦分太高了，还是穿大"): the replacement was said, only not read. They
+/// judge the option turned down, so the preference words in them (卷) are
+/// no wish of the student's.
+pub(crate) fn dismissals(text: &Text, lex: &Lexicons) -> Vec<(usize, usize, Named)> {
+    let names: Vec<(usize, Named)> = (0..text.tokens.len())
+        .filter_map(|i| named(text, lex, i).map(|k| (i, k)))
+        .collect();
+    let words_in = |from: usize, to: usize| -> Vec<(usize, usize)> {
+        (from..to)
+            .filter_map(|p| {
+                lex.lists
+                    .dismiss
+                    .prefix_at(&text.chars[..to], p)
+                    .map(|l| (p, p + l))
+            })
+            .collect()
+    };
+    let mut spans = Vec::new();
+    for (n, &(a, kind)) in names.iter().enumerate() {
+        let from = text.tokens[a].end;
+        if let Some(&(b, _)) = names[n + 1..].iter().find(|(_, k)| *k == kind) {
+            spans.extend(
+                words_in(from, text.tokens[b].start)
+                    .into_iter()
+                    .map(|(s, e)| (s, e, kind)),
+            );
+            continue;
+        }
+        let group = match kind {
+            Named::School => super::lexicon::SCHOOL_SOUNDS,
+            Named::Major => super::lexicon::MAJOR_SOUNDS,
+            Named::Advisor => continue,
+        };
+        if let Some(&(start, end)) = words_in(from, text.chars.len()).last() {
+            let near =
+                lex.sound
+                    .nearest(&text.chars[end..], |i| !text.in_strong(end + i), group, 1);
+            if !near.is_empty() {
+                spans.push((start, end, kind));
+            }
+        }
+    }
+    spans.sort_unstable_by_key(|&(s, e, _)| (s, e));
+    spans.dedup();
+    spans
+}
+
+/// The kinds of name the last correction marker may have taken back:
+/// every kind after a cue or a negator ("复旦的计算机，不对…"), only the
+/// kind dismissed after a dismissal ("清华自动化…现在想去同济" changes the
+/// school, not the major). None without a marker.
+pub(crate) fn taken_back_kinds(text: &Text, lex: &Lexicons) -> Option<(usize, Vec<Named>)> {
+    let end = last_marker_end(text, lex)?;
+    let said = (0..text.tokens.len())
+        .filter(|&i| marks(text, lex, i))
+        .any(|i| text.tokens[i].end == end);
+    if said {
+        return Some((end, vec![Named::School, Named::Major, Named::Advisor]));
+    }
+    let kinds = dismissals(text, lex)
+        .into_iter()
+        .filter(|&(_, e, _)| e == end)
+        .map(|(_, _, k)| k)
+        .collect();
+    Some((end, kinds))
+}
+
+/// Whether 还是 at token `t` starts a correction: it opens its clause, or
+/// a settling word (吧) follows it in the clause, at its end or after the
+/// name it settles on ("还是川大吧中文系", "还是最后那个吧打开看看").
 fn still_corrects(text: &Text, lex: &Lexicons, t: usize) -> bool {
     let tok = &text.tokens[t];
     let (cs, ce) = text.clause(tok.start);
-    if ce > tok.end
-        && lex
-            .lists
+    if (tok.end + 1..=ce).any(|end| {
+        lex.lists
             .still_final
-            .suffix_at(&text.chars, ce, tok.end)
+            .suffix_at(&text.chars, end, tok.end)
             .is_some()
-    {
+    }) {
         return true;
     }
     let mut p = cs;
@@ -48,23 +148,29 @@ fn lone_negator(text: &Text, t: usize) -> bool {
     tok.has_cue(Cue::Negator) && text.clause(tok.start) == (tok.start, tok.end)
 }
 
-/// Explicit correction cues, lone negators and the 还是 pattern (not negated).
-pub(crate) fn explicit(text: &Text, lex: &Lexicons, neg: &[bool]) -> bool {
-    text.tokens.iter().enumerate().any(|(i, t)| {
-        !neg[i]
-            && (t.has_cue(Cue::Correction)
-                || lone_negator(text, i)
-                || (t.has_cue(Cue::Still) && still_corrects(text, lex, i)))
-    })
+/// Whether token `i` marks a correction: a cue such as 不对, a lone
+/// negator, or 还是 settling.
+fn marks(text: &Text, lex: &Lexicons, i: usize) -> bool {
+    let t = &text.tokens[i];
+    t.has_cue(Cue::Correction)
+        || lone_negator(text, i)
+        || (t.has_cue(Cue::Still) && still_corrects(text, lex, i))
 }
 
-/// Where the last explicit correction (a cue such as 不对, or a lone
-/// negator) ends: what the student said before it may be what they took
-/// back, so a name of a kind read only before it is still to be listened
-/// for after it.
-pub(crate) fn last_marker_end(text: &Text) -> Option<usize> {
+/// Explicit correction markers ([`marks`]) not negated, and dismissals.
+pub(crate) fn explicit(text: &Text, lex: &Lexicons, neg: &[bool]) -> bool {
+    (0..text.tokens.len()).any(|i| !neg[i] && marks(text, lex, i))
+        || !dismissals(text, lex).is_empty()
+}
+
+/// Where the last correction marker ends: what the student said before it
+/// may be what they took back, so a name of a kind read only before it is
+/// still to be listened for after it, and of the advisors meant on both
+/// sides of it, the ones after it stand.
+pub(crate) fn last_marker_end(text: &Text, lex: &Lexicons) -> Option<usize> {
     (0..text.tokens.len())
-        .filter(|&i| text.tokens[i].has_cue(Cue::Correction) || lone_negator(text, i))
+        .filter(|&i| marks(text, lex, i))
         .map(|i| text.tokens[i].end)
+        .chain(dismissals(text, lex).into_iter().map(|(_, end, _)| end))
         .max()
 }

@@ -55,7 +55,7 @@ mod types;
 /// asked. A kind read after the correction, or a correction followed only
 /// by what was read ("复旦的计算机，不对，是软件工程"), keeps what it read.
 fn taken_back(t: &Text, lex: &Lexicons, a: &mut Analysis) {
-    let Some(after) = correction::last_marker_end(t) else {
+    let Some((after, kinds)) = correction::taken_back_kinds(t, lex) else {
         return;
     };
     let rest: String = t.chars[after..].iter().collect();
@@ -70,10 +70,16 @@ fn taken_back(t: &Text, lex: &Lexicons, a: &mut Analysis) {
             .nearest(&t.chars[after..], |i| !t.in_strong(after + i), group, 1)
             .is_empty()
     };
-    if !read_after(tokens::Kind::School) && (unread_after || near_after(lexicon::SCHOOL_SOUNDS)) {
+    if kinds.contains(&correction::Named::School)
+        && !read_after(tokens::Kind::School)
+        && (unread_after || near_after(lexicon::SCHOOL_SOUNDS))
+    {
         a.school = None;
     }
-    if !read_after(tokens::Kind::Major) && (unread_after || near_after(lexicon::MAJOR_SOUNDS)) {
+    if kinds.contains(&correction::Named::Major)
+        && !read_after(tokens::Kind::Major)
+        && (unread_after || near_after(lexicon::MAJOR_SOUNDS))
+    {
         a.major = None;
     }
 }
@@ -188,8 +194,12 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
     roles::resolve(&mut t, lex);
     let unknown = patterns::unknown_names(&mut t, lex);
     let neg = negation::negated_tokens(&t, lex);
-    let refs = references::find(&t, lex, known_names, &names);
     let explicit_correction = correction::explicit(&t, lex, &neg);
+    let corrected_at = explicit_correction
+        .then(|| correction::last_marker_end(&t, lex))
+        .flatten();
+    let refs = references::find(&t, lex, known_names, &names, corrected_at);
+    let pair = acts::names_a_pair(&t, &neg) && !refs.settled;
     let ignored = advisor_question_clauses(&t, lex, &refs.positions, norm.question_mark);
     let mut slots = slots::extract(&t, lex, &neg, explicit_correction);
     let mut prefs = preferences::extract(&t, lex, &neg, &ignored, explicit_correction);
@@ -218,6 +228,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         lex,
         acts::Context {
             neg: &neg,
+            pair,
             references: refs.refs.len(),
             faq: faq.is_some(),
             question: faq::is_question(&t.chars, norm.question_mark, &lex.lists.question),
@@ -264,7 +275,6 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         }
     }
 
-    let pair = acts::names_a_pair(&t, &neg);
     let degree_type = lex.enrollment.degree(&norm.text);
     let enrollment_year = lex.enrollment.year(&norm.text, enrollment::current_year());
     let mut a = Analysis {

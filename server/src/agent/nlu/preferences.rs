@@ -105,8 +105,14 @@ pub(crate) fn extract(
 ) -> Prefs {
     let mut out = Prefs::default();
     let mut found: Found = Vec::new();
+    let dismissed = super::correction::dismissals(text, lex);
     for (i, t) in text.tokens.iter().enumerate() {
         let Some(idx) = t.pref() else { continue };
+        if dismissed.iter().any(|&(s, e, _)| t.start < e && s < t.end) {
+            // "北航太卷，不如去北邮": the reason an option was turned
+            // down, not a wish about the advisor.
+            continue;
+        }
         if ignored
             .get(text.clause_index(t.start))
             .copied()

@@ -200,10 +200,51 @@ pub(crate) struct Found {
     pub refs: Vec<Reference>,
     /// Where every reference was said, repeats included.
     pub positions: Vec<usize>,
+    /// Several advisors were named and the student settled on one (see
+    /// [`settle`]): the others are no longer meant, so the sentence names
+    /// no pair.
+    pub settled: bool,
+}
+
+/// Of several advisors named, the one the student settles on, as the
+/// student weighs them aloud: those named after the last correction
+/// (`after`: "唐婧怡老师算了，打开第五位", "第一个看着不错还是看第四个吧"),
+/// else the one named again where another was named too ("刘涛岩和高晨军，
+/// 高晨军老师经费怎么样"). Returns whether it kept only those.
+fn settle(found: &mut Vec<(usize, usize, Reference)>, after: Option<usize>) -> bool {
+    let meant = |r: &Reference| *r != Reference::Pronoun;
+    if let Some(after) = after {
+        let later = found.iter().any(|(p, _, r)| *p >= after && meant(r));
+        let earlier = found.iter().any(|(p, _, r)| *p < after && meant(r));
+        if later && earlier {
+            found.retain(|(p, _, _)| *p >= after);
+            return true;
+        }
+    }
+    let Some(last) = found
+        .iter()
+        .rev()
+        .find(|(_, _, r)| meant(r))
+        .map(|f| f.2.clone())
+    else {
+        return false;
+    };
+    let again = found.iter().filter(|(_, _, r)| *r == last).count() >= 2
+        && found.iter().any(|(_, _, r)| meant(r) && *r != last);
+    if again {
+        found.retain(|(_, _, r)| *r == last);
+    }
+    again
 }
 
 /// Every reference, in order of mention (see the module doc).
-pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<char>]) -> Found {
+pub(crate) fn find(
+    text: &Text,
+    lex: &Lexicons,
+    known: &[String],
+    names: &[Vec<char>],
+    corrected_at: Option<usize>,
+) -> Found {
     // (start, end, reference)
     let mut found: Vec<(usize, usize, Reference)> = Vec::new();
     let mut p = 0;
@@ -256,7 +297,10 @@ pub(crate) fn find(text: &Text, lex: &Lexicons, known: &[String], names: &[Vec<c
         }
         p += 1;
     }
-    let mut out = Found::default();
+    let mut out = Found {
+        settled: settle(&mut found, corrected_at),
+        ..Found::default()
+    };
     for (i, &(pos, end, ref r)) in found.iter().enumerate() {
         out.positions.push(pos);
         let repeat = out.refs.contains(r);

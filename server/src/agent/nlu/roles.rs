@@ -4,6 +4,7 @@
 //! 1. Major and direction ("人工智能", "AI", "通信", "网络安全"):
 //!    - a direction word right after it (方向/领域/相关/这块…) → direction;
 //!      a major word right after it (专业/系/学院…) → major;
+//!    - right after a school (directly or across 的) → major;
 //!    - otherwise the nearest cue before it in the same clause decides:
 //!      做/研究/搞/从事/对…感兴趣 → direction; 考/读/报/申请/学/考研 → major;
 //!      a direction or major joined to it by 和/或 (before or after) → the
@@ -71,6 +72,20 @@ fn direction_context(text: &Text, idx: usize, left_only: bool) -> Option<bool> {
                 return Some(false);
             }
         }
+    }
+    // Right after a school, directly or across 的 ("北航人工智能", "北航
+    // 的人工智能"), it is what the student would study there: the major,
+    // whatever cue stands further back ("想做机器学习的话北航人工智能").
+    let at = if tok.start > 0 && text.chars[tok.start - 1] == DE {
+        tok.start - 1
+    } else {
+        tok.start
+    };
+    if text.tokens[..idx]
+        .last()
+        .is_some_and(|p| p.end == at && !p.schools().is_empty() && p.majors().is_empty())
+    {
+        return Some(false);
     }
     let interest_after = text.tokens[idx + 1..]
         .iter()

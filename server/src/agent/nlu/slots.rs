@@ -12,6 +12,8 @@
 //!   (patterns.rs).
 //! - Two or more values offered as alternatives ("北大或者清华都行", "清华考
 //!   不上就考北航") make `Slot::Either`: the student is asked which first.
+//! - A value named again after another ("同济土木和东南土木，东南的导师怎么
+//!   样", "天大和华工，选华工吧") is the one the student settled on.
 //! - `replaced` says a value was rejected and another of the same kind named,
 //!   or rejected through 不是 — both make the sentence a correction.
 
@@ -89,6 +91,14 @@ fn either(kept: &[Slot], alternatives: bool) -> Option<Slot> {
         })
         .collect();
     (names.len() == kept.len()).then_some(Slot::Either(names))
+}
+
+/// The value named last when it was named before and another was named
+/// too ("A和B，B", "B、A，B"): the student came back to it, so it is the
+/// one meant.
+fn named_again(said: &[Slot]) -> Option<Slot> {
+    let (last, earlier) = said.split_last()?;
+    (earlier.contains(last) && earlier.iter().any(|s| s != last)).then(|| last.clone())
 }
 
 /// Whether nothing but a joining word stands between `end` and `start`
@@ -181,6 +191,10 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     // The spans of the schools kept, in order.
     let mut school_spans: Vec<(usize, usize)> = Vec::new();
     let mut dropped = [false; 2];
+    // Every value kept, repeats included, in the order said, and where
+    // every major said starts ("武大法学…中山的法学": both schools meet one).
+    let mut said: [Vec<Slot>; 2] = [Vec::new(), Vec::new()];
+    let mut every_major_start: Vec<usize> = Vec::new();
     let mut directions: Vec<String> = Vec::new();
     let mut dropped_direction = false;
     for (i, t) in text.tokens.iter().enumerate() {
@@ -207,12 +221,18 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
                 dropped[which] = true;
                 out.replaced |= negation::replaced(text, lex, i);
             }
-        } else if !kept[which].contains(&slot) {
-            kept[which].push(slot);
+        } else {
             if which == 1 {
-                major_spans.push((t.start, t.end));
-            } else {
-                school_spans.push((t.start, t.end));
+                every_major_start.push(t.start);
+            }
+            said[which].push(slot.clone());
+            if !kept[which].contains(&slot) {
+                kept[which].push(slot);
+                if which == 1 {
+                    major_spans.push((t.start, t.end));
+                } else {
+                    school_spans.push((t.start, t.end));
+                }
             }
         }
         if which == 0 {
@@ -233,19 +253,25 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     let side_by_side = school_spans
         .windows(2)
         .any(|w| joined(text, w[0].1, w[1].0));
-    out.school = either(&kept[0], alternatives || (!prefer_last && side_by_side))
+    out.school = named_again(&said[0])
+        .or_else(|| either(&kept[0], alternatives || (!prefer_last && side_by_side)))
         .or_else(|| {
             (!prefer_last)
                 .then(|| {
                     let ends: Vec<usize> = school_spans.iter().map(|&(_, e)| e).collect();
                     the_one_that_meets(&kept[0], &ends, |e| {
-                        major_starts.iter().any(|&m| meets(text, e, m))
+                        every_major_start.iter().any(|&m| meets(text, e, m))
                     })
                 })
                 .flatten()
         })
+        // Two schools and nothing that tells which ("北大还是清华", "北邮太
+        // 减了，人大吧" as a recognizer wrote it): the student is asked, the
+        // first is not filled for them.
+        .or_else(|| either(&kept[0], !prefer_last))
         .or_else(|| pick(&kept[0]));
-    out.major = either(&kept[1], alternatives)
+    out.major = named_again(&said[1])
+        .or_else(|| either(&kept[1], alternatives))
         .or_else(|| {
             (!prefer_last)
                 .then(|| {

@@ -387,14 +387,14 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 // The stretch written as the name itself: the exact pass saw
                 // it and read it as something else (a cue, a longer word).
                 let verbatim = a.same == len && a.end - a.start == len;
-                // Every syllable the name's own reading, none written as
-                // the name: a recognizer writing a short name's sound in
-                // other characters (习教 for 西交). Reported close with no
-                // character of its own; the caller takes it only where a
-                // name stands.
-                let homophones = a.same == 0
-                    && a.end - a.start == len
-                    && a.distance <= SAME_READING * len as f32 + 1e-4;
+                // Every syllable the name's own reading, whatever few are
+                // written as the name: a recognizer writing a name's sound
+                // in other characters (习教 for 西交, 好陈松 for 郝晨松: a
+                // person's name is written in its common homophones more
+                // often than not). Reported close; one with no character of
+                // its own the caller takes only where a name stands.
+                let homophones = a.end - a.start == len
+                    && a.distance <= SAME_READING * (len - a.same) as f32 + 1e-4;
                 if a.distance <= reach(len)
                     && !verbatim
                     && (homophones || (a.same > 0 && heard_enough))

@@ -304,3 +304,18 @@ fn of_two_schools_the_one_before_the_major_stands() {
         ("第三个点开", &[Refs(&[Ord(2)]), Act(OpenDetail)]),
     ]);
 }
+
+#[test]
+fn of_advisors_weighed_aloud_the_one_settled_on_is_meant() {
+    use super::super::Act::*;
+    run(&[
+        (
+            "第二个还行，还是看看第三个的评价吧",
+            &[Refs(&[Ord(2)]), Act(AskReviews), Corr],
+        ),
+        (
+            "第一个算了，打开第四个",
+            &[Refs(&[Ord(3)]), Act(OpenDetail), Corr],
+        ),
+    ]);
+}

@@ -58,6 +58,16 @@ fn schools_and_majors() {
             "报考上交人工智能专业",
             &[School("上海交通大学"), Major("人工智能")],
         ),
+        // Right after the school it is the major, though 做 stands before.
+        (
+            "要是做深度学习，上交人工智能怎么样",
+            &[
+                School("上海交通大学"),
+                Major("人工智能"),
+                Dir("深度学习"),
+                Act(super::super::Act::AskAbout),
+            ],
+        ),
         (
             "北航 软件工程",
             &[School("北京航空航天大学"), Major("软件工程")],
@@ -278,7 +288,8 @@ fn negation_rejection_and_correction() {
         ("算了，改成清华", &[School(THU), Corr]),
         ("还是复旦吧", &[School("复旦大学"), Corr]),
         ("我想考北大，算了还是清华吧", &[School(THU), Corr]),
-        ("北大还是清华", &[School(PKU)]),
+        // Two schools and nothing that tells which: asked, not the first.
+        ("北大还是清华", &[SchoolEither(&[PKU, THU])]),
         ("不对，是浙大", &[School("浙江大学"), Corr]),
         ("换成计算机", &[Major(CS), Corr]),
         (
@@ -305,7 +316,7 @@ fn negation_rejection_and_correction() {
             "别推荐北大的",
             &[Rej(&[PKU]), Act(super::super::Act::Recommend)],
         ),
-        ("北大不错，清华也行", &[School(PKU)]),
+        ("北大不错，清华也行", &[SchoolEither(&[PKU, THU])]),
         ("算了还是做机器学习吧", &[Dir("机器学习"), Corr]),
         ("北大和清华都不想去", &[Rej(&[PKU, THU])]),
         ("北大不考虑", &[Rej(&[PKU])]),
@@ -508,5 +519,30 @@ fn several_slots_in_one_sentence() {
                 Act(super::super::Act::Recommend),
             ],
         ),
+    ]);
+}
+
+#[test]
+fn a_student_weighing_options_aloud_settles_on_the_last() {
+    run(&[
+        // A reason that turns an option down, then another of its kind.
+        (
+            "浙大分数太高了，那就考南大的软件工程吧",
+            &[School("南京大学"), Major("软件工程"), Corr],
+        ),
+        ("北航太卷，不如去北邮", &[School("北京邮电大学"), Corr]),
+        // A change of plan.
+        (
+            "本来想报复旦的法学，现在打算去人大",
+            &[School("中国人民大学"), Major("法学"), Corr],
+        ),
+        // 还是…吧 settles, with words after the 吧 too.
+        ("上交还是复旦，还是复旦吧", &[School("复旦大学"), Corr]),
+        ("还是浙大吧计算机", &[School("浙江大学"), Major(CS), Corr]),
+        // The name said again where another was named.
+        ("武大和华科，华科吧", &[School("华中科技大学")]),
+        // Alone, a reason takes nothing back, and a preference keeps its
+        // meaning.
+        ("北大太难了", &[School(PKU)]),
     ]);
 }

@@ -6,6 +6,7 @@ pub(crate) mod fixture;
 
 mod cases_acts;
 mod cases_faq;
+mod cases_heard;
 mod cases_lexicon;
 mod cases_refs;
 mod cases_slots;

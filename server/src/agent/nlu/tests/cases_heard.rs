@@ -1,0 +1,158 @@
+//! Names the exact pass missed, heard by sound or typed as pinyin
+//! (`heard.rs`): what fills a field, what is asked about, what stays a word.
+
+use super::super::{analyze, Reference, Slot};
+use super::fixture::{lexicons, names};
+
+fn one(name: &str) -> Option<Slot> {
+    Some(Slot::One(name.to_string()))
+}
+
+#[test]
+fn a_homophone_of_a_school_or_a_major_fills_the_slot() {
+    let lex = lexicons();
+    let a = analyze("我想考北京大雪计算机系", lex, &[]);
+    assert_eq!(a.school, one("北京大学"));
+    assert_eq!(a.major, one("计算机科学与技术"));
+    let a = analyze("复单大学软建工程", lex, &[]);
+    assert_eq!(a.school, one("复旦大学"));
+    assert_eq!(a.major, one("软件工程"));
+    let a = analyze("浙将大学人工只能", lex, &[]);
+    assert_eq!(a.school, one("浙江大学"));
+    assert_eq!(a.major, one("人工智能"));
+}
+
+#[test]
+fn typed_pinyin_and_initials_fill_the_slots_in_any_order() {
+    let lex = lexicons();
+    for text in [
+        "beida jisuanji",
+        "jisuanji beida",
+        "计算机 beida",
+        "bjdx 计算机",
+    ] {
+        let a = analyze(text, lex, &[]);
+        assert_eq!(a.school, one("北京大学"), "{text}");
+        assert_eq!(a.major, one("计算机科学与技术"), "{text}");
+    }
+}
+
+#[test]
+fn common_words_that_sound_like_a_name_stay_words() {
+    let lex = lexicons();
+    for text in [
+        "我心里想考北大",
+        "哪个大学好",
+        "上大学的时候学的计算机",
+        "该导师的详细信息",
+        "学习负担重不重",
+        "我计算时间够不够",
+    ] {
+        let a = analyze(text, lex, &[]);
+        assert!(
+            !matches!(a.school, Some(Slot::Heard { .. }))
+                && !matches!(a.major, Some(Slot::Heard { .. })),
+            "{text}: {a:?}"
+        );
+        assert_ne!(a.major, one("心理学"), "{text}");
+        assert_ne!(a.school, one("复旦大学"), "{text}");
+    }
+    assert_eq!(analyze("我计算时间够不够", lex, &[]).major, None);
+}
+
+#[test]
+fn a_short_name_heard_in_other_characters_stands_only_beside_a_name() {
+    let lex = lexicons();
+    // 习教 is 西交 by sound alone: taken next to a major, exact or
+    // heard itself (痛信 for 通信), never alone.
+    let a = analyze("我想考习教的通信", lex, &[]);
+    assert_eq!(a.school, one("西安交通大学"));
+    assert_eq!(a.major, one("通信工程"));
+    let a = analyze("我想考习教的痛信", lex, &[]);
+    assert_eq!(a.school, one("西安交通大学"));
+    assert_eq!(a.major, one("通信工程"));
+    assert_eq!(analyze("我在习教", lex, &[]).school, None);
+    // A short name written in part (南打 for 南大) stands before the
+    // advisors asked for as it does before 专业.
+    assert_eq!(
+        analyze("请问南打有什么导师", lex, &[]).school,
+        one("南京大学")
+    );
+    assert_eq!(analyze("请问现在有什么导师", lex, &[]).school, None);
+}
+
+#[test]
+fn a_long_name_heard_whole_is_the_better_reading() {
+    let lex = lexicons();
+    // 管理 alone is 工商管理 or 管科; heard whole it is one of them.
+    let a = analyze("我想考北大的管理科学与工城", lex, &[]);
+    assert_eq!(a.major, one("管理科学与工程"));
+    // 复旦 and 数学 said, not 复旦大学 heard over 数血.
+    let a = analyze("复旦数血系", lex, &[]);
+    assert_eq!(a.school, one("复旦大学"));
+    assert_eq!(a.major, one("数学"));
+    // A school heard whole beside one the recognizer wrote for a filler:
+    // the one said right before the major stands.
+    let a = analyze("清华，老师好，我想考哈尔冰工业大学的机械", lex, &[]);
+    assert_eq!(a.school, one("哈尔滨工业大学"));
+    assert_eq!(a.major, one("机械工程"));
+    // A character dropped, and a shorter name (电子工程) about as near
+    // a part of it: the whole name, not the 自动化 read inside it.
+    let a = analyze("华工的电器工程及自动化", lex, &[]);
+    assert_eq!(a.major, one("电气工程"));
+    // A school read whole, and the words before it not heard as the
+    // rest of a longer one.
+    let a = analyze("向考电子科技大学网络空间安全", lex, &[]);
+    assert_eq!(a.school, one("电子科技大学"));
+}
+
+#[test]
+fn a_short_name_stands_beside_a_name_past_a_joining_word() {
+    let lex = lexicons();
+    let a = analyze("习教和通信", lex, &[]);
+    assert_eq!(a.school, one("西安交通大学"));
+    assert_eq!(a.major, one("通信工程"));
+}
+
+#[test]
+fn two_schools_side_by_side_are_asked_about() {
+    let lex = lexicons();
+    let a = analyze("清华浙大的计算机", lex, &[]);
+    assert_eq!(
+        a.school,
+        Some(Slot::Either(vec!["清华大学".into(), "浙江大学".into()]))
+    );
+}
+
+#[test]
+fn an_advisor_on_the_page_is_found_by_sound_where_a_person_is_meant() {
+    let lex = lexicons();
+    let page = names();
+    // 张山 for 张三 (sh/s), 欧阳名 for 欧阳明.
+    let a = analyze("张山老师怎么样", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("张三".into())]);
+    let a = analyze("欧阳名的学生评价", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("欧阳明".into())]);
+    // Not where no person is meant.
+    assert!(analyze("张山很高", lex, &page).references.is_empty());
+    // A name written in its common homophones but one character.
+    let a = analyze("欧杨鸣老师怎么样", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("欧阳明".into())]);
+}
+
+#[test]
+fn a_short_name_written_where_a_longer_one_is_heard_is_asked_about() {
+    let lex = lexicons();
+    // 西安交大 heard as 西岸浙大: 浙大 is written, but 西岸 before it
+    // is the rest of 西安交大; the student is asked between them.
+    let a = analyze("西岸浙大的电器", lex, &[]);
+    match a.school {
+        Some(Slot::Heard { candidates, .. }) => {
+            assert!(candidates.contains(&"西安交通大学".to_string()));
+            assert!(candidates.contains(&"浙江大学".to_string()));
+        }
+        other => panic!("asked about, not {other:?}"),
+    }
+    // A short name with nothing beside it that makes a longer one.
+    assert_eq!(analyze("浙大的电气", lex, &[]).school, one("浙江大学"));
+}
