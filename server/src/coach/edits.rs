@@ -85,7 +85,41 @@ const LINKS: [&[char]; 3] = [&['成'], &['为'], &['到']];
 const MEASURES: [&[char]; 2] = [&['一', '个'], &['个']];
 /// Particles a bare number may end on ("改成3吧", "给个4就行").
 const AFTER_BARE: &str = "吧了啊呀哈嘛呗哦吗就左得算";
-const ALL: [&str; 7] = ["都", "全部", "全都", "每项", "四项", "所有", "每一项"];
+
+/// The words of coach.txt the edits are read by.
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    /// A clause that says the one before was not meant (`retract`).
+    pub retract: Vec<String>,
+    /// What makes an edit every score's (`edit.all`: 都, 全给).
+    pub all: Vec<String>,
+    /// What a score alone in its clause may follow (`edit.settle`: 还是).
+    pub settle: Vec<Vec<char>>,
+}
+
+/// A score that is its clause's whole say ("3吧", "还是2吧", "那就四分"):
+/// (where the number starts, its value). Lead words of `settle` before it,
+/// a unit and particles after it.
+fn score_alone(chars: &[char], settle: &[Vec<char>]) -> Option<(usize, u32)> {
+    let mut at = 0;
+    while let Some(w) = settle
+        .iter()
+        .filter(|w| chars[at..].starts_with(w))
+        .max_by_key(|w| w.len())
+    {
+        at += w.len();
+    }
+    let (n, len) = parse_number(chars, at)?;
+    let mut end = at + len;
+    if matches!(chars.get(end), Some('分' | '星')) {
+        end += 1;
+    }
+    let rest_is_particles = chars[end..].iter().all(|c| AFTER_BARE.contains(*c));
+    // Said as a score: after a settling word, or with a unit or a
+    // particle; a number alone is more likely a list's ("2." of a post).
+    let as_a_score = at > 0 || end < chars.len();
+    ((1..=5).contains(&n) && rest_is_particles && as_a_score).then_some((at, n))
+}
 
 /// Whether the number that ends before `chars[at]` stands alone: the text
 /// ends, or punctuation or a particle follows ("改成3，", "给个4吧").
@@ -190,7 +224,7 @@ fn set_by_verb(chars: &[char], p: usize, names: &[usize]) -> Option<(usize, u32)
 pub fn parse(
     dims: &Topics<Dimension>,
     names: &Topics<Dimension>,
-    retract: &[String],
+    words: &Words,
     message: &str,
     asked: Option<Dimension>,
 ) -> Vec<Edit> {
@@ -206,7 +240,11 @@ pub fn parse(
         if clause.link == clauses::Link::Revision {
             revised = Some(last_clause);
         }
-        if retract.iter().any(|w| clause.text.starts_with(w.as_str())) {
+        if words
+            .retract
+            .iter()
+            .any(|w| clause.text.starts_with(w.as_str()))
+        {
             out.truncate(last_clause);
             revised = None;
             continue;
@@ -214,7 +252,8 @@ pub fn parse(
         let before = out.len();
         let chars = clause.chars();
         let spans = dims.spans(&chars);
-        let all_at = ALL
+        let all_at = words
+            .all
             .iter()
             .filter_map(|w| {
                 clause
@@ -308,6 +347,11 @@ pub fn parse(
                 }
             }
         }
+        if found.is_empty() && out.len() == before {
+            // "经费别给那么低，3吧", "前途改成3，说错了，还是2吧": the
+            // score alone in its clause is for the dimension named before.
+            found.extend(score_alone(&chars, &words.settle).map(|(at, n)| (at, n as u8)));
+        }
         found.sort();
         for (at, value) in found {
             match target(at, carry).as_slice() {
@@ -389,187 +433,5 @@ pub fn apply(scores: &mut Scores, edits: &[Edit]) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::reader::Reader;
-    use super::*;
-
-    fn edited(start: [u8; 4], say: &str) -> [u8; 4] {
-        let r = Reader::load();
-        let mut s = Scores::default();
-        for (d, v) in Dimension::ALL.into_iter().zip(start) {
-            s.set(d, v);
-        }
-        apply(&mut s, &r.edits(say, None));
-        Dimension::ALL.map(|d| s.get(d))
-    }
-
-    #[test]
-    fn several_dimensions_each_with_its_own_number() {
-        assert_eq!(edited([3, 3, 3, 4], "经费改成2分，学术给5分"), [5, 2, 3, 4]);
-        assert_eq!(
-            edited([3, 3, 3, 3], "学术4分，经费2分，关系5分"),
-            [4, 2, 5, 3]
-        );
-        assert_eq!(
-            edited([4, 4, 4, 4], "学术改成3，经费改成2，关系改成5，前途改成1"),
-            [3, 2, 5, 1]
-        );
-        assert_eq!(edited([2, 2, 2, 2], "師生關係改成五分"), [2, 2, 5, 2]);
-        assert_eq!(edited([3, 3, 4, 4], "经费给3星，前途给一分"), [3, 3, 4, 1]);
-    }
-
-    #[test]
-    fn relative_all_and_words_for_scores() {
-        assert_eq!(edited([4, 3, 4, 3], "师生关系打低一点"), [4, 3, 3, 3]);
-        assert_eq!(edited([3, 2, 4, 4], "经费高一分"), [3, 3, 4, 4]);
-        assert_eq!(edited([5, 4, 3, 4], "学术降两分"), [3, 4, 3, 4]);
-        assert_eq!(edited([4, 2, 5, 3], "都改成3"), [3, 3, 3, 3]);
-        assert_eq!(edited([2, 3, 4, 5], "全部4分"), [4, 4, 4, 4]);
-        assert_eq!(edited([3, 4, 3, 3], "前途满分"), [3, 4, 3, 5]);
-        assert_eq!(edited([4, 4, 2, 4], "关系及格就行"), [4, 4, 3, 4]);
-        assert_eq!(edited([5, 3, 4, 4], "学术再高点"), [5, 3, 4, 4]);
-        assert_eq!(
-            edited([1, 3, 3, 3], "经费减一分，学术再低一点"),
-            [1, 2, 3, 3]
-        );
-        assert_eq!(
-            edited([3, 2, 3, 4], "学术高一分 经费也高一分"),
-            [4, 3, 3, 4]
-        );
-    }
-
-    #[test]
-    fn a_student_correcting_an_edit_as_they_go_is_read_as_corrected() {
-        // A mistake taken back, with new numbers after it.
-        assert_eq!(
-            edited(
-                [3, 2, 4, 4],
-                "前途改成5——等等，说错了，我想改的是学术，学术5，前途保持原样"
-            ),
-            [5, 2, 4, 4]
-        );
-        // Second thoughts with no numbers take nothing back.
-        assert_eq!(
-            edited([3, 2, 2, 3], "全部4分吧 想了想也没那么差"),
-            [4, 4, 4, 4]
-        );
-        // One move said twice is one move; "再" adds another.
-        assert_eq!(
-            edited(
-                [3, 2, 4, 3],
-                "经费我想给高点，补助虽然少但报销很快。加一分吧。"
-            ),
-            [3, 3, 4, 3]
-        );
-        assert_eq!(edited([4, 4, 4, 3], "前途加一分，再加一分"), [4, 4, 4, 5]);
-        // A rating in stars.
-        assert_eq!(
-            edited([3, 3, 3, 3], "学术★★★★★，经费★★★★☆，关系★★☆☆☆"),
-            [5, 4, 2, 3]
-        );
-    }
-
-    #[test]
-    fn stars_added_or_taken_are_relative_within_one_to_five() {
-        let start = [3, 3, 4, 3];
-        for (say, want) in [
-            ("关系再加一颗星", [3, 3, 5, 3]),
-            ("关系加颗星", [3, 3, 5, 3]),
-            ("关系再加一星", [3, 3, 5, 3]),
-            ("关系多给一颗星", [3, 3, 5, 3]),
-            ("关系加个星", [3, 3, 5, 3]),
-            ("关系加星", [3, 3, 5, 3]),
-            ("关系加1颗星", [3, 3, 5, 3]),
-            ("关系减一颗星", [3, 3, 3, 3]),
-            ("关系少一颗星", [3, 3, 3, 3]),
-            ("关系扣一星", [3, 3, 3, 3]),
-            ("关系扣掉一分", [3, 3, 3, 3]),
-            ("关系少给一颗星", [3, 3, 3, 3]),
-            ("关系降一档", [3, 3, 3, 3]),
-            ("关系降个档", [3, 3, 3, 3]),
-            ("关系下调一档", [3, 3, 3, 3]),
-            ("学术上调一档", [4, 3, 4, 3]),
-            ("学术升一级", [4, 3, 4, 3]),
-            ("学术涨一分", [4, 3, 4, 3]),
-            ("学术加上一分", [4, 3, 4, 3]),
-            ("经费减两颗星", [3, 1, 4, 3]),
-            ("经费扣两星", [3, 1, 4, 3]),
-            ("前途多给两颗星", [3, 3, 4, 5]),
-            ("前途加贰颗星", [3, 3, 4, 5]),
-            ("學術再加一顆星", [4, 3, 4, 3]),
-            ("学术+1", [4, 3, 4, 3]),
-            ("经费-1", [3, 2, 4, 3]),
-            ("经费-1分，前途+2", [3, 2, 4, 5]),
-            ("都加一颗星", [4, 4, 5, 4]),
-            ("全部扣一星", [2, 2, 3, 2]),
-            ("学术加一颗星，经费少一颗星", [4, 2, 4, 3]),
-        ] {
-            assert_eq!(edited(start, say), want, "{say}");
-        }
-        // Caps: never above 5 or below 1.
-        assert_eq!(edited([5, 1, 5, 1], "学术再加一颗星"), [5, 1, 5, 1]);
-        assert_eq!(edited([5, 1, 5, 1], "经费再扣一星"), [5, 1, 5, 1]);
-        assert_eq!(edited([5, 2, 5, 1], "经费减两颗星"), [5, 1, 5, 1]);
-        assert_eq!(edited([4, 3, 5, 3], "关系再加两颗星"), [4, 3, 5, 3]);
-        // A range is not a minus, a star given is not a star added.
-        assert_eq!(edited(start, "关系给一颗星"), [3, 3, 1, 3]);
-        assert_eq!(edited(start, "关系一颗星"), [3, 3, 1, 3]);
-    }
-
-    #[test]
-    fn colloquial_verbs_set_the_number_they_name() {
-        let start = [4, 3, 3, 3];
-        for (say, want) in [
-            ("学术那个太高了，改成3，经费给个4", [3, 4, 3, 3]),
-            ("经费给个4", [4, 4, 3, 3]),
-            ("经费给个4分", [4, 4, 3, 3]),
-            ("经费给个四", [4, 4, 3, 3]),
-            ("经费打个2", [4, 2, 3, 3]),
-            ("经费打个两分", [4, 2, 3, 3]),
-            ("经费打一个2", [4, 2, 3, 3]),
-            ("经费来个5星", [4, 5, 3, 3]),
-            ("经费来个五", [4, 5, 3, 3]),
-            ("经费来个5吧", [4, 5, 3, 3]),
-            ("经费给4吧", [4, 4, 3, 3]),
-            ("经费改2", [4, 2, 3, 3]),
-            ("经费改成二", [4, 2, 3, 3]),
-            ("经费就给个1吧", [4, 1, 3, 3]),
-            ("经费弄成2", [4, 2, 3, 3]),
-            ("经费降到2", [4, 2, 3, 3]),
-            ("经费提到5", [4, 5, 3, 3]),
-            ("经费调到5就行", [4, 5, 3, 3]),
-            ("经费改成个2", [4, 2, 3, 3]),
-            ("經費給個二", [4, 2, 3, 3]),
-            ("经费4就行", [4, 4, 3, 3]),
-            ("都给个4", [4, 4, 4, 4]),
-            ("学术给个5，关系打个2，前途来个四", [5, 3, 2, 4]),
-        ] {
-            assert_eq!(edited(start, say), want, "{say}");
-        }
-    }
-
-    #[test]
-    fn no_edit_where_no_number_is_given() {
-        let r = Reader::load();
-        for say in [
-            "学术水平很高",
-            "补助每个月三千",
-            "组会每周一次",
-            "十分认真",
-            "一分钱都没有",
-            "给个机会",
-            "给三个学生发补助",
-            "加个班",
-            "组里来了两个博后",
-            "老师提到3个方向",
-            "补助3-4千",
-            "整个组5个人",
-        ] {
-            assert!(r.edits(say, None).is_empty(), "{say}");
-        }
-        assert_eq!(
-            r.edits("3分", Some(Dimension::Funding)),
-            [Edit::Set(Dimension::Funding, 3)]
-        );
-    }
-}
+#[path = "edits_tests.rs"]
+mod tests;

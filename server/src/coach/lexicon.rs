@@ -37,6 +37,10 @@ pub struct CoachLexicon {
     /// What says the clause before was not meant ("开玩笑的"): its score
     /// edits are taken back.
     pub retract: Vec<String>,
+    /// What makes an edit every score's ("都", "全给").
+    pub edit_all: Vec<String>,
+    /// What a score alone in its clause may follow ("还是2吧").
+    pub edit_settle: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
@@ -75,6 +79,8 @@ impl CoachLexicon {
                 "claims" => lex.claims = terms,
                 "costly" => lex.costly = terms,
                 "retract" => lex.retract = terms,
+                "edit.all" => lex.edit_all = terms,
+                "edit.settle" => lex.edit_settle = terms,
                 "overall" => lex.overall = terms,
                 k => {
                     let dim = |d: &str| {

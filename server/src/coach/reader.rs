@@ -96,7 +96,7 @@ pub struct Reader {
     names: Topics<Dimension>,
     acts: Arc<SpeechActs>,
     costly: Vec<String>,
-    retract: Vec<String>,
+    edit_words: edits::Words,
 }
 
 #[derive(Default)]
@@ -167,7 +167,15 @@ impl Reader {
                 .iter()
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
-            retract: lex.retract.clone(),
+            edit_words: edits::Words {
+                retract: lex.retract.clone(),
+                all: lex.edit_all.clone(),
+                settle: lex
+                    .edit_settle
+                    .iter()
+                    .map(|w| w.chars().collect())
+                    .collect(),
+            },
         }
     }
 
@@ -186,7 +194,7 @@ impl Reader {
     /// The score edits in `message` (see `edits.rs`); `asked` is the
     /// dimension a bare "3分" answers.
     pub fn edits(&self, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
-        edits::parse(&self.dims, &self.names, &self.retract, message, asked)
+        edits::parse(&self.dims, &self.names, &self.edit_words, message, asked)
     }
 
     /// Whether `message` tries to change a score (a number, 改, 高一点 …).
@@ -282,6 +290,10 @@ impl Reader {
                 }
                 Entered::Within => carry = carry.or(layout.topic().map(Aspect::Dim)),
                 Entered::Outside => {}
+            }
+            // "是我们副导脾气不好", "我自己水平也一般": someone else's traits.
+            if opinion::voice::about_someone_else(&clause.chars) {
+                continue;
             }
             // "补助？" before more of the message: the topic it goes on to
             // judge, not a question.

@@ -688,14 +688,6 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
 fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
     use server::coach::eval_scores;
     for (file, text, exact, within_one, edits) in [
-        // The third round, written while the reader was being changed for
-        // the second round's misses and measured once after it, in five
-        // more voices (a worn-out clinical master's student venting at
-        // night, an applicant crossing from 机械 to 计算机 weighing what
-        // others say, a CS PhD graduate's structured 知乎 answers, a
-        // master's student drafting over several messages, the guide's
-        // other categories from several students): 70.1, 62.5, 73.9, 94.1
-        // and 88.4 % exact at first contact. Misses not read.
         // The fourth round, written after this code by a writer who read
         // only the guide (venting in chat, hearsay confirmed or contradicted,
         // long forum posts), measured once: 71.4, 64.7 and 75.4 % exact at
@@ -719,41 +711,6 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
             include_str!("../../evals/blind/coach-scores-forum-5.jsonl"),
             75.0,
             92.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-venting-4.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-4.jsonl"),
-            70.0,
-            79.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-4.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-4.jsonl"),
-            62.0,
-            77.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-4.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-4.jsonl"),
-            73.5,
-            87.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-drafting-4.jsonl",
-            include_str!("../../evals/blind/coach-scores-drafting-4.jsonl"),
-            94.0,
-            99.5,
-            80.0,
-        ),
-        (
-            "blind/coach-scores-mixed-2.jsonl",
-            include_str!("../../evals/blind/coach-scores-mixed-2.jsonl"),
-            88.0,
-            94.0,
             100.0,
         ),
     ] {
@@ -944,7 +901,7 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-venting-3.jsonl",
             include_str!("../../evals/dev/coach-scores-venting-3.jsonl"),
-            57.5,
+            63.0,
             72.0,
         ),
         (
@@ -970,6 +927,41 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-mixed-1.jsonl"),
             98.0,
             98.0,
+        ),
+        // The third blind round (a clinical master's student venting at
+        // night, an applicant crossing from 机械 to 计算机, a CS PhD's 知乎
+        // answers, drafting over several messages, the other categories):
+        // 70.1, 62.5, 73.9, 94.1 and 88.4 % exact at first contact; read on
+        // 2026-11-29, when it moved here.
+        (
+            "dev/coach-scores-venting-4.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-4.jsonl"),
+            74.5,
+            82.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-4.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-4.jsonl"),
+            62.5,
+            77.5,
+        ),
+        (
+            "dev/coach-scores-forum-4.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-4.jsonl"),
+            73.5,
+            88.0,
+        ),
+        (
+            "dev/coach-scores-drafting-4.jsonl",
+            include_str!("../../evals/dev/coach-scores-drafting-4.jsonl"),
+            98.5,
+            99.5,
+        ),
+        (
+            "dev/coach-scores-mixed-2.jsonl",
+            include_str!("../../evals/dev/coach-scores-mixed-2.jsonl"),
+            92.5,
+            97.0,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
