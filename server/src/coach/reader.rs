@@ -291,10 +291,6 @@ impl Reader {
                 Entered::Within => carry = carry.or(layout.topic().map(Aspect::Dim)),
                 Entered::Outside => {}
             }
-            // "是我们副导脾气不好", "我自己水平也一般": someone else's traits.
-            if opinion::voice::about_someone_else(&clause.chars) {
-                continue;
-            }
             // "补助？" before more of the message: the topic it goes on to
             // judge, not a question.
             let intro = clause.question_mark

@@ -83,9 +83,33 @@ impl Clause {
     }
 
     /// Whether it speaks of another advisor or group ("不管学生的是另一个
-    /// 老师", "隔壁组更惨"), not of the one reviewed ("我老板吊打隔壁组" does).
+    /// 老师", "隔壁组更惨"), not of the one reviewed ("我老板吊打隔壁组" does),
+    /// or judges the traits of someone beside the advisor: it opens (past a
+    /// `beside_lead` word) with a `beside` person right before a `trait`
+    /// ("是我们副导脾气不好", "我自己水平也一般").
     pub fn about_someone_else(&self) -> bool {
-        self.has("other") && !self.has("ours")
+        (self.has("other") && !self.has("ours")) || self.judges_someone_beside()
+    }
+
+    fn judges_someone_beside(&self) -> bool {
+        let chars: Vec<char> = self.text.chars().collect();
+        let longest = |key: &str, at: usize| -> Option<usize> {
+            list(key)
+                .iter()
+                .map(|w| w.chars().collect::<Vec<char>>())
+                .filter(|w| chars[at..].starts_with(w))
+                .map(|w| w.len())
+                .max()
+        };
+        let mut at = 0;
+        while let Some(n) = longest("beside_lead", at) {
+            at += n;
+        }
+        let Some(n) = longest("beside", at) else {
+            return false;
+        };
+        let at = at + n + usize::from(chars.get(at + n) == Some(&'的'));
+        longest("trait", at).is_some()
     }
 
     /// Whether it takes itself back ("脾气差是我记错了"): a word of
@@ -259,7 +283,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 14] = [
+const LISTS: [&str; 17] = [
     "anaphor",
     "lead",
     "other",
@@ -274,6 +298,9 @@ const LISTS: [&str; 14] = [
     "refute_lead",
     "denial",
     "disbelief",
+    "beside",
+    "beside_lead",
+    "trait",
 ];
 
 fn connectives() -> &'static Connectives {

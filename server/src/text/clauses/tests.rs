@@ -91,6 +91,11 @@ fn what_a_clause_does_to_the_statement_before() {
     let cs = split_at_connectives(&fold("不管学生的是另一个老师，我导师很认真"));
     assert!(cs[0].about_someone_else());
     assert!(!split(&fold("我老板吊打隔壁组"))[0].about_someone_else());
+    // Someone beside the advisor, and one of their traits.
+    assert!(split(&fold("是我们副导脾气不好"))[0].about_someone_else());
+    assert!(split(&fold("我自己水平也一般"))[0].about_someone_else());
+    assert!(!split(&fold("老师脾气挺好的"))[0].about_someone_else());
+    assert!(!split(&fold("师兄说老师脾气不好"))[0].about_someone_else());
     assert!(split(&fold("本来以为会手把手带"))[0].expected());
     assert!(split(&fold("其他都挺好"))[0].about_the_rest());
     assert!(split(&fold("要是经费再多点就好了"))[0].wishes());

@@ -28,33 +28,22 @@ struct Lists {
     quoting: Vec<String>,
     others: Vec<String>,
     third: Vec<String>,
-    subject: Vec<Vec<char>>,
-    lead: Vec<Vec<char>>,
-    trait_: Vec<Vec<char>>,
 }
 
 fn lists() -> &'static Lists {
     static L: OnceLock<Lists> = OnceLock::new();
     L.get_or_init(|| {
-        let [own, confirm, quoting, others, third, subject, lead, trait_] = lexfile::keyed(
+        let [own, confirm, quoting, others, third] = lexfile::keyed(
             "voice.txt",
             LEXICON,
-            [
-                "own", "confirm", "quoting", "others", "third", "subject", "lead", "trait",
-            ],
+            ["own", "confirm", "quoting", "others", "third"],
         );
-        let chars = |v: Vec<String>| -> Vec<Vec<char>> {
-            v.into_iter().map(|w| w.chars().collect()).collect()
-        };
         Lists {
             own,
             confirm,
             quoting,
             others,
             third,
-            subject: chars(subject),
-            lead: chars(lead),
-            trait_: chars(trait_),
         }
     })
 }
@@ -77,28 +66,6 @@ pub fn confirms(chars: &[char]) -> bool {
 /// word says — not knowing — is theirs ("老板根本不知道我在做啥").
 pub fn theirs(before: &[char]) -> bool {
     !before.contains(&'我') && holds(before, &lists().third)
-}
-
-/// Whether `chars` (a clause, folded) judges someone beside the advisor:
-/// it opens (past a `lead` word) with a `subject` right before a `trait`
-/// ("是我们副导脾气不好", "我自己水平也一般").
-pub fn about_someone_else(chars: &[char]) -> bool {
-    let l = lists();
-    let longest = |list: &[Vec<char>], at: usize| -> Option<usize> {
-        list.iter()
-            .filter(|w| chars[at..].starts_with(w))
-            .map(|w| w.len())
-            .max()
-    };
-    let mut at = 0;
-    while let Some(n) = longest(&l.lead, at) {
-        at += n;
-    }
-    let Some(n) = longest(&l.subject, at) else {
-        return false;
-    };
-    let at = at + n + usize::from(chars.get(at + n) == Some(&'的'));
-    longest(&l.trait_, at).is_some()
 }
 
 /// Marks that open and close a quotation, in pairs.
@@ -172,16 +139,5 @@ mod tests {
         );
         let hearsay = "师兄原话：“你真想来？”";
         assert_eq!(advisor_questions_stated(hearsay), hearsay);
-    }
-
-    #[test]
-    fn a_trait_of_someone_beside_the_advisor_is_theirs() {
-        let c = |s: &str| s.chars().collect::<Vec<_>>();
-        assert!(about_someone_else(&c("是我们副导脾气不好")));
-        assert!(about_someone_else(&c("我自己水平也一般")));
-        assert!(about_someone_else(&c("不过师兄的人品没得说")));
-        // The advisor's own traits, and someone's words about them.
-        assert!(!about_someone_else(&c("老师脾气挺好的")));
-        assert!(!about_someone_else(&c("师兄说老师脾气不好")));
     }
 }
