@@ -313,8 +313,11 @@ impl Reader {
                     .iter()
                     .all(|s| s.judged == Judged::Mentioned)
             };
+            // "师姐说他让学生干杂活，我进组两个月了，他一次都没让我干过":
+            // what was reported never happened to the student.
             if (clause.refutes
-                || (clause.link == Link::Revision && last_reported_just && unjudged()))
+                || (clause.link == Link::Revision && last_reported_just && unjudged())
+                || (clause.never && unjudged()))
                 && !clause.reported
                 && !reported_topics.is_empty()
                 && self.topics.named(&clause.chars).is_empty()

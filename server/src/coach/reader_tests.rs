@@ -319,3 +319,24 @@ fn a_dimension_left_to_others_or_a_later_post_is_not_said() {
     let said = r.read("学术很扎实。经费和去向我留给其他同门来写");
     assert_eq!(scores(&said), [Some(4), None, None, None]);
 }
+
+#[test]
+fn what_was_reported_never_happening_to_the_student_rejects_it() {
+    let r = Reader::load();
+    let said = r.read("听说他经常骂人，我在组里一年，从没见他骂过谁");
+    assert_eq!(scores(&said)[2], Some(4));
+    let said = r.read("师兄说老板会半夜发消息，我跟了他一年，一次都没收到过");
+    assert_eq!(scores(&said)[2], Some(4));
+    // Confirmed, it stays what was said.
+    let said = r.read("听说他很凶，确实，他从来没给过我们好脸色");
+    assert_eq!(scores(&said)[2], Some(1));
+}
+
+#[test]
+fn a_co_advisor_s_or_the_writer_s_own_traits_are_theirs() {
+    let r = Reader::load();
+    let said = r.read("老师脾气其实挺好的，是我们副导脾气不好");
+    assert_eq!(scores(&said), [None, None, Some(4), None]);
+    let said = r.read("学术的话我不太好评价，我自己水平也一般");
+    assert_eq!(scores(&said), [None, None, None, None]);
+}

@@ -54,6 +54,8 @@ pub struct Clause {
     pub now: bool,
     /// It rejects what someone else was reported to say ("我倒不觉得").
     pub refutes: bool,
+    /// It tells that something never happened ("他一次都没让我干过").
+    pub never: bool,
 }
 
 /// A message cut into clauses, each with its owner.
@@ -131,6 +133,7 @@ impl SpeechActs {
                 then: c.then(),
                 now: c.now(),
                 refutes: c.refutes(),
+                never: c.never(),
             })
             .collect();
         // Whose words: a reporter at the start hands the clause over, and a

@@ -160,6 +160,13 @@ impl Clause {
         list("denial").iter().any(|d| d == rest) || self.has("disbelief")
     }
 
+    /// Whether it tells that something never happened ("他一次都没让我干
+    /// 过"): after someone else's words, what they said did not happen to
+    /// the writer.
+    pub fn never(&self) -> bool {
+        self.has("never")
+    }
+
     /// Whether it wishes for something ("要是经费再多点就好了", "希望老师能
     /// 多指导"): what it wishes for is lacking now.
     pub fn wishes(&self) -> bool {
@@ -283,7 +290,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 17] = [
+const LISTS: [&str; 18] = [
     "anaphor",
     "lead",
     "other",
@@ -301,6 +308,7 @@ const LISTS: [&str; 17] = [
     "beside",
     "beside_lead",
     "trait",
+    "never",
 ];
 
 fn connectives() -> &'static Connectives {
