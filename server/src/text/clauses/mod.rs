@@ -485,10 +485,15 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
                 let ends = chars
                     .get(i + len)
                     .is_none_or(|c| ends_sentence(*c) || ends_clause(*c) || c.is_whitespace());
-                // "人其实很好", "他其实挺关心的": after a subject of a
-                // character or two, 其实 says the clause more firmly and
-                // revises; it does not cut the subject off its predicate.
-                if !at_start && l == Link::Revision && current.len() <= 2 && link == Link::None {
+                // "人其实很好", "他其实挺关心的", "老师人其实很好": after a
+                // short subject (up to four characters before 其实, not
+                // ending a statement with 的 or 了), 其实 says the clause more firmly
+                // and revises; it does not cut the subject off its predicate.
+                let subject = current.len() <= 2
+                    || (current.len() <= 4
+                        && chars[i..].starts_with(&['其', '实'])
+                        && current.last().is_some_and(|c| !"的了吧啊呢".contains(*c)));
+                if !at_start && l == Link::Revision && subject && link == Link::None {
                     link = l;
                     i += len;
                     continue;

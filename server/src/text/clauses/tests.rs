@@ -106,6 +106,13 @@ fn what_a_clause_does_to_the_statement_before() {
     let cs = split_at_connectives(&fold("人其实很好"));
     assert_eq!(texts(&cs), ["人很好"]);
     assert_eq!(cs[0].link, Link::Revision);
+    // A subject of a few characters too, before 其实 only.
+    let cs = split_at_connectives(&fold("老板人其实不坏"));
+    assert_eq!(texts(&cs), ["老板人不坏"]);
+    assert_eq!(
+        texts(&split_at_connectives(&fold("数据一点不对都要重做"))).len(),
+        2
+    );
 }
 
 #[test]
