@@ -93,8 +93,10 @@ pub use types::{Act, Analysis, NameSet, Reference, Slot};
 use lexicon::Cue;
 use tokens::Text;
 
-/// Clauses (by index) that ask about a referenced advisor: their preference
-/// words describe that advisor, not the student's wish.
+/// Clauses (by index) that ask about a referenced advisor, or speak of what
+/// is theirs ("范丽蓉老师的经费充足", as a recognizer wrote a question that
+/// lost its 吗): their preference words describe that advisor, not the
+/// student's wish.
 fn advisor_question_clauses(
     text: &Text,
     lex: &Lexicons,
@@ -112,7 +114,17 @@ fn advisor_question_clauses(
                 let t = &text.tokens[t];
                 t.has_cue(Cue::AskAbout) || t.has_cue(Cue::AskReviews)
             });
-        out[c] |= asks;
+        // The advisor's own: the reference, a person noun, then 的.
+        let theirs = text.token_at(*pos).is_some_and(|t| {
+            let mut end = text.tokens[t].end;
+            end += lex
+                .lists
+                .person_noun
+                .prefix_at(&text.chars, end)
+                .unwrap_or(0);
+            text.chars.get(end) == Some(&crate::text::utterance::DE)
+        });
+        out[c] |= asks || theirs;
     }
     out
 }
@@ -268,9 +280,18 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
     let mut rejected: Vec<(usize, String)> =
         slots.rejected.into_iter().chain(prefs.rejected).collect();
     rejected.sort_by_key(|(pos, _)| *pos);
+    // "不是北理的自动化，是北理的控制": a value negated and then said
+    // again as the one meant is not rejected.
+    let chosen: Vec<&String> = [&slots.school, &slots.major]
+        .into_iter()
+        .filter_map(|s| match s {
+            Some(Slot::One(v)) => Some(v),
+            _ => None,
+        })
+        .collect();
     let mut rejected_values: Vec<String> = Vec::new();
     for (_, v) in rejected {
-        if !rejected_values.contains(&v) {
+        if !rejected_values.contains(&v) && !chosen.contains(&&v) {
             rejected_values.push(v);
         }
     }

@@ -144,21 +144,18 @@ fn the_one_that_meets(
 }
 
 /// "统计的管科": a major standing where a school stands (before 的 and
-/// another major) that sounds just like a school (同济) is a recognizer's
+/// another major, or before 的 and words that come near a major by sound,
+/// "统计的馆科") that sounds just like a school (同济) is a recognizer's
 /// spelling of the school, as likely as the major: the school is asked
-/// about ([`Slot::Heard`]) and the later major is the one said. Never a
-/// silent choice of either.
+/// about ([`Slot::Heard`]) and the later major, if read, is the one said.
+/// Never a silent choice of either.
 fn school_heard_as_a_major(
     text: &Text,
     lex: &Lexicons,
     majors: &[Slot],
     spans: &[(usize, usize)],
-) -> Option<(Slot, Slot)> {
-    spans.windows(2).zip(majors.windows(2)).find_map(|(w, m)| {
-        let (start, end) = w[0];
-        if !meets(text, end, w[1].0) {
-            return None;
-        }
+) -> Option<(Slot, Option<Slot>)> {
+    let sounds_like_a_school = |(start, end): (usize, usize)| -> Option<Slot> {
         let candidates: Vec<String> = lex
             .sound
             .find(&text.chars, |i| (start..end).contains(&i))
@@ -169,15 +166,32 @@ fn school_heard_as_a_major(
                 _ => None,
             })
             .collect();
-        (!candidates.is_empty()).then(|| {
-            (
-                Slot::Heard {
-                    said: text.string(start, end),
-                    candidates,
-                },
-                m[1].clone(),
-            )
+        (!candidates.is_empty()).then(|| Slot::Heard {
+            said: text.string(start, end),
+            candidates,
         })
+    };
+    let before_another = spans.windows(2).zip(majors.windows(2)).find_map(|(w, m)| {
+        meets(text, w[0].1, w[1].0)
+            .then(|| sounds_like_a_school(w[0]))
+            .flatten()
+            .map(|school| (school, Some(m[1].clone())))
+    });
+    before_another.or_else(|| {
+        // The major after 的 not read, but its words near one by sound.
+        let &(start, end) = spans.last()?;
+        let after = end + 1;
+        let raw = |i: usize| text.is_raw(after + i);
+        let unread =
+            text.chars.get(end) == Some(&DE) && text.chars.len() >= after + 2 && raw(0) && raw(1);
+        let near = unread
+            && !lex
+                .sound
+                .nearest(&text.chars[after..], raw, super::lexicon::MAJOR_SOUNDS, 1)
+                .is_empty();
+        near.then(|| sounds_like_a_school((start, end)))
+            .flatten()
+            .map(|school| (school, None))
     })
 }
 
@@ -285,7 +299,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     if out.school.is_none() && !prefer_last {
         if let Some((school, major)) = school_heard_as_a_major(text, lex, &kept[1], &major_spans) {
             out.school = Some(school);
-            out.major = Some(major);
+            out.major = major;
         }
     }
     out.replaced |= (0..2).any(|k| dropped[k] && !kept[k].is_empty());
@@ -325,5 +339,10 @@ mod tests {
         // Two majors side by side are only two majors.
         let a = analyze("化工和计算机哪个好", lex, &[]);
         assert_eq!(a.school, None);
+        // The major after 的 not read, only near one by sound (馆科 for
+        // 管科): the school is asked about and no major is filled.
+        let a = analyze("我想考化工的馆科", lex, &[]);
+        assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
+        assert_eq!(a.major, None);
     }
 }

@@ -2,8 +2,11 @@
 //! with or without a model — slots, the act asked for, references, negated
 //! values. With someone else's words in the message ("我朋友想考清华，我想考
 //! 北大") the form values come from the student's own clauses alone; the
-//! references and the act from the whole message. A value the student
-//! negates ("我不想做机器学习") leaves the form.
+//! references and the act from the whole message. Unless the student's own
+//! words ask for the place someone else named and name none of their own
+//! ("听说厦大的新闻学不错，想看看导师"): the place heard of is what the
+//! student asks about. A value the student negates ("我不想做机器学习")
+//! leaves the form.
 
 use app::protocol::{IntentResult, UserForm};
 
@@ -19,12 +22,19 @@ impl Agent {
             .known_names(&t.input.text, &t.input.page, &t.memory, &t.form)
             .await;
         let whole = nlu::analyze(&t.input.text, &self.lexicons, &t.understood.known);
-        t.understood.analysis = if t.understood.reading.has_reported() {
-            let own = nlu::analyze(
+        let own = t.understood.reading.has_reported().then(|| {
+            nlu::analyze(
                 &t.understood.reading.own_text(),
                 &self.lexicons,
                 &t.understood.known,
-            );
+            )
+        });
+        let asks_for_the_place_heard_of = own.as_ref().is_some_and(|own| {
+            own.school.is_none()
+                && own.major.is_none()
+                && matches!(own.act, Act::ListAdvisors | Act::Recommend | Act::WantExam)
+        });
+        t.understood.analysis = if let Some(own) = own.filter(|_| !asks_for_the_place_heard_of) {
             Analysis {
                 act: whole.act,
                 references: whole.references,
@@ -60,12 +70,14 @@ impl Agent {
         }
         t.form = without_rejected(std::mem::take(&mut t.form), &t.understood.analysis.rejected);
         t.understood.foreign = t.understood.analysis.rejected.clone();
-        let reported = self.reported_values(
-            &t.understood.reading,
-            &t.understood.analysis,
-            &t.understood.known,
-        );
-        t.understood.foreign.extend(reported);
+        if !asks_for_the_place_heard_of {
+            let reported = self.reported_values(
+                &t.understood.reading,
+                &t.understood.analysis,
+                &t.understood.known,
+            );
+            t.understood.foreign.extend(reported);
+        }
         // "我想评价一下张三老师": the coach starts a review conversation — when
         // the student asks it, not when a friend wants to ("我同学想评价他").
         let own_words = crate::text::fold::fold(&t.understood.reading.own_text());

@@ -131,3 +131,10 @@ fn not_references() {
         ("其他的老师怎么样", &[Act(AskAbout)]),
     ]);
 }
+
+#[test]
+fn what_is_an_advisor_s_own_describes_them() {
+    // A question whose 吗 the recognizer lost: the funding is the
+    // advisor's, no wish of the student's.
+    run(&[("张三老师的经费充足", &[Refs(&[Name("张三")])])]);
+}

@@ -546,3 +546,17 @@ fn a_student_weighing_options_aloud_settles_on_the_last() {
         ("北大太难了", &[School(PKU)]),
     ]);
 }
+
+#[test]
+fn a_value_taken_back_and_said_again_stands() {
+    run(&[
+        // The school said twice, the major replaced: only the major is
+        // rejected.
+        (
+            "不是北大的法学，是北大的金融",
+            &[School(PKU), Major("金融学"), Rej(&["法学"]), Corr],
+        ),
+        // 无对, a recognizer's 不对.
+        ("想考复旦，无对，是浙大", &[School("浙江大学"), Corr]),
+    ]);
+}
