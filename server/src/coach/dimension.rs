@@ -1,6 +1,7 @@
-//! The four dimensions a review is scored on, and the scores of a draft:
-//! the words every part of the coach shares (the reader, the edits, the
-//! lexicon, the state), so they sit below all of them.
+//! The four dimensions a review is scored on, the scores of a draft, and
+//! what one message says of them (`Said`, the reader's answer): the words
+//! every part of the coach shares (the reader, the edits, the lexicon, the
+//! state), so they sit below all of them.
 
 use serde::{Deserialize, Serialize};
 
@@ -90,5 +91,43 @@ impl Scores {
     pub fn settle_overall(&mut self) {
         let sum: u32 = Dimension::ALL.iter().map(|d| u32::from(self.get(*d))).sum();
         self.overall = ((sum as f64 / 4.0).round() as u8).clamp(1, 5);
+    }
+}
+
+/// One dimension as a message reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    /// 1–5.
+    pub value: u8,
+    /// Judged in words or given as a number; `false`: named without a
+    /// judgement (the value is 3 and the student is asked).
+    pub sure: bool,
+    /// Given as a number.
+    pub explicit: bool,
+}
+
+/// What one message says.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Said {
+    pub dims: Vec<(Dimension, Score)>,
+    pub overall: Option<Score>,
+    /// Dimensions the message named but asked about or did not know.
+    pub unknown: Vec<Dimension>,
+    /// The dimension the message ends on: a later message's judgement with
+    /// no topic of its own ("挺多的") continues it.
+    pub last: Option<Dimension>,
+    /// The message corrects what was said before ("记错了，补助一个月两千四"):
+    /// what it says replaces earlier scores, even when it is unsure.
+    pub corrects: bool,
+}
+
+impl Said {
+    pub fn get(&self, d: Dimension) -> Option<Score> {
+        self.dims.iter().find(|(x, _)| *x == d).map(|(_, s)| *s)
+    }
+
+    /// Whether the message says anything about the review's dimensions.
+    pub fn is_empty(&self) -> bool {
+        self.dims.is_empty() && self.overall.is_none()
     }
 }

@@ -41,6 +41,7 @@
 use std::sync::Arc;
 
 use super::dimension::{Aspect, Dimension};
+pub use super::dimension::{Said, Score};
 use super::edits::{self, Edit};
 use super::layout::{Entered, Layout};
 use super::lexicon::CoachLexicon;
@@ -48,44 +49,6 @@ use super::told;
 use crate::speech_act::SpeechActs;
 use crate::text::clauses::Link;
 use crate::text::opinion::{self, irony, Judged, Topics};
-
-/// One dimension as a message reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Score {
-    /// 1–5.
-    pub value: u8,
-    /// Judged in words or given as a number; `false`: named without a
-    /// judgement (the value is 3 and the student is asked).
-    pub sure: bool,
-    /// Given as a number.
-    pub explicit: bool,
-}
-
-/// What one message says.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Said {
-    pub dims: Vec<(Dimension, Score)>,
-    pub overall: Option<Score>,
-    /// Dimensions the message named but asked about or did not know.
-    pub unknown: Vec<Dimension>,
-    /// The dimension the message ends on: a later message's judgement with
-    /// no topic of its own ("挺多的") continues it.
-    pub last: Option<Dimension>,
-    /// The message corrects what was said before ("记错了，补助一个月两千四"):
-    /// what it says replaces earlier scores, even when it is unsure.
-    pub corrects: bool,
-}
-
-impl Said {
-    pub fn get(&self, d: Dimension) -> Option<Score> {
-        self.dims.iter().find(|(x, _)| *x == d).map(|(_, s)| *s)
-    }
-
-    /// Whether the message says anything about the review's dimensions.
-    pub fn is_empty(&self) -> bool {
-        self.dims.is_empty() && self.overall.is_none()
-    }
-}
 
 /// The coach's reader: its topics and the speech acts.
 pub struct Reader {

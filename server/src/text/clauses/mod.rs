@@ -290,7 +290,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 18] = [
+const LISTS: [&str; 20] = [
     "anaphor",
     "lead",
     "other",
@@ -309,6 +309,8 @@ const LISTS: [&str; 18] = [
     "beside_lead",
     "trait",
     "never",
+    "firm",
+    "statement_end",
 ];
 
 fn connectives() -> &'static Connectives {
@@ -489,10 +491,13 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
                 // short subject (up to four characters before 其实, not
                 // ending a statement with 的 or 了), 其实 says the clause more firmly
                 // and revises; it does not cut the subject off its predicate.
-                let subject = current.len() <= 2
-                    || (current.len() <= 4
-                        && chars[i..].starts_with(&['其', '实'])
-                        && current.last().is_some_and(|c| !"的了吧啊呢".contains(*c)));
+                let firm = list("firm")
+                    .iter()
+                    .any(|w| w.chars().eq(chars[i..].iter().copied().take(len)));
+                let ends_statement = current
+                    .last()
+                    .is_some_and(|c| list("statement_end").iter().any(|w| w.starts_with(*c)));
+                let subject = current.len() <= 2 || (current.len() <= 4 && firm && !ends_statement);
                 if !at_start && l == Link::Revision && subject && link == Link::None {
                     link = l;
                     i += len;
