@@ -15,6 +15,8 @@
 //!      (unambiguous) major, else a major ("人工智能" alone is the major).
 //! 2. Request and direction ("推荐" = recommend / 推荐系统): a direction only
 //!    after a direction cue ("做推荐的"), otherwise the request.
+//!    A major that is also a request's word (统计) is the major where a
+//!    major stands (after a school, after 考/读, before 专业).
 //! 3. School and major sharing an alias: the major when a major word
 //!    follows, otherwise the school.
 //! 4. Names after a background cue ("本科学的是…", "我是学…的") are the
@@ -233,6 +235,14 @@ pub(crate) fn resolve(text: &mut Text, lex: &Lexicons) {
             Some(true) => tags.retain(|t| matches!(t, Tag::Direction(_))),
             Some(false) => tags.retain(|t| !matches!(t, Tag::Direction(_))),
             None => {}
+        }
+        // "我想考人大的统计": a major that is also a request's word (统计,
+        // the figures) is the major where a major stands: after a school,
+        // after 考/读, or before 专业.
+        if has_major && has_act && direction_context(text, idx, false) == Some(false) {
+            text.tokens[idx]
+                .tags
+                .retain(|t| !matches!(t, Tag::Cue(c) if c.is_act()));
         }
         if has_school && has_major {
             let major_follows = text

@@ -319,3 +319,15 @@ fn of_advisors_weighed_aloud_the_one_settled_on_is_meant() {
         ),
     ]);
 }
+
+#[test]
+fn a_major_that_is_also_a_request_s_word_is_the_major_where_one_stands() {
+    run(&[
+        // After a school, after 考: the major 统计学, no request for figures.
+        (
+            "我想考人大的统计",
+            &[School("中国人民大学"), Major("统计学")],
+        ),
+        ("我想考统计", &[Major("统计学")]),
+    ]);
+}

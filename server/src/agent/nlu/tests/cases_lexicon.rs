@@ -134,6 +134,8 @@ fn resolvable(tags: &[Tag]) -> bool {
     (only(&[1, 2])) // major or direction: roles.rs
         || (only(&[0, 1])) // school or major: roles.rs
         || (only(&[2, 7]) && tags.contains(&Tag::Cue(Cue::Recommend))) // 推荐
+        // 统计: the major where a major stands, else the request (roles.rs)
+        || (only(&[1, 7]) && tags.iter().filter(|t| matches!(t, Tag::Cue(_))).count() == 1)
         || (only(&[7, 8]) && has(8) && tags.contains(&Tag::Cue(Cue::Pair))) // 他俩
 }
 

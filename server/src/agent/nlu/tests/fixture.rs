@@ -52,6 +52,7 @@ pub(crate) fn majors() -> Vec<NameSet> {
         NameSet::new("环境科学与工程", &["环境", "环境工程"]),
         NameSet::new("工商管理", &["管理", "工管", "MBA"]),
         NameSet::new("管理科学与工程", &["管科", "管理科学", "管理"]),
+        NameSet::new("统计学", &["统计"]),
         NameSet::new("化学工程与技术", &["化工"]),
         NameSet::new("自动化", &["控制", "控制工程"]),
         NameSet::new("电气工程", &["电气", "电气工程及其自动化"]),
