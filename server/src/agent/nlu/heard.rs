@@ -301,6 +301,33 @@ fn doubt_short_names(text: &mut Text, matches: &[Match<Tag>]) {
     }
 }
 
+/// A school or a major heard close, where such a name stands, in words
+/// the exact pass left unread, beside one of its kind the exact pass read
+/// ("北历和北航都行，先看北历的控制工程": 北历 is 北理): a second name said,
+/// which the slots weigh as any two (asked about, or the one settled on),
+/// never hidden behind the one written.
+fn said_again(text: &mut Text, lex: &Lexicons, heard: &[Match<Tag>], missing: &[Kind]) {
+    let free = |i: usize| text.chars[i] != SEP && !text.in_strong(i) && text.token_at(i).is_none();
+    let mut found: Vec<(usize, usize, Tag)> = Vec::new();
+    for m in heard {
+        let Some(k) = kind(&m.value) else { continue };
+        if !matches!(k, Kind::School | Kind::Major)
+            || missing.contains(&k)
+            || m.how != How::Sound
+            || !m.close
+            || !(m.start..m.end).all(free)
+            || !standing(text, lex, m, k, &[])
+            || found.iter().any(|&(s, e, _)| m.start < e && s < m.end)
+        {
+            continue;
+        }
+        found.push((m.start, m.end, m.value));
+    }
+    for (start, end, tag) in found {
+        text.insert_token(start, end, vec![tag]);
+    }
+}
+
 /// Adds the names heard (see the module doc) to `text`.
 pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
     // Schools and majors are looked for across what was read too: a long
@@ -323,10 +350,11 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
         .filter(|&k| !present(k))
         .collect();
     if missing.is_empty() {
+        said_again(text, lex, &heard, &missing);
         return;
     }
     let free = |i: usize| text.chars[i] != SEP && !text.in_strong(i);
-    let mut matches = heard;
+    let mut matches = heard.clone();
     matches.retain(|m| (m.start..m.end).all(free) || covers_what_was_read(text, m));
     if missing.contains(&Kind::Name) && !names.is_empty() {
         matches.extend(names.find(&text.chars, free));
@@ -442,4 +470,6 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
     for (start, end, tags) in taken {
         text.insert_token(start, end, tags);
     }
+    // Names of a kind read already, heard again in what is left.
+    said_again(text, lex, &heard, &missing);
 }

@@ -122,7 +122,14 @@ fn structural_at(
     if !free(text, p) {
         return None;
     }
-    let from_end = lex.lists.from_end_prefix.prefix_at(c, p);
+    // "到属第二个": 倒数 as a recognizer may write it, by its sound.
+    let from_end = lex.lists.from_end_prefix.prefix_at(c, p).or_else(|| {
+        lex.lists.from_end_prefix.words().find_map(|w| {
+            let end = p + w.len();
+            (c.get(end) == Some(&ORDINAL_MARK) && crate::text::sound::reads_as(&c[p..end], w))
+                .then_some(w.len())
+        })
+    });
     let mark = p + from_end.unwrap_or(0);
     if c.get(mark) == Some(&ORDINAL_MARK) {
         return ordinal_at(text, lex, p, mark);

@@ -339,9 +339,13 @@ mod tests {
         // Two majors side by side are only two majors.
         let a = analyze("化工和计算机哪个好", lex, &[]);
         assert_eq!(a.school, None);
-        // The major after 的 not read, only near one by sound (馆科 for
-        // 管科): the school is asked about and no major is filled.
+        // The major after 的 written in homophones (馆科 for 管科): heard
+        // beside the major read, it is the major; the school is asked about.
         let a = analyze("我想考化工的馆科", lex, &[]);
+        assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
+        assert_eq!(a.major, Some(Slot::One("管理科学与工程".into())));
+        // Only near one (广可): the school is asked about, no major filled.
+        let a = analyze("我想考化工的广可", lex, &[]);
         assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
         assert_eq!(a.major, None);
     }

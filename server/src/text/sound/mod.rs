@@ -38,6 +38,20 @@ mod syllable;
 use align::align;
 pub use near::{Homophone, Near};
 pub use syllable::{fuzzy, tolerance, SAME_READING};
+
+/// Whether `heard` reads, character by character, in the toneless readings
+/// of `word` (到属 for 倒数): a short word of the site's written by a
+/// recognizer in other characters. Same length, every character sharing a
+/// reading.
+pub fn reads_as(heard: &[char], word: &[char]) -> bool {
+    heard.len() == word.len()
+        && heard.iter().zip(word).all(|(&h, &w)| {
+            let theirs = syllable::readings(w, true);
+            syllable::readings(h, true)
+                .iter()
+                .any(|r| theirs.contains(r))
+        })
+}
 use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND};
 
 /// One name the index holds.

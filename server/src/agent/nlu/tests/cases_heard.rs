@@ -156,3 +156,13 @@ fn a_short_name_written_where_a_longer_one_is_heard_is_asked_about() {
     // A short name with nothing beside it that makes a longer one.
     assert_eq!(analyze("浙大的电气", lex, &[]).school, one("浙江大学"));
 }
+
+#[test]
+fn a_name_heard_beside_one_of_its_kind_written_is_said_too() {
+    let lex = lexicons();
+    // 北交 written, 北交 again as 背交 next to the major: said twice, the
+    // one settled on; 清华 alone is still 清华.
+    let a = analyze("清华和北交都行，先看背交的计算机", lex, &[]);
+    assert_eq!(a.school, one("北京交通大学"));
+    assert_eq!(analyze("清华的计算机", lex, &[]).school, one("清华大学"));
+}

@@ -138,3 +138,12 @@ fn what_is_an_advisor_s_own_describes_them() {
     // advisor's, no wish of the student's.
     run(&[("张三老师的经费充足", &[Refs(&[Name("张三")])])]);
 }
+
+#[test]
+fn counting_from_the_end_written_in_homophones() {
+    // 倒数 as a recognizer may write it.
+    run(&[(
+        "到属第二个怎么样",
+        &[Refs(&[End(1)]), Act(super::super::Act::AskAbout)],
+    )]);
+}
