@@ -1,9 +1,9 @@
 //! Whether the student replaces an earlier value. Explicit cues come from
 //! cues.txt (`correction`: 算了, 改成, 换成, 不对 …); 还是 counts when it
 //! opens its clause (after nothing but `still_lead` words: "算了还是复旦",
-//! "我觉得还是清华") or when its clause ends in a `still_final` word such as
-//! 吧 ("那还是北大吧"), so the
-//! question "北大还是清华" is not a correction. A negator that is a clause of
+//! "我觉得还是清华") or when a `still_final` word such as 吧 follows it in
+//! its clause ("那还是北大吧", "还是川大吧中文系"), so the question "北大还是
+//! 清华" is not a correction. A negator that is a clause of
 //! its own ("北交的土木，不是，西南交大的土木") takes back what came before:
 //! it negates nothing after it, and the sentence is a correction.
 //! Rejections that replace a value ("不是北大，是清华") are added by the
@@ -11,10 +11,11 @@
 //!
 //! An option turned down for a reason, or a change of plan (cues.txt
 //! `dismiss`: 太卷, 分太高, 不如, 现在想), corrects only between two
-//! names of one kind: "北邮太卷了就人大吧" chooses 人大, "本来想考清华现在
-//! 想去同济" 同济, while "北大太难了" alone takes nothing back. A student who
-//! weighs options aloud settles on the last one; the first is not silently
-//! kept.
+//! names of one kind ("北邮太卷了就人大吧" chooses 人大, "本来想考清华现在
+//! 想去同济" 同济), or before words that come near a name of its kind by
+//! sound (the replacement said, but not read); "北大太难了" alone takes
+//! nothing back. A student who weighs options aloud settles on the last
+//! one; the first is not silently kept.
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::{Kind, Text};
