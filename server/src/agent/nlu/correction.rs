@@ -48,7 +48,7 @@ fn named(text: &Text, lex: &Lexicons, t: usize) -> Option<Named> {
 /// "复旦分太高了，还是穿大"): the replacement was said, only not read. They
 /// judge the option turned down, so the preference words in them (卷) are
 /// no wish of the student's.
-pub(crate) fn dismissals(text: &Text, lex: &Lexicons) -> Vec<(usize, usize, Named)> {
+fn dismissals(text: &Text, lex: &Lexicons) -> Vec<(usize, usize, Named)> {
     let names: Vec<(usize, Named)> = (0..text.tokens.len())
         .filter_map(|i| named(text, lex, i).map(|k| (i, k)))
         .collect();
@@ -90,26 +90,6 @@ pub(crate) fn dismissals(text: &Text, lex: &Lexicons) -> Vec<(usize, usize, Name
     spans.sort_unstable_by_key(|&(s, e, _)| (s, e));
     spans.dedup();
     spans
-}
-
-/// The kinds of name the last correction marker may have taken back:
-/// every kind after a cue or a negator ("复旦的计算机，不对…"), only the
-/// kind dismissed after a dismissal ("清华自动化…现在想去同济" changes the
-/// school, not the major). None without a marker.
-pub(crate) fn taken_back_kinds(text: &Text, lex: &Lexicons) -> Option<(usize, Vec<Named>)> {
-    let end = last_marker_end(text, lex)?;
-    let said = (0..text.tokens.len())
-        .filter(|&i| marks(text, lex, i))
-        .any(|i| text.tokens[i].end == end);
-    if said {
-        return Some((end, vec![Named::School, Named::Major, Named::Advisor]));
-    }
-    let kinds = dismissals(text, lex)
-        .into_iter()
-        .filter(|&(_, e, _)| e == end)
-        .map(|(_, _, k)| k)
-        .collect();
-    Some((end, kinds))
 }
 
 /// Whether 还是 at token `t` starts a correction: it opens its clause, or
@@ -158,20 +138,59 @@ fn marks(text: &Text, lex: &Lexicons, i: usize) -> bool {
         || (t.has_cue(Cue::Still) && still_corrects(text, lex, i))
 }
 
-/// Explicit correction markers ([`marks`]) not negated, and dismissals.
-pub(crate) fn explicit(text: &Text, lex: &Lexicons, neg: &[bool]) -> bool {
-    (0..text.tokens.len()).any(|i| !neg[i] && marks(text, lex, i))
-        || !dismissals(text, lex).is_empty()
+/// The corrections of one reading of a text, worked out once: every step
+/// that needs them (the references, the preferences, what is taken back)
+/// reads this.
+#[derive(Debug, Default)]
+pub(crate) struct Corrections {
+    /// A marker ([`marks`]) not negated, or a dismissal.
+    pub explicit: bool,
+    /// Where the last marker or dismissal ends: what the student said
+    /// before it may be what they took back, so a name of a kind read only
+    /// before it is still to be listened for after it, and of the advisors
+    /// meant on both sides of it, the ones after it stand.
+    pub last_end: Option<usize>,
+    /// Whether a marker (not only a dismissal) ends there.
+    pub said_last: bool,
+    pub dismissals: Vec<(usize, usize, Named)>,
 }
 
-/// Where the last correction marker ends: what the student said before it
-/// may be what they took back, so a name of a kind read only before it is
-/// still to be listened for after it, and of the advisors meant on both
-/// sides of it, the ones after it stand.
-pub(crate) fn last_marker_end(text: &Text, lex: &Lexicons) -> Option<usize> {
-    (0..text.tokens.len())
+impl Corrections {
+    /// The kinds of name the last correction may have taken back: every
+    /// kind after a cue or a negator ("复旦的计算机，不对…"), only the kind
+    /// dismissed after a dismissal ("清华自动化…现在想去同济" changes the
+    /// school, not the major). None without a correction.
+    pub(crate) fn taken_back(&self) -> Option<(usize, Vec<Named>)> {
+        let end = self.last_end?;
+        if self.said_last {
+            return Some((end, vec![Named::School, Named::Major, Named::Advisor]));
+        }
+        let kinds = self
+            .dismissals
+            .iter()
+            .filter(|&&(_, e, _)| e == end)
+            .map(|&(_, _, k)| k)
+            .collect();
+        Some((end, kinds))
+    }
+}
+
+/// The corrections in `text` (`neg`: the negated tokens; a negated marker
+/// still ends where what was taken back may start).
+pub(crate) fn read(text: &Text, lex: &Lexicons, neg: &[bool]) -> Corrections {
+    let marked: Vec<usize> = (0..text.tokens.len())
         .filter(|&i| marks(text, lex, i))
-        .map(|i| text.tokens[i].end)
-        .chain(dismissals(text, lex).into_iter().map(|(_, end, _)| end))
-        .max()
+        .collect();
+    let dismissals = dismissals(text, lex);
+    let said_end = marked.iter().map(|&i| text.tokens[i].end).max();
+    let last_end = said_end.max(dismissals.iter().map(|&(_, e, _)| e).max());
+    Corrections {
+        explicit: marked
+            .iter()
+            .any(|&i| !neg.get(i).copied().unwrap_or(false))
+            || !dismissals.is_empty(),
+        last_end,
+        said_last: last_end.is_some() && said_end == last_end,
+        dismissals,
+    }
 }

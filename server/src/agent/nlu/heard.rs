@@ -339,7 +339,9 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
     doubt_short_names(text, &heard);
     // A name read only before a correction ("复旦，不对，是同机的…") may be
     // the one taken back: its kind is still missing after the correction.
-    let after = super::correction::last_marker_end(text, lex).unwrap_or(0);
+    let after = super::correction::read(text, lex, &[])
+        .last_end
+        .unwrap_or(0);
     let present = |k: Kind| {
         text.tokens
             .iter()

@@ -54,8 +54,8 @@ mod types;
 /// what the student no longer wants, so it is not filled; the student is
 /// asked. A kind read after the correction, or a correction followed only
 /// by what was read ("复旦的计算机，不对，是软件工程"), keeps what it read.
-fn taken_back(t: &Text, lex: &Lexicons, a: &mut Analysis) {
-    let Some((after, kinds)) = correction::taken_back_kinds(t, lex) else {
+fn taken_back(t: &Text, lex: &Lexicons, corrections: &correction::Corrections, a: &mut Analysis) {
+    let Some((after, kinds)) = corrections.taken_back() else {
         return;
     };
     let rest: String = t.chars[after..].iter().collect();
@@ -206,20 +206,20 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
     roles::resolve(&mut t, lex);
     let unknown = patterns::unknown_names(&mut t, lex);
     let neg = negation::negated_tokens(&t, lex);
-    let explicit_correction = correction::explicit(&t, lex, &neg);
-    let corrected_at = explicit_correction
-        .then(|| correction::last_marker_end(&t, lex))
-        .flatten();
+    let corrections = correction::read(&t, lex, &neg);
+    let explicit_correction = corrections.explicit;
+    let corrected_at = corrections.last_end.filter(|_| explicit_correction);
     let refs = references::find(&t, lex, known_names, &names, corrected_at);
     let pair = acts::names_a_pair(&t, &neg) && !refs.settled;
     let ignored = advisor_question_clauses(&t, lex, &refs.positions, norm.question_mark);
     let mut slots = slots::extract(&t, lex, &neg, explicit_correction);
-    let mut prefs = preferences::extract(&t, lex, &neg, &ignored, explicit_correction);
+    let dismissed = &corrections.dismissals;
+    let mut prefs = preferences::extract(&t, lex, &neg, &ignored, dismissed, explicit_correction);
     let correction = explicit_correction || slots.replaced || prefs.replaced;
     if correction && !explicit_correction {
         // In a correction the later of two values is the one that stands.
         slots = slots::extract(&t, lex, &neg, true);
-        prefs = preferences::extract(&t, lex, &neg, &ignored, true);
+        prefs = preferences::extract(&t, lex, &neg, &ignored, dismissed, true);
     }
 
     let is_question = faq::is_question(
@@ -340,7 +340,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         })
         .collect();
     if explicit_correction {
-        taken_back(&t, lex, &mut a);
+        taken_back(&t, lex, &corrections, &mut a);
     }
     if matches!(act, Act::Faq | Act::AboutPlace | Act::ReadBack) {
         // A question about a concept ("横向项目是什么") states no wish.

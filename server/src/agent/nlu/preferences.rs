@@ -101,11 +101,11 @@ pub(crate) fn extract(
     lex: &Lexicons,
     neg: &[bool],
     ignored: &[bool],
+    dismissed: &[(usize, usize, super::correction::Named)],
     prefer_last: bool,
 ) -> Prefs {
     let mut out = Prefs::default();
     let mut found: Found = Vec::new();
-    let dismissed = super::correction::dismissals(text, lex);
     for (i, t) in text.tokens.iter().enumerate() {
         let Some(idx) = t.pref() else { continue };
         if dismissed.iter().any(|&(s, e, _)| t.start < e && s < t.end) {
