@@ -302,17 +302,16 @@ fn doubt_short_names(text: &mut Text, matches: &[Match<Tag>]) {
 }
 
 /// A school or a major heard close, where such a name stands, in words
-/// the exact pass left unread, beside one of its kind the exact pass read
-/// ("北历和北航都行，先看北历的控制工程": 北历 is 北理): a second name said,
-/// which the slots weigh as any two (asked about, or the one settled on),
-/// never hidden behind the one written.
-fn said_again(text: &mut Text, lex: &Lexicons, heard: &[Match<Tag>], missing: &[Kind]) {
+/// still unread, beside one of its kind read or heard already ("北历和北航
+/// 都行，先看北历的控制工程": 北历 is 北理; "本来想考青华…现在想去同进"): a
+/// second name said, which the slots weigh as any two (asked about, or the
+/// one settled on), never hidden behind the first.
+fn said_again(text: &mut Text, lex: &Lexicons, heard: &[Match<Tag>]) {
     let free = |i: usize| text.chars[i] != SEP && !text.in_strong(i) && text.token_at(i).is_none();
     let mut found: Vec<(usize, usize, Tag)> = Vec::new();
     for m in heard {
         let Some(k) = kind(&m.value) else { continue };
         if !matches!(k, Kind::School | Kind::Major)
-            || missing.contains(&k)
             || m.how != How::Sound
             || !m.close
             || !(m.start..m.end).all(free)
@@ -352,7 +351,7 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
         .filter(|&k| !present(k))
         .collect();
     if missing.is_empty() {
-        said_again(text, lex, &heard, &missing);
+        said_again(text, lex, &heard);
         return;
     }
     let free = |i: usize| text.chars[i] != SEP && !text.in_strong(i);
@@ -452,26 +451,13 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
             }
             tags.push(Tag::Heard);
         }
-        // A second name of the kind heard close in another stretch is said
-        // too ("本来想考青华…现在想去同济"): both stand, and the slots choose
-        // between them as between any two said, not the closer silently.
-        let second = matches!(k, Kind::School | Kind::Major)
-            .then(|| {
-                of_kind.iter().find(|m| {
-                    m.close
-                        && (m.end <= best.start || best.end <= m.start)
-                        && !tags.contains(&m.value)
-                })
-            })
-            .flatten()
-            .map(|m| (m.start, m.end, vec![m.value]));
         taken.push((best.start, best.end, tags));
-        taken.extend(second);
         done.push(k);
     }
     for (start, end, tags) in taken {
         text.insert_token(start, end, tags);
     }
-    // Names of a kind read already, heard again in what is left.
-    said_again(text, lex, &heard, &missing);
+    // Names of a kind read already (or just heard), heard again in what
+    // is left.
+    said_again(text, lex, &heard);
 }
