@@ -19,6 +19,7 @@ use crate::text::clauses;
 use crate::text::fold::fold;
 use crate::text::numbers::{self, parse_number};
 use crate::text::opinion::Topics;
+use crate::text::utterance::WordList;
 
 /// One change to the scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,20 +95,16 @@ pub struct Words {
     /// What makes an edit every score's (`edit.all`: 都, 全给).
     pub all: Vec<String>,
     /// What a score alone in its clause may follow (`edit.settle`: 还是).
-    pub settle: Vec<Vec<char>>,
+    pub(crate) settle: WordList,
 }
 
 /// A score that is its clause's whole say ("3吧", "还是2吧", "那就四分"):
 /// (where the number starts, its value). Lead words of `settle` before it,
 /// a unit and particles after it.
-fn score_alone(chars: &[char], settle: &[Vec<char>]) -> Option<(usize, u32)> {
+fn score_alone(chars: &[char], settle: &WordList) -> Option<(usize, u32)> {
     let mut at = 0;
-    while let Some(w) = settle
-        .iter()
-        .filter(|w| chars[at..].starts_with(w))
-        .max_by_key(|w| w.len())
-    {
-        at += w.len();
+    while let Some(n) = settle.prefix_at(chars, at) {
+        at += n;
     }
     let (n, len) = parse_number(chars, at)?;
     let mut end = at + len;

@@ -133,11 +133,7 @@ impl Reader {
             edit_words: edits::Words {
                 retract: lex.retract.clone(),
                 all: lex.edit_all.clone(),
-                settle: lex
-                    .edit_settle
-                    .iter()
-                    .map(|w| w.chars().collect())
-                    .collect(),
+                settle: crate::text::utterance::WordList::from_terms(&lex.edit_settle),
             },
         }
     }

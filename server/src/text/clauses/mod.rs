@@ -92,24 +92,12 @@ impl Clause {
     }
 
     fn judges_someone_beside(&self) -> bool {
-        let chars: Vec<char> = self.text.chars().collect();
-        let longest = |key: &str, at: usize| -> Option<usize> {
-            list(key)
-                .iter()
-                .map(|w| w.chars().collect::<Vec<char>>())
-                .filter(|w| chars[at..].starts_with(w))
-                .map(|w| w.len())
-                .max()
-        };
-        let mut at = 0;
-        while let Some(n) = longest("beside_lead", at) {
-            at += n;
-        }
-        let Some(n) = longest("beside", at) else {
+        let rest = skip_all(&self.text, "beside_lead");
+        let Some(n) = longest(rest, "beside") else {
             return false;
         };
-        let at = at + n + usize::from(chars.get(at + n) == Some(&'的'));
-        longest("trait", at).is_some()
+        let rest = &rest[n..];
+        longest(rest.strip_prefix('的').unwrap_or(rest), "trait").is_some()
     }
 
     /// Whether it takes itself back ("脾气差是我记错了"): a word of
@@ -148,14 +136,7 @@ impl Clause {
     /// nothing of its own ("我倒不觉得", "其实没有", "纯属谣言", "我觉得并不是"):
     /// after the writer's lead words, a bare denial, or a word of disbelief.
     pub fn refutes(&self) -> bool {
-        let mut rest = self.text.as_str();
-        while let Some(lead) = list("refute_lead")
-            .iter()
-            .filter(|l| rest.starts_with(l.as_str()))
-            .max_by_key(|l| l.len())
-        {
-            rest = &rest[lead.len()..];
-        }
+        let rest = skip_all(&self.text, "refute_lead");
         let rest = rest.trim_end_matches(['啊', '吧', '呀', '的', '了', '呢', '哈', '嘛']);
         list("denial").iter().any(|d| d == rest) || self.has("disbelief")
     }
@@ -337,6 +318,25 @@ fn connectives() -> &'static Connectives {
         words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
         Connectives { words, lists }
     })
+}
+
+/// The length in bytes of the longest word of list `key` `text` starts
+/// with.
+fn longest(text: &str, key: &str) -> Option<usize> {
+    list(key)
+        .iter()
+        .filter(|w| text.starts_with(w.as_str()))
+        .map(String::len)
+        .max()
+}
+
+/// `text` past every word of list `key` it starts with, one after another.
+fn skip_all<'a>(text: &'a str, key: &str) -> &'a str {
+    let mut rest = text;
+    while let Some(n) = longest(rest, key) {
+        rest = &rest[n..];
+    }
+    rest
 }
 
 /// The words of one list of `clauses.txt`.
