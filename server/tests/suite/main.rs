@@ -43,6 +43,7 @@ mod safety;
 mod scale;
 mod shutdown;
 mod speech_acts;
+mod speech_sets;
 mod storage_faults;
 mod strings_in_code;
 mod transcribe;

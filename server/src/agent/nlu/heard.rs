@@ -171,6 +171,29 @@ fn standing(
                 .is_some())
 }
 
+/// Whether `m` ends its clause and only lead words (我, 想, 考, 看看 …) stand
+/// before it there, one of them asking for something (想考, 看看; not 我在):
+/// the object of the student's request.
+fn ends_a_request(text: &Text, lex: &Lexicons, m: &Match<Tag>) -> bool {
+    let (cs, ce) = text.clause(m.start);
+    if ce != m.end || cs == m.start {
+        return false;
+    }
+    let before = &text.chars[cs..m.start];
+    let l = &lex.lists;
+    if !(l.wish.occurs_in(before) || l.ask_for.occurs_in(before)) {
+        return false;
+    }
+    let mut at = 0;
+    while at < before.len() {
+        match l.lead.prefix_at(before, at) {
+            Some(n) => at += n,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Whether `m`, a school or a major of four syllables or more heard close,
 /// holds whole every token it overlaps, none of them an advisor or a
 /// reference: then it is the better reading of those characters.
@@ -424,6 +447,21 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
             .filter(|m| !spans.iter().any(|&(s, e)| m.start < e && s < m.end))
             .filter(|m| standing(text, lex, m, k, &beside))
             .collect();
+        let asked = of_kind.is_empty();
+        let of_kind = if asked {
+            // None stands as a name, but one may be what the student asked
+            // for in words they did not write: the last words of a request
+            // ("我想看看杀大") are asked about, never filled.
+            candidates
+                .iter()
+                .copied()
+                .filter(|m| kind(&m.value) == Some(k) && matches!(k, Kind::School | Kind::Major))
+                .filter(|m| !spans.iter().any(|&(s, e)| m.start < e && s < m.end))
+                .filter(|m| m.how == How::Sound && m.close && ends_a_request(text, lex, m))
+                .collect()
+        } else {
+            of_kind
+        };
         let Some(best) = of_kind.first() else {
             continue;
         };
@@ -443,7 +481,7 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
             // Initials are read only where they name one entry.
             continue;
         }
-        if best.how == How::Sound && (tags.len() > 1 || !best.close) {
+        if best.how == How::Sound && (tags.len() > 1 || !best.close || asked) {
             // A direction or a person heard unclearly is not worth a
             // question: the words around it are read as they are.
             if matches!(k, Kind::Name | Kind::Direction) {

@@ -166,3 +166,24 @@ fn a_name_heard_beside_one_of_its_kind_written_is_said_too() {
     assert_eq!(a.school, one("北京交通大学"));
     assert_eq!(analyze("清华的计算机", lex, &[]).school, one("清华大学"));
 }
+
+#[test]
+fn a_short_name_heard_unwritten_as_what_is_asked_for_is_asked_about() {
+    let lex = lexicons();
+    // 西交 heard as 习教, the last words of a request with no other name:
+    // the student is asked whether they meant 西安交通大学, never given it.
+    for said in ["我想看看习教", "那个我想考习教"] {
+        match analyze(said, lex, &[]).school {
+            Some(Slot::Heard { candidates, .. }) => {
+                assert!(candidates.contains(&"西安交通大学".to_string()), "{said}")
+            }
+            other => panic!("{said}: asked about, not {other:?}"),
+        }
+    }
+    // Words that only end a sentence are no name, nor is where the
+    // student is now a request.
+    for said in ["我想看看再说", "我想看看", "我在习教"] {
+        let a = analyze(said, lex, &[]);
+        assert!(a.school.is_none() && a.major.is_none(), "{said}: {a:?}");
+    }
+}
