@@ -344,6 +344,18 @@ def handler_for(recognizer):
             result = "".join(texts).strip()
             if recognizer.args.drop_loops:
                 result = collapse_repeats(result)
+            if recognizer.args.drop_loops and looping(result) and window < 30:
+                # The short window is what loops now and then (a request with
+                # a long pause in it: 中山大学的，呃，金融学…); Whisper's own
+                # 30-second window is heard once more before giving up.
+                LOG.info("a decoding loop in a %g s window, heard again in 30 s: %s",
+                         window, result)
+                segments, info, seconds, others = recognizer.transcribe(
+                    audio, language, text.get("prompt"), temperature, beam_size, vad, 30)
+                texts = [s.text.replace("\ufffd", "") for s in segments]
+                if chinese:
+                    texts = [recognizer.simplify(t) for t in texts]
+                result = collapse_repeats("".join(texts).strip())
             if recognizer.args.drop_loops and looping(result):
                 LOG.info("a decoding loop, answered as nothing heard: %s", result)
                 result = ""

@@ -59,6 +59,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-11",
         include_str!("../../evals/dev/asr-requests-11.jsonl"),
     ),
+    (
+        "asr-requests-12",
+        include_str!("../../evals/dev/asr-requests-12.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.
@@ -117,7 +121,7 @@ async fn every_first_request_of_the_speech_sets_is_understood_typed() {
             }
         }
     }
-    assert!(requests >= 450, "{requests} first requests");
+    assert!(requests >= 500, "{requests} first requests");
     assert!(
         failures.is_empty(),
         "{} of {requests} typed first requests not understood:\n{}",

@@ -55,6 +55,8 @@ pub(crate) struct Context<'a> {
     pub has_pref: bool,
     /// A known school or major was named.
     pub place: bool,
+    /// Both a known school and a known major were named.
+    pub full_place: bool,
     /// A research direction was named.
     pub direction: bool,
     /// A question with a jobs word of `place_jobs` ("好就业吗"): about a
@@ -199,8 +201,11 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
         && !((cx.has_pref && !cx.jobs_question) || cx.direction || s.wish || s.want_exam)
         && !(s.open || s.reviews || s.recommend || s.list || s.help);
     // "复旦金融有没有对跨考生友好的导师" asks for advisors of a place; the
-    // FAQ words in it (跨考) say which.
-    if cx.faq && refs == 0 && !(cx.place && choosing) {
+    // FAQ words in it (跨考) say which. "我跨考，想报南京大学的法学行吗"
+    // wishes for a school and a major: the FAQ words are the student's
+    // background, and the place is what they ask for.
+    let wished_place = cx.full_place && lex.lists.wish.occurs_in(&text.chars);
+    if cx.faq && refs == 0 && !(cx.place && choosing) && !wished_place {
         Act::Faq
     } else if s.read_back && refs == 0 && (cx.question || !(cx.has_slot || cx.has_pref)) {
         Act::ReadBack

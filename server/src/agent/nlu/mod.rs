@@ -248,6 +248,8 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
             has_pref,
             place: matches!(slots.school, Some(Slot::One(_)))
                 || matches!(slots.major, Some(Slot::One(_))),
+            full_place: matches!(slots.school, Some(Slot::One(_)))
+                && matches!(slots.major, Some(Slot::One(_))),
             direction: slots.direction.is_some(),
             jobs_question: is_question && lex.lists.place_jobs.occurs_in(&t.chars),
         },

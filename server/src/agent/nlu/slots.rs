@@ -13,7 +13,9 @@
 //! - Two or more values offered as alternatives ("北大或者清华都行", "清华考
 //!   不上就考北航") make `Slot::Either`: the student is asked which first.
 //! - A value named again after another ("同济土木和东南土木，东南的导师怎么
-//!   样", "天大和华工，选华工吧") is the one the student settled on.
+//!   样", "天大和华工，选华工吧") is the one the student settled on; an
+//!   ambiguous alias said beside one of its entries named alone ("西南交大，
+//!   交大的土木") is that entry, said twice.
 //! - `replaced` says a value was rejected and another of the same kind named,
 //!   or rejected through 不是 — both make the sentence a correction.
 
@@ -99,6 +101,47 @@ fn either(kept: &[Slot], alternatives: bool) -> Option<Slot> {
 fn named_again(said: &[Slot]) -> Option<Slot> {
     let (last, earlier) = said.split_last()?;
     (earlier.contains(last) && earlier.iter().any(|s| s != last)).then(|| last.clone())
+}
+
+/// An alias naming several entries said beside one of them named alone
+/// ("西南交大，嗯，交大的土木", "交大，西南交大"): the student said the same
+/// entry twice, once in short, so the alias is that entry. `kept` and
+/// `spans` go together, one span for each value kept.
+fn same_one_said_short(said: &mut [Slot], kept: &mut Vec<Slot>, spans: &mut Vec<(usize, usize)>) {
+    let ones: Vec<String> = said
+        .iter()
+        .filter_map(|s| match s {
+            Slot::One(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let named = |slot: &Slot| match slot {
+        Slot::Ambiguous { candidates, .. } => {
+            let hits: Vec<&String> = candidates.iter().filter(|c| ones.contains(c)).collect();
+            match hits.as_slice() {
+                [one] => Some(Slot::One((*one).clone())),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    for slot in said.iter_mut() {
+        if let Some(one) = named(slot) {
+            *slot = one;
+        }
+    }
+    if kept.len() != spans.len() {
+        return;
+    }
+    let mut i = 0;
+    while i < kept.len() {
+        if named(&kept[i]).is_some() {
+            kept.remove(i);
+            spans.remove(i);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// Whether nothing but a joining word stands between `end` and `start`
@@ -253,6 +296,14 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             school_ends.push(t.end);
         }
     }
+    for which in 0..2 {
+        let spans = if which == 0 {
+            &mut school_spans
+        } else {
+            &mut major_spans
+        };
+        same_one_said_short(&mut said[which], &mut kept[which], spans);
+    }
     let pick = |v: &[Slot]| {
         if prefer_last {
             v.last().cloned()
@@ -348,5 +399,31 @@ mod tests {
         let a = analyze("我想考化工的广可", lex, &[]);
         assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
         assert_eq!(a.major, None);
+    }
+
+    #[test]
+    fn an_alias_said_beside_one_of_its_entries_is_that_entry() {
+        let lex = lexicons();
+        let one = |n: &str| Some(Slot::One(n.into()));
+        for said in [
+            "西南交大和交大的土木",
+            "交大，西南交大的土木",
+            "西南交大、西南交大的土木",
+        ] {
+            assert_eq!(
+                analyze(said, lex, &[]).school,
+                one("西南交通大学"),
+                "{said}"
+            );
+        }
+        // Alone, or beside another school, 交大 still names several.
+        assert!(matches!(
+            analyze("交大的土木", lex, &[]).school,
+            Some(Slot::Ambiguous { .. })
+        ));
+        assert!(!matches!(
+            analyze("交大和北大", lex, &[]).school,
+            Some(Slot::One(_))
+        ));
     }
 }

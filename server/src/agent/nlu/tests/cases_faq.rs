@@ -92,5 +92,10 @@ fn not_faq_questions() {
         ("推荐一个做调剂的学校", &[Act(Recommend)]),
         ("研究生和导师的关系", &[]),
         ("我二战想考北大", &[School("北京大学")]),
+        // A school and a major wished for: the FAQ words are background.
+        (
+            "我跨考，本科学化学的，想报南京大学的法学行吗",
+            &[School("南京大学"), Major("法学")],
+        ),
     ]);
 }
