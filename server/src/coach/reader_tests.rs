@@ -340,3 +340,17 @@ fn a_co_advisor_s_or_the_writer_s_own_traits_are_theirs() {
     let said = r.read("学术的话我不太好评价，我自己水平也一般");
     assert_eq!(scores(&said), [None, None, None, None]);
 }
+
+#[test]
+fn a_clause_that_lists_topics_hands_the_next_one_s_judgement_to_all() {
+    let r = Reader::load();
+    let said = r.read("经费和去向，我不太了解");
+    assert_eq!(scores(&said), [None, None, None, None]);
+    let said = r.read("学术和人品，都没得说");
+    assert_eq!(scores(&said), [Some(5), None, Some(5), None]);
+    let said = r.read("经费和去向，都挺好的");
+    assert_eq!(scores(&said), [None, Some(4), None, Some(4)]);
+    // A topic named in the next clause is that clause's own.
+    let said = r.read("经费和去向，去向不错");
+    assert_eq!(scores(&said)[3], Some(4));
+}
