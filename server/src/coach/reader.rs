@@ -345,7 +345,10 @@ impl Reader {
                 }
             }
             if statements.len() >= 2 && statements.iter().all(|s| s.judged == Judged::Mentioned) {
-                listed = (clause.sentence, statements.iter().map(|s| s.topic).collect());
+                listed = (
+                    clause.sentence,
+                    statements.iter().map(|s| s.topic).collect(),
+                );
             }
             if statements.is_empty() && carry.is_none() && clause.sentence == 0 {
                 // Only a judgement continues it: "那个分数帮我改一下" or

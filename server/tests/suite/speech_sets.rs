@@ -63,6 +63,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-12",
         include_str!("../../evals/dev/asr-requests-12.jsonl"),
     ),
+    (
+        "asr-requests-13",
+        include_str!("../../evals/dev/asr-requests-13.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.

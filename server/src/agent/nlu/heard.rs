@@ -89,17 +89,20 @@ fn anchored(
 ) -> bool {
     let l = &lex.lists;
     let (cs, ce) = text.clause(start);
-    if alone && cs == start && ce == end {
+    // Alone, or alone but for the 吧 that settles on it ("软功吧").
+    let settled = |e: usize| e == ce || l.still_final.prefix_at(&text.chars, e) == Some(ce - e);
+    if alone && cs == start && settled(end) {
         return true;
     }
-    // Past a 的 or a joining word: "西交的电气", "西安交大和电气".
+    // Past a 的 or a joining word: "西交的电气", "西安交大和电气", and the
+    // 还是 of a choice ("计算机还是软功").
     let mut before = start;
     if before > 0 && text.chars[before - 1] == DE {
         before -= 1;
     } else if let Some(t) = text
         .tokens
         .iter()
-        .find(|t| t.end == before && t.has_cue(Cue::Coord))
+        .find(|t| t.end == before && (t.has_cue(Cue::Coord) || t.has_cue(Cue::Still)))
     {
         before = t.start;
     }

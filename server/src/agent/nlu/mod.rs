@@ -202,6 +202,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         .map(|n| crate::text::utterance::basic(n).chars().collect())
         .collect();
     let mut t = Text::scan(&norm.text, lex, &names);
+    roles::major_heard_as_school(&mut t, lex);
     heard::add(&mut t, lex, &heard::names_index(&names));
     roles::resolve(&mut t, lex);
     let unknown = patterns::unknown_names(&mut t, lex);

@@ -22,9 +22,10 @@
 //! 4. Names after a background cue ("本科学的是…", "我是学…的") are the
 //!    student's past, not a wish, and mean nothing here, up to a wish said
 //!    in the same breath ("本科在杭州想考浙江大学").
-//! 5. A school's short name after another school and 的, with no major
-//!    named, that sounds just like a major is that major ("大工的华工":
-//!    化工 as a recognizer wrote it).
+//! 5. A school's short name where a major stands (after another school
+//!    and 的, or joined to a major) that sounds just like a major is that
+//!    major ("大工的华工", "华工或者材料": 化工 as a recognizer wrote it);
+//!    `major_heard_as_school`, run before the sound pass.
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
@@ -177,22 +178,40 @@ pub(crate) fn in_background(text: &Text, lex: &Lexicons, pos: usize) -> bool {
     })
 }
 
-/// A school's short name said where the major stands — after another
-/// school and 的, with no major named — that sounds just like a major is
-/// that major: a recognizer writes 化工 as 华工 ("大工的华工"), and no one
-/// asks for two schools that way.
-fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
-    if text.tokens.iter().any(|t| !t.majors().is_empty()) {
-        return;
-    }
-    for idx in 1..text.tokens.len() {
+/// A school's short name said where a major stands, that sounds just like
+/// a major, is that major: a recognizer writes 化工 as 华工 ("大工的华工"),
+/// and no one asks for two schools that way. Where a major stands: after
+/// another school and 的, with no major named, or joined to a major by
+/// 和/或者 ("华工或者材料"). The same characters said again in the message
+/// ("…华工吧") are that major too. Runs before the sound pass, so that the
+/// school written in other characters beside it (大功 for 大工) is looked
+/// for as the school still missing.
+pub(crate) fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
+    let majors_named = text.tokens.iter().any(|t| !t.majors().is_empty());
+    // Tokens a, c, b in a row with a joining word c between.
+    let joined = |t: &[super::tokens::Token], a: usize, c: usize, b: usize| {
+        t[a].end == t[c].start && t[c].end == t[b].start && t[c].has_cue(Cue::Coord)
+    };
+    let joined_to_a_major = |text: &Text, idx: usize| {
+        let t = &text.tokens;
+        (idx >= 2 && joined(t, idx - 2, idx - 1, idx) && !t[idx - 2].majors().is_empty())
+            || (idx + 2 < t.len()
+                && joined(t, idx, idx + 1, idx + 2)
+                && !t[idx + 2].majors().is_empty())
+    };
+    let mut heard_as: Vec<(Vec<char>, Tag)> = Vec::new();
+    for idx in 0..text.tokens.len() {
         let tok = &text.tokens[idx];
-        let after_school_de = tok.start >= 1
+        if tok.schools().is_empty() {
+            continue;
+        }
+        let after_school_de = !majors_named
+            && tok.start >= 1
             && text.chars[tok.start - 1] == DE
             && text.tokens[..idx].iter().any(|p| {
                 p.end + 1 == tok.start && !p.schools().is_empty() && p.schools() != tok.schools()
             });
-        if tok.schools().is_empty() || !after_school_de {
+        if !after_school_de && !joined_to_a_major(text, idx) {
             continue;
         }
         let (start, end) = (tok.start, tok.end);
@@ -205,6 +224,16 @@ fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
             });
         if let Some(m) = heard {
             text.tokens[idx].tags = vec![m.value];
+            heard_as.push((text.chars[start..end].to_vec(), m.value));
+        }
+    }
+    for tok in text.tokens.iter_mut() {
+        if tok.schools().is_empty() {
+            continue;
+        }
+        let said = &text.chars[tok.start..tok.end];
+        if let Some((_, tag)) = heard_as.iter().find(|(chars, _)| chars[..] == *said) {
+            tok.tags = vec![*tag];
         }
     }
 }
@@ -212,7 +241,6 @@ fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
 /// Rewrites the tags of every multi-meaning token to the one meaning that applies.
 pub(crate) fn resolve(text: &mut Text, lex: &Lexicons) {
     drop_background(text, lex);
-    major_heard_as_school(text, lex);
     let pure_major = text
         .tokens
         .iter()

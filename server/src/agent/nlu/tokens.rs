@@ -5,7 +5,7 @@
 
 use super::lexicon::{Cue, Lexicons, PrefSlot, Tag};
 use crate::text::trie::word_edges_ok;
-use crate::text::utterance::SEP;
+use crate::text::utterance::{DE, SEP};
 
 /// A matched term: characters `start..end` and what they may mean.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,6 +153,19 @@ impl Text {
                     continue;
                 }
             };
+            // A word of 的 and what is had ("的信息", "的主页") yields to a
+            // longer name that starts after the 的: in "北邮的信息安全" the
+            // cue 的信息 stops inside the major 信息安全.
+            if chars[i] == DE && !tags.iter().any(names_a_place) {
+                let name_after = lex
+                    .trie
+                    .longest(&chars, i + 1)
+                    .is_some_and(|(l, t)| l + 1 > len && t.iter().any(names_a_place));
+                if name_after {
+                    i += 1;
+                    continue;
+                }
+            }
             for c in cover.iter_mut().skip(i).take(len) {
                 *c = Some(tokens.len());
             }
@@ -250,6 +263,11 @@ impl Text {
     }
 }
 
+/// Whether a tag names a school, a major or a research direction.
+fn names_a_place(tag: &Tag) -> bool {
+    matches!(tag, Tag::School(_) | Tag::Major(_) | Tag::Direction(_))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::fixture::lexicons;
@@ -276,5 +294,13 @@ mod tests {
         assert_eq!(t.clause(1), (0, 5));
         assert_eq!(t.clause(7), (6, 8));
         assert_eq!(t.clause_index(7), 1);
+    }
+
+    #[test]
+    fn a_word_ending_inside_a_longer_name_yields_to_it() {
+        let lex = lexicons();
+        // 的信息 (a cue) stops inside 信息安全 (a major).
+        let t = Text::scan("北邮的信息安全", lex, &[]);
+        assert!(t.tokens.iter().any(|t| t.start == 3 && t.end == 7));
     }
 }

@@ -370,6 +370,18 @@ fn negation_rejection_and_correction() {
             &[School("大连理工大学"), Major("化学工程与技术")],
         ),
         ("华工的自动化", &[School("华南理工大学"), Major("自动化")]),
+        // …or joined to a major, and then wherever it is said again; the
+        // school written in other characters beside it is heard (大功).
+        (
+            "大功的华工或者自动化，华工吧",
+            &[School("大连理工大学"), Major("化学工程与技术")],
+        ),
+        // A major heard by sound after the 还是 of a choice, settled on
+        // with 吧.
+        (
+            "北大的计算机还是软功能，软功吧",
+            &[School("北京大学"), Major("软件工程")],
+        ),
         // The past ends at a wish said without a pause.
         ("我本科在杭州想考浙江大学", &[School("浙江大学")]),
         (
