@@ -16,7 +16,10 @@
 //!   praise or criticism by the heading;
 //! - a heading of neither ("其他：", "总结：") ends the one before;
 //! - a digression ("跑个题，…") says nothing of the advisor, up to the way
-//!   back ("回到正题") or the end of its sentence.
+//!   back ("回到正题") or the end of its sentence;
+//! - a list joined by 、 is one clause when its items are topics judged
+//!   together ("经费、毕业这些我都不了解"), and a clause per item when each
+//!   item names and judges its own ("学术强、钱多、人nice": `judged_items`).
 //!
 //! What a heading is (the words, the markers) is read by
 //! `text::opinion::sections`.
@@ -177,4 +180,33 @@ impl Layout {
             }
         }
     }
+}
+
+/// "学术强、钱多、人nice、毕业去向好": a clause whose 、-joined items each
+/// name a topic and judge it on their own is read an item at a time, so
+/// that every item's judgement lands on its own topic. A list of bare
+/// topics with one judgement for all ("经费、脾气都一般") stays one clause.
+pub fn judged_items(topics: &Topics<Aspect>, clauses: &mut Vec<Clause>) {
+    let mut out: Vec<Clause> = Vec::with_capacity(clauses.len());
+    for clause in clauses.drain(..) {
+        let items: Vec<&[char]> = clause.chars.split(|&c| c == '、').collect();
+        let judges_itself = |item: &[char]| {
+            crate::text::opinion::read(topics, item, None, false)
+                .iter()
+                .any(|s| matches!(s.judged, Judged::Value(_)))
+        };
+        if items.len() < 2 || !items.iter().all(|item| judges_itself(item)) {
+            out.push(clause);
+            continue;
+        }
+        for (n, item) in items.iter().enumerate() {
+            let mut one = clause.clone();
+            one.chars = item.to_vec();
+            if n > 0 {
+                one.link = Link::None;
+            }
+            out.push(one);
+        }
+    }
+    *clauses = out;
 }

@@ -209,6 +209,7 @@ impl Reader {
         let mut listed: (usize, Vec<Aspect>) = (usize::MAX, Vec::new());
         // Someone else's words run on through the sentence (`told.rs`).
         let mut clauses = reading.clauses().to_vec();
+        super::layout::judged_items(&self.topics, &mut clauses);
         told::hearsay_runs_on(&self.topics, &mut clauses);
         for (n, clause) in clauses.iter().enumerate() {
             let after_then = then_seen;
@@ -276,9 +277,12 @@ impl Reader {
             };
             // "师姐说他让学生干杂活，我进组两个月了，他一次都没让我干过":
             // what was reported never happened to the student.
+            // "师兄说老板给钱大方…这也叫大方？": words that mean the opposite
+            // of what they say, of what was reported, reject it too.
             if (clause.refutes
                 || (clause.link == Link::Revision && last_reported_just && unjudged())
-                || (clause.never && unjudged()))
+                || (clause.never && unjudged())
+                || opinion::irony::says_opposite(&clause.chars))
                 && !clause.reported
                 && !reported_topics.is_empty()
                 && self.topics.named(&clause.chars).is_empty()

@@ -354,3 +354,29 @@ fn a_clause_that_lists_topics_hands_the_next_one_s_judgement_to_all() {
     let said = r.read("经费和去向，去向不错");
     assert_eq!(scores(&said)[3], Some(4));
 }
+
+#[test]
+fn a_list_of_items_that_each_judge_their_own_topic_is_read_item_by_item() {
+    let r = Reader::load();
+    let said = r.read("学术强、钱多、人nice、毕业去向好");
+    assert_eq!(scores(&said), [Some(4), Some(4), Some(4), Some(4)]);
+    // Topics judged together stay one list.
+    let said = r.read("经费、脾气都一般");
+    assert_eq!(scores(&said), [None, Some(3), Some(3), None]);
+}
+
+#[test]
+fn words_that_mean_the_opposite_reject_what_was_reported() {
+    let r = Reader::load();
+    let said = r.read("师兄说老板给钱大方。这也叫大方？");
+    assert_eq!(scores(&said)[1], Some(2));
+    // "你细品": the reader is left to conclude; no praise in it.
+    let said = r.read("补助一个月八百，在北京，你品，你细品");
+    assert_eq!(scores(&said)[1], Some(2));
+    // Money kept waiting for months.
+    let said = r.read("报销等了八个月");
+    assert_eq!(scores(&said)[1], Some(2));
+    // What the student cannot tell is not said.
+    let said = r.read("学术看不出深浅");
+    assert_eq!(scores(&said), [None, None, None, None]);
+}
