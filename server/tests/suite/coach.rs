@@ -699,13 +699,6 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // weighing hearsay beside their own visit, long structured posts.
         // 50.9, 56.4 and 81.9 % exact at first contact. Misses not read.
         (
-            "blind/coach-scores-venting-6.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-6.jsonl"),
-            50.5,
-            73.5,
-            100.0,
-        ),
-        (
             "blind/coach-scores-hearsay-6.jsonl",
             include_str!("../../evals/blind/coach-scores-hearsay-6.jsonl"),
             56.0,
@@ -1003,6 +996,13 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-forum-5.jsonl"),
             76.0,
             92.5,
+        ),
+        // Read on 2026-11-29 after two measurements at 50.9 % exact.
+        (
+            "dev/coach-scores-venting-6.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-6.jsonl"),
+            52.5,
+            73.5,
         ),
         (
             "dev/coach-scores-drafting-4.jsonl",
