@@ -11,7 +11,9 @@
 //! this returns the few names nearest each stretch, of the groups asked
 //! for, and leaves the choice to the recording.
 
-use super::syllable::{is_han, same_onset, substitution, syllable, Syllable, SAME_READING};
+use super::syllable::{
+    is_han, same_onset, substitution, syllable, Syllable, SAME_READING, SAME_SOUND,
+};
 use super::{han_runs, tolerance, SoundIndex};
 
 /// A name some stretch of the text may have been.
@@ -29,9 +31,10 @@ pub struct Near<T> {
 const SLACK: f32 = 1.0 + 0.35;
 /// How far a name of `n` syllables none of whose characters was written
 /// may be: one syllable heard as another, the others in their own
-/// readings (林城 for 临床).
+/// readings or in the sounds Mandarin speakers and recognizers merge (林城
+/// for 临床, 凌晨 for 临床: ling for lin, as in/ing are).
 fn unwritten_reach(n: usize) -> f32 {
-    1.0 + SAME_READING * n.saturating_sub(1) as f32
+    1.0 + SAME_SOUND * n.saturating_sub(1) as f32
 }
 
 impl<T: Clone + PartialEq> SoundIndex<T> {
