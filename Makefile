@@ -174,6 +174,8 @@ fmt:
 
 lint:
 	cargo clippy --workspace --exclude frontend --all-targets -- -D warnings
+	# The release build's configuration: the server without its evaluations.
+	cargo clippy -p server --no-default-features -- -D warnings
 	cargo clippy -p app --features hydrate --target wasm32-unknown-unknown -- -D warnings
 
 clean:

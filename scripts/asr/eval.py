@@ -692,7 +692,12 @@ def rescue_code_alone(path):
     """The rescue set (phrasings written to be hard) through the site's own
     `eval`, with no language model: the turns code alone gets right."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    out = subprocess.run(task.site_command(ROOT) + ["eval", path], capture_output=True,
+    # `server eval` is a development command (the `evals` feature): the
+    # release server `make build` makes has none, so without a server given
+    # the debug one is built and run.
+    command = ([os.environ["ASR_SITE_SERVER"]] if os.environ.get("ASR_SITE_SERVER")
+               else ["cargo", "run", "-q", "-p", "server", "--"])
+    out = subprocess.run(command + ["eval", path], capture_output=True,
                          text=True, env=env, cwd=ROOT)
     m = re.search(r"turns passed\s+(\d+)/(\d+)", out.stdout)
     if not m:

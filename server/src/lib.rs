@@ -65,6 +65,8 @@ pub mod coach;
 pub mod config;
 pub mod db;
 pub mod demo;
+#[cfg(feature = "evals")]
+pub mod evals;
 pub mod graph;
 pub mod http;
 pub mod latency;

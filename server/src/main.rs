@@ -66,7 +66,9 @@ use tracing_subscriber::EnvFilter;
 use server::agent::Agent;
 use server::cli::bench_scale::DEFAULT_SCALE_DB;
 use server::cli::commands::Command;
-use server::cli::{evals, tools, Databases, Failure};
+#[cfg(feature = "evals")]
+use server::cli::evals;
+use server::cli::{tools, Databases, Failure};
 use server::config::{Cli, Config, LogFormat};
 use server::site::Site;
 use server::{db, startup};
@@ -85,10 +87,10 @@ async fn main() -> ExitCode {
     let Cli { config, command } = Cli::load();
     let default_filter = match &command {
         // The evaluation prints its own report; only warnings go to the log.
+        #[cfg(feature = "evals")]
+        Some(Command::Eval { .. } | Command::EvalModel { .. }) => "warn,sqlx=warn",
         Some(
-            Command::Eval { .. }
-            | Command::EvalModel { .. }
-            | Command::Load(_)
+            Command::Load(_)
             | Command::BenchScale(_)
             | Command::Seed(_)
             | Command::Import(_)
@@ -106,19 +108,24 @@ async fn main() -> ExitCode {
     };
     let result = match command {
         None => serve(&config).await,
+        #[cfg(feature = "evals")]
         Some(Command::Eval { suite, strict }) => match config.llm() {
             Ok(llm) => evals::evaluate(&suite, strict, llm).await,
             Err(e) => Err(e.into()),
         },
+        #[cfg(feature = "evals")]
         Some(Command::EvalModel { suites }) => match config.llm() {
             Ok(llm) => evals::evaluate_model(&suites, llm).await,
             Err(e) => Err(e.into()),
         },
+        #[cfg(feature = "evals")]
         Some(Command::EvalCoach { set, misses }) => match config.llm() {
             Ok(llm) => evals::evaluate_coach(&set, misses, llm).await,
             Err(e) => Err(e.into()),
         },
+        #[cfg(feature = "evals")]
         Some(Command::EvalRules { set }) => evals::evaluate_rules(&set),
+        #[cfg(feature = "evals")]
         Some(Command::Analyze { sentence, known }) => evals::analyze(&sentence, &known).await,
         Some(Command::MockLlm { script, addr }) => tools::mock_llm(&script, &addr).await,
         Some(Command::MockAsr { script, addr }) => tools::mock_asr(script.as_deref(), &addr).await,

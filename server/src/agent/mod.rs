@@ -35,12 +35,12 @@
 //!   voice limit and cleaning are `crate::voice`, shared with the coach);
 //!   [`about_place`]: the answer to a question about a school or a major;
 //!   [`spoken_names`]: the short spoken forms of schools and majors.
-//! - [`stream`]: the reply's sentences to the browser while the turn runs;
-//!   [`eval`]: dialogue suites replayed against either planner.
+//! - [`stream`]: the reply's sentences to the browser while the turn runs.
+//!   Dialogue suites are replayed against either planner by
+//!   `crate::evals::dialogues`.
 
 pub mod about_place;
 mod entry;
-pub mod eval;
 mod events;
 pub mod facts;
 pub mod form;

@@ -17,6 +17,7 @@ use clap::{Args, Subcommand};
 /// The tools that share the site's code. None: the site is served.
 #[derive(Clone, Debug, Subcommand)]
 pub enum Command {
+    #[cfg(feature = "evals")]
     /// 用对话集评测当前配置的规划器（LLM_* 未设置时为内置规划器）
     Eval {
         /// 对话集文件（JSONL）
@@ -25,12 +26,14 @@ pub enum Command {
         #[arg(long)]
         strict: bool,
     },
+    #[cfg(feature = "evals")]
     /// 同一对话集先用内置规划器、再用 LLM_* 配置的模型各跑一遍：模型挽救和弄坏的回合、各原因的模型调用次数、首句语音时间 p50/p95
     EvalModel {
         /// 对话集文件（JSONL），一个或多个
         #[arg(required = true)]
         suites: Vec<String>,
     },
+    #[cfg(feature = "evals")]
     /// 用标注集评测评价助手：路由准确率和发帖规则（dev/coach.jsonl），或各维度评分的准确率（coach-scores*.jsonl）
     EvalCoach {
         /// 标注集文件（JSONL）
@@ -39,11 +42,13 @@ pub enum Command {
         #[arg(long)]
         misses: bool,
     },
+    #[cfg(feature = "evals")]
     /// 用标注集评测发帖规则：各条规则的精确率、召回率，无辜句子的通过率
     EvalRules {
         /// 标注集文件（JSONL）
         set: String,
     },
+    #[cfg(feature = "evals")]
     /// 打印代码的语言理解结果（槽位、意图、指代），不调用模型
     Analyze {
         /// 要分析的句子

@@ -1,14 +1,16 @@
 //! The evaluation commands: dialogue suites replayed on the planner (and a
-//! model), the coach's and the posting rules' labelled sets, and `analyze`
-//! for whoever extends a lexicon. Each runs on a fresh copy of the demo
-//! data, so it neither reads nor changes the site's own database.
+//! model), the coach's and the posting rules' labelled sets (the harnesses
+//! are `crate::evals`), and `analyze` for whoever extends a lexicon. Each
+//! runs on a fresh copy of the demo data, so it neither reads nor changes
+//! the site's own database. Like the harnesses, only with the `evals`
+//! feature (not in the release build).
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use super::Failure;
-use crate::agent::eval::{self, parse_suite, run_dialogue, Summary};
 use crate::agent::Agent;
+use crate::evals::dialogues::{self as eval, parse_suite, run_dialogue, Summary};
 use crate::llm::LlmConfig;
 use crate::site::Site;
 use crate::{db, startup};
@@ -167,15 +169,15 @@ pub async fn evaluate_coach(
     // A set of scored messages (server/evals/coach-scores*.jsonl): the
     // reader's scores per dimension and category.
     if text.contains("\"gold\"") {
-        use crate::coach::eval_scores;
+        use crate::evals::coach_scores as eval_scores;
         let set = eval_scores::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
         let report = eval_scores::run(&set);
         print!("{}", eval_scores::render(path, &report, misses));
         return Ok(ExitCode::SUCCESS);
     }
-    let set = crate::coach::eval::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
-    let verdicts = crate::coach::eval::run(&set);
-    print!("{}", crate::coach::eval::render(&verdicts));
+    let set = crate::evals::coach::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;
+    let verdicts = crate::evals::coach::run(&set);
+    print!("{}", crate::evals::coach::render(&verdicts));
     // With LLM_* set: the same set through the model's router and follow-up.
     if let Some(config) = llm {
         let model = config.model.clone();
@@ -186,7 +188,7 @@ pub async fn evaluate_coach(
             Arc::new(crate::speech_act::SpeechActs::load()),
             crate::agent::nlu::faq_passages(),
         );
-        let score = crate::coach::eval::run_model(&coach, &client, &set).await;
+        let score = crate::evals::coach::run_model(&coach, &client, &set).await;
         print!("\n{}", score.render(&model));
         demo.close().await;
     }
@@ -194,7 +196,7 @@ pub async fn evaluate_coach(
 }
 
 pub fn evaluate_rules(path: &str) -> Result<ExitCode, Failure> {
-    use crate::reviews::eval;
+    use crate::evals::rules as eval;
     let text = std::fs::read_to_string(path).map_err(|e| format!("无法读取 {path}：{e}"))?;
     let set: Vec<eval::Labelled> =
         crate::text::jsonl::parse(&text).map_err(|e| format!("{path} 格式错误：{e}"))?;

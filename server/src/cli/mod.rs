@@ -7,6 +7,7 @@
 
 pub mod bench_scale;
 pub mod commands;
+#[cfg(feature = "evals")]
 pub mod evals;
 pub mod import;
 pub mod load;

@@ -17,14 +17,12 @@
 //!   the checks every model line passes
 //! - [`knowledge`]: the editor's lookup tool over the site's own knowledge
 //! - [`checkpoint`]: the state in SQLite, so a reload resumes the draft
-//! - [`eval`]: the labelled sets → routing accuracy, rule precision /
-//!   recall, and the scores against `server/evals/coach-scores*.jsonl`
+//!
+//! Its labelled sets are scored by `crate::evals` (`coach`, `coach_scores`).
 
 pub mod checkpoint;
 pub mod dimension;
 pub mod edits;
-pub mod eval;
-pub mod eval_scores;
 pub mod graph;
 pub mod knowledge;
 pub mod layout;

@@ -11,11 +11,12 @@
 //!   [`repeated`]: nearly the same text on several advisors, flagged
 //! - [`correction`]: requests for a correction or removal from a named
 //!   person (`/correction`), listed for the admin beside the reports
-//! - [`eval`]: the rules measured on a labelled set (`server eval-rules`)
+//!
+//! The rules are measured on a labelled set by `crate::evals::rules`
+//! (`server eval-rules`).
 
 pub mod admin;
 pub mod correction;
-pub mod eval;
 pub mod form;
 pub mod moderation;
 pub mod repeated;

@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["places", "search", "reviews", "transcribe"],
     &["coach"],
     &["agent"],
+    &["evals"],
     &["http", "cli"],
     &["config"],
 ];

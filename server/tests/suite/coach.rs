@@ -8,7 +8,7 @@ use crate::common;
 use serde_json::json;
 
 use common::{app, app_with_model, call, get, tools, Student};
-use server::coach::eval;
+use server::evals::coach as eval;
 use server::llm::scripted::{Script, ScriptedServer};
 
 /// A student on 张三's detail page (北京大学 · 计算机科学与技术).
@@ -648,7 +648,7 @@ async fn a_slow_model_leaves_the_coach_to_its_templates_within_the_budget() {
 /// set written after the code takes its place here.
 #[test]
 fn the_coach_meets_its_targets_on_text_written_after_it() {
-    use server::coach::eval_scores;
+    use server::evals::coach_scores as eval_scores;
     let file = "dev/coach-scores-15.jsonl";
     let set = eval_scores::parse(include_str!("../../evals/dev/coach-scores-15.jsonl"))
         .expect("the set parses");
@@ -686,7 +686,7 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
 /// Printed with `--nocapture`.
 #[test]
 fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
-    use server::coach::eval_scores;
+    use server::evals::coach_scores as eval_scores;
     for (file, text, exact, within_one, edits) in [
         // The fourth round, written after this code by a writer who read
         // only the guide (venting in chat, hearsay confirmed or contradicted,
@@ -760,7 +760,7 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
 /// code and measured once; `server eval-coach` prints them.
 #[test]
 fn the_coach_reads_scores_no_worse_than_measured() {
-    use server::coach::eval_scores;
+    use server::evals::coach_scores as eval_scores;
     for (file, text, exact, within_one) in [
         (
             "dev/coach-scores-01.jsonl",

@@ -6,8 +6,8 @@ use crate::common;
 
 use std::sync::Arc;
 
-use server::agent::eval::{parse_suite, run_dialogue};
 use server::agent::Agent;
+use server::evals::dialogues::{parse_suite, run_dialogue};
 
 const SUITE: &str = include_str!("../../evals/dev/dialogues.jsonl");
 /// Phrasings of the categories the NLU used to fail.

@@ -8,8 +8,8 @@
 
 use crate::common;
 
-use server::agent::eval::{parse_suite, run_dialogue, TurnReport};
 use server::agent::Agent;
+use server::evals::dialogues::{parse_suite, run_dialogue, TurnReport};
 use server::llm::LlmConfig;
 
 const DIALOGUES: &str = include_str!("../../evals/dev/dialogues.jsonl");

@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 use tower::ServiceExt;
 
 use common::{app_with_model, call, get, tools, Student};
-use server::agent::eval::{parse_suite, run_dialogue, Summary};
 use server::agent::Agent;
+use server::evals::dialogues::{parse_suite, run_dialogue, Summary};
 use server::llm::scripted::{Script, ScriptedServer};
 use server::llm::LlmConfig;
 
@@ -710,7 +710,7 @@ async fn a_small_models_failure_shapes_are_answered_from_code_and_data() {
         let failures: Vec<String> = reports
             .iter()
             .filter(|r| !r.passed())
-            .map(server::agent::eval::render_turn)
+            .map(server::evals::dialogues::render_turn)
             .collect();
         assert_eq!(summary.passed, summary.turns, "{name}: {failures:#?}");
         assert_eq!(summary.errors, 0, "{name}: no apology");

@@ -3,7 +3,7 @@
 //! recall on every kind of contact detail, at least 0.98 of the innocent
 //! look-alikes accepted, and every rule right more often than not.
 
-use server::reviews::eval::{run, Labelled, Report, CONTACT_RULES};
+use server::evals::rules::{run, Labelled, Report, CONTACT_RULES};
 use server::text::jsonl::parse as parse_jsonl;
 
 #[test]

@@ -11,8 +11,8 @@ use crate::common;
 
 use serde_json::{json, Value};
 
-use server::agent::eval::{parse_suite, run_dialogue};
 use server::agent::Agent;
+use server::evals::dialogues::{parse_suite, run_dialogue};
 
 const SETS: &[(&str, &str)] = &[
     (

@@ -15,7 +15,7 @@ use tower::ServiceExt;
 
 use app::meta::SiteUrl;
 use app::policy::{ContentRule, PRIOR_REVIEWS, REVIEW_BURST, REVIEW_DAILY, SESSION_DAYS};
-use server::reviews::eval::{run, Labelled};
+use server::evals::rules::{run, Labelled};
 use server::site::Site;
 
 use crate::common::{self, get, has_chinese};

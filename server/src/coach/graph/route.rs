@@ -146,8 +146,9 @@ impl Coach {
         }
     }
 
-    /// The model's evaluation (structured output), as JSON.
-    pub(in crate::coach) async fn model_evaluation(
+    /// The model's evaluation (structured output), as JSON (also scored
+    /// by `evals::coach`).
+    pub(crate) async fn model_evaluation(
         &self,
         client: &LlmClient,
         state: &CoachState,

@@ -13,7 +13,7 @@
 
 use serde::Deserialize;
 
-use super::rules::{self, RuleContext};
+use crate::reviews::rules::{self, RuleContext};
 
 /// Precision and recall of one rule.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -7,13 +7,13 @@
 //! `{"say": "…", "covered": ["academic"], "next_agent": "follow_up", "violations": []}`
 //! where `covered` lists the dimensions the draft already had.
 
-pub use crate::reviews::eval::RuleScore;
+pub use super::rules::RuleScore;
 use serde::Deserialize;
 
-use super::lexicon::CoachLexicon;
-use super::reader::Reader;
-use super::router;
-use super::state::{CoachState, Dimension, NextAgent};
+use crate::coach::lexicon::CoachLexicon;
+use crate::coach::reader::Reader;
+use crate::coach::router;
+use crate::coach::state::{CoachState, Dimension, NextAgent};
 use crate::reviews::rules::{self, RuleContext};
 use crate::text::fold::fold;
 
@@ -152,7 +152,7 @@ impl ModelScore {
 /// Runs `coach`'s router with `client`'s model on every labelled message,
 /// and its follow-up on those the router sends there.
 pub async fn run_model(
-    coach: &super::Coach,
+    coach: &crate::coach::Coach,
     client: &crate::llm::LlmClient,
     set: &[Labelled],
 ) -> ModelScore {

@@ -16,9 +16,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::edits;
-use super::reader::Reader;
-use super::state::{CoachState, Dimension, Scores};
+use crate::coach::edits;
+use crate::coach::reader::Reader;
+use crate::coach::state::{CoachState, Dimension, Scores};
 
 /// Gold scores: per dimension 1–5, or `None` for "not said".
 #[derive(Clone, Debug, Default, Deserialize)]
