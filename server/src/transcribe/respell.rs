@@ -11,7 +11,9 @@
 //! stretch that reads, character by character, with the same toneless
 //! syllables as one of those words, with at least one character its own
 //! (two homophones alone are as likely a name: 风翔 is no 方向), and is
-//! not itself one of them, is written as that word.
+//! not itself one of them, is written as that word. The question's 吗,
+//! one character, is put back by where it stands: the last of a sentence
+//! (`question_particle`).
 
 use std::sync::OnceLock;
 
@@ -20,6 +22,7 @@ use crate::text::sound::{SoundIndex, MAX_SYLLABLES};
 use crate::text::trie::Trie;
 
 const CUES: &str = include_str!("../../lexicons/cues.txt");
+const ARTIFACTS: &str = include_str!("../../lexicons/transcript_artifacts.txt");
 const SPEECH_ACTS: &str = include_str!("../../lexicons/speech_acts.txt");
 
 /// The words, by sound: every term of two to six Han characters.
@@ -88,7 +91,54 @@ pub fn respell(text: &str, is_name: impl Fn(&[char]) -> bool) -> String {
         }
         upto = end;
     }
+    question_particle(&mut chars);
     chars.into_iter().collect()
+}
+
+/// What a recognizer writes for 吗 (`ma.heard`), and the words that end in
+/// those characters themselves (`ma.words`).
+fn particles() -> &'static (Vec<char>, Vec<Vec<char>>) {
+    static LISTS: OnceLock<(Vec<char>, Vec<Vec<char>>)> = OnceLock::new();
+    LISTS.get_or_init(|| {
+        let entries = lexfile::parse("transcript_artifacts.txt", ARTIFACTS);
+        let terms = |key: &str| -> Vec<String> {
+            entries
+                .iter()
+                .filter(|e| e.key == key)
+                .flat_map(|e| e.terms.clone())
+                .collect()
+        };
+        let heard = terms("ma.heard")
+            .iter()
+            .filter_map(|t| t.chars().next())
+            .collect();
+        let words = terms("ma.words")
+            .iter()
+            .map(|t| t.chars().collect())
+            .collect();
+        (heard, words)
+    })
+}
+
+/// "严格的老师买。" → "严格的老师吗。": a homophone of 吗 as the last
+/// character of a sentence, after a Han character, where the two do not
+/// make a word of their own ("我想买").
+fn question_particle(chars: &mut [char]) {
+    let (heard, words) = particles();
+    for i in 1..chars.len() {
+        let last = chars.get(i + 1).is_none_or(|&c| {
+            crate::text::clauses::ends_sentence(c) || crate::text::clauses::ends_clause(c)
+        });
+        if !(last && heard.contains(&chars[i]) && crate::text::names::is_han(chars[i - 1])) {
+            continue;
+        }
+        let word = words
+            .iter()
+            .any(|w| w.len() <= i + 1 && chars[i + 1 - w.len()..=i] == w[..]);
+        if !word {
+            chars[i] = '吗';
+        }
+    }
 }
 
 #[cfg(test)]
@@ -113,6 +163,20 @@ mod tests {
         );
         assert_eq!(respell("点开严风翔老师的主业"), "点开严风翔老师的主页");
         assert_eq!(respell("我是想资讯一下北大"), "我是想咨询一下北大");
+    }
+
+    #[test]
+    fn the_question_s_ma_is_put_back_at_the_end_of_a_sentence() {
+        assert_eq!(
+            respell("吴露敏老师是严格的老师买。"),
+            "吴露敏老师是严格的老师吗。"
+        );
+        assert_eq!(respell("经费充足满"), "经费充足吗");
+        assert_eq!(respell("有温和的导师嘛，谢谢"), "有温和的导师吗，谢谢");
+        // Words of their own, and the characters inside a sentence, stay.
+        for text in ["我想买", "对补助不满。", "买了个电脑", "马老师怎么样"] {
+            assert_eq!(respell(text), text);
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@ fn artifacts() -> &'static WordSet<()> {
         WordSet::new(
             lexfile::parse("transcript_artifacts.txt", ARTIFACTS)
                 .into_iter()
+                .filter(|e| e.key == "artifact")
                 .flat_map(|e| e.terms)
                 .map(|t| (compact(&t), ())),
         )

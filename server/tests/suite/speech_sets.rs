@@ -67,6 +67,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-13",
         include_str!("../../evals/dev/asr-requests-13.jsonl"),
     ),
+    (
+        "asr-requests-14",
+        include_str!("../../evals/dev/asr-requests-14.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.

@@ -15,7 +15,7 @@ pub(super) struct Syllable {
     /// of `by_place` when their initials are a pair a recognizer trades
     /// (see [`place`]) with the same final; one's `final_as_is` is in the other's
     /// `final_reduced` when, with the same initial, one final is the other
-    /// with a glide or a closing -i added (hua/huai, xin/xian).
+    /// with a glide or a closing -i or -o added (hua/huai, xin/xian, xia/xiao).
     pub(super) by_place: Vec<u64>,
     pub(super) final_as_is: Vec<u64>,
     pub(super) final_reduced: Vec<u64>,
@@ -75,8 +75,9 @@ fn place(initial: &str) -> Option<&'static str> {
 }
 
 /// A final with one of its edges worn off: the glide before the vowel
-/// (hua → a, xian → an, shuo → o) or a closing -i (huai → hua, hui → hu,
-/// lei → le). A recognizer, or a speaker in a hurry, drops or adds one.
+/// (hua → a, xian → an, shuo → o) or a closing -i or -o (huai → hua, hui →
+/// hu, lei → le; xiao → xia, gao → ga, lou → lo). A recognizer, or a
+/// speaker in a hurry, drops or adds one (校门 for 厦门).
 fn reduced(fin: &str) -> Vec<String> {
     let mut out = Vec::new();
     let vowels = |s: &str| s.chars().any(|c| "aeiouv".contains(c));
@@ -91,6 +92,10 @@ fn reduced(fin: &str) -> Vec<String> {
         if vowels(rest) {
             out.push(rest.to_string());
         }
+    }
+    // The closing glide of ao, iao and ou (written o, u): not the o of uo.
+    if fin.ends_with("ao") || fin == "ou" {
+        out.push(fin[..fin.len() - 1].to_string());
     }
     out
 }
@@ -155,7 +160,7 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
 /// The cost of hearing `heard` where the name has `want`: 0 for the same
 /// character, then the same toneless reading (a tone or a homophone), the
 /// same sound after the merges, a near miss (an initial made at the same
-/// place, or a final with a glide or a closing -i more or less), else a
+/// place, or a final with a glide or a closing -i or -o more or less), else a
 /// whole edit.
 pub(super) fn substitution(want: &Syllable, heard: &Syllable) -> f32 {
     let meets = |a: &[u64], b: &[u64]| a.iter().any(|x| b.contains(x));
