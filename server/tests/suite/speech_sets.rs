@@ -71,6 +71,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-14",
         include_str!("../../evals/dev/asr-requests-14.jsonl"),
     ),
+    (
+        "asr-requests-15",
+        include_str!("../../evals/dev/asr-requests-15.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.
