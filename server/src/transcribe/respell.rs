@@ -174,7 +174,14 @@ mod tests {
         assert_eq!(respell("经费充足满"), "经费充足吗");
         assert_eq!(respell("有温和的导师嘛，谢谢"), "有温和的导师吗，谢谢");
         // Words of their own, and the characters inside a sentence, stay.
-        for text in ["我想买", "对补助不满。", "买了个电脑", "马老师怎么样"] {
+        for text in [
+            "我想买",
+            "对补助不满。",
+            "买了个电脑",
+            "马老师怎么样",
+            "导师姓马，人很好",
+            "我妈，想让我考北大",
+        ] {
             assert_eq!(respell(text), text);
         }
     }
