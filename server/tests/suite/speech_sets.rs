@@ -75,6 +75,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-15",
         include_str!("../../evals/dev/asr-requests-15.jsonl"),
     ),
+    (
+        "asr-requests-16",
+        include_str!("../../evals/dev/asr-requests-16.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.

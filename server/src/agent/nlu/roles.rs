@@ -120,11 +120,17 @@ fn direction_context(text: &Text, idx: usize, left_only: bool) -> Option<bool> {
 }
 
 /// Names said after a background cue ("本科学的是人工智能") describe the
-/// student's past, not the wish: they lose their meaning.
+/// student's past, not the wish: they lose their meaning. A student going
+/// on in the field they studied ("…想考北航接着读", `same_field`) keeps its
+/// major and direction; only the school is past.
 fn drop_background(text: &mut Text, lex: &Lexicons) {
+    let same_field = lex.lists.same_field.occurs_in(&text.chars);
     let past = |t: &mut super::tokens::Token| {
-        t.tags
-            .retain(|g| !matches!(g, Tag::School(_) | Tag::Major(_) | Tag::Direction(_)))
+        t.tags.retain(|g| match g {
+            Tag::School(_) => false,
+            Tag::Major(_) | Tag::Direction(_) => same_field,
+            _ => true,
+        })
     };
     for i in 0..text.tokens.len() {
         if text.tokens[i].has_cue(Cue::Background) {

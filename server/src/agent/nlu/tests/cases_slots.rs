@@ -388,6 +388,12 @@ fn negation_rejection_and_correction() {
             "本科学计算机现在想考北大的软件工程",
             &[School("北京大学"), Major("软件工程")],
         ),
+        // The field studied before, gone on in.
+        (
+            "本科是学软工的，想考北航接着读",
+            &[School("北京航空航天大学"), Major("软件工程")],
+        ),
+        ("本科学软工，想考北航", &[School("北京航空航天大学")]),
         ("我是南开毕业的，目标复旦", &[School("复旦大学")]),
         ("同济出身，想去上交", &[School("上海交通大学")]),
         (
