@@ -102,10 +102,7 @@ pub struct Words {
 /// (where the number starts, its value). Lead words of `settle` before it,
 /// a unit and particles after it.
 fn score_alone(chars: &[char], settle: &WordList) -> Option<(usize, u32)> {
-    let mut at = 0;
-    while let Some(n) = settle.prefix_at(chars, at) {
-        at += n;
-    }
+    let at = settle.skip_run(chars, 0);
     let (n, len) = parse_number(chars, at)?;
     let mut end = at + len;
     if matches!(chars.get(end), Some('分' | '星')) {

@@ -129,6 +129,17 @@ impl WordList {
             .map(Vec::len)
     }
 
+    /// Where a run of the list's words starting at `chars[from]` ends, one
+    /// after another, the longest each time (`from` itself when none
+    /// starts there).
+    pub fn skip_run(&self, chars: &[char], from: usize) -> usize {
+        let mut at = from;
+        while let Some(n) = self.prefix_at(chars, at) {
+            at += n;
+        }
+        at
+    }
+
     pub fn words(&self) -> impl Iterator<Item = &[char]> {
         self.0.iter().map(Vec::as_slice)
     }

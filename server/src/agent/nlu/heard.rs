@@ -124,10 +124,7 @@ fn anchored(
                 .any(|t| matches!(t, Tag::School(_) | Tag::Major(_)))
         }) || found.iter().any(|&(s, e)| pos >= s && pos < e)
     };
-    let mut link = end;
-    while let Some(n) = l.advisors_link.prefix_at(&text.chars, link) {
-        link += n;
-    }
+    let link = l.advisors_link.skip_run(&text.chars, end);
     (before > 0 && place(before - 1))
         || place(after)
         || [&l.school_suffix, &l.major_suffix, &l.major_suffix_weak]
@@ -187,14 +184,7 @@ fn ends_a_request(text: &Text, lex: &Lexicons, m: &Match<Tag>) -> bool {
     if !(l.wish.occurs_in(before) || l.ask_for.occurs_in(before)) {
         return false;
     }
-    let mut at = 0;
-    while at < before.len() {
-        match l.lead.prefix_at(before, at) {
-            Some(n) => at += n,
-            None => return false,
-        }
-    }
-    true
+    l.lead.skip_run(before, 0) == before.len()
 }
 
 /// Whether `m`, a school or a major of four syllables or more heard close,

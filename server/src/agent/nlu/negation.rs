@@ -92,12 +92,13 @@ fn coordinated(text: &Text, lex: &Lexicons, a: usize, b: usize) -> bool {
 /// "温和的不要太严格的" 不要 negates 严格, not 温和.
 fn negate_before(text: &Text, lex: &Lexicons, cue: usize, neg: &mut [bool]) {
     let (cs, ce) = text.clause(text.tokens[cue].start);
-    let mut q = text.tokens[cue].end;
-    while q < ce {
-        match lex.lists.polite.prefix_at(&text.chars[..ce], q) {
-            Some(len) => q += len,
-            None => return,
-        }
+    if lex
+        .lists
+        .polite
+        .skip_run(&text.chars[..ce], text.tokens[cue].end)
+        < ce
+    {
+        return;
     }
     let mut p = text.tokens[cue].start;
     while p > cs {
