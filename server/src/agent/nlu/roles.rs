@@ -194,16 +194,15 @@ pub(crate) fn in_background(text: &Text, lex: &Lexicons, pos: usize) -> bool {
 /// for as the school still missing.
 pub(crate) fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
     let majors_named = text.tokens.iter().any(|t| !t.majors().is_empty());
-    // Tokens a, c, b in a row with a joining word c between.
-    let joined = |t: &[super::tokens::Token], a: usize, c: usize, b: usize| {
-        t[a].end == t[c].start && t[c].end == t[b].start && t[c].has_cue(Cue::Coord)
+    // Tokens a and b with a joining word between them.
+    let joined = |text: &Text, a: usize, b: usize| {
+        let t = &text.tokens;
+        t[a].end < t[b].start && text.joined(t[a].end, t[b].start)
     };
     let joined_to_a_major = |text: &Text, idx: usize| {
         let t = &text.tokens;
-        (idx >= 2 && joined(t, idx - 2, idx - 1, idx) && !t[idx - 2].majors().is_empty())
-            || (idx + 2 < t.len()
-                && joined(t, idx, idx + 1, idx + 2)
-                && !t[idx + 2].majors().is_empty())
+        (idx >= 2 && joined(text, idx - 2, idx) && !t[idx - 2].majors().is_empty())
+            || (idx + 2 < t.len() && joined(text, idx, idx + 2) && !t[idx + 2].majors().is_empty())
     };
     let mut heard_as: Vec<(Vec<char>, Tag)> = Vec::new();
     for idx in 0..text.tokens.len() {

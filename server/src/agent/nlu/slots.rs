@@ -144,16 +144,6 @@ fn same_one_said_short(said: &mut [Slot], kept: &mut Vec<Slot>, spans: &mut Vec<
     }
 }
 
-/// Whether nothing but a joining word stands between `end` and `start`
-/// (a list mark 、 is one: normalisation writes it 和).
-fn joined(text: &Text, end: usize, start: usize) -> bool {
-    start == end
-        || text
-            .tokens
-            .iter()
-            .any(|t| t.start == end && t.end == start && t.has_cue(Cue::Coord))
-}
-
 /// Whether `end` (where one name stops) meets `start` (where another
 /// begins), directly or across 的 ("北大的计算机", "南京大学软件工程").
 fn meets(text: &Text, end: usize, start: usize) -> bool {
@@ -315,9 +305,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     // Two schools said side by side ("清华浙大的电气", "北大、清华") offer
     // both as much as "或者" does: neither is chosen for the student.
     let major_starts: Vec<usize> = major_spans.iter().map(|&(s, _)| s).collect();
-    let side_by_side = school_spans
-        .windows(2)
-        .any(|w| joined(text, w[0].1, w[1].0));
+    let side_by_side = school_spans.windows(2).any(|w| text.joined(w[0].1, w[1].0));
     out.school = named_again(&said[0])
         .or_else(|| either(&kept[0], alternatives || (!prefer_last && side_by_side)))
         .or_else(|| {

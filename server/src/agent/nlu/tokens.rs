@@ -246,6 +246,16 @@ impl Text {
             .is_some_and(|t| self.tokens[t].is_strong())
     }
 
+    /// Whether nothing but a joining word stands between `end` and `start`
+    /// (a list mark 、 is one: normalisation writes it 和).
+    pub fn joined(&self, end: usize, start: usize) -> bool {
+        start == end
+            || self
+                .tokens
+                .iter()
+                .any(|t| t.start == end && t.end == start && t.has_cue(Cue::Coord))
+    }
+
     pub fn string(&self, start: usize, end: usize) -> String {
         self.chars[start..end].iter().collect()
     }
