@@ -19,7 +19,7 @@
 //!   back ("回到正题") or the end of its sentence;
 //! - a list joined by 、 is one clause when its items are topics judged
 //!   together ("经费、毕业这些我都不了解"), and a clause per item when each
-//!   item names and judges its own ("学术强、钱多、人nice": `judged_items`).
+//!   item judges on its own ("学术强、钱多、人nice": `judged_items`).
 //!
 //! What a heading is (the words, the markers) is read by
 //! `text::opinion::sections`.
@@ -183,8 +183,8 @@ impl Layout {
 }
 
 /// "学术强、钱多、人nice、毕业去向好": a clause whose 、-joined items each
-/// name a topic and judge it on their own is read an item at a time, so
-/// that every item's judgement lands on its own topic. A list of bare
+/// judge something on their own is read an item at a time, so that every
+/// item's judgement lands on its own topic. A list of bare
 /// topics with one judgement for all ("经费、脾气都一般") stays one clause.
 pub fn judged_items(topics: &Topics<Aspect>, clauses: &mut Vec<Clause>) {
     let mut out: Vec<Clause> = Vec::with_capacity(clauses.len());

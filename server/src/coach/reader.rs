@@ -205,8 +205,9 @@ impl Reader {
         // the student's that confirms it ("确实") takes as their own.
         let mut last_said: Vec<(Aspect, i8)> = Vec::new();
         let mut last_reported = false;
-        // The sentence and topics of a clause that only listed topics.
-        let mut listed: (usize, Vec<Aspect>) = (usize::MAX, Vec::new());
+        // The sentence and topics of the clause before, when it only
+        // listed topics.
+        let mut listed: Option<(usize, Vec<Aspect>)> = None;
         // Someone else's words run on through the sentence (`told.rs`).
         let mut clauses = reading.clauses().to_vec();
         super::layout::judged_items(&self.topics, &mut clauses);
@@ -337,22 +338,26 @@ impl Reader {
             // "经费和去向，我不太了解", "学术和人品，都没得说": a clause that
             // only lists topics hands the next clause's judgement, in its
             // sentence, to every one of them, not to the last alone.
-            let listing = std::mem::take(&mut listed);
-            if listing.0 == clause.sentence
-                && listing.1.len() >= 2
-                && self.topics.named(&clause.chars).is_empty()
-                && !statements.is_empty()
-                && statements.iter().all(|s| Some(s.topic) == carry)
-            {
-                for &t in &listing.1[..listing.1.len() - 1] {
-                    statements.extend(opinion::read(&self.topics, &clause.chars, Some(t), asks));
+            if let Some((_, topics)) = listed.take().filter(|(s, _)| *s == clause.sentence) {
+                if self.topics.named(&clause.chars).is_empty()
+                    && !statements.is_empty()
+                    && statements.iter().all(|s| Some(s.topic) == carry)
+                {
+                    for &t in &topics[..topics.len() - 1] {
+                        statements.extend(opinion::read(
+                            &self.topics,
+                            &clause.chars,
+                            Some(t),
+                            asks,
+                        ));
+                    }
                 }
             }
             if statements.len() >= 2 && statements.iter().all(|s| s.judged == Judged::Mentioned) {
-                listed = (
+                listed = Some((
                     clause.sentence,
                     statements.iter().map(|s| s.topic).collect(),
-                );
+                ));
             }
             if statements.is_empty() && carry.is_none() && clause.sentence == 0 {
                 // Only a judgement continues it: "那个分数帮我改一下" or

@@ -130,9 +130,6 @@ fn same_one_said_short(said: &mut [Slot], kept: &mut Vec<Slot>, spans: &mut Vec<
             *slot = one;
         }
     }
-    if kept.len() != spans.len() {
-        return;
-    }
     let mut i = 0;
     while i < kept.len() {
         if named(&kept[i]).is_some() {
