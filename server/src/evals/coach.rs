@@ -271,15 +271,7 @@ pub fn render(verdicts: &[Verdict]) -> String {
         accuracy * 100.0
     ));
     for r in rules {
-        out.push_str(&format!(
-            "rule {:<20} precision {:>5.1}%  recall {:>5.1}%  (tp {}, fp {}, fn {})\n",
-            r.code,
-            r.precision() * 100.0,
-            r.recall() * 100.0,
-            r.true_positives,
-            r.false_positives,
-            r.false_negatives
-        ));
+        out.push_str(&format!("rule {}", r.line()));
     }
     out
 }

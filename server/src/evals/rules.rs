@@ -37,6 +37,19 @@ impl RuleScore {
             self.true_positives + self.false_negatives,
         )
     }
+
+    /// The rule's line of a report: its code, precision, recall and counts.
+    pub fn line(&self) -> String {
+        format!(
+            "{:<20} precision {:>5.1}%  recall {:>5.1}%  (tp {}, fp {}, fn {})\n",
+            self.code,
+            self.precision() * 100.0,
+            self.recall() * 100.0,
+            self.true_positives,
+            self.false_positives,
+            self.false_negatives
+        )
+    }
 }
 
 fn ratio(n: usize, d: usize) -> f64 {
@@ -177,15 +190,7 @@ pub fn render(verdicts: &[Verdict]) -> String {
         r.innocent_precision() * 100.0
     ));
     for s in r.rules.iter().chain(std::iter::once(&r.contact)) {
-        out.push_str(&format!(
-            "{:<20} precision {:>5.1}%  recall {:>5.1}%  (tp {}, fp {}, fn {})\n",
-            s.code,
-            s.precision() * 100.0,
-            s.recall() * 100.0,
-            s.true_positives,
-            s.false_positives,
-            s.false_negatives
-        ));
+        out.push_str(&s.line());
     }
     out
 }

@@ -38,6 +38,7 @@ mod syllable;
 use align::align;
 pub use near::{Homophone, Near};
 pub use syllable::{fuzzy, tolerance, SAME_READING};
+use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND};
 
 /// Whether `heard` reads, character by character, in the toneless readings
 /// of `word` (到属 for 倒数): a short word of the site's written by a
@@ -46,13 +47,10 @@ pub use syllable::{fuzzy, tolerance, SAME_READING};
 pub fn reads_as(heard: &[char], word: &[char]) -> bool {
     heard.len() == word.len()
         && heard.iter().zip(word).all(|(&h, &w)| {
-            let theirs = syllable::readings(w, true);
-            syllable::readings(h, true)
-                .iter()
-                .any(|r| theirs.contains(r))
+            let theirs = readings(w, true);
+            readings(h, true).iter().any(|r| theirs.contains(r))
         })
 }
-use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND};
 
 /// One name the index holds.
 #[derive(Clone, Debug, PartialEq)]
