@@ -79,6 +79,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-16",
         include_str!("../../evals/dev/asr-requests-16.jsonl"),
     ),
+    (
+        "asr-requests-17",
+        include_str!("../../evals/dev/asr-requests-17.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.

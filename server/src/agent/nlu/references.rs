@@ -4,8 +4,8 @@
 //!   (最后一个);
 //! - structures read here: 第N[个|位|名] (Arabic or Chinese N), 倒数第N,
 //!   前N个 (→ the first N), N号, bare 这个/那个 right before an ask cue
-//!   ("这个怎么样"), and a surname + title ("张老师") when exactly one known
-//!   name has that surname;
+//!   ("这个怎么样"), and a surname + title ("张老师") or 姓 + surname
+//!   ("姓钱的那个老师") when exactly one known name has that surname;
 //! - names from `known_names`, matched in the token pass.
 //!
 //! 第N is an advisor only when what follows allows it: a person noun
@@ -172,12 +172,81 @@ fn structural_at(
             return Some((vec![Reference::Pronoun], len));
         }
     }
+    if let Some((name, len)) = by_surname(text, lex, p, names, known) {
+        return Some((vec![Reference::Name(name)], len));
+    }
     if let Some(len) = lex.lists.person_noun.prefix_at(c, p) {
         // A title only: "张人" is no way to name 张三.
         if len > 1 {
             if let Some(name) = surname_match(text, p, names, known) {
                 return Some((vec![Reference::Name(name)], len));
             }
+        }
+    }
+    None
+}
+
+/// Whether a person is named at `q`, right after a surname: 的, a
+/// determiner ("…的那个"), then a person noun ("姓钱的那个老师"); when
+/// `loose`, also 的 or a title alone, an ask cue or the clause's end
+/// ("姓王的怎么样", "打开姓王的").
+fn person_follows(text: &Text, lex: &Lexicons, q: usize, loose: bool) -> bool {
+    let l = &lex.lists;
+    let c = &text.chars;
+    let de = c.get(q) == Some(&DE);
+    let mut r = q + usize::from(de);
+    if let Some(len) = l.determiner.prefix_at(c, r) {
+        r += len;
+    }
+    if l.person_noun.prefix_at(c, r).is_some() {
+        return de || loose;
+    }
+    loose && (de || starts_ask_cue(text, q) || text.at_clause_end(q))
+}
+
+/// "姓钱的那个老师", "那个姓叶的": the one known name whose surname is
+/// said after 姓, with its characters and consumed length. A recognizer
+/// writes 姓 and the surname in other characters (信业 for 姓叶, 清潜 for
+/// 姓钱), since 姓 is a syllable heard as many; then only in the full frame
+/// (…的[那个]老师) and with the surname a homophone of the name's.
+fn by_surname(
+    text: &Text,
+    lex: &Lexicons,
+    p: usize,
+    names: &[Vec<char>],
+    known: &[String],
+) -> Option<(String, usize)> {
+    use crate::text::sound::sounds_as;
+    let c = &text.chars;
+    let marks = &lex.lists.surname_mark;
+    let (mark, said) = match marks.prefix_at(c, p) {
+        Some(len) => (len, true),
+        None => (
+            marks.words().map(|w| w.len()).find(|&len| {
+                c.get(p..p + len)
+                    .is_some_and(|heard| marks.words().any(|w| sounds_as(heard, w).is_some()))
+            })?,
+            false,
+        ),
+    };
+    let start = p + mark;
+    for len in [2usize, 1] {
+        let end = start + len;
+        if end > c.len() || !(p..end).all(|q| text.is_raw(q)) {
+            continue;
+        }
+        let heard = &c[start..end];
+        let with = |same: &dyn Fn(&[char]) -> bool| -> Vec<usize> {
+            (0..names.len())
+                .filter(|&i| names[i].len() > len && same(&names[i][..len]))
+                .collect()
+        };
+        let mut hits = with(&|s| s == heard);
+        if hits.is_empty() {
+            hits = with(&|s| sounds_as(heard, s) == Some(true));
+        }
+        if hits.len() == 1 && person_follows(text, lex, end, said) {
+            return Some((known[hits[0]].clone(), end - p));
         }
     }
     None

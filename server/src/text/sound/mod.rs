@@ -52,6 +52,28 @@ pub fn reads_as(heard: &[char], word: &[char]) -> bool {
         })
 }
 
+/// How close `heard` sounds to `word`, character by character (same
+/// length): `Some(true)` when every character is the word's own or a
+/// homophone, `Some(false)` when some are only near (the merges Mandarin
+/// speakers and recognizers make, or an initial or final close to it:
+/// 信 or 清 for 姓), `None` otherwise. For a short word the caller has
+/// already placed by its frame ("…的老师"), where the index's tolerance
+/// for a name said anywhere would be too strict.
+pub fn sounds_as(heard: &[char], word: &[char]) -> Option<bool> {
+    if heard.len() != word.len() || heard.is_empty() {
+        return None;
+    }
+    let mut exact = true;
+    for (&h, &w) in heard.iter().zip(word) {
+        let cost = syllable::substitution(&syllable(w, true), &syllable(h, true));
+        if cost > NEAR_SOUND {
+            return None;
+        }
+        exact &= cost <= SAME_READING;
+    }
+    Some(exact)
+}
+
 /// One name the index holds.
 #[derive(Clone, Debug, PartialEq)]
 struct Entry<T> {

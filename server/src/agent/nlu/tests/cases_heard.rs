@@ -187,3 +187,31 @@ fn a_short_name_heard_unwritten_as_what_is_asked_for_is_asked_about() {
         assert!(a.school.is_none() && a.major.is_none(), "{said}: {a:?}");
     }
 }
+
+#[test]
+fn an_advisor_named_by_surname_after_xing_also_as_a_recognizer_writes_it() {
+    let lex = lexicons();
+    let page = names();
+    for said in [
+        "那个姓王的老师怎么样",
+        "姓欧阳的那个老师学生怎么说",
+        "打开姓赵的",
+        "姓李的怎么样",
+    ] {
+        let a = analyze(said, lex, &page);
+        assert_eq!(a.references.len(), 1, "{said}");
+    }
+    // 姓 heard as 信 or 清, the surname in a homophone: only in the whole
+    // frame, 的 and a person noun after it.
+    let a = analyze("信汪的那个老师怎么样", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("王五".into())]);
+    let a = analyze("帮我打开清照的老师", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("赵六".into())]);
+    assert!(analyze("信照怎么样", lex, &page).references.is_empty());
+    // A surname no one on the page has, or one that two have, names nobody.
+    let two = vec!["王五".to_string(), "王丽".to_string()];
+    assert!(analyze("姓王的老师怎么样", lex, &two).references.is_empty());
+    assert!(analyze("姓孙的老师怎么样", lex, &page)
+        .references
+        .is_empty());
+}
