@@ -56,8 +56,12 @@ impl Resolved {
     }
 }
 
+/// The longest surname (欧阳, 司马): a shorter name is read as one.
+const SURNAME_MAX: usize = 2;
+
 /// Resolves a reference from what the page shows and what was said before;
-/// `None` for a name neither holds (it needs the database).
+/// `None` for a name neither holds (it needs the database). A surname
+/// alone is the advisor shown who has it, or a question between them.
 pub fn resolve_on_page(
     reference: &Reference,
     page: &PageContext,
@@ -91,7 +95,23 @@ pub fn resolve_on_page(
             {
                 Target::Found(a.clone())
             } else {
-                return None;
+                // A surname (王老师, 姓王的): the advisors shown who have it.
+                let len = name.chars().count();
+                let with: Vec<usize> = (0..visible.len())
+                    .filter(|&i| {
+                        let a = &visible[i].name;
+                        len <= SURNAME_MAX
+                            && a.chars().count() > len
+                            && a.starts_with(name.as_str())
+                    })
+                    .collect();
+                match with.as_slice() {
+                    [] => return None,
+                    [one] => Target::Found(pick(*one)),
+                    several => {
+                        Target::Ambiguous(name.clone(), several.iter().map(|&i| pick(i)).collect())
+                    }
+                }
             }
         }
     })
@@ -103,20 +123,7 @@ mod tests {
 
     #[test]
     fn positions_and_pronouns_point_into_the_page() {
-        let page = PageContext {
-            visible_advisors: ["张三", "李四"]
-                .iter()
-                .enumerate()
-                .map(|(i, n)| app::protocol::VisibleAdvisor {
-                    id: (i + 1).to_string(),
-                    name: n.to_string(),
-                    title: "教授".into(),
-                    rating: 4.0,
-                    rank: i as u32 + 1,
-                })
-                .collect(),
-            ..Default::default()
-        };
+        let page = page(&["张三", "李四"]);
         let memory = Memory::default();
         let found = |r: Reference| match resolve_on_page(&r, &page, &memory) {
             Some(Target::Found(a)) => a.name,
@@ -136,5 +143,39 @@ mod tests {
             resolve_on_page(&Reference::Name("王五".into()), &page, &memory),
             None
         );
+    }
+
+    #[test]
+    fn a_surname_is_the_advisor_shown_who_has_it_or_a_question() {
+        let page = page(&["王清", "李四", "王健帆"]);
+        let memory = Memory::default();
+        let resolve = |name: &str| resolve_on_page(&Reference::Name(name.into()), &page, &memory);
+        assert!(matches!(resolve("李"), Some(Target::Found(a)) if a.name == "李四"));
+        match resolve("王") {
+            Some(Target::Ambiguous(name, shown)) => {
+                assert_eq!(name, "王");
+                let names: Vec<&str> = shown.iter().map(|a| a.name.as_str()).collect();
+                assert_eq!(names, ["王清", "王健帆"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(resolve("赵"), None);
+    }
+
+    fn page(names: &[&str]) -> PageContext {
+        PageContext {
+            visible_advisors: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| app::protocol::VisibleAdvisor {
+                    id: (i + 1).to_string(),
+                    name: n.to_string(),
+                    title: "教授".into(),
+                    rating: 4.0,
+                    rank: i as u32 + 1,
+                })
+                .collect(),
+            ..Default::default()
+        }
     }
 }

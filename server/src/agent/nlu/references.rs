@@ -5,7 +5,8 @@
 //! - structures read here: 第N[个|位|名] (Arabic or Chinese N), 倒数第N,
 //!   前N个 (→ the first N), N号, bare 这个/那个 right before an ask cue
 //!   ("这个怎么样"), and a surname + title ("张老师") or 姓 + surname
-//!   ("姓钱的那个老师") when exactly one known name has that surname;
+//!   ("姓钱的那个老师"): the one known name with that surname, or the
+//!   surname alone when several have it;
 //! - names from `known_names`, matched in the token pass.
 //!
 //! 第N is an advisor only when what follows allows it: a person noun
@@ -205,7 +206,8 @@ fn person_follows(text: &Text, lex: &Lexicons, q: usize, loose: bool) -> bool {
 }
 
 /// "姓钱的那个老师", "那个姓叶的": the one known name whose surname is
-/// said after 姓, with its characters and consumed length. A recognizer
+/// said after 姓 (or the surname, when several have it), with the
+/// characters it took. A recognizer
 /// writes 姓 and the surname in other characters (信业 for 姓叶, 清潜 for
 /// 姓钱), since 姓 is a syllable heard as many; then only in the full frame
 /// (…的[那个]老师) and with the surname a homophone of the name's.
@@ -245,14 +247,19 @@ fn by_surname(
         if hits.is_empty() {
             hits = with(&|s| sounds_as(heard, s) == Some(true));
         }
-        if hits.len() == 1 && person_follows(text, lex, end, said) {
-            return Some((known[hits[0]].clone(), end - p));
+        if !person_follows(text, lex, end, said) {
+            continue;
+        }
+        if let Some(named) = named_by_surname(&hits, len, names, known) {
+            return Some((named, end - p));
         }
     }
     None
 }
 
-/// "张老师": the one known name whose surname stands right before `p`.
+/// "张老师": the one known name whose surname stands right before `p`, or
+/// the surname itself when several known names have it (the resolve step
+/// asks which of them: `agent::targets`).
 fn surname_match(text: &Text, p: usize, names: &[Vec<char>], known: &[String]) -> Option<String> {
     for sl in [2usize, 1] {
         if p < sl || !(p - sl..p).all(|q| text.is_raw(q)) {
@@ -262,11 +269,31 @@ fn surname_match(text: &Text, p: usize, names: &[Vec<char>], known: &[String]) -
         let hits: Vec<usize> = (0..names.len())
             .filter(|&i| names[i].len() > sl && names[i].starts_with(surname))
             .collect();
-        if hits.len() == 1 {
-            return Some(known[hits[0]].clone());
+        if let Some(named) = named_by_surname(&hits, sl, names, known) {
+            return Some(named);
         }
     }
     None
+}
+
+/// Of the known names `hits` sharing a surname of `len` characters, the
+/// one it names, or the surname when it names several.
+fn named_by_surname(
+    hits: &[usize],
+    len: usize,
+    names: &[Vec<char>],
+    known: &[String],
+) -> Option<String> {
+    match hits {
+        [] => None,
+        [one] => Some(known[*one].clone()),
+        [first, rest @ ..] => {
+            let surname = &names[*first][..len];
+            rest.iter()
+                .all(|&i| &names[i][..len] == surname)
+                .then(|| surname.iter().collect())
+        }
+    }
 }
 
 /// What `find` read.

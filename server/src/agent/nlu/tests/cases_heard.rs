@@ -208,9 +208,16 @@ fn an_advisor_named_by_surname_after_xing_also_as_a_recognizer_writes_it() {
     let a = analyze("帮我打开清照的老师", lex, &page);
     assert_eq!(a.references, vec![Reference::Name("赵六".into())]);
     assert!(analyze("信照怎么样", lex, &page).references.is_empty());
-    // A surname no one on the page has, or one that two have, names nobody.
+    // A surname two have is the surname (the agent asks which); one no
+    // one on the page has names nobody.
     let two = vec!["王五".to_string(), "王丽".to_string()];
-    assert!(analyze("姓王的老师怎么样", lex, &two).references.is_empty());
+    let a = analyze("姓王的老师怎么样", lex, &two);
+    assert_eq!(a.references, vec![Reference::Name("王".into())]);
+    let a = analyze("王老师呢", lex, &two);
+    assert_eq!(a.references, vec![Reference::Name("王".into())]);
+    assert!(analyze("姓孙的老师怎么样", lex, &page)
+        .references
+        .is_empty());
     assert!(analyze("姓孙的老师怎么样", lex, &page)
         .references
         .is_empty());

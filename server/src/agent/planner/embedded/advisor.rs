@@ -12,7 +12,18 @@ use super::EmbeddedPlanner;
 use crate::agent::nlu::{Act, Analysis, Reference};
 use crate::agent::planner::{Plan, PlanError, PlanInput};
 use crate::agent::targets::{resolve_on_page, Target};
-use crate::agent::tools::{COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
+use crate::agent::tools::{chip_call, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
+
+/// The most chips `present_options` offers.
+const CHIPS_MAX: usize = 4;
+
+/// Whether `name` is the surname of every advisor of `shown` (王老师 with
+/// 王清 and 王健帆 on the page), not a full name several advisors share.
+fn by_surname(name: &str, shown: &[SelectedAdvisor]) -> bool {
+    shown
+        .iter()
+        .all(|a| a.name.len() > name.len() && a.name.starts_with(name))
+}
 
 impl EmbeddedPlanner {
     /// The advisor a reference points to, as the resolve step found it
@@ -34,6 +45,24 @@ impl EmbeddedPlanner {
                 self.say("ordinal_out_of_range", turn, &[("count", &n.to_string())])
             }
             Target::NotFound(name) => self.say("name_not_found", turn, &[("name", name)]),
+            Target::Ambiguous(name, shown) if by_surname(name, shown) => {
+                let names: Vec<String> = shown.iter().map(|a| a.name.clone()).collect();
+                let list = names.join("、");
+                let voice = self.say(
+                    "surname_ambiguous",
+                    turn,
+                    &[("name", name), ("list", &list)],
+                );
+                return Plan {
+                    voice_response: voice,
+                    tool_calls: vec![chip_call(
+                        &self.say("surname_ambiguous_question", turn, &[]),
+                        names.into_iter().take(CHIPS_MAX).collect(),
+                        "general",
+                    )],
+                    ..Plan::default()
+                };
+            }
             Target::Ambiguous(name, _) => self.say("name_ambiguous", turn, &[("name", name)]),
             Target::Unclear | Target::Found(_) => self.say("which_advisor", turn, &[]),
         };
