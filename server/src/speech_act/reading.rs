@@ -141,8 +141,8 @@ impl SpeechActs {
         let mut hand_over = false;
         for cl in clauses.iter_mut() {
             let (reported, ends_at_verb) = self.reporter_at_start(&cl.chars);
-            cl.reported =
-                reported || hand_over || self.hearsay.within(&cl.chars) || heard_from(&cl.chars);
+            let hearsay = self.hearsay.within_unless_after(&cl.chars, &self.listener);
+            cl.reported = reported || hand_over || hearsay || heard_from(&cl.chars);
             hand_over = reported && ends_at_verb;
         }
         let hesitates = clauses
@@ -236,5 +236,10 @@ mod tests {
             !r.has_reported(),
             "a question about an advisor reports nothing"
         );
+        // Hearsay reports, unless the listener is asked whether they heard.
+        assert!(lex.read("听说西电不错").has_reported());
+        assert!(lex.read("我听说西电不错").has_reported());
+        let r = lex.read("你听说过西电吗？我想报网安");
+        assert!(!r.has_reported(), "the student asks the agent");
     }
 }

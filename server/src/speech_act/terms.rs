@@ -38,6 +38,15 @@ impl Terms {
             .any(|t| s.windows(t.len()).any(|w| w == t.as_slice()))
     }
 
+    /// Whether a term occurs in `s` other than right after a term of
+    /// `not_after`.
+    pub(super) fn within_unless_after(&self, s: &[char], not_after: &Terms) -> bool {
+        self.0.iter().any(|t| {
+            (0..s.len().saturating_sub(t.len() - 1))
+                .any(|p| s[p..].starts_with(t) && not_after.suffix(&s[..p]).is_none())
+        })
+    }
+
     /// Whether `s` is nothing but terms of `self` and of `others`.
     pub(super) fn covers(&self, s: &[char], others: &[&Terms]) -> bool {
         let mut p = 0;

@@ -83,6 +83,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-17",
         include_str!("../../evals/dev/asr-requests-17.jsonl"),
     ),
+    (
+        "asr-requests-18",
+        include_str!("../../evals/dev/asr-requests-18.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.

@@ -293,6 +293,10 @@ pub struct Lexicons {
     /// The words of what each direction is about (`direction_concepts.txt`):
     /// (index into `directions`, words).
     pub(crate) concepts: Vec<(usize, WordList)>,
+    /// The reference words of three characters or more (最后那位, 刚才那个),
+    /// by their first character, for reading them in homophones
+    /// (`references::heard_at`).
+    pub(crate) reference_words: HashMap<char, Vec<(Vec<char>, Tag)>>,
 }
 
 fn pref_key(key: &str) -> Option<(PrefSlot, &str)> {
@@ -305,6 +309,10 @@ fn pref_key(key: &str) -> Option<(PrefSlot, &str)> {
     };
     Some((slot, value))
 }
+
+/// The shortest reference word read in homophones: a bare 那个 or 那位
+/// written 哪个 is a question ("哪位老师最好"), 最后哪位 is not.
+const HEARD_REFERENCE_MIN: usize = 3;
 
 fn numbered(key: &str, prefix: &str) -> Option<usize> {
     key.strip_prefix(prefix)?.parse().ok()
@@ -328,6 +336,7 @@ impl Lexicons {
             enrollment: super::enrollment::EnrollmentLexicon::load(),
             sound: SoundIndex::new(),
             concepts: Vec::new(),
+            reference_words: HashMap::new(),
         };
         for (i, s) in schools.iter().enumerate() {
             for name in std::iter::once(&s.canonical).chain(&s.aliases) {
@@ -499,7 +508,14 @@ impl Lexicons {
             };
             if let Some(tag) = tag {
                 for t in &e.terms {
-                    self.trie.insert(&chars(t), tag);
+                    let word = chars(t);
+                    self.trie.insert(&word, tag);
+                    if tag != Tag::Block && word.len() >= HEARD_REFERENCE_MIN {
+                        self.reference_words
+                            .entry(word[0])
+                            .or_default()
+                            .push((word, tag));
+                    }
                 }
             } else if let Some(list) = self.lists.slot(&e.key) {
                 *list = WordList::from_terms(&e.terms);

@@ -296,6 +296,34 @@ fn named_by_surname(
     }
 }
 
+/// A reference word of three characters or more written in homophones at
+/// `p`, as a recognizer writes 最后那位 when it hears a question in it
+/// (最后哪位): one character replaced by a homophone, over no strong
+/// token. One only: the readings of every character of a longer stretch
+/// meet those of some word by chance (之间能合 for 之前那个).
+fn heard_at(text: &Text, lex: &Lexicons, p: usize) -> Option<(Reference, usize)> {
+    let c = &text.chars;
+    let words = lex.reference_words.get(c.get(p)?)?;
+    words.iter().find_map(|(word, tag)| {
+        let end = p + word.len();
+        let heard = c.get(p..end)?;
+        let replaced = heard.iter().zip(word).filter(|(h, w)| h != w).count();
+        if replaced != 1
+            || (p..end).any(|q| text.in_strong(q))
+            || !crate::text::sound::reads_as(heard, word)
+        {
+            return None;
+        }
+        let r = match *tag {
+            Tag::Pronoun => Reference::Pronoun,
+            Tag::FromEnd(n) => Reference::FromEnd(n),
+            Tag::Ordinal(n) => Reference::Ordinal(n),
+            _ => return None,
+        };
+        Some((r, word.len()))
+    })
+}
+
 /// What `find` read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Found {
@@ -392,6 +420,11 @@ pub(crate) fn find(
                 p = tok.end;
                 continue;
             }
+        }
+        if let Some((r, len)) = heard_at(text, lex, p) {
+            found.push((p, p + len, r));
+            p += len;
+            continue;
         }
         if let Some((refs, len)) = structural_at(text, lex, p, names, known) {
             found.extend(refs.into_iter().map(|r| (p, p + len, r)));

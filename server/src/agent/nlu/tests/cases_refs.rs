@@ -147,3 +147,19 @@ fn counting_from_the_end_written_in_homophones() {
         &[Refs(&[End(1)]), Act(super::super::Act::AskAbout)],
     )]);
 }
+
+#[test]
+fn reference_words_written_in_homophones() {
+    // 那 heard as the question's 哪 inside a reference word; a bare 哪位
+    // stays a question.
+    run(&[
+        (
+            "排最后哪位老师学生评价如何",
+            &[Refs(&[End(0)]), Act(AskReviews)],
+        ),
+        ("刚才哪个老师怎么样", &[Refs(&[Pro]), Act(AskAbout)]),
+        ("哪位老师学生评价最好", &[Refs(&[]), Act(AskReviews)]),
+        // Every character a reading of another: no word of the list.
+        ("课题组之间能合作吗", &[Refs(&[])]),
+    ]);
+}
