@@ -92,50 +92,83 @@ pub fn respell(text: &str, is_name: impl Fn(&[char]) -> bool) -> String {
         upto = end;
     }
     question_particle(&mut chars);
+    a_not_a(&mut chars);
     chars.into_iter().collect()
 }
 
-/// What a recognizer writes for 吗 (`ma.heard`), and the words that end in
-/// those characters themselves (`ma.words`).
-fn particles() -> &'static (Vec<char>, Vec<Vec<char>>) {
-    static LISTS: OnceLock<(Vec<char>, Vec<Vec<char>>)> = OnceLock::new();
-    LISTS.get_or_init(|| {
+/// What a recognizer writes for one character (`<key>.heard`), and the
+/// words that hold those characters themselves (`<key>.words`).
+struct Homophones {
+    heard: Vec<char>,
+    words: Vec<Vec<char>>,
+}
+
+impl Homophones {
+    fn load(key: &str) -> Homophones {
         let entries = lexfile::parse("transcript_artifacts.txt", ARTIFACTS);
-        let terms = |key: &str| -> Vec<String> {
+        let terms = |suffix: &str| -> Vec<String> {
+            let key = format!("{key}.{suffix}");
             entries
                 .iter()
                 .filter(|e| e.key == key)
                 .flat_map(|e| e.terms.clone())
                 .collect()
         };
-        let heard = terms("ma.heard")
-            .iter()
-            .filter_map(|t| t.chars().next())
-            .collect();
-        let words = terms("ma.words")
-            .iter()
-            .map(|t| t.chars().collect())
-            .collect();
-        (heard, words)
-    })
+        Homophones {
+            heard: terms("heard")
+                .iter()
+                .filter_map(|t| t.chars().next())
+                .collect(),
+            words: terms("words").iter().map(|t| t.chars().collect()).collect(),
+        }
+    }
+
+    /// Whether `chars[i]` is one of the heard characters and no word of
+    /// `words` ends there.
+    fn stands_for_it(&self, chars: &[char], i: usize) -> bool {
+        self.heard.contains(&chars[i])
+            && !self
+                .words
+                .iter()
+                .any(|w| w.len() <= i + 1 && chars[i + 1 - w.len()..=i] == w[..])
+    }
+}
+
+/// What a recognizer writes for 吗 (`ma.*`).
+fn particles() -> &'static Homophones {
+    static LISTS: OnceLock<Homophones> = OnceLock::new();
+    LISTS.get_or_init(|| Homophones::load("ma"))
+}
+
+/// What a recognizer writes for the 不 of A不A (`bu.*`).
+fn negators() -> &'static Homophones {
+    static LISTS: OnceLock<Homophones> = OnceLock::new();
+    LISTS.get_or_init(|| Homophones::load("bu"))
+}
+
+/// "严博严格" → "严不严格", "紧步紧" → "紧不紧": a homophone of 不 between two
+/// of the same Han character, the A不A of a yes-no question, unless it
+/// makes a word with the character before it ("全部全是").
+fn a_not_a(chars: &mut [char]) {
+    let heard = negators();
+    for i in 1..chars.len().saturating_sub(1) {
+        let a = chars[i - 1];
+        if a == chars[i + 1] && crate::text::names::is_han(a) && heard.stands_for_it(chars, i) {
+            chars[i] = '不';
+        }
+    }
 }
 
 /// "严格的老师买。" → "严格的老师吗。": a homophone of 吗 as the last
 /// character of a sentence, after a Han character, where the two do not
 /// make a word of their own ("我想买").
 fn question_particle(chars: &mut [char]) {
-    let (heard, words) = particles();
+    let heard = particles();
     for i in 1..chars.len() {
         let last = chars.get(i + 1).is_none_or(|&c| {
             crate::text::clauses::ends_sentence(c) || crate::text::clauses::ends_clause(c)
         });
-        if !(last && heard.contains(&chars[i]) && crate::text::names::is_han(chars[i - 1])) {
-            continue;
-        }
-        let word = words
-            .iter()
-            .any(|w| w.len() <= i + 1 && chars[i + 1 - w.len()..=i] == w[..]);
-        if !word {
+        if last && crate::text::names::is_han(chars[i - 1]) && heard.stands_for_it(chars, i) {
             chars[i] = '吗';
         }
     }
@@ -182,6 +215,18 @@ mod tests {
             "导师姓马，人很好",
             "我妈，想让我考北大",
         ] {
+            assert_eq!(respell(text), text);
+        }
+    }
+
+    #[test]
+    fn the_not_of_a_yes_no_question_is_put_back() {
+        assert_eq!(respell("第2个老师严博严格"), "第2个老师严不严格");
+        assert_eq!(
+            respell("田宏斌老师平时逼得紧步紧"),
+            "田宏斌老师平时逼得紧不紧"
+        );
+        for text in ["全部全是学生干的", "一步一步来", "好不好"] {
             assert_eq!(respell(text), text);
         }
     }

@@ -87,6 +87,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-18",
         include_str!("../../evals/dev/asr-requests-18.jsonl"),
     ),
+    (
+        "asr-requests-19",
+        include_str!("../../evals/dev/asr-requests-19.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.
