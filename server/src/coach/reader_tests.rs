@@ -380,3 +380,20 @@ fn words_that_mean_the_opposite_reject_what_was_reported() {
     let said = r.read("学术看不出深浅");
     assert_eq!(scores(&said), [None, None, None, None]);
 }
+
+#[test]
+fn a_person_s_character_and_unanswered_messages_are_the_relationship() {
+    let r = Reader::load();
+    for (said, want) in [
+        ("面试时聊了半小时，觉得他挺真诚的", 4),
+        ("他很坦诚地说组里有人延毕过", 4),
+        ("感觉有点高冷，不太爱说话", 2),
+        ("邮件问他能不能提前进组，两周了都没回", 2),
+        ("他已读不回", 2),
+    ] {
+        assert_eq!(scores(&r.read(said))[2], Some(want), "{said}");
+    }
+    // The same characters as adverbs judge no one.
+    assert_eq!(scores(&r.read("说点实在的，组里氛围还行"))[2], Some(3));
+    assert_eq!(scores(&r.read("真心劝退"))[2], None);
+}

@@ -697,14 +697,8 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // at 978bb84 and again at 607fd50 with the same figures: a
         // materials-science master's student venting at night, an applicant
         // weighing hearsay beside their own visit, long structured posts.
-        // 50.9, 56.4 and 81.9 % exact at first contact. Misses not read.
-        (
-            "blind/coach-scores-hearsay-6.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-6.jsonl"),
-            56.0,
-            80.0,
-            100.0,
-        ),
+        // 50.9, 56.4 and 81.9 % exact at first contact. The forum set's
+        // misses not read (hearsay-6 was read on 2026-11-29: in dev/).
         (
             "blind/coach-scores-forum-6.jsonl",
             include_str!("../../evals/blind/coach-scores-forum-6.jsonl"),
@@ -976,6 +970,14 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-forum-4.jsonl"),
             74.0,
             88.0,
+        ),
+        // The fifth round's hearsay set: 56.4 % / 80.0 % at first contact
+        // (blind), read on 2026-11-29.
+        (
+            "dev/coach-scores-hearsay-6.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-6.jsonl"),
+            65.0,
+            87.0,
         ),
         // The fourth blind round, read on 2026-11-29 after three
         // measurements at 71.4, 64.7 and 75.4 % exact.
