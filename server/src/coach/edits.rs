@@ -96,12 +96,27 @@ pub struct Words {
     pub all: Vec<String>,
     /// What a score alone in its clause may follow (`edit.settle`: 还是).
     pub(crate) settle: WordList,
+    /// The advisor as a whole (`edit.whole`: 总体, 总评): a number after
+    /// it is the overall, for no dimension named before.
+    whole: WordList,
+}
+
+impl Words {
+    pub fn new(lex: &super::lexicon::CoachLexicon) -> Words {
+        Words {
+            retract: lex.retract.clone(),
+            all: lex.edit_all.clone(),
+            settle: WordList::from_terms(&lex.edit_settle),
+            whole: WordList::from_terms(&lex.edit_whole),
+        }
+    }
 }
 
 /// A score that is its clause's whole say ("3吧", "还是2吧", "那就四分"):
 /// (where the number starts, its value). Lead words of `settle` before it,
-/// a unit and particles after it.
-fn score_alone(chars: &[char], settle: &WordList) -> Option<(usize, u32)> {
+/// a unit and particles after it; a bare number only `after_colon`, after
+/// a dimension's name and a colon.
+fn score_alone(chars: &[char], settle: &WordList, after_colon: bool) -> Option<(usize, u32)> {
     let at = settle.skip_run(chars, 0);
     let (n, len) = parse_number(chars, at)?;
     let mut end = at + len;
@@ -111,7 +126,7 @@ fn score_alone(chars: &[char], settle: &WordList) -> Option<(usize, u32)> {
     let rest_is_particles = chars[end..].iter().all(|c| AFTER_BARE.contains(*c));
     // Said as a score: after a settling word, or with a unit or a
     // particle; a number alone is more likely a list's ("2." of a post).
-    let as_a_score = at > 0 || end < chars.len();
+    let as_a_score = at > 0 || end < chars.len() || after_colon;
     ((1..=5).contains(&n) && rest_is_particles && as_a_score).then_some((at, n))
 }
 
@@ -230,7 +245,25 @@ pub fn parse(
     // A revision was said ("说错了"): the edits of the clause before it
     // are taken back, when new ones follow ("想了想也没那么差" gives none).
     let mut revised: Option<usize> = None;
+    // Where the clause before ended in `folded`, and whether it was a
+    // dimension's name before a colon ("学术水平：5", a line of scores).
+    let mut cursor = 0;
+    let mut named_before_colon = false;
     for clause in clauses::split_at_connectives(&folded) {
+        let ends_at = folded[cursor..]
+            .find(clause.text.as_str())
+            .map(|b| cursor + b + clause.text.len());
+        let after_colon = std::mem::take(&mut named_before_colon);
+        if let Some(end) = ends_at {
+            cursor = end;
+            let colon = folded[end..].trim_start().starts_with([':', '：']);
+            let chars = clause.chars();
+            named_before_colon = colon
+                && names
+                    .spans(&chars)
+                    .last()
+                    .is_some_and(|(_, e, _)| *e == chars.len());
+        }
         if clause.link == clauses::Link::Revision {
             revised = Some(last_clause);
         }
@@ -269,11 +302,20 @@ pub fn parse(
             })
             .filter(|v| v.len() >= 2)
             .unwrap_or_default();
+        // The advisor as a whole named in the clause ("总评：★★★★☆").
+        let whole_at: Vec<usize> = (0..chars.len())
+            .filter(|&p| words.whole.prefix_at(&chars, p).is_some())
+            .collect();
         // Who a number at `at` is for: the dimension named last before it;
         // all four after 都 / 全部 said after that name (the names listed
-        // before 都, when there are several); else the carry. Empty: no one.
+        // before 都, when there are several); no one after the advisor as
+        // a whole; else the carry. Empty: no one.
         let target = |at: usize, carry: Option<Dimension>| -> Vec<Dimension> {
             let named = spans.iter().rev().find(|(s, _, _)| *s < at);
+            let whole = whole_at.iter().rev().find(|&&w| w < at);
+            if whole.is_some_and(|&w| named.is_none_or(|(s, _, _)| *s < w)) {
+                return Vec::new();
+            }
             match (named, all_at) {
                 (named, Some(a)) if a < at && named.is_none_or(|(s, _, _)| *s < a) => {
                     if listed.is_empty() {
@@ -326,10 +368,12 @@ pub fn parse(
                 }
             }
         }
-        // "学术3 经费4": a bare number right after a dimension's own name
-        // (not after a fact that names one: "早八晚十一").
+        // "学术3 经费4", "学术水平：5": a bare number right after a
+        // dimension's own name (not after a fact that names one: "早八晚十一").
         let named = names.spans(&chars);
-        for (_, end, _) in &named {
+        for (_, name_end, _) in &named {
+            // "学术水平：5": a colon may stand between ("学术：5分" has its unit).
+            let end = &(name_end + usize::from(matches!(chars.get(*name_end), Some(':' | '：'))));
             if let Some((n, len)) = parse_number(&chars, *end) {
                 let next = chars.get(end + len);
                 // (Folding drops the space before the next name: "学术3经费4".)
@@ -343,8 +387,11 @@ pub fn parse(
         }
         if found.is_empty() && out.len() == before {
             // "经费别给那么低，3吧", "前途改成3，说错了，还是2吧": the
-            // score alone in its clause is for the dimension named before.
-            found.extend(score_alone(&chars, &words.settle).map(|(at, n)| (at, n as u8)));
+            // score alone in its clause is for the dimension named before;
+            // so is a bare one after a name and a colon ("学术水平：5").
+            found.extend(
+                score_alone(&chars, &words.settle, after_colon).map(|(at, n)| (at, n as u8)),
+            );
         }
         found.sort();
         for (at, value) in found {
@@ -356,6 +403,13 @@ pub fn parse(
         }
         if let Some((_, _, d)) = spans.last() {
             carry = Some(*d);
+        }
+        // "整体：3/5": a heading of the whole leaves no dimension to carry.
+        if whole_at
+            .last()
+            .is_some_and(|&w| spans.last().is_none_or(|(s, _, _)| *s < w))
+        {
+            carry = None;
         }
         if out.len() > before {
             let mut start = before;

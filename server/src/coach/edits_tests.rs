@@ -200,3 +200,26 @@ fn a_score_alone_in_its_clause_is_for_the_dimension_named_before() {
     // A number alone, as a post's list numbers its points, is no score.
     assert_eq!(edited([4, 4, 3, 3], "学术还行，2"), [4, 4, 3, 3]);
 }
+
+#[test]
+fn a_post_s_lines_of_scores() {
+    // A bare number after a name and a colon; 师生 for the relationship.
+    assert_eq!(
+        edited(
+            [3, 3, 3, 3],
+            "学术水平：5\n科研经费：4\n师生：2/5\n学生前途：3"
+        ),
+        [5, 4, 2, 3]
+    );
+    // The whole's score is no dimension's.
+    assert_eq!(
+        edited([3, 3, 3, 3], "经费：5/5 设备新\n整体：3/5"),
+        [3, 5, 3, 3]
+    );
+    assert_eq!(
+        edited([3, 3, 3, 3], "前途：★★★★☆\n总评：★★☆☆☆"),
+        [3, 3, 3, 4]
+    );
+    // A list's number after a heading is no score.
+    assert_eq!(edited([3, 3, 3, 3], "学术方面\n1. 论文很多"), [3, 3, 3, 3]);
+}

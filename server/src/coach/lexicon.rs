@@ -41,6 +41,9 @@ pub struct CoachLexicon {
     pub edit_all: Vec<String>,
     /// What a score alone in its clause may follow ("还是2吧").
     pub edit_settle: Vec<String>,
+    /// The advisor as a whole in a line of scores (`edit.whole`: 总评):
+    /// a number after it is for no dimension.
+    pub edit_whole: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
@@ -81,6 +84,7 @@ impl CoachLexicon {
                 "retract" => lex.retract = terms,
                 "edit.all" => lex.edit_all = terms,
                 "edit.settle" => lex.edit_settle = terms,
+                "edit.whole" => lex.edit_whole = terms,
                 "overall" => lex.overall = terms,
                 k => {
                     let dim = |d: &str| {

@@ -130,11 +130,7 @@ impl Reader {
                 .iter()
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
-            edit_words: edits::Words {
-                retract: lex.retract.clone(),
-                all: lex.edit_all.clone(),
-                settle: crate::text::utterance::WordList::from_terms(&lex.edit_settle),
-            },
+            edit_words: edits::Words::new(lex),
         }
     }
 

@@ -688,24 +688,8 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
 fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
     use server::evals::coach_scores as eval_scores;
     for (file, text, exact, within_one, edits) in [
-        // The fourth round, written after this code by a writer who read
-        // only the guide (venting in chat, hearsay confirmed or contradicted,
-        // long forum posts), measured once: 71.4, 64.7 and 75.4 % exact at
-        // first contact. Misses not read.
-        // The fifth round (2026-11-29), written by a writer who read only
-        // the guide, after the fourth round's misses were read, measured
-        // at 978bb84 and again at 607fd50 with the same figures: a
-        // materials-science master's student venting at night, an applicant
-        // weighing hearsay beside their own visit, long structured posts.
-        // 50.9, 56.4 and 81.9 % exact at first contact. The forum set's
-        // misses not read (hearsay-6 was read on 2026-11-29: in dev/).
-        (
-            "blind/coach-scores-forum-6.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-6.jsonl"),
-            81.5,
-            96.0,
-            100.0,
-        ),
+        // The fourth and fifth rounds were read since and are in dev/
+        // (the fifth measured 50.9, 56.4 and 81.9 % exact at first contact).
         // The -7 sets (2026-11-29), written the same way after the -5
         // sets' misses were read, measured once at 607fd50: a
         // chemistry PhD student venting in a group chat, an applicant
@@ -939,8 +923,8 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-drafting-3.jsonl",
             include_str!("../../evals/dev/coach-scores-drafting-3.jsonl"),
-            92.5,
             95.5,
+            99.0,
         ),
         (
             "dev/coach-scores-mixed-1.jsonl",
@@ -979,6 +963,14 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             65.0,
             87.0,
         ),
+        // The fifth round's forum set: 81.9 % / 96.3 % at first contact
+        // (blind), read on 2026-11-29.
+        (
+            "dev/coach-scores-forum-6.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-6.jsonl"),
+            83.5,
+            96.5,
+        ),
         // The fourth blind round, read on 2026-11-29 after three
         // measurements at 71.4, 64.7 and 75.4 % exact.
         (
@@ -996,7 +988,7 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-forum-5.jsonl",
             include_str!("../../evals/dev/coach-scores-forum-5.jsonl"),
-            76.0,
+            77.0,
             92.5,
         ),
         // Read on 2026-11-29 after two measurements at 50.9 % exact.
