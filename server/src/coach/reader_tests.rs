@@ -393,6 +393,8 @@ fn a_person_s_character_and_unanswered_messages_are_the_relationship() {
     ] {
         assert_eq!(scores(&r.read(said))[2], Some(want), "{said}");
     }
+    // Worry on the student's behalf is care, not impatience.
+    assert_eq!(scores(&r.read("家里有事他比我们还着急"))[2], Some(4));
     // The same characters as adverbs judge no one.
     assert_eq!(scores(&r.read("说点实在的，组里氛围还行"))[2], Some(3));
     assert_eq!(scores(&r.read("真心劝退"))[2], None);
