@@ -206,6 +206,10 @@ mod tests {
         );
         assert_eq!(respell("经费充足满"), "经费充足吗");
         assert_eq!(respell("有温和的导师嘛，谢谢"), "有温和的导师吗，谢谢");
+        assert_eq!(
+            respell("最后一个老师经费充足骂。"),
+            "最后一个老师经费充足吗。"
+        );
         // Words of their own, and the characters inside a sentence, stay.
         for text in [
             "我想买",
@@ -214,6 +218,8 @@ mod tests {
             "马老师怎么样",
             "导师姓马，人很好",
             "我妈，想让我考北大",
+            "他动不动就骂",
+            "组会上经常挨骂。",
         ] {
             assert_eq!(respell(text), text);
         }

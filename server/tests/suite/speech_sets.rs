@@ -91,6 +91,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-19",
         include_str!("../../evals/dev/asr-requests-19.jsonl"),
     ),
+    (
+        "asr-requests-20",
+        include_str!("../../evals/dev/asr-requests-20.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.
