@@ -399,3 +399,24 @@ fn a_person_s_character_and_unanswered_messages_are_the_relationship() {
     assert_eq!(scores(&r.read("说点实在的，组里氛围还行"))[2], Some(3));
     assert_eq!(scores(&r.read("真心劝退"))[2], None);
 }
+
+#[test]
+fn situations_told_without_a_judging_word() {
+    let r = Reader::load();
+    for (said, dim, want) in [
+        ("今天又被抓去给老板家小孩辅导化学作业", 2, 2),
+        ("本科生实验课的报告批改 全扔给我们了", 2, 2),
+        ("半夜两点收到语音 内容是让我明早七点到实验室", 2, 2),
+        ("这周我发烧 老板让我回去歇三天 还让师姐给我送了药", 2, 4),
+        // Praise set in ASCII quotes on a phone is meant the other way.
+        (
+            "老板说课题组经费'非常充裕' 那为什么我的劳务费三个月没到账",
+            1,
+            1,
+        ),
+    ] {
+        assert_eq!(scores(&r.read(said))[dim], Some(want), "{said}");
+    }
+    // The advisor's dinner at home is no errand.
+    assert_eq!(scores(&r.read("老师周末会叫我们去他家吃饭"))[2], Some(4));
+}

@@ -695,14 +695,8 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // chemistry PhD student venting in a group chat, an applicant
         // mixing hearsay with an email, a visit or an interview, graduates'
         // structured posts. 44.4, 65.5 and 81.2 % exact at first contact.
-        // Misses not read.
-        (
-            "blind/coach-scores-venting-7.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-7.jsonl"),
-            44.0,
-            62.5,
-            100.0,
-        ),
+        // venting-7 was read on 2026-11-29 (now in dev/); the other two
+        // not.
         (
             "blind/coach-scores-hearsay-7.jsonl",
             include_str!("../../evals/blind/coach-scores-hearsay-7.jsonl"),
@@ -989,6 +983,14 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-hearsay-6.jsonl"),
             65.0,
             87.0,
+        ),
+        // The -7 round's venting set: 44.4 % / 63.0 % at first contact
+        // (blind), read on 2026-11-29.
+        (
+            "dev/coach-scores-venting-7.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-7.jsonl"),
+            59.0,
+            77.5,
         ),
         // The fifth round's forum set: 81.9 % / 96.3 % at first contact
         // (blind), read on 2026-11-29.

@@ -87,14 +87,7 @@ pub fn sarcastic(message: &str) -> Vec<String> {
     out
 }
 
-/// Marks that open and close a quotation, in pairs.
-const QUOTES: [(char, char); 5] = [
-    ('"', '"'),
-    ('“', '”'),
-    ('「', '」'),
-    ('『', '』'),
-    ('‘', '’'),
-];
+use crate::text::utterance::QUOTES;
 
 /// What may stand right before a quotation that is words or a name.
 const INTRODUCED: [char; 9] = ['说', '叫', '称', '是', '为', '道', '问', ':', '：'];
@@ -138,6 +131,7 @@ mod tests {
     fn praise_in_quotes_is_the_writer_s_own_unless_introduced() {
         assert_eq!(quoted("我们老板真是\"太关心\"我们了"), ["太关心"]);
         assert_eq!(quoted("导师很“民主”：论文你自己写"), ["民主"]);
+        assert_eq!(quoted("课题组经费'非常充裕' 那为什么"), ["非常充裕"]);
         assert!(quoted("我们私下叫他\"暴君\"").is_empty());
         assert!(quoted("都说他是“神仙导师”").is_empty());
     }

@@ -68,8 +68,7 @@ pub fn theirs(before: &[char]) -> bool {
     !before.contains(&'我') && holds(before, &lists().third)
 }
 
-/// Marks that open and close a quotation, in pairs.
-const QUOTES: [(char, char); 4] = [('“', '”'), ('「', '」'), ('『', '』'), ('"', '"')];
+use crate::text::utterance::QUOTES;
 
 /// Marks that end the stretch a quotation's speaker is named in.
 const BREAKS: &str = "，,。！!？?；;\n";
