@@ -420,3 +420,12 @@ fn situations_told_without_a_judging_word() {
     // The advisor's dinner at home is no errand.
     assert_eq!(scores(&r.read("老师周末会叫我们去他家吃饭"))[2], Some(4));
 }
+
+#[test]
+fn a_post_that_declines_a_dimension_leaves_it_unscored() {
+    let r = Reader::load();
+    assert_eq!(scores(&r.read("关系——这个我保留意见。"))[2], None);
+    assert_eq!(scores(&r.read("前途 —— 去向不了解，不打星"))[3], None);
+    // Agreement adds nothing, and its 没有 negates nothing.
+    assert_eq!(scores(&r.read("学术：顶尖，这点没有争议。"))[0], Some(5));
+}
