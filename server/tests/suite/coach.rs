@@ -695,15 +695,7 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // chemistry PhD student venting in a group chat, an applicant
         // mixing hearsay with an email, a visit or an interview, graduates'
         // structured posts. 44.4, 65.5 and 81.2 % exact at first contact.
-        // venting-7 and forum-7 were read on 2026-11-29 (now in dev/);
-        // hearsay-7 not.
-        (
-            "blind/coach-scores-hearsay-7.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-7.jsonl"),
-            65.0,
-            86.0,
-            100.0,
-        ),
+        // All three were read on 2026-11-29 (now in dev/).
         // The -8 sets (2026-11-29), written the same way after hearsay-6
         // and forum-6 were read, measured once at c23849c: a mechanical
         // engineering master's student venting late at night, applicants
@@ -961,7 +953,10 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             "dev/coach-scores-hearsay-4.jsonl",
             include_str!("../../evals/dev/coach-scores-hearsay-4.jsonl"),
             72.0,
-            83.5,
+            // 83.8 until 一堆人说 became hearsay: "底下一堆人说是假的，我也觉得
+            // 不太可能" now reads the student rejecting the crowd, not
+            // agreeing with it (也), which hearsay-2, -7 and -8 gained more than.
+            82.5,
         ),
         (
             "dev/coach-scores-forum-4.jsonl",
@@ -976,6 +971,14 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-hearsay-6.jsonl"),
             65.0,
             87.0,
+        ),
+        // The -7 round's hearsay set: 65.5 % / 86.2 % at first contact
+        // (blind), read on 2026-11-29.
+        (
+            "dev/coach-scores-hearsay-7.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-7.jsonl"),
+            68.5,
+            86.0,
         ),
         // The -7 round's forum set: 81.2 % / 94.6 % at first contact
         // (blind), read on 2026-11-29.
