@@ -95,6 +95,11 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-20",
         include_str!("../../evals/dev/asr-requests-20.jsonl"),
     ),
+    // The newest speech set, held out: measured once, misses not worked on.
+    (
+        "asr-requests-21",
+        include_str!("../../evals/blind/asr-requests-21.jsonl"),
+    ),
 ];
 
 /// One dialogue of a single turn: `say`, expecting `expect`.
