@@ -1028,8 +1028,8 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-venting-6.jsonl",
             include_str!("../../evals/dev/coach-scores-venting-6.jsonl"),
-            52.5,
-            73.5,
+            57.5,
+            78.5,
         ),
         (
             "dev/coach-scores-drafting-4.jsonl",
