@@ -95,6 +95,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-20",
         include_str!("../../evals/dev/asr-requests-20.jsonl"),
     ),
+    (
+        "asr-requests-22",
+        include_str!("../../evals/dev/asr-requests-22.jsonl"),
+    ),
     // The newest speech set, held out: measured once, misses not worked on.
     (
         "asr-requests-21",

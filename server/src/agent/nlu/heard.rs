@@ -374,7 +374,16 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
     let mut matches = heard.clone();
     matches.retain(|m| (m.start..m.end).all(free) || covers_what_was_read(text, m));
     if missing.contains(&Kind::Name) && !names.is_empty() {
-        matches.extend(names.find(&text.chars, free));
+        // A preference of one character may be a surname heard in its
+        // homophone (严晖永 for 阎晖永: 严 is "strict"): an advisor's name
+        // on the page, heard whole, may take it.
+        let one_char_preference = |i: usize| {
+            text.token_at(i).is_some_and(|t| {
+                let t = &text.tokens[t];
+                t.end - t.start == 1 && t.tags.iter().any(|g| matches!(g, Tag::Pref(_)))
+            })
+        };
+        matches.extend(names.find(&text.chars, |i| free(i) || one_char_preference(i)));
     }
     matches.retain(|m| kind(&m.value).is_some_and(|k| missing.contains(&k)));
     // Close ones first, then the closest; at equal distance the longer

@@ -187,8 +187,9 @@ pub(crate) fn in_background(text: &Text, lex: &Lexicons, pos: usize) -> bool {
 /// A school's short name said where a major stands, that sounds just like
 /// a major, is that major: a recognizer writes 化工 as 华工 ("大工的华工"),
 /// and no one asks for two schools that way. Where a major stands: after
-/// another school and 的, with no major named, or joined to a major by
-/// 和/或者 ("华工或者材料"). The same characters said again in the message
+/// another school and 的, or right after it at the end of its clause
+/// ("天大华工，…"), with no major named, or joined to a major by 和/或者
+/// ("华工或者材料"). The same characters said again in the message
 /// ("…华工吧") are that major too. Runs before the sound pass, so that the
 /// school written in other characters beside it (大功 for 大工) is looked
 /// for as the school still missing.
@@ -216,7 +217,14 @@ pub(crate) fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
             && text.tokens[..idx].iter().any(|p| {
                 p.end + 1 == tok.start && !p.schools().is_empty() && p.schools() != tok.schools()
             });
-        if !after_school_de && !joined_to_a_major(text, idx) {
+        // "天大华工，…": right after another school, alone in the rest of
+        // its clause (not "北大同济都行", a list of two schools).
+        let after_school = !majors_named
+            && text.tokens[..idx].iter().any(|p| {
+                p.end == tok.start && !p.schools().is_empty() && p.schools() != tok.schools()
+            })
+            && (text.at_clause_end(tok.end) || text.chars.get(tok.end) == Some(&DE));
+        if !after_school_de && !after_school && !joined_to_a_major(text, idx) {
             continue;
         }
         let (start, end) = (tok.start, tok.end);

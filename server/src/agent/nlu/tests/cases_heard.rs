@@ -222,3 +222,29 @@ fn an_advisor_named_by_surname_after_xing_also_as_a_recognizer_writes_it() {
         .references
         .is_empty());
 }
+
+#[test]
+fn a_surname_heard_as_a_one_character_preference_is_still_the_name() {
+    let lex = lexicons();
+    let page = vec!["阎晖永".to_string(), "李四".to_string()];
+    // 严 ("strict") for 阎: the name on the page, heard whole, takes it.
+    let a = analyze("严晖永老师严格吗", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("阎晖永".into())]);
+    // Alone, 严 is still the wish.
+    assert!(analyze("我想找个严的老师", lex, &page)
+        .personality
+        .is_some());
+}
+
+#[test]
+fn a_school_that_sounds_like_a_major_right_after_a_school_is_the_major() {
+    let lex = lexicons();
+    let a = analyze("我要报大工华工，想找个经费多的", lex, &[]);
+    assert_eq!(a.school, Some(Slot::One("大连理工大学".into())));
+    assert_eq!(a.major, Some(Slot::One("化学工程与技术".into())));
+    // Two schools listed with 都 stay two schools.
+    assert!(matches!(
+        analyze("大工华工都行", lex, &[]).school,
+        Some(Slot::Either(_))
+    ));
+}
