@@ -245,24 +245,17 @@ pub fn parse(
     // A revision was said ("说错了"): the edits of the clause before it
     // are taken back, when new ones follow ("想了想也没那么差" gives none).
     let mut revised: Option<usize> = None;
-    // Where the clause before ended in `folded`, and whether it was a
-    // dimension's name before a colon ("学术水平：5", a line of scores).
-    let mut cursor = 0;
+    // Whether the clause before was a dimension's name before a colon
+    // ("学术水平：5", a line of scores).
     let mut named_before_colon = false;
     for clause in clauses::split_at_connectives(&folded) {
-        let ends_at = folded[cursor..]
-            .find(clause.text.as_str())
-            .map(|b| cursor + b + clause.text.len());
         let after_colon = std::mem::take(&mut named_before_colon);
-        if let Some(end) = ends_at {
-            cursor = end;
-            let colon = folded[end..].trim_start().starts_with([':', '：']);
+        if clause.before_colon {
             let chars = clause.chars();
-            named_before_colon = colon
-                && names
-                    .spans(&chars)
-                    .last()
-                    .is_some_and(|(_, e, _)| *e == chars.len());
+            named_before_colon = names
+                .spans(&chars)
+                .last()
+                .is_some_and(|(_, e, _)| *e == chars.len());
         }
         if clause.link == clauses::Link::Revision {
             revised = Some(last_clause);
@@ -368,12 +361,10 @@ pub fn parse(
                 }
             }
         }
-        // "学术3 经费4", "学术水平：5": a bare number right after a
-        // dimension's own name (not after a fact that names one: "早八晚十一").
+        // "学术3 经费4": a bare number right after a dimension's own name
+        // (not after a fact that names one: "早八晚十一").
         let named = names.spans(&chars);
-        for (_, name_end, _) in &named {
-            // "学术水平：5": a colon may stand between ("学术：5分" has its unit).
-            let end = &(name_end + usize::from(matches!(chars.get(*name_end), Some(':' | '：'))));
+        for (_, end, _) in &named {
             if let Some((n, len)) = parse_number(&chars, *end) {
                 let next = chars.get(end + len);
                 // (Folding drops the space before the next name: "学术3经费4".)

@@ -207,10 +207,10 @@ fn person_follows(text: &Text, lex: &Lexicons, q: usize, loose: bool) -> bool {
 
 /// "姓钱的那个老师", "那个姓叶的": the one known name whose surname is
 /// said after 姓 (or the surname, when several have it), with the
-/// characters it took. A recognizer
-/// writes 姓 and the surname in other characters (信业 for 姓叶, 清潜 for
-/// 姓钱), since 姓 is a syllable heard as many; then only in the full frame
-/// (…的[那个]老师) and with the surname a homophone of the name's.
+/// characters it took. A recognizer writes 姓 and the surname in other
+/// characters (信业 for 姓叶, 清潜 for 姓钱), since 姓 is a syllable heard as
+/// many; then only in the full frame (…的[那个]老师) and with the surname a
+/// homophone of the name's.
 fn by_surname(
     text: &Text,
     lex: &Lexicons,
@@ -221,20 +221,26 @@ fn by_surname(
     use crate::text::sound::sounds_as;
     let c = &text.chars;
     let marks = &lex.lists.surname_mark;
+    let heard_mark = || {
+        marks
+            .words()
+            .find(|w| {
+                c.get(p..p + w.len())
+                    .is_some_and(|h| sounds_as(h, w).is_some())
+            })
+            .map(<[char]>::len)
+    };
     let (mark, said) = match marks.prefix_at(c, p) {
         Some(len) => (len, true),
-        None => (
-            marks.words().map(|w| w.len()).find(|&len| {
-                c.get(p..p + len)
-                    .is_some_and(|heard| marks.words().any(|w| sounds_as(heard, w).is_some()))
-            })?,
-            false,
-        ),
+        None => (heard_mark()?, false),
     };
     let start = p + mark;
     for len in [2usize, 1] {
         let end = start + len;
-        if end > c.len() || !(p..end).all(|q| text.is_raw(q)) {
+        if end > c.len()
+            || !(p..end).all(|q| text.is_raw(q))
+            || !person_follows(text, lex, end, said)
+        {
             continue;
         }
         let heard = &c[start..end];
@@ -246,9 +252,6 @@ fn by_surname(
         let mut hits = with(&|s| s == heard);
         if hits.is_empty() {
             hits = with(&|s| sounds_as(heard, s) == Some(true));
-        }
-        if !person_follows(text, lex, end, said) {
-            continue;
         }
         if let Some(named) = named_by_surname(&hits, len, names, known) {
             return Some((named, end - p));

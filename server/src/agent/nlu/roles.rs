@@ -211,18 +211,20 @@ pub(crate) fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
         if tok.schools().is_empty() {
             continue;
         }
+        // Another school ends at `at`.
+        let school_ends_at = |at: usize| {
+            text.tokens[..idx]
+                .iter()
+                .any(|p| p.end == at && !p.schools().is_empty() && p.schools() != tok.schools())
+        };
         let after_school_de = !majors_named
             && tok.start >= 1
             && text.chars[tok.start - 1] == DE
-            && text.tokens[..idx].iter().any(|p| {
-                p.end + 1 == tok.start && !p.schools().is_empty() && p.schools() != tok.schools()
-            });
+            && school_ends_at(tok.start - 1);
         // "天大华工，…": right after another school, alone in the rest of
         // its clause (not "北大同济都行", a list of two schools).
         let after_school = !majors_named
-            && text.tokens[..idx].iter().any(|p| {
-                p.end == tok.start && !p.schools().is_empty() && p.schools() != tok.schools()
-            })
+            && school_ends_at(tok.start)
             && (text.at_clause_end(tok.end) || text.chars.get(tok.end) == Some(&DE));
         if !after_school_de && !after_school && !joined_to_a_major(text, idx) {
             continue;

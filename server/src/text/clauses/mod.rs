@@ -54,6 +54,8 @@ pub struct Clause {
     /// Its sentence ends in a question mark.
     pub question_mark: bool,
     pub link: Link,
+    /// It ends at a colon: a label before what it names ("学术水平：5").
+    pub before_colon: bool,
 }
 
 impl Clause {
@@ -214,21 +216,12 @@ pub fn ends_clause(c: char) -> bool {
             | '~'
             | '～'
             | '.'
-            | '"'
-            | '\''
-            | '“'
-            | '”'
-            | '‘'
-            | '’'
-            | '「'
-            | '」'
-            | '『'
-            | '』'
             | '【'
             | '】'
             | '｜'
             | '|'
-    ) || (is_symbol(c) && !rating_star(c))
+    ) || crate::text::utterance::is_quote(c)
+        || (is_symbol(c) && !rating_star(c))
 }
 
 /// The stars of a rating ("学术★★★★☆"): they stay with the name they rate.
@@ -422,6 +415,7 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
                 sentence,
                 question_mark: false,
                 link: std::mem::take(link),
+                before_colon: false,
             });
         }
         // An empty clause keeps its link: a connective alone ("但是，")
@@ -438,7 +432,13 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
         // items of one list ("经费、毕业这些我都不了解") instead of cutting.
         let in_list = at_connectives && c == '、';
         if ends_sentence(c) || (ends_clause(c) && !decimal && !in_list) {
+            let pushed = clauses.len();
             push(&mut clauses, &mut current, &mut link, sentence);
+            if matches!(c, ':' | '：') && clauses.len() > pushed {
+                if let Some(last) = clauses.last_mut() {
+                    last.before_colon = true;
+                }
+            }
             if ends_sentence(c) {
                 let question = matches!(c, '?' | '？');
                 for cl in clauses[sentence_start..].iter_mut() {

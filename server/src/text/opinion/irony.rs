@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 
 use super::super::lexfile;
 use super::holds;
+use crate::text::utterance::QUOTES;
 
 const LEXICON: &str = include_str!("../../../lexicons/irony.txt");
 
@@ -86,8 +87,6 @@ pub fn sarcastic(message: &str) -> Vec<String> {
     }
     out
 }
-
-use crate::text::utterance::QUOTES;
 
 /// What may stand right before a quotation that is words or a name.
 const INTRODUCED: [char; 9] = ['说', '叫', '称', '是', '为', '道', '问', ':', '：'];

@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 
 use super::super::lexfile;
 use super::holds;
+use crate::text::utterance::QUOTES;
 
 const LEXICON: &str = include_str!("../../../lexicons/voice.txt");
 
@@ -67,8 +68,6 @@ pub fn confirms(chars: &[char]) -> bool {
 pub fn theirs(before: &[char]) -> bool {
     !before.contains(&'我') && holds(before, &lists().third)
 }
-
-use crate::text::utterance::QUOTES;
 
 /// Marks that end the stretch a quotation's speaker is named in.
 const BREAKS: &str = "，,。！!？?；;\n";

@@ -9,13 +9,11 @@ use app::model::Comparison;
 use app::protocol::{SelectedAdvisor, ToolCall};
 
 use super::EmbeddedPlanner;
+use crate::agent::form::chips::MAX_CHIPS;
 use crate::agent::nlu::{Act, Analysis, Reference};
 use crate::agent::planner::{Plan, PlanError, PlanInput};
 use crate::agent::targets::{resolve_on_page, Target};
 use crate::agent::tools::{chip_call, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
-
-/// The most chips `present_options` offers.
-const CHIPS_MAX: usize = 4;
 
 /// Whether `name` is the surname of every advisor of `shown` (王老师 with
 /// 王清 and 王健帆 on the page), not a full name several advisors share.
@@ -57,7 +55,7 @@ impl EmbeddedPlanner {
                     voice_response: voice,
                     tool_calls: vec![chip_call(
                         &self.say("surname_ambiguous_question", turn, &[]),
-                        names.into_iter().take(CHIPS_MAX).collect(),
+                        names.into_iter().take(MAX_CHIPS).collect(),
                         "general",
                     )],
                     ..Plan::default()
