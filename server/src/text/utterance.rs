@@ -13,23 +13,6 @@ use super::trie::word_edges_ok;
 /// The clause separator every punctuation mark becomes.
 pub(crate) const SEP: char = ',';
 
-/// Marks that open and close a quotation, in pairs: the Chinese ones, the
-/// ASCII ones a phone keyboard types ("经费'非常充裕'"), and the corner
-/// brackets.
-pub const QUOTES: [(char, char); 6] = [
-    ('"', '"'),
-    ('\'', '\''),
-    ('“', '”'),
-    ('‘', '’'),
-    ('「', '」'),
-    ('『', '』'),
-];
-
-/// Whether `c` opens or closes a quotation ([`QUOTES`]).
-pub fn is_quote(c: char) -> bool {
-    QUOTES.iter().any(|&(open, close)| c == open || c == close)
-}
-
 /// The particle 的, which joins a modifier to its noun ("北大的计算机",
 /// "排第一的"): grammar, not vocabulary, so it is a constant and not in a list.
 pub(crate) const DE: char = '的';

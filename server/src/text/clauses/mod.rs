@@ -194,6 +194,23 @@ pub fn ends_spoken_sentence(c: char) -> bool {
     (c != '\n' && ends_sentence(c)) || c == '…'
 }
 
+/// Marks that open and close a quotation, in pairs: the Chinese ones, the
+/// ASCII ones a phone keyboard types ("经费'非常充裕'"), and the corner
+/// brackets.
+pub const QUOTES: [(char, char); 6] = [
+    ('"', '"'),
+    ('\'', '\''),
+    ('“', '”'),
+    ('‘', '’'),
+    ('「', '」'),
+    ('『', '』'),
+];
+
+/// Whether `c` opens or closes a quotation ([`QUOTES`]).
+pub fn is_quote(c: char) -> bool {
+    QUOTES.iter().any(|&(open, close)| c == open || c == close)
+}
+
 /// Where a spoken reply may be cut between clauses: commas, 、, semicolons
 /// and the full-width colon. Not the ASCII colon or full stop, which sit
 /// inside times and numbers (12:30, 4.5分).
@@ -220,7 +237,7 @@ pub fn ends_clause(c: char) -> bool {
             | '】'
             | '｜'
             | '|'
-    ) || crate::text::utterance::is_quote(c)
+    ) || is_quote(c)
         || (is_symbol(c) && !rating_star(c))
 }
 

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use super::super::lexfile;
 use super::holds;
-use crate::text::utterance::QUOTES;
+use crate::text::clauses::QUOTES;
 
 const LEXICON: &str = include_str!("../../../lexicons/irony.txt");
 
