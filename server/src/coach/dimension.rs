@@ -1,5 +1,7 @@
 //! The four dimensions a review is scored on, the scores of a draft, and
-//! what one message says of them (`Said`, the reader's answer): the words
+//! what one message says of them (`Said`, the reader's answer, and
+//! `Collected`, what its clauses said of one dimension before the score is
+//! taken): the words
 //! every part of the coach shares (the reader, the edits, the lexicon, the
 //! state), so they sit below all of them.
 
@@ -130,4 +132,58 @@ impl Said {
     pub fn is_empty(&self) -> bool {
         self.dims.is_empty() && self.overall.is_none()
     }
+}
+
+/// What a message's clauses said of one dimension (the reader collects it,
+/// clause by clause), before it is scored.
+#[derive(Default)]
+pub(super) struct Collected {
+    pub own: Vec<i8>,
+    pub reported: Vec<i8>,
+    pub mentioned: bool,
+    /// Named in the student's own words ("但我自己的补助每月都有三千"):
+    /// someone else's judgement no longer decides it.
+    pub own_mention: bool,
+    pub unknown: bool,
+}
+
+impl Collected {
+    /// The score: the student's own judgements, else someone else's (unless
+    /// the student named it in their own words); named without a judgement,
+    /// 3, unsure; nothing for a dimension only asked about or not known.
+    pub fn score(&self) -> Option<Score> {
+        let values: &[i8] = if !self.own.is_empty() {
+            &self.own
+        } else if self.own_mention {
+            &[]
+        } else {
+            &self.reported
+        };
+        if !values.is_empty() {
+            Some(Score {
+                value: (3 + combine(values)).clamp(1, 5) as u8,
+                sure: true,
+                explicit: false,
+            })
+        } else if self.mentioned && !self.unknown {
+            Some(Score {
+                value: 3,
+                sure: false,
+                explicit: false,
+            })
+        } else {
+            None
+        }
+    }
+}
+
+/// The value of several judgements of one dimension, each −2…2: praise and
+/// criticism together are mixed (0); otherwise the strongest counts.
+pub(super) fn combine(values: &[i8]) -> i8 {
+    let pos = values.iter().any(|v| *v > 0);
+    let neg = values.iter().any(|v| *v < 0);
+    if pos && neg {
+        return 0;
+    }
+    values.iter().copied().max_by_key(|v| v.abs()).unwrap_or(0)
 }

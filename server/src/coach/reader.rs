@@ -10,19 +10,17 @@
 //!
 //! - the student's own words win over someone else's ("师兄说很凶，但我觉得
 //!   还挺温和的"); someone else's words run on through the sentence until
-//!   the student's own voice comes back (`told.rs`);
-//! - a clause of the student's that confirms what was reported ("我进组后
-//!   发现确实") makes it their own;
+//!   the student's own voice comes back (`told.rs`), or confirms them
+//!   ("我进组后发现确实");
 //! - a clause of the student's that rejects what was reported ("师兄说他很凶，
 //!   我倒不觉得", "传言克扣补助，纯属谣言") is its negation: 4 for rejected
 //!   criticism, 2 for rejected praise;
 //! - the present after an earlier state ("以前经费紧张，现在项目多了")
 //!   replaces it, as a revision does; an earlier state said after the
 //!   present is background;
-//! - a monthly sum in the hundreds set beside a costly city (`costly` in
-//!   `coach.txt`: "每月800，在上海") is little;
 //! - a revision ("其实经费还行") replaces what came before it; a clause that
-//!   does not know or asks ("就业不清楚") leaves the dimension unsaid;
+//!   does not know or asks ("就业不清楚"; "？" asks with the clause it
+//!   ends) leaves the dimension unsaid;
 //! - praise and criticism of one dimension in one message are mixed: 3;
 //!   otherwise the strongest judgement counts (4 / 5, 2 / 1, 3 middling);
 //! - named without a judgement ("补助每月三千"): 3, unsure — the coach asks
@@ -34,19 +32,20 @@
 //!   and a question in them asks nothing (`text::opinion::voice`);
 //! - a long post's headings ("【经费】", "学术方面：", "缺点：") say what
 //!   the clauses under them are about (`layout.rs`);
-//! - what the student tells instead of judging ("凌晨一点半老板在群里@我")
-//!   is judged as the situation it is (`told.rs`), unless the student's
-//!   own middling verdict on that dimension sums it up.
+//! - what the student tells instead of judging ("凌晨一点半老板在群里@我",
+//!   "每月800，在上海", "一个月八百") is judged as the situation it is
+//!   (`told.rs`), unless the student's own middling verdict on that
+//!   dimension sums it up.
 
 use std::sync::Arc;
 
-use super::dimension::{Aspect, Dimension};
+use super::dimension::{combine, Aspect, Collected, Dimension};
 pub use super::dimension::{Said, Score};
 use super::edits::{self, Edit};
 use super::layout::{Entered, Layout};
 use super::lexicon::CoachLexicon;
 use super::told;
-use crate::speech_act::SpeechActs;
+use crate::speech_act::{Clause, SpeechActs};
 use crate::text::clauses::Link;
 use crate::text::opinion::{self, irony, Judged, Topics};
 
@@ -60,27 +59,6 @@ pub struct Reader {
     acts: Arc<SpeechActs>,
     costly: Vec<String>,
     edit_words: edits::Words,
-}
-
-#[derive(Default)]
-struct Collected {
-    own: Vec<i8>,
-    reported: Vec<i8>,
-    mentioned: bool,
-    /// Named in the student's own words ("但我自己的补助每月都有三千"):
-    /// someone else's judgement no longer decides it.
-    own_mention: bool,
-    unknown: bool,
-}
-
-/// The value of several judgements of one dimension (see the module doc).
-fn combine(values: &[i8]) -> i8 {
-    let pos = values.iter().any(|v| *v > 0);
-    let neg = values.iter().any(|v| *v < 0);
-    if pos && neg {
-        return 0;
-    }
-    values.iter().copied().max_by_key(|v| v.abs()).unwrap_or(0)
 }
 
 impl Reader {
@@ -257,11 +235,17 @@ impl Reader {
                 && clause.chars.len() <= 6
                 && !self.topics.named(&clause.chars).is_empty();
             introduced |= intro;
-            // "为啥…我们组从来不发？？": a rhetorical question says what it asks.
-            let rhetorical = clauses
-                .iter()
-                .any(|c| c.sentence == clause.sentence && opinion::irony::rhetorical(&c.chars));
-            let asks = clause.question_mark && !intro && !rhetorical;
+            // "？" asks with the clause it ends ("补助很少 毕业？看他心情"; one
+            // before it asks in its own words), unless rhetorical ("为啥…
+            // 我们组从来不发？？": it says what it asks).
+            let sentence_of = |c: &&Clause| c.sentence == clause.sentence;
+            let asks = clause.question_mark
+                && !intro
+                && !clauses.get(n + 1).is_some_and(|c| sentence_of(&c))
+                && !clauses
+                    .iter()
+                    .filter(sentence_of)
+                    .any(|c| irony::rhetorical(&c.chars));
             // "师兄说他很凶，我倒不觉得", "传言克扣补助，纯属谣言": the student
             // rejects what was reported — their own word is its negation
             // (rejected criticism is praise, rejected praise criticism).
@@ -365,6 +349,9 @@ impl Reader {
                             .filter(|s| matches!(s.judged, Judged::Value(_)))
                             .collect();
                 }
+            }
+            if statements.is_empty() && self.topics.named(&clause.chars).is_empty() {
+                statements.extend(told::pay(&clause.chars, carry, layout.topic()));
             }
             layout.apply(&self.names, &clause.chars, &mut statements);
             headed.push((clause.sentence, layout.topic()));
@@ -541,29 +528,7 @@ impl Reader {
             ..Said::default()
         };
         for (aspect, c) in per {
-            let none: Vec<i8> = Vec::new();
-            let values = if !c.own.is_empty() {
-                &c.own
-            } else if c.own_mention {
-                &none
-            } else {
-                &c.reported
-            };
-            let score = if !values.is_empty() {
-                Some(Score {
-                    value: (3 + combine(values)).clamp(1, 5) as u8,
-                    sure: true,
-                    explicit: false,
-                })
-            } else if c.mentioned && !c.unknown {
-                Some(Score {
-                    value: 3,
-                    sure: false,
-                    explicit: false,
-                })
-            } else {
-                None
-            };
+            let score = c.score();
             match (aspect, score) {
                 (Aspect::Dim(d), Some(s)) => said.dims.push((d, s)),
                 (Aspect::Dim(d), None) if c.unknown => said.unknown.push(d),

@@ -433,3 +433,37 @@ fn a_post_that_declines_a_dimension_leaves_it_unscored() {
     // Agreement adds nothing, and its 没有 negates nothing.
     assert_eq!(scores(&r.read("学术：顶尖，这点没有争议。"))[0], Some(5));
 }
+
+#[test]
+fn a_sum_per_month_with_no_topic_is_the_pay() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("我们一个月八百"), [None, Some(3), None, None]);
+    assert_eq!(s("补助，一个月三千"), [None, Some(3), None, None]);
+    // After a judgement of the pay it adds nothing.
+    assert_eq!(
+        s("补助在学院里算高的，每月有四千"),
+        [None, Some(4), None, None]
+    );
+    // A count per month is no sum.
+    assert_eq!(s("一个月见一次")[1], None);
+}
+
+#[test]
+fn a_question_mark_asks_with_the_clause_it_ends() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    // "毕业？" introduces what follows; the pay before it is a statement.
+    assert_eq!(s("补助很少 毕业？看他心情")[1], Some(2));
+    // A clause before the question asks only in its own words.
+    assert_eq!(s("经费多不多，补助高不高？"), [None, None, None, None]);
+    assert_eq!(s("学术水平怎么样，经费多不多？"), [None, None, None, None]);
+    // An A不A inside a statement asks nothing.
+    assert_eq!(s("会主动问我们生活上有没有困难")[2], Some(4));
+}
+
+#[test]
+fn demands_of_graduation_weigh_however_far_the_degree() {
+    let r = Reader::load();
+    assert_eq!(scores(&r.read("毕业要求倒是定得贼高"))[3], Some(1));
+}

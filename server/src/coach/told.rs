@@ -23,7 +23,7 @@ use super::dimension::{Aspect, Dimension};
 use crate::speech_act::Clause;
 use crate::text::clauses::Link;
 use crate::text::numbers;
-use crate::text::opinion::{self, Topics};
+use crate::text::opinion::{self, Judged, Statement, Topics};
 
 /// Marks the clauses that go on with someone else's words as theirs.
 pub fn hearsay_runs_on(topics: &Topics<Aspect>, clauses: &mut [Clause]) {
@@ -94,4 +94,20 @@ pub fn little_money(clauses: &[Clause], costly: &[String]) -> Option<bool> {
         costly.iter().any(|w| text.contains(w.as_str()))
     });
     (hundreds && city).then_some(false)
+}
+
+/// What a clause (of `chars`) that names and judges nothing tells by a sum
+/// per month ("一个月八百", "补助，一个月三千"): the pay mentioned, a fact
+/// that needs a norm; under a heading, the heading's dimension. After a
+/// judgement of the pay (`carry`: "补助算高的，每月有四千") it adds nothing.
+pub fn pay(
+    chars: &[char],
+    carry: Option<Aspect>,
+    heading: Option<Dimension>,
+) -> Option<Statement<Aspect>> {
+    let continues_pay = carry == Some(Aspect::Dim(Dimension::Funding)) && heading.is_none();
+    (numbers::monthly_sum(chars) && !continues_pay).then(|| Statement {
+        topic: Aspect::Dim(heading.unwrap_or(Dimension::Funding)),
+        judged: Judged::Mentioned,
+    })
 }

@@ -175,6 +175,43 @@ pub fn monthly_hundreds(chars: &[char]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whether `chars` (a clause, folded) says a sum of money per month ("一个月
+/// 八百", "每个月两千块", "月补3k"): an amount of a hundred or more after
+/// the month, not a count (个, 次, 人, 篇, 天…).
+pub fn monthly_sum(chars: &[char]) -> bool {
+    (0..chars.len()).any(|i| {
+        let c = chars[i];
+        let starts = (c.is_ascii_digit() || cn_digit(c).is_some_and(|d| d > 0))
+            && (i == 0 || !(chars[i - 1].is_ascii_digit() || is_cn_numeral(chars[i - 1])));
+        if !starts || !chars[i.saturating_sub(8)..i].contains(&'月') {
+            return false;
+        }
+        let Some((value, len)) = parse_number(chars, i) else {
+            return false;
+        };
+        let after = chars.get(i + len).copied();
+        let thousands = after.is_some_and(|a| matches!(a, '千' | 'k' | '万' | 'w'));
+        let count = after.is_some_and(|a| {
+            matches!(
+                a,
+                '%' | '个'
+                    | '次'
+                    | '人'
+                    | '篇'
+                    | '天'
+                    | '小'
+                    | '分'
+                    | '号'
+                    | '点'
+                    | '周'
+                    | '年'
+                    | '遍'
+            )
+        });
+        (value >= 100 || thousands) && !count
+    })
+}
+
 /// A score said in words: where it is in the text and what it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoreWord {
@@ -310,6 +347,29 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sum_per_month_is_money_and_a_count_per_month_is_not() {
+        let said = |s: &str| monthly_sum(&s.chars().collect::<Vec<_>>());
+        for s in [
+            "一个月八百",
+            "每个月两千块",
+            "月补3k",
+            "一个月1500",
+            "一个月三千多",
+        ] {
+            assert!(said(s), "{s}");
+        }
+        for s in [
+            "一个月见一次",
+            "三个月",
+            "一个月开两次组会",
+            "每月100个样本",
+            "八百",
+        ] {
+            assert!(!said(s), "{s}");
+        }
+    }
 
     #[test]
     fn monthly_hundreds_are_found() {

@@ -674,15 +674,13 @@ fn the_coach_meets_its_targets_on_text_written_after_it() {
 }
 
 /// The newest blind sets (written after the reader was committed, by
-/// writers who read only the labelling guide: a worn-out clinical master's
-/// student venting, an applicant crossing fields weighing hearsay, a CS
-/// PhD graduate's structured answers, a master's student drafting, the
-/// guide's other categories), held to what they measured at first contact.
-/// They do not meet the targets yet
-/// (`the_coach_meets_its_targets_on_text_written_after_it` holds them on
-/// `dev/coach-scores-15.jsonl`); nothing was tuned on them, and once their
-/// misses are read they are development data like the others (the rounds
-/// before, `*-2`, then `*-3` and `mixed-1`, moved to dev/ so on 2026-11-28).
+/// writers who read only the labelling guide, each in a voice of its own:
+/// venting, hearsay beside the student's own impression, forum posts),
+/// held to what they measured at first contact. They do not meet the
+/// targets yet (`the_coach_meets_its_targets_on_text_written_after_it`
+/// holds them on `dev/coach-scores-15.jsonl`); nothing was tuned on them,
+/// and once their misses are read they are development data like the
+/// others (each round before moved to dev/ so, the manifest says when).
 /// Printed with `--nocapture`.
 #[test]
 fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
@@ -696,31 +694,33 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // mixing hearsay with an email, a visit or an interview, graduates'
         // structured posts. 44.4, 65.5 and 81.2 % exact at first contact.
         // All three were read on 2026-11-29 (now in dev/).
-        // The -8 sets (2026-11-29), written the same way after hearsay-6
-        // and forum-6 were read, measured once at c23849c: a mechanical
-        // engineering master's student venting late at night, applicants
-        // weighing what they heard against what they saw, graduates' posts
-        // in many layouts. 72.4, 90.8 and 87.6 % exact at first contact.
-        // Misses not read.
+        // The -8 sets (2026-11-29), measured once at c23849c at 72.4, 90.8
+        // and 87.6 % exact, were read on 2026-11-29 (now in dev/).
+        // The -9 sets (2026-11-29), written the same way after the -8 round
+        // was measured, measured once at 3d4b772: a biology PhD student
+        // venting to two friends late at night, first-year students and
+        // interviewees weighing what they heard against what they saw,
+        // graduates of many fields answering a junior on a forum. 71.4,
+        // 89.5 and 85.4 % exact at first contact. Misses not read.
         (
-            "blind/coach-scores-venting-8.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-8.jsonl"),
-            72.0,
-            86.0,
+            "blind/coach-scores-venting-9.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-9.jsonl"),
+            71.0,
+            85.5,
             100.0,
         ),
         (
-            "blind/coach-scores-hearsay-8.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-8.jsonl"),
-            90.5,
-            98.0,
+            "blind/coach-scores-hearsay-9.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-9.jsonl"),
+            89.0,
+            92.5,
             100.0,
         ),
         (
-            "blind/coach-scores-forum-8.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-8.jsonl"),
-            87.5,
-            96.5,
+            "blind/coach-scores-forum-9.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-9.jsonl"),
+            85.0,
+            93.5,
             100.0,
         ),
     ] {
@@ -993,8 +993,28 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-venting-7.jsonl",
             include_str!("../../evals/dev/coach-scores-venting-7.jsonl"),
-            59.0,
+            60.5,
+            81.0,
+        ),
+        // The -8 round: 72.4, 90.8 and 87.6 % exact at first contact
+        // (blind), read on 2026-11-29.
+        (
+            "dev/coach-scores-venting-8.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-8.jsonl"),
             77.5,
+            90.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-8.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-8.jsonl"),
+            92.0,
+            99.5,
+        ),
+        (
+            "dev/coach-scores-forum-8.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-8.jsonl"),
+            88.0,
+            96.5,
         ),
         // The fifth round's forum set: 81.9 % / 96.3 % at first contact
         // (blind), read on 2026-11-29.

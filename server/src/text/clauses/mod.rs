@@ -181,6 +181,26 @@ impl Clause {
     }
 }
 
+/// Whether `chars` holds the A不A (or A没A) of a yes-no question: "经费多不多",
+/// "人好不好", "有没有推荐信". Words of that shape that ask nothing (时不时,
+/// 动不动: the `not_asking` list) do not count, nor does one a statement
+/// holds ("问我们有没有困难", "不管听没听懂": `embeds_question`).
+pub fn asks_either_way(chars: &[char]) -> bool {
+    (1..chars.len().saturating_sub(1)).any(|i| {
+        let a = chars[i - 1];
+        let before: String = chars[..i - 1].iter().collect();
+        matches!(chars[i], '不' | '没')
+            && a == chars[i + 1]
+            && super::names::is_han(a)
+            && !list("not_asking")
+                .iter()
+                .any(|w| w.chars().eq(chars[i - 1..=i + 1].iter().copied()))
+            && !list("embeds_question")
+                .iter()
+                .any(|w| before.contains(w.as_str()))
+    })
+}
+
 /// Whether `c` ends a sentence.
 pub fn ends_sentence(c: char) -> bool {
     matches!(c, '。' | '!' | '?' | '\n' | '！' | '？' | '｡')
@@ -284,7 +304,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 20] = [
+const LISTS: [&str; 22] = [
     "anaphor",
     "lead",
     "other",
@@ -305,6 +325,8 @@ const LISTS: [&str; 20] = [
     "never",
     "firm",
     "statement_end",
+    "not_asking",
+    "embeds_question",
 ];
 
 fn connectives() -> &'static Connectives {

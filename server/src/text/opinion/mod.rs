@@ -96,10 +96,12 @@ pub fn read<A: Copy + Eq>(
         v
     };
     // "会主动问我们适应得怎么样": a question the clause reports asks nothing.
+    // "经费多不多": the A不A of a yes-no question asks too.
     let asks = asks
         || tokens
             .iter()
-            .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'));
+            .any(|t| t.has(Word::Asks) && !chars[..t.start].contains(&'问'))
+        || super::clauses::asks_either_way(chars);
     // "老板根本不知道我在做啥": someone else not knowing is no writer's
     // not knowing.
     let unknown = tokens

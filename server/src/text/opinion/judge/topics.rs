@@ -47,8 +47,11 @@ impl<A: Copy + Eq> Judge<'_, A> {
             .filter(|(end, _)| {
                 // "毕业要求比别的组高", "定得比谁都高": a comparison between
                 // the demand and its degree reaches further.
+                // "要求倒是定得贼高": so does a complement with 得.
                 let compared = t.start <= end + 2 * REACH
-                    && chars[(*end).min(t.start)..t.start].contains(&'比');
+                    && chars[(*end).min(t.start)..t.start]
+                        .iter()
+                        .any(|c| matches!(c, '比' | '得'));
                 (t.has(Word::Up) || t.has(Word::Strict))
                     && t.head().is_none()
                     && (t.start <= end + REACH || compared)
