@@ -467,3 +467,15 @@ fn demands_of_graduation_weigh_however_far_the_degree() {
     let r = Reader::load();
     assert_eq!(scores(&r.read("毕业要求倒是定得贼高"))[3], Some(1));
 }
+
+#[test]
+fn a_topic_asked_back_after_a_space_introduces_its_answer() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(
+        s("补助一个月五百 关系？我跟他说话都得看他脸色"),
+        [None, Some(3), Some(2), None]
+    );
+    // A denial asked back affirms what it denies.
+    assert_eq!(s("让我给他公司画了半年图 这不是压榨是啥")[2], Some(1));
+}

@@ -418,8 +418,10 @@ fn spoken_pause(chars: &[char], i: usize) -> bool {
     let before = run_before(i);
     let after = run_after(i + 1);
     let spaced = |at: usize| chars.get(at).is_some_and(|c| c.is_whitespace());
-    // The short run after the space, and the phrase after it.
-    let short_after = short(&after) && spaced(i + 3) && phrase(&run_after(i + 4));
+    // The short run after the space, and the phrase after it; or a topic
+    // asked back ("补助一个月五百 关系？我跟他说话都得看他脸色").
+    let asked_back = chars.get(i + 3).is_some_and(|c| matches!(c, '？' | '?'));
+    let short_after = short(&after) && ((spaced(i + 3) && phrase(&run_after(i + 4))) || asked_back);
     // The short run before the space, and the phrase before it.
     let short_before = short(&before) && i >= 3 && spaced(i - 3) && phrase(&run_before(i - 3));
     (phrase(&before) && (phrase(&after) || short_after)) || (short_before && phrase(&after))

@@ -11,7 +11,8 @@
 //! A clause can also say so in words: "照这样能按时毕业就有鬼了", "他会给
 //! 推荐信才怪" (`opposite` in `server/lexicons/irony.txt`); and a question
 //! can be asked to say what is so, not to learn it ("为啥别人组都有劳务费，
-//! 我们组从来不发？？": `rhetorical`).
+//! 我们组从来不发？？": `rhetorical`), or a denial asked back to affirm it
+//! ("这不是压榨是啥": `affirmed`).
 //!
 //! A sentence can say so with the mark that closes it: the 微笑 face and its
 //! kin ("…关心到每天晚上十一点要拍工位照片打卡🙂", `sarcastic`) are how chat
@@ -27,6 +28,7 @@ use crate::text::clauses::QUOTES;
 const LEXICON: &str = include_str!("../../../lexicons/irony.txt");
 
 struct Lists {
+    affirming: Vec<String>,
     opposite: Vec<String>,
     rhetorical: Vec<String>,
     sarcastic: Vec<String>,
@@ -35,12 +37,13 @@ struct Lists {
 fn lists() -> &'static Lists {
     static L: OnceLock<Lists> = OnceLock::new();
     L.get_or_init(|| {
-        let [opposite, rhetorical, sarcastic] = lexfile::keyed(
+        let [affirming, opposite, rhetorical, sarcastic] = lexfile::keyed(
             "irony.txt",
             LEXICON,
-            ["opposite", "rhetorical", "sarcastic"],
+            ["affirming", "opposite", "rhetorical", "sarcastic"],
         );
         Lists {
+            affirming,
             opposite,
             rhetorical,
             sarcastic,
@@ -58,6 +61,21 @@ pub fn says_opposite(chars: &[char]) -> bool {
 /// asks why, to say what is so ("为啥…我们组从来不发？？").
 pub fn rhetorical(chars: &[char]) -> bool {
     holds(chars, &lists().rhetorical)
+}
+
+/// A clause that denies to affirm ("这不是压榨是啥"), read as what it
+/// affirms ("这压榨"): the last 不是 before a closing word of `affirming`
+/// and that word taken out. `None` for any other clause.
+pub fn affirmed(chars: &[char]) -> Option<Vec<char>> {
+    let text: String = chars.iter().collect();
+    let tail = lists()
+        .affirming
+        .iter()
+        .filter(|w| text.ends_with(w.as_str()))
+        .max_by_key(|w| w.len())?;
+    let body: Vec<char> = text[..text.len() - tail.len()].chars().collect();
+    let at = body.windows(2).rposition(|w| w == ['不', '是'])?;
+    (at + 2 < body.len()).then(|| [&body[..at], &body[at + 2..]].concat())
 }
 
 /// The sentences of `message` (folded) that a sarcastic mark closes, from
@@ -141,6 +159,15 @@ mod tests {
         assert!(super::says_opposite(&c("照这样能按时毕业就有鬼了")));
         assert!(!super::says_opposite(&c("能按时毕业")));
         assert!(super::rhetorical(&c("为啥别人组都有劳务费")));
+    }
+
+    #[test]
+    fn a_denial_asked_back_affirms_what_it_denies() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(super::affirmed(&c("这不是压榨是啥")), Some(c("这压榨")));
+        assert_eq!(super::affirmed(&c("不是PUA又是什么")), Some(c("PUA")));
+        assert_eq!(super::affirmed(&c("这是什么")), None);
+        assert_eq!(super::affirmed(&c("不是是什么")), None);
     }
 
     #[test]

@@ -83,6 +83,9 @@ pub fn read<A: Copy + Eq>(
     carry: Option<A>,
     asks: bool,
 ) -> Vec<Statement<A>> {
+    // "这不是压榨是啥": read as what it affirms.
+    let affirmed = irony::affirmed(chars);
+    let chars = affirmed.as_deref().unwrap_or(chars);
     let tokens = tokenize(topics, chars);
     let named: Vec<A> = {
         let mut v: Vec<A> = Vec::new();
