@@ -1001,8 +1001,8 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-venting-8.jsonl",
             include_str!("../../evals/dev/coach-scores-venting-8.jsonl"),
-            80.5,
-            93.5,
+            81.0,
+            94.0,
         ),
         (
             "dev/coach-scores-hearsay-8.jsonl",
