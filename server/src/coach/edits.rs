@@ -31,6 +31,24 @@ pub enum Edit {
     ShiftAll(i8),
 }
 
+impl Edit {
+    /// The dimension it changes; `None` for all four.
+    fn dimension(&self) -> Option<Dimension> {
+        match *self {
+            Edit::Set(d, _) | Edit::Shift(d, _) => Some(d),
+            Edit::SetAll(_) | Edit::ShiftAll(_) => None,
+        }
+    }
+
+    /// Whether it changes a score `other` changes too.
+    fn touches_any_of(&self, other: &Edit) -> bool {
+        match (self.dimension(), other.dimension()) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        }
+    }
+}
+
 /// Words that move a score up or down: "高一分", "加一颗星", "多给一颗星",
 /// "上调一档", "+1".
 const UP: [&[char]; 8] = [
@@ -244,7 +262,9 @@ pub fn parse(
     let mut last_clause = 0;
     // A revision was said ("说错了"): the edits of the clause before it
     // are taken back, when new ones follow ("想了想也没那么差" gives none).
-    let mut revised: Option<usize> = None;
+    // With it, whether the revision says anew ("其实老师文章不少") rather
+    // than takes back ("等等，说错了").
+    let mut revised: Option<(usize, bool)> = None;
     // Whether the clause before was a dimension's name before a colon
     // ("学术水平：5", a line of scores).
     let mut named_before_colon = false;
@@ -258,7 +278,7 @@ pub fn parse(
                 .is_some_and(|(_, e, _)| *e == chars.len());
         }
         if clause.link == clauses::Link::Revision {
-            revised = Some(last_clause);
+            revised = Some((last_clause, !clause.takes_back));
         }
         if words
             .retract
@@ -404,8 +424,18 @@ pub fn parse(
         }
         if out.len() > before {
             let mut start = before;
-            if let Some(from) = revised.take() {
-                out.drain(from..before);
+            // "前途改成5，说错了，学术5": the new edits replace those of the
+            // clause taken back. A revision that says something of its own
+            // and goes on to another dimension keeps them, but for the same
+            // dimensions ("学术：1/5。其实老师文章不少。\n经费：3/5").
+            if let Some((from, said)) = revised.take() {
+                let new = out[before..].to_vec();
+                let kept: Vec<Edit> = out[from..before]
+                    .iter()
+                    .filter(|e| said && !new.iter().any(|n| n.touches_any_of(e)))
+                    .copied()
+                    .collect();
+                out.splice(from..before, kept);
                 start = from;
             }
             last_clause = start;

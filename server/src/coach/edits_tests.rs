@@ -223,3 +223,21 @@ fn a_post_s_lines_of_scores() {
     // A list's number after a heading is no score.
     assert_eq!(edited([3, 3, 3, 3], "学术方面\n1. 论文很多"), [3, 3, 3, 3]);
 }
+
+#[test]
+fn a_revision_in_its_own_words_keeps_the_scores_of_other_dimensions() {
+    // "其实…" says the line anew; the next line's score is another
+    // dimension's, so the academic score given before stays.
+    assert_eq!(
+        edited([3, 3, 3, 3], "学术：1/5。其实老师文章不少。\n经费：3/5。"),
+        [1, 3, 3, 3]
+    );
+    // "说错了" takes the score before back, whatever comes next.
+    assert_eq!(
+        edited(
+            [3, 3, 3, 4],
+            "前途改成5——等等，说错了，我想改的是学术，学术5"
+        ),
+        [5, 3, 3, 4]
+    );
+}

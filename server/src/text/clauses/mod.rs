@@ -56,6 +56,10 @@ pub struct Clause {
     pub link: Link,
     /// It ends at a colon: a label before what it names ("学术水平：5").
     pub before_colon: bool,
+    /// Its revision takes back what came before ("说错了，…": a word of the
+    /// `retract` list opened it), rather than saying it anew in its own
+    /// words ("其实…").
+    pub takes_back: bool,
 }
 
 impl Clause {
@@ -447,6 +451,7 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
     let mut sentence_start = 0;
     let mut current: Vec<char> = Vec::new();
     let mut link = Link::None;
+    let takes_back = std::cell::Cell::new(false);
     let push = |clauses: &mut Vec<Clause>, current: &mut Vec<char>, link: &mut Link, sentence| {
         let text: String = std::mem::take(current).into_iter().collect();
         let text = text.trim().to_string();
@@ -457,6 +462,7 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
                 question_mark: false,
                 link: std::mem::take(link),
                 before_colon: false,
+                takes_back: takes_back.take(),
             });
         }
         // An empty clause keeps its link: a connective alone ("但是，")
@@ -558,6 +564,12 @@ fn cut(folded: &str, at_connectives: bool) -> Vec<Clause> {
                 // Two connectives in a row ("但是其实"): the later one says
                 // more about the clause.
                 link = l;
+                takes_back.set(
+                    l == Link::Revision
+                        && list("retract")
+                            .iter()
+                            .any(|w| w.chars().eq(chars[i..].iter().copied().take(len))),
+                );
                 if at_connectives {
                     i += len;
                 } else {
