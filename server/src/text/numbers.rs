@@ -111,6 +111,10 @@ pub fn meagre_monthly(chars: &[char]) -> bool {
     })
 }
 
+/// What follows a number that counts things or parts, not money ("三个",
+/// "八百次", "50%"): such a number is no sum.
+const COUNTS: [char; 8] = ['%', '个', '次', '人', '篇', '天', '小', '分'];
+
 /// Amounts in the hundreds said per month ("补助每月800", "一个月七八百块"):
 /// (start, end) in chars. Such a sum is little, as "几百" is; a sum of
 /// thousands ("每月三千") needs a norm. The month must come before the
@@ -150,21 +154,8 @@ pub fn monthly_hundreds(chars: &[char]) -> Vec<(usize, usize)> {
             && chars.get(end + 1).is_some_and(|n| matches!(n, '万' | '千')))
             || after.is_some_and(|a| {
                 a.is_ascii_digit()
-                    || matches!(
-                        a,
-                        '.' | '万'
-                            | '千'
-                            | 'k'
-                            | 'w'
-                            | '%'
-                            | '个'
-                            | '次'
-                            | '人'
-                            | '篇'
-                            | '天'
-                            | '小'
-                            | '分'
-                    )
+                    || matches!(a, '.' | '万' | '千' | 'k' | 'w')
+                    || COUNTS.contains(&a)
             });
         let month = chars[i.saturating_sub(8)..i].contains(&'月');
         if (100..1000).contains(&value) && !larger && month {
@@ -191,23 +182,8 @@ pub fn monthly_sum(chars: &[char]) -> bool {
         };
         let after = chars.get(i + len).copied();
         let thousands = after.is_some_and(|a| matches!(a, '千' | 'k' | '万' | 'w'));
-        let count = after.is_some_and(|a| {
-            matches!(
-                a,
-                '%' | '个'
-                    | '次'
-                    | '人'
-                    | '篇'
-                    | '天'
-                    | '小'
-                    | '分'
-                    | '号'
-                    | '点'
-                    | '周'
-                    | '年'
-                    | '遍'
-            )
-        });
+        let count = after
+            .is_some_and(|a| COUNTS.contains(&a) || matches!(a, '号' | '点' | '周' | '年' | '遍'));
         (value >= 100 || thousands) && !count
     })
 }
