@@ -95,8 +95,12 @@ fn anchored(
         return true;
     }
     // Past a 的 or a joining word: "西交的电气", "西安交大和电气", and the
-    // 还是 of a choice ("计算机还是软功").
+    // 还是 of a choice ("计算机还是软功"); past the words of a speaker
+    // finding the next name too ("上材就是外语").
     let mut before = start;
+    if let Some(n) = l.hesitation.suffix_at(&text.chars, before, cs) {
+        before -= n;
+    }
     if before > 0 && text.chars[before - 1] == DE {
         before -= 1;
     } else if let Some(t) = text
@@ -106,7 +110,7 @@ fn anchored(
     {
         before = t.start;
     }
-    let mut after = end;
+    let mut after = l.hesitation.skip_run(&text.chars, end);
     if after < text.chars.len() && text.chars[after] == DE {
         after += 1;
     } else if let Some(t) = text

@@ -221,6 +221,7 @@ pub(crate) struct Lists {
     pub same_field: WordList,
     pub advisors_link: WordList,
     pub advisor_noun: WordList,
+    pub hesitation: WordList,
     pub function: WordList,
 }
 
@@ -265,6 +266,7 @@ impl Lists {
             "same_field" => &mut self.same_field,
             "advisors_link" => &mut self.advisors_link,
             "advisor_noun" => &mut self.advisor_noun,
+            "hesitation" => &mut self.hesitation,
             "function" => &mut self.function,
             _ => return None,
         })

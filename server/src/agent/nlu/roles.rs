@@ -23,13 +23,14 @@
 //!    student's past, not a wish, and mean nothing here, up to a wish said
 //!    in the same breath ("本科在杭州想考浙江大学").
 //! 5. A school's short name where a major stands (after another school
-//!    and 的, or joined to a major) that sounds just like a major is that
+//!    and 的, or after a pause as the last words, or joined to a major)
+//!    that sounds just like a major is that
 //!    major ("大工的华工", "华工或者材料": 化工 as a recognizer wrote it);
 //!    `major_heard_as_school`, run before the sound pass.
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
-use crate::text::utterance::DE;
+use crate::text::utterance::{DE, SEP};
 
 /// How far back (in characters) a cue may stand and still decide a role.
 const CUE_REACH: usize = 10;
@@ -188,7 +189,8 @@ pub(crate) fn in_background(text: &Text, lex: &Lexicons, pos: usize) -> bool {
 /// a major, is that major: a recognizer writes 化工 as 华工 ("大工的华工"),
 /// and no one asks for two schools that way. Where a major stands: after
 /// another school and 的, or right after it at the end of its clause
-/// ("天大华工，…"), with no major named, or joined to a major by 和/或者
+/// ("天大华工，…"), or after it and a pause as the last words said ("浙大，
+/// 华工"), with no major named, or joined to a major by 和/或者
 /// ("华工或者材料"). The same characters said again in the message
 /// ("…华工吧") are that major too. Runs before the sound pass, so that the
 /// school written in other characters beside it (大功 for 大工) is looked
@@ -226,7 +228,17 @@ pub(crate) fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
         let after_school = !majors_named
             && school_ends_at(tok.start)
             && (text.at_clause_end(tok.end) || text.chars.get(tok.end) == Some(&DE));
-        if !after_school_de && !after_school && !joined_to_a_major(text, idx) {
+        // "浙大，华工": the school, a pause the recognizer wrote as a comma,
+        // then the name alone at the end of the message, with nothing that
+        // offers the two as options (not "浙大，华工，都行").
+        let after_a_pause = !majors_named
+            && tok.start >= 1
+            && text.chars[tok.start - 1] == SEP
+            && school_ends_at(tok.start - 1)
+            && text.clause(tok.start) == (tok.start, tok.end)
+            && text.chars[tok.end..].iter().all(|&c| c == SEP)
+            && !text.tokens.iter().any(|t| t.has_cue(Cue::Alternative));
+        if !after_school_de && !after_school && !after_a_pause && !joined_to_a_major(text, idx) {
             continue;
         }
         let (start, end) = (tok.start, tok.end);

@@ -24,6 +24,7 @@ use super::negation;
 use super::patterns;
 use super::tokens::{Kind, Text};
 use super::types::Slot;
+use crate::text::sound::SAME_READING;
 use crate::text::utterance::DE;
 
 /// How many characters before an ambiguous alias may disambiguate it.
@@ -176,37 +177,51 @@ fn the_one_that_meets(
 /// "统计的管科": a major standing where a school stands (before 的 and
 /// another major, or before 的 and words that come near a major by sound,
 /// "统计的馆科") that sounds just like a school (同济) is a recognizer's
-/// spelling of the school, as likely as the major: the school is asked
-/// about ([`Slot::Heard`]) and the later major, if read, is the one said.
-/// Never a silent choice of either.
+/// spelling of the school. Before a major read, the frame decides: no one
+/// studies 管科 *of* 统计, so one school that sounds the same throughout is
+/// the school said. Otherwise (the major after it only near by sound, or
+/// several schools, or one only near) it is as likely the major: the
+/// school is asked about ([`Slot::Heard`]), never silently chosen.
 fn school_heard_as_a_major(
     text: &Text,
     lex: &Lexicons,
     majors: &[Slot],
     spans: &[(usize, usize)],
 ) -> Option<(Slot, Option<Slot>)> {
-    let sounds_like_a_school = |(start, end): (usize, usize)| -> Option<Slot> {
-        let candidates: Vec<String> = lex
+    let sounds_like_a_school = |(start, end): (usize, usize), owns_a_major: bool| -> Option<Slot> {
+        let heard: Vec<(String, bool)> = lex
             .sound
             .find(&text.chars, |i| (start..end).contains(&i))
             .into_iter()
             .filter(|h| h.close && h.start == start && h.end == end)
             .filter_map(|h| match h.value {
-                Tag::School(i) => Some(lex.schools[i].clone()),
+                Tag::School(i) => Some((
+                    lex.schools[i].clone(),
+                    h.distance <= SAME_READING * h.len as f32 + f32::EPSILON,
+                )),
                 _ => None,
             })
             .collect();
-        (!candidates.is_empty()).then(|| Slot::Heard {
-            said: text.string(start, end),
-            candidates,
-        })
+        match &heard[..] {
+            [(school, true)] if owns_a_major => Some(Slot::One(school.clone())),
+            [] => None,
+            _ => Some(Slot::Heard {
+                said: text.string(start, end),
+                candidates: heard.into_iter().map(|(s, _)| s).collect(),
+            }),
+        }
     };
-    let before_another = spans.windows(2).zip(majors.windows(2)).find_map(|(w, m)| {
-        meets(text, w[0].1, w[1].0)
-            .then(|| sounds_like_a_school(w[0]))
-            .flatten()
-            .map(|school| (school, Some(m[1].clone())))
-    });
+    // The last pair first: of "还是考统计的土木" the major settled on is the last.
+    let before_another = spans
+        .windows(2)
+        .zip(majors.windows(2))
+        .rev()
+        .find_map(|(w, m)| {
+            meets(text, w[0].1, w[1].0)
+                .then(|| sounds_like_a_school(w[0], true))
+                .flatten()
+                .map(|school| (school, Some(m[1].clone())))
+        });
     before_another.or_else(|| {
         // The major after 的 not read, but its words near one by sound.
         let &(start, end) = spans.last()?;
@@ -219,7 +234,7 @@ fn school_heard_as_a_major(
                 .sound
                 .nearest(&text.chars[after..], raw, super::lexicon::MAJOR_SOUNDS, 1)
                 .is_empty();
-        near.then(|| sounds_like_a_school((start, end)))
+        near.then(|| sounds_like_a_school((start, end), false))
             .flatten()
             .map(|school| (school, None))
     })
@@ -332,8 +347,12 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
                 .flatten()
         })
         .or_else(|| pick(&kept[1]));
-    if out.school.is_none() && !prefer_last {
-        if let Some((school, major)) = school_heard_as_a_major(text, lex, &kept[1], &major_spans) {
+    if out.school.is_none() {
+        // A choice settled on (还是…) keeps its last major: a school heard in
+        // the major before it is read only when that major is its owner.
+        let found = school_heard_as_a_major(text, lex, &kept[1], &major_spans)
+            .filter(|(_, major)| !prefer_last || (major.is_some() && *major == out.major));
+        if let Some((school, major)) = found {
             out.school = Some(school);
             out.major = major;
         }
@@ -360,25 +379,27 @@ mod tests {
     use super::super::{analyze, Slot};
 
     #[test]
-    fn a_major_where_a_school_stands_that_sounds_like_one_is_asked_about() {
+    fn a_major_where_a_school_stands_that_sounds_like_one_is_read_or_asked_about() {
         let lex = lexicons();
         // 华工 (a school) written as 化工 (a major) before 的 and a major.
+        // Before a major read, the frame decides: no one studies 计算机 of 化工.
         let a = analyze("我想考化工的计算机", lex, &[]);
-        assert_eq!(
-            a.school,
-            Some(Slot::Heard {
-                said: "化工".into(),
-                candidates: vec!["华南理工大学".into()]
-            })
-        );
+        assert_eq!(a.school, Some(Slot::One("华南理工大学".into())));
         assert_eq!(a.major, Some(Slot::One("计算机科学与技术".into())));
+        // A choice settled on keeps its last major and reads its owner.
+        let a = analyze("不去北邮了，还是考化工的计算机", lex, &[]);
+        assert_eq!(a.school, Some(Slot::One("华南理工大学".into())));
+        assert_eq!(a.major, Some(Slot::One("计算机科学与技术".into())));
+        // Two majors weighed are still two majors.
+        let a = analyze("化工还是计算机", lex, &[]);
+        assert_eq!(a.school, None);
         // Two majors side by side are only two majors.
         let a = analyze("化工和计算机哪个好", lex, &[]);
         assert_eq!(a.school, None);
-        // The major after 的 written in homophones (馆科 for 管科): heard
-        // beside the major read, it is the major; the school is asked about.
+        // The major after 的 written in homophones (馆科 for 管科) is heard
+        // as the major, and the frame decides the same.
         let a = analyze("我想考化工的馆科", lex, &[]);
-        assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
+        assert_eq!(a.school, Some(Slot::One("华南理工大学".into())));
         assert_eq!(a.major, Some(Slot::One("管理科学与工程".into())));
         // Only near one (广可): the school is asked about, no major filled.
         let a = analyze("我想考化工的广可", lex, &[]);

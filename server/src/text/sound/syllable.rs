@@ -62,9 +62,13 @@ pub(super) fn split(s: &str) -> (&str, &str) {
 /// mouth and the same closure, told apart only by breath (b/p, d/t, g/k)
 /// or by whether the closure is released into friction (j/q/x, z/c/s, and
 /// zh/ch/sh, already z/c/s after the merges): 清 heard for 心, 顺 for 说.
-/// Nasals and laterals are not among them (那 is not 大).
+/// Nasals and laterals are not among them (那 is not 大). An h, only
+/// breath before the vowel (f merged into it), is traded for no initial at
+/// all: after an open syllable a recognizer loses it (打开贺… heard as
+/// 打开饿…) or hears one in a vowel's onset.
 fn place(initial: &str) -> Option<&'static str> {
     match initial {
+        "h" | "" => Some("breath"),
         "b" | "p" => Some("lips"),
         "d" | "t" => Some("teeth"),
         "g" | "k" => Some("back"),

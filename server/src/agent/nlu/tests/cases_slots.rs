@@ -370,6 +370,16 @@ fn negation_rejection_and_correction() {
             &[School("大连理工大学"), Major("化学工程与技术")],
         ),
         ("华工的自动化", &[School("华南理工大学"), Major("自动化")]),
+        // …or after the school and a pause, as the last words said; two
+        // schools offered as options stay two schools.
+        (
+            "呃，浙大，华工",
+            &[School("浙江大学"), Major("化学工程与技术")],
+        ),
+        (
+            "浙大，华工，都行",
+            &[SchoolEither(&["浙江大学", "华南理工大学"])],
+        ),
         // …or joined to a major, and then wherever it is said again; the
         // school written in other characters beside it is heard (大功).
         (
