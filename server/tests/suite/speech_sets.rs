@@ -99,6 +99,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-22",
         include_str!("../../evals/dev/asr-requests-22.jsonl"),
     ),
+    (
+        "asr-requests-23",
+        include_str!("../../evals/dev/asr-requests-23.jsonl"),
+    ),
     // The newest speech set, held out: measured once, misses not worked on.
     (
         "asr-requests-21",
