@@ -259,9 +259,20 @@ fn read_whole_names(text: &mut Text, matches: &[Match<Tag>]) {
             && !text.tokens.iter().any(|t| {
                 t.start < m.end && m.start < t.end && t.tags.iter().any(|g| kind(g).is_some())
             });
+        // Or the same name's short form read inside it, which the rest of
+        // the stretch would otherwise take for a school of its own
+        // ("似川大学": 川大 read, the whole 四川大学 heard with 四 written 似),
+        // heard with no character wholly off (复旦数血 is 复旦 and 数学).
+        let same_inside = m.distance < 1.0
+            && text.tokens.iter().any(|t| {
+                t.start >= m.start
+                    && t.end <= m.end
+                    && t.end - t.start < m.end - m.start
+                    && t.tags.contains(&m.value)
+            });
         if m.how == How::Sound
             && matches!(k, Kind::School | Kind::Major)
-            && (holds_shorter || elsewhere)
+            && (holds_shorter || elsewhere || same_inside)
             && !rivals
             && (elsewhere || covers_what_was_read(text, m))
         {

@@ -237,10 +237,14 @@ fn by_surname(
     let start = p + mark;
     for len in [2usize, 1] {
         let end = start + len;
-        if end > c.len()
-            || !(p..end).all(|q| text.is_raw(q))
-            || !person_follows(text, lex, end, said)
-        {
+        // After 姓 itself a surname that is also a word of one character
+        // (钱, "money"; 严, "strict") is the surname.
+        let one_char_word = |q: usize| {
+            text.token_at(q)
+                .is_some_and(|t| text.tokens[t].end - text.tokens[t].start == 1)
+        };
+        let free = |q: usize| text.is_raw(q) || (said && q >= start && one_char_word(q));
+        if end > c.len() || !(p..end).all(free) || !person_follows(text, lex, end, said) {
             continue;
         }
         let heard = &c[start..end];

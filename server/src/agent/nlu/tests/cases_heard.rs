@@ -208,6 +208,10 @@ fn an_advisor_named_by_surname_after_xing_also_as_a_recognizer_writes_it() {
     let a = analyze("帮我打开清照的老师", lex, &page);
     assert_eq!(a.references, vec![Reference::Name("赵六".into())]);
     assert!(analyze("信照怎么样", lex, &page).references.is_empty());
+    // A surname that is also a word of its own (钱, "money") after 姓.
+    let qian = vec!["钱红".to_string(), "王五".to_string()];
+    let a = analyze("姓钱的那个老师学生怎么说", lex, &qian);
+    assert_eq!(a.references, vec![Reference::Name("钱红".into())]);
     // A surname two have is the surname (the agent asks which); one no
     // one on the page has names nobody.
     let two = vec!["王五".to_string(), "王丽".to_string()];
