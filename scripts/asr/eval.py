@@ -237,6 +237,9 @@ def fields_for(cond, prompt, language):
 
 
 def score(rows, results):
+    if not rows:
+        return {"cer_raw": 0.0, "cer_norm": 0.0, "keys_ok": 0.0, "keys": "0/0", "traditional": 0,
+                "exact": 0, "empty": 0, "seconds_mean": 0.0, "seconds_max": 0.0}
     ref_chars = sum(len(norm(r["text"])) for r in rows)
     raw = sum(edits(strip(r["text"]), strip(h)) for r, (h, _) in zip(rows, results))
     normed = sum(edits(norm(r["text"]), norm(h)) for r, (h, _) in zip(rows, results))
