@@ -69,6 +69,9 @@ test('a spoken sentence is recorded, transcribed on the site and fills the form'
   await expect(page.locator('[data-testid=agent-message][data-role=user]').first()).toHaveText('我想考北京大学计算机系');
   await expect(mic).toHaveAttribute('aria-pressed', 'false');
 
+  // One recognition: the recording so far went ahead at the pause after
+  // the sentence (endpoint::LISTEN_AHEAD_MS), nothing was said before the
+  // end, so its text is the message and the whole recording is not sent.
   const got = await received();
   expect(got).toHaveLength(1);
   expect(['webm', 'ogg']).toContain(got[0].container);

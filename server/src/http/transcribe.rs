@@ -35,8 +35,9 @@ use crate::transcribe::{
 };
 
 /// Recordings one client may send per minute: a student speaks a message
-/// every few seconds at most.
-pub const TRANSCRIPTIONS_PER_MINUTE: u32 = 12;
+/// every few seconds at most, and the panel may send a message's first
+/// part ahead at a pause as well as the whole (`agent_panel::endpoint`).
+pub const TRANSCRIPTIONS_PER_MINUTE: u32 = 30;
 /// The body: the recording and the small fields beside it.
 pub const BODY: usize = audio::MAX_BYTES + 64 * 1024;
 /// The page context and form fields, each, at most.

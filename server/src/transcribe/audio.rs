@@ -388,7 +388,15 @@ fn webm_duration(b: &[u8]) -> Option<Duration> {
         .filter(|d| d.is_finite() && *d > 0.0)
         .map(|d| Duration::try_from_secs_f64(d * scale_ns as f64 / 1e9).unwrap_or(Duration::MAX));
     // One Opus frame (20 ms) after the last block's start.
-    written.or(latest_ns.map(|ns| nanos(ns.saturating_add(20_000_000))))
+    let blocks = latest_ns.map(|ns| nanos(ns.saturating_add(20_000_000)));
+    // A muxer that streams writes its header before it knows the length:
+    // Chrome's `MediaRecorder`, asked for its data while recording
+    // (`requestData`), writes a `Duration` of one tick. The blocks are
+    // then longer than the header says, and they are what was recorded.
+    match (written, blocks) {
+        (Some(w), Some(b)) => Some(w.max(b)),
+        (w, b) => w.or(b),
+    }
 }
 
 fn uint_be(b: &[u8], at: usize, size: u64) -> Option<u64> {
@@ -520,6 +528,27 @@ mod tests {
             }
         }
         b
+    }
+
+    #[test]
+    fn webm_whose_header_says_less_than_its_blocks_lasts_to_its_last_block() {
+        // A `Duration` of 1 tick (1 ms), as a recorder streaming its data
+        // writes before it knows the length; blocks up to 1.9 s.
+        let plain = webm(&[(0, &[0, 20, 40]), (1000, &[0, 500, 900])]);
+        let scale = el(&[0x2A, 0xD7, 0xB1], &[0x0F, 0x42, 0x40]);
+        let old_info = el(&[0x15, 0x49, 0xA9, 0x66], &scale);
+        let mut body = scale.clone();
+        body.extend(el(&[0x44, 0x89], &1.0f32.to_be_bytes()));
+        let new_info = el(&[0x15, 0x49, 0xA9, 0x66], &body);
+        let at = plain
+            .windows(old_info.len())
+            .position(|w| w == &old_info[..])
+            .unwrap();
+        let mut b = plain[..at].to_vec();
+        b.extend(new_info);
+        b.extend_from_slice(&plain[at + old_info.len()..]);
+        let r = check(&b).unwrap();
+        assert_eq!(r.duration, Some(Duration::from_millis(1920)));
     }
 
     #[test]

@@ -24,11 +24,28 @@
 //! of them in the middle, sending half a request. Hence 800 ms: a tenth of
 //! a second above the longest such pause, the end of a request found
 //! 0.8 s after it.
+//!
+//! The recognizer need not wait for that end, though. After
+//! [`LISTEN_AHEAD_MS`] of quiet the recording so far is sent ahead
+//! ([`Endpointer::listen_ahead`]); if the student says nothing more before
+//! the end, what was heard ahead is the message (the quiet after it holds
+//! no words), so its text arrives when the recording ends instead of a
+//! recognition later. If they go on talking, the early text is dropped
+//! ([`Endpointer::quiet_since`]) and the whole recording is sent as before:
+//! a pause can never cut a request, it can only cost the server one
+//! recognition that is thrown away.
 
 /// How often the microphone is read, in milliseconds.
 pub const TICK_MS: u32 = 50;
 /// Quiet this long after speech ends the recording.
 pub const QUIET_AFTER_SPEECH_MS: u32 = 800;
+/// Quiet this long after speech sends the recording so far ahead to the
+/// recognizer: with a recognition of about 0.4–0.5 s its text is there as
+/// [`QUIET_AFTER_SPEECH_MS`] ends the recording.
+pub const LISTEN_AHEAD_MS: u32 = 400;
+/// Pauses of one recording sent ahead at most: a student who stops and
+/// starts again and again costs the server no more than this.
+pub const MAX_AHEAD: u8 = 3;
 /// Voiced speech shorter than this is a cough, not a message.
 pub const MIN_SPEECH_MS: u32 = 200;
 /// Nothing said for this long: stop and say nothing was heard.
@@ -134,6 +151,11 @@ pub struct Endpointer {
     speech_ms: u32,
     quiet_ms: u32,
     noise: f64,
+    /// When speech was last heard (`elapsed_ms`): marks one pause.
+    spoken_at: u32,
+    /// The pause last sent ahead, and how many were.
+    ahead_at: Option<u32>,
+    aheads: u8,
 }
 
 impl Default for Endpointer {
@@ -149,6 +171,9 @@ impl Endpointer {
             speech_ms: 0,
             quiet_ms: 0,
             noise: NOISE_START,
+            spoken_at: 0,
+            ahead_at: None,
+            aheads: 0,
         }
     }
 
@@ -165,6 +190,9 @@ impl Endpointer {
             } else {
                 NOISE_START
             },
+            spoken_at: elapsed_ms,
+            ahead_at: None,
+            aheads: 0,
         }
     }
 
@@ -198,6 +226,7 @@ impl Endpointer {
         if speaking {
             self.speech_ms += TICK_MS;
             self.quiet_ms = 0;
+            self.spoken_at = self.elapsed_ms;
         } else {
             self.quiet_ms += TICK_MS;
         }
@@ -215,6 +244,31 @@ impl Endpointer {
             return Some(Stop::NothingSaid);
         }
         None
+    }
+}
+
+impl Endpointer {
+    /// Once per pause, after [`LISTEN_AHEAD_MS`] of quiet following speech
+    /// and before the end: the pause's mark, to send the recording so far
+    /// ahead. At most [`MAX_AHEAD`] times a recording.
+    pub fn listen_ahead(&mut self) -> Option<u32> {
+        let due = self.heard_speech()
+            && self.quiet_ms >= LISTEN_AHEAD_MS
+            && self.quiet_ms < QUIET_AFTER_SPEECH_MS
+            && self.ahead_at != Some(self.spoken_at)
+            && self.aheads < MAX_AHEAD;
+        if !due {
+            return None;
+        }
+        self.ahead_at = Some(self.spoken_at);
+        self.aheads += 1;
+        Some(self.spoken_at)
+    }
+
+    /// Whether nothing has been said since the pause `mark`: what was sent
+    /// ahead then is the whole message.
+    pub fn quiet_since(&self, mark: u32) -> bool {
+        self.spoken_at == mark
     }
 }
 
@@ -503,6 +557,64 @@ mod tests {
         // Near the limit, the limit still holds.
         let mut late = Endpointer::resumed(MAX_MS - TICK_MS, f64::NAN);
         assert_eq!(late.tick(frame(0.1, 0.9)), Some(Stop::TooLong));
+    }
+
+    /// Runs `frames` and says at which ticks (ms) the recording was sent
+    /// ahead, and whether the last one still holds the whole message at the end.
+    fn ahead(frames: impl IntoIterator<Item = Frame>) -> (Vec<u32>, bool) {
+        let mut e = Endpointer::new();
+        let (mut sent, mut last) = (Vec::new(), None);
+        for f in frames {
+            let stop = e.tick(f);
+            if let Some(mark) = e.listen_ahead() {
+                sent.push(e.elapsed_ms());
+                last = Some(mark);
+            }
+            if stop.is_some() {
+                break;
+            }
+        }
+        (sent, last.is_some_and(|m| e.quiet_since(m)))
+    }
+
+    #[test]
+    fn a_pause_sends_the_recording_ahead_once_before_the_end() {
+        let (sent, whole) = ahead(
+            noise(300, 0.003)
+                .chain(talk(1500, 0.1))
+                .chain(noise(3000, 0.003)),
+        );
+        assert_eq!(sent, vec![1800 + LISTEN_AHEAD_MS]);
+        assert!(
+            whole,
+            "nothing said after it: the early text is the message"
+        );
+        const { assert!(LISTEN_AHEAD_MS + 2 * TICK_MS <= QUIET_AFTER_SPEECH_MS) };
+    }
+
+    #[test]
+    fn talking_on_after_a_pause_drops_what_was_sent_ahead() {
+        // The breath at a comma is long enough to send ahead, not to end.
+        let (sent, whole) = ahead(
+            noise(300, 0.003)
+                .chain(talk(1500, 0.1))
+                .chain(noise(700, 0.003))
+                .chain(talk(1500, 0.1))
+                .chain(noise(3000, 0.003)),
+        );
+        assert_eq!(sent, vec![1800 + LISTEN_AHEAD_MS, 4000 + LISTEN_AHEAD_MS]);
+        assert!(whole, "the last pause's recording is the whole message");
+        // Stopping and starting again and again: at most MAX_AHEAD.
+        let halting = (0..6).flat_map(|_| talk(500, 0.1).chain(noise(600, 0.003)));
+        let (sent, _) = ahead(halting.chain(noise(2000, 0.003)));
+        assert_eq!(sent.len(), MAX_AHEAD as usize);
+        // A cough is not speech: nothing is sent ahead of it.
+        let (sent, _) = ahead(
+            noise(300, 0.003)
+                .chain(talk(100, 0.1))
+                .chain(noise(8000, 0.003)),
+        );
+        assert!(sent.is_empty());
     }
 
     #[test]

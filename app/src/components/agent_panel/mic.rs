@@ -58,6 +58,58 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
     // The meter's level and the time, read together every tick.
     let meter = RwSignal::new((0.0f64, 0u32));
     let session = StoredValue::new_local(None::<Session>);
+    // The recording so far, sent ahead at the last pause (`endpoint`).
+    let ahead = StoredValue::new_local(None::<Ahead>);
+
+    // The text heard, as a turn; an empty one or a failure as the message.
+    let deliver = move |heard: Result<String, String>| {
+        take.set(Stage::Idle);
+        match heard {
+            Ok(text) if !text.trim().is_empty() => {
+                if conversation.send_text(&text) {
+                    draft.set(String::new());
+                } else {
+                    // A turn is still running: keep it to edit.
+                    draft.set(text);
+                }
+            }
+            Ok(_) => conversation.error.set(Some(NOTHING_HEARD.to_string())),
+            Err(message) => conversation.error.set(Some(message)),
+        }
+    };
+    // Sends `blob` to the recognizer with what the page shows now.
+    let recognize = move |blob: wasm_bindgen::JsValue| async move {
+        let page = conversation.page_snapshot();
+        let form = conversation.form.get_untracked();
+        recorder::transcribe(blob, &page, form.as_ref()).await
+    };
+    // The recording so far goes ahead to the recognizer; its answer waits
+    // in `ahead` for the end, or is delivered when it comes if the end came
+    // first and claimed it. It holds the same speech as the whole
+    // recording, so a failure or nothing heard is the answer too: asking
+    // again would only double the wait.
+    let send_ahead = move |mark: u32, blob: Option<wasm_bindgen::JsValue>| {
+        let Some(blob) = blob else { return };
+        ahead.set_value(Some(Ahead {
+            mark,
+            heard: None,
+            claimed: false,
+        }));
+        spawn_local(async move {
+            let heard = recognize(blob).await;
+            let mut claimed = false;
+            ahead.update_value(|a| {
+                if let Some(a) = a.as_mut().filter(|a| a.mark == mark) {
+                    claimed = a.claimed;
+                    a.heard = Some(heard.clone());
+                }
+            });
+            if claimed {
+                ahead.set_value(None);
+                deliver(heard);
+            }
+        });
+    };
 
     // The recording ends (a tap, a pause, the limit): `sent` below gets it.
     let finish = move |why: Stop| {
@@ -73,9 +125,14 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
     // drop included, runs after it has returned.
     let sent = move |blob: Option<wasm_bindgen::JsValue>| {
         spawn_local(async move {
-            let ended_by = session
-                .try_update_value(|s| s.take().and_then(|s| s.ended_by))
-                .flatten();
+            let ended = session.try_update_value(|s| s.take()).flatten();
+            let ended_by = ended.as_ref().and_then(|s| s.ended_by);
+            // What was sent ahead is the message if nothing was said since.
+            let early = ahead
+                .try_update_value(|a| a.take())
+                .flatten()
+                .filter(|a| ended.as_ref().is_some_and(|s| s.ears.quiet_since(a.mark)));
+            drop(ended);
             meter.set((0.0, 0));
             let Some(blob) = blob.filter(|_| ended_by != Some(Stop::NothingSaid)) else {
                 take.set(Stage::Idle);
@@ -83,21 +140,17 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
                 return;
             };
             take.set(Stage::Sending);
-            let page = conversation.page_snapshot();
-            let form = conversation.form.get_untracked();
-            let heard = recorder::transcribe(blob, &page, form.as_ref()).await;
-            take.set(Stage::Idle);
-            match heard {
-                Ok(text) if !text.trim().is_empty() => {
-                    if conversation.send_text(&text) {
-                        draft.set(String::new());
-                    } else {
-                        // A turn is still running: keep it to edit.
-                        draft.set(text);
-                    }
-                }
-                Ok(_) => conversation.error.set(Some(NOTHING_HEARD.to_string())),
-                Err(message) => conversation.error.set(Some(message)),
+            match early {
+                Some(Ahead {
+                    heard: Some(heard), ..
+                }) => deliver(heard),
+                // Still on its way: it delivers when it arrives.
+                Some(Ahead { mark, .. }) => ahead.set_value(Some(Ahead {
+                    mark,
+                    heard: None,
+                    claimed: true,
+                })),
+                None => deliver(recognize(blob).await),
             }
         });
     };
@@ -114,6 +167,9 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
                 } else {
                     (elapsed >= endpoint::MAX_MS).then_some(Stop::TooLong)
                 };
+                if let Some(mark) = s.ears.listen_ahead().filter(|_| stop.is_none()) {
+                    s.recorder.peek(move |blob| send_ahead(mark, blob));
+                }
             }
         });
         if let Some(why) = stop {
@@ -128,6 +184,7 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
             speech::cancel();
             conversation.error.set(None);
             take.set(Stage::Starting);
+            ahead.set_value(None);
             spawn_local(async move {
                 match Recorder::start(sent).await {
                     Ok(recorder) => {
@@ -186,6 +243,16 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
             </span>
         </span>
     }
+}
+
+/// The recording so far, sent to the recognizer at a pause: `mark` names
+/// the pause (`Endpointer::listen_ahead`); `heard` is its text once back;
+/// `claimed` when the recording ended before that answer came back, which
+/// then delivers it.
+struct Ahead {
+    mark: u32,
+    heard: Option<Result<String, String>>,
+    claimed: bool,
 }
 
 /// One recording: the recorder, the timer reading its level, when it

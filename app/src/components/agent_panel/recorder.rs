@@ -158,8 +158,24 @@ impl Drop for Microphone {
 /// detaches its callbacks (its `done` is then never called).
 pub struct Take {
     recorder: JsValue,
+    /// Waiting for the data asked for by [`Take::peek`].
+    peek: Peek,
     _on_data: Closure<dyn FnMut(JsValue)>,
     _on_stop: Closure<dyn FnMut(JsValue)>,
+}
+
+type Peek = Rc<RefCell<Option<Box<dyn FnOnce(Option<JsValue>)>>>>;
+
+/// The chunks recorded so far as one file of `kind`.
+fn blob_of(parts: &Array, kind: &str) -> Option<JsValue> {
+    if parts.length() == 0 {
+        return None;
+    }
+    construct(
+        "Blob",
+        &[parts, &object(&[("type", JsValue::from_str(kind))])],
+    )
+    .ok()
 }
 
 impl Take {
@@ -190,37 +206,41 @@ impl Take {
             .map_err(|_| start_error_text(""))?;
 
         let chunks = Rc::new(RefCell::new(Vec::<JsValue>::new()));
+        let kind_of = {
+            let recorder = recorder.clone();
+            move || {
+                get(&recorder, "mimeType")
+                    .and_then(|m| m.as_string())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| mime.unwrap_or("audio/webm").to_string())
+            }
+        };
+        let peek: Peek = Rc::new(RefCell::new(None));
         let on_data = {
             let chunks = chunks.clone();
+            let peek = peek.clone();
+            let kind_of = kind_of.clone();
             Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
                 if let Some(data) = get(&event, "data") {
                     if get(&data, "size").and_then(|s| s.as_f64()).unwrap_or(0.0) > 0.0 {
                         chunks.borrow_mut().push(data);
                     }
                 }
+                let waiting = peek.borrow_mut().take();
+                if let Some(got) = waiting {
+                    let parts: Array = chunks.borrow().iter().cloned().collect();
+                    got(blob_of(&parts, &kind_of()));
+                }
             })
         };
         let on_stop = {
-            let recorder = recorder.clone();
             let done = RefCell::new(Some(done));
             Closure::<dyn FnMut(JsValue)>::new(move |_event: JsValue| {
                 let Some(done) = done.borrow_mut().take() else {
                     return;
                 };
                 let parts: Array = chunks.borrow_mut().drain(..).collect();
-                if parts.length() == 0 {
-                    done(None);
-                    return;
-                }
-                let kind = get(&recorder, "mimeType")
-                    .and_then(|m| m.as_string())
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| mime.unwrap_or("audio/webm").to_string());
-                let blob = construct(
-                    "Blob",
-                    &[&parts, &object(&[("type", JsValue::from_str(&kind))])],
-                );
-                done(blob.ok());
+                done(blob_of(&parts, &kind_of()));
             })
         };
         set(&recorder, "ondataavailable", on_data.as_ref());
@@ -228,9 +248,28 @@ impl Take {
         call0(&recorder, "start").map_err(|_| start_error_text(""))?;
         Ok(Take {
             recorder,
+            peek,
             _on_data: on_data,
             _on_stop: on_stop,
         })
+    }
+
+    /// The recording so far, while it goes on: `got(blob)` is called
+    /// once the recorder has handed over what it holds (`None` when
+    /// nothing was recorded, or it could not be asked). The chunks from the
+    /// start make a whole file: the first holds the container's header.
+    pub fn peek(&self, got: impl FnOnce(Option<JsValue>) + 'static) {
+        let recording = get(&self.recorder, "state").and_then(|s| s.as_string());
+        if recording.as_deref() != Some("recording") || self.peek.borrow().is_some() {
+            got(None);
+            return;
+        }
+        *self.peek.borrow_mut() = Some(Box::new(got));
+        if call0(&self.recorder, "requestData").is_err() {
+            if let Some(got) = self.peek.borrow_mut().take() {
+                got(None);
+            }
+        }
     }
 
     /// Ends the recording: `done` gets it.
@@ -276,6 +315,11 @@ impl Recorder {
     /// Whether a meter reads the level (else only a tap or the limit ends it).
     pub fn has_meter(&self) -> bool {
         self.mic.has_meter()
+    }
+
+    /// The recording so far (see [`Take::peek`]).
+    pub fn peek(&self, got: impl FnOnce(Option<JsValue>) + 'static) {
+        self.take.peek(got);
     }
 
     /// Ends the recording (`done` gets it) and releases the microphone.

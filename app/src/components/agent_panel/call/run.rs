@@ -33,6 +33,19 @@ use crate::js::{get, method, window};
 /// interruption, not the agent's whole reply.
 const ROTATE_MS: u32 = 6_000;
 
+/// The recording so far of take `take_id`, sent to the recognizer at the
+/// pause `mark` (`Endpointer::listen_ahead`): its text once back; `taken`
+/// once the turn ended with nothing said after that pause, so that the
+/// text is the turn's; `claimed` when the recording was handed over before
+/// the text came back, which then reports it.
+struct Ahead {
+    take_id: u64,
+    mark: u32,
+    heard: Option<Result<String, String>>,
+    taken: bool,
+    claimed: bool,
+}
+
 /// The browser side of one call; dropped when it ends (microphone released,
 /// recordings and recognizer stopped, listeners detached).
 struct Line {
@@ -49,6 +62,8 @@ struct Line {
     voice_was: bool,
     /// Words heard while the previous (hushed) turn still ran.
     pending: Option<String>,
+    /// The recording so far, sent to the recognizer at the last pause.
+    ahead: Option<Ahead>,
     _ticker: Interval,
     on_hidden: Closure<dyn FnMut(JsValue)>,
 }
@@ -189,6 +204,7 @@ impl Driver {
             barge: BargeIn::new(0.0),
             voice_was: false,
             pending: None,
+            ahead: None,
             _ticker: Interval::new(TICK_MS, move || {
                 if self.generation.get_value() == generation {
                     self.tick(generation);
@@ -271,6 +287,14 @@ impl Driver {
     fn transcribe(self) {
         let generation = self.generation.get_value();
         self.with_line(|l| {
+            // What went ahead at the last pause is the turn if nothing was
+            // said since (see `endpoint`); else it is dropped.
+            let id = l.take_id;
+            let quiet = |a: &Ahead| a.take_id == id && l.ears.quiet_since(a.mark);
+            match l.ahead.as_mut() {
+                Some(a) if quiet(a) => a.taken = true,
+                _ => l.ahead = None,
+            }
             if let Some(take) = l.take.take() {
                 take.stop();
                 l.sending = Some(take);
@@ -290,20 +314,84 @@ impl Driver {
         if !sent || self.generation.get_value() != generation {
             return;
         }
-        let text = match blob {
+        // The text heard ahead, if it is this turn's: now, or when it comes.
+        let early = self
+            .with_line(|l| match l.ahead.as_mut() {
+                Some(a) if a.take_id == id && a.taken => match a.heard.take() {
+                    Some(text) => {
+                        l.ahead = None;
+                        Some(Some(text))
+                    }
+                    None => {
+                        a.claimed = true;
+                        Some(None)
+                    }
+                },
+                _ => None,
+            })
+            .flatten();
+        match early {
+            Some(Some(heard)) => return self.heard(generation, heard),
+            Some(None) => return,
+            None => {}
+        }
+        let heard = match blob {
             Some(blob) => {
                 let page = self.conversation.page_snapshot();
                 let form = self.conversation.form.get_untracked();
-                match recorder::transcribe(blob, &page, form.as_ref()).await {
-                    Ok(text) => text,
-                    Err(message) => {
-                        self.conversation.error.set(Some(message));
-                        String::new()
-                    }
-                }
+                recorder::transcribe(blob, &page, form.as_ref()).await
             }
-            None => String::new(),
+            None => Ok(String::new()),
         };
+        self.heard(generation, heard);
+    }
+
+    /// The recording of take `id` so far, at the pause `mark`, to the
+    /// recognizer: its text kept for the end of the turn, or reported if
+    /// the turn has ended and claimed it.
+    fn send_ahead(self, generation: u64, id: u64, mark: u32, blob: Option<JsValue>) {
+        let Some(blob) = blob else { return };
+        self.with_line(|l| {
+            l.ahead = Some(Ahead {
+                take_id: id,
+                mark,
+                heard: None,
+                taken: false,
+                claimed: false,
+            })
+        });
+        spawn_local(async move {
+            let page = self.conversation.page_snapshot();
+            let form = self.conversation.form.get_untracked();
+            let heard = recorder::transcribe(blob, &page, form.as_ref()).await;
+            let claimed = self
+                .with_line(|l| match l.ahead.as_mut() {
+                    Some(a) if a.take_id == id && a.mark == mark => {
+                        if a.claimed {
+                            l.ahead = None;
+                            true
+                        } else {
+                            a.heard = Some(heard.clone());
+                            false
+                        }
+                    }
+                    _ => false,
+                })
+                .unwrap_or(false);
+            if claimed {
+                self.heard(generation, heard);
+            }
+        });
+    }
+
+    /// What the recognizer made of a turn, reported; a failure is said.
+    fn heard(self, generation: u64, heard: Result<String, String>) {
+        let text = heard.unwrap_or_else(|message| {
+            if self.generation.get_value() == generation {
+                self.conversation.error.set(Some(message));
+            }
+            String::new()
+        });
         self.report(generation, Event::Heard(text));
     }
 
@@ -371,6 +459,11 @@ impl Driver {
                             Stop::NothingSaid => Event::Silence,
                             Stop::Spoke | Stop::TooLong => Event::EndOfSpeech,
                         });
+                        let pause = l.ears.listen_ahead().filter(|_| said.is_none());
+                        if let (Some(mark), Some(take)) = (pause, l.take.as_ref()) {
+                            let id = l.take_id;
+                            take.peek(move |blob| self.send_ahead(generation, id, mark, blob));
+                        }
                     }
                     _ if call.interruptible() && meter => {
                         if voice && !l.voice_was {
