@@ -178,9 +178,14 @@ async fn every_first_request_of_the_speech_sets_is_understood_typed() {
         }
     }
     assert!(requests >= 500, "{requests} first requests");
+    none_failed(&failures, requests, "typed first requests not understood");
+}
+
+/// Fails with every failure listed, `what` saying of how many of `n`.
+fn none_failed(failures: &[String], n: usize, what: &str) {
     assert!(
         failures.is_empty(),
-        "{} of {requests} typed first requests not understood:\n{}",
+        "{} of {n} {what}:\n{}",
         failures.len(),
         failures.join("\n")
     );
@@ -222,10 +227,5 @@ async fn every_stored_transcript_of_a_first_request_stays_understood() {
         }
     }
     assert!(heard >= 430, "{heard} transcripts");
-    assert!(
-        failures.is_empty(),
-        "{} of {heard} stored transcripts no longer understood:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    none_failed(&failures, heard, "stored transcripts no longer understood");
 }
