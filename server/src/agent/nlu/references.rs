@@ -123,12 +123,15 @@ fn structural_at(
     if !free(text, p) {
         return None;
     }
-    // "到属第二个": 倒数 as a recognizer may write it, by its sound.
+    // "到属第二个", "到处第二个": 倒数 as a recognizer may write it, by its
+    // sound. The 第 after it places the word, so a near sound will do
+    // (处 for 数), as for the 姓 of a surname.
     let from_end = lex.lists.from_end_prefix.prefix_at(c, p).or_else(|| {
         lex.lists.from_end_prefix.words().find_map(|w| {
             let end = p + w.len();
-            (c.get(end) == Some(&ORDINAL_MARK) && crate::text::sound::reads_as(&c[p..end], w))
-                .then_some(w.len())
+            (c.get(end) == Some(&ORDINAL_MARK)
+                && crate::text::sound::sounds_as(&c[p..end], w).is_some())
+            .then_some(w.len())
         })
     });
     let mark = p + from_end.unwrap_or(0);

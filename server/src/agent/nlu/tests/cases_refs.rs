@@ -141,11 +141,23 @@ fn what_is_an_advisor_s_own_describes_them() {
 
 #[test]
 fn counting_from_the_end_written_in_homophones() {
-    // 倒数 as a recognizer may write it.
-    run(&[(
-        "到属第二个怎么样",
-        &[Refs(&[End(1)]), Act(super::super::Act::AskAbout)],
-    )]);
+    // 倒数 as a recognizer may write it: in homophones, or with a near
+    // sound (处 for 数) where the 第 after it places the word.
+    run(&[
+        (
+            "到属第二个怎么样",
+            &[Refs(&[End(1)]), Act(super::super::Act::AskAbout)],
+        ),
+        (
+            "到处第2个老师怎么样",
+            &[Refs(&[End(1)]), Act(super::super::Act::AskAbout)],
+        ),
+        // Not every word before 第 counts from the end.
+        (
+            "看看第二个老师怎么样",
+            &[Refs(&[Ord(1)]), Act(super::super::Act::OpenDetail)],
+        ),
+    ]);
 }
 
 #[test]
