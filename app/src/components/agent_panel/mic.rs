@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::ahead::{self, Ahead, Claim};
 use super::conversation::Conversation;
 use super::endpoint::{self, Endpointer, Stop};
 use super::recorder::{self, Recorder};
@@ -59,7 +60,9 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
     let meter = RwSignal::new((0.0f64, 0u32));
     let session = StoredValue::new_local(None::<Session>);
     // The recording so far, sent ahead at the last pause (`endpoint`).
-    let ahead = StoredValue::new_local(None::<Ahead>);
+    let went_ahead = StoredValue::new_local(None::<Ahead>);
+    // One recording at a time: its take is always the same.
+    const TAKE: u64 = 0;
 
     // The text heard, as a turn; an empty one or a failure as the message.
     let deliver = move |heard: Result<String, String>| {
@@ -84,28 +87,17 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
         recorder::transcribe(blob, &page, form.as_ref()).await
     };
     // The recording so far goes ahead to the recognizer; its answer waits
-    // in `ahead` for the end, or is delivered when it comes if the end came
-    // first and claimed it. It holds the same speech as the whole
-    // recording, so a failure or nothing heard is the answer too: asking
-    // again would only double the wait.
+    // in `went_ahead` for the end, or is delivered when it comes if the end
+    // came first and claimed it (`ahead`).
     let send_ahead = move |mark: u32, blob: Option<wasm_bindgen::JsValue>| {
         let Some(blob) = blob else { return };
-        ahead.set_value(Some(Ahead {
-            mark,
-            heard: None,
-            claimed: false,
-        }));
+        went_ahead.update_value(|a| ahead::sent(a, TAKE, mark));
         spawn_local(async move {
             let heard = recognize(blob).await;
-            let mut claimed = false;
-            ahead.update_value(|a| {
-                if let Some(a) = a.as_mut().filter(|a| a.mark == mark) {
-                    claimed = a.claimed;
-                    a.heard = Some(heard.clone());
-                }
-            });
-            if claimed {
-                ahead.set_value(None);
+            let now = went_ahead
+                .try_update_value(|a| ahead::answered(a, TAKE, mark, heard))
+                .flatten();
+            if let Some(heard) = now {
                 deliver(heard);
             }
         });
@@ -128,29 +120,25 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
             let ended = session.try_update_value(|s| s.take()).flatten();
             let ended_by = ended.as_ref().and_then(|s| s.ended_by);
             // What was sent ahead is the message if nothing was said since.
-            let early = ahead
-                .try_update_value(|a| a.take())
-                .flatten()
-                .filter(|a| ended.as_ref().is_some_and(|s| s.ears.quiet_since(a.mark)));
+            went_ahead.update_value(|a| {
+                ahead::ended(a, TAKE, |mark| {
+                    ended.as_ref().is_some_and(|s| s.ears.quiet_since(mark))
+                })
+            });
             drop(ended);
             meter.set((0.0, 0));
             let Some(blob) = blob.filter(|_| ended_by != Some(Stop::NothingSaid)) else {
+                went_ahead.set_value(None);
                 take.set(Stage::Idle);
                 conversation.error.set(Some(NOTHING_HEARD.to_string()));
                 return;
             };
             take.set(Stage::Sending);
-            match early {
-                Some(Ahead {
-                    heard: Some(heard), ..
-                }) => deliver(heard),
+            match went_ahead.try_update_value(|a| ahead::claim(a, TAKE)) {
+                Some(Claim::Ready(heard)) => deliver(heard),
                 // Still on its way: it delivers when it arrives.
-                Some(Ahead { mark, .. }) => ahead.set_value(Some(Ahead {
-                    mark,
-                    heard: None,
-                    claimed: true,
-                })),
-                None => deliver(recognize(blob).await),
+                Some(Claim::Waiting) => {}
+                _ => deliver(recognize(blob).await),
             }
         });
     };
@@ -184,7 +172,7 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
             speech::cancel();
             conversation.error.set(None);
             take.set(Stage::Starting);
-            ahead.set_value(None);
+            went_ahead.set_value(None);
             spawn_local(async move {
                 match Recorder::start(sent).await {
                     Ok(recorder) => {
@@ -243,16 +231,6 @@ pub fn RecordButton(conversation: Conversation, draft: RwSignal<String>) -> impl
             </span>
         </span>
     }
-}
-
-/// The recording so far, sent to the recognizer at a pause: `mark` names
-/// the pause (`Endpointer::listen_ahead`); `heard` is its text once back;
-/// `claimed` when the recording ended before that answer came back, which
-/// then delivers it.
-struct Ahead {
-    mark: u32,
-    heard: Option<Result<String, String>>,
-    claimed: bool,
 }
 
 /// One recording: the recorder, the timer reading its level, when it

@@ -10,13 +10,15 @@
 //! - [`speech`]: `speechSynthesis` and `SpeechRecognition`, called dynamically
 //! - [`recorder`]: the microphone recorded for the site's recognizer
 //!   (`MediaRecorder`, the input level, the upload); [`endpoint`]: when a
-//!   recording ends on its own (pure, tested)
+//!   recording ends on its own (pure, tested); [`ahead`]: the recording
+//!   so far, sent at a pause, and who hands its answer on (pure, tested)
 //! - [`call`]: a voice conversation, hands free (a pure state machine, the
 //!   interruption detector, and their browser driver)
 //! - [`storage`]: the session id and the mute switch in the browser
 //! - [`view`]: the header, messages, chips and input bar; [`mic`]: its
 //!   microphone buttons, one message at a time
 
+mod ahead;
 mod apply;
 mod call;
 mod conversation;

@@ -21,6 +21,7 @@ use wasm_bindgen::JsValue;
 
 use super::barge::BargeIn;
 use super::plan::{Call, Effect, Event, Phase, GOODBYE};
+use crate::components::agent_panel::ahead::{self, Ahead, Claim};
 use crate::components::agent_panel::conversation::Conversation;
 use crate::components::agent_panel::endpoint::{Endpointer, Stop, MAX_MS, TICK_MS};
 use crate::components::agent_panel::mic::Ear;
@@ -32,19 +33,6 @@ use crate::js::{get, method, window};
 /// long with no interruption beginning: what it keeps is the start of an
 /// interruption, not the agent's whole reply.
 const ROTATE_MS: u32 = 6_000;
-
-/// The recording so far of take `take_id`, sent to the recognizer at the
-/// pause `mark` (`Endpointer::listen_ahead`): its text once back; `taken`
-/// once the turn ended with nothing said after that pause, so that the
-/// text is the turn's; `claimed` when the recording was handed over before
-/// the text came back, which then reports it.
-struct Ahead {
-    take_id: u64,
-    mark: u32,
-    heard: Option<Result<String, String>>,
-    taken: bool,
-    claimed: bool,
-}
 
 /// The browser side of one call; dropped when it ends (microphone released,
 /// recordings and recognizer stopped, listeners detached).
@@ -289,12 +277,8 @@ impl Driver {
         self.with_line(|l| {
             // What went ahead at the last pause is the turn if nothing was
             // said since (see `endpoint`); else it is dropped.
-            let id = l.take_id;
-            let quiet = |a: &Ahead| a.take_id == id && l.ears.quiet_since(a.mark);
-            match l.ahead.as_mut() {
-                Some(a) if quiet(a) => a.taken = true,
-                _ => l.ahead = None,
-            }
+            let ears = &l.ears;
+            ahead::ended(&mut l.ahead, l.take_id, |mark| ears.quiet_since(mark));
             if let Some(take) = l.take.take() {
                 take.stop();
                 l.sending = Some(take);
@@ -315,25 +299,10 @@ impl Driver {
             return;
         }
         // The text heard ahead, if it is this turn's: now, or when it comes.
-        let early = self
-            .with_line(|l| match l.ahead.as_mut() {
-                Some(a) if a.take_id == id && a.taken => match a.heard.take() {
-                    Some(text) => {
-                        l.ahead = None;
-                        Some(Some(text))
-                    }
-                    None => {
-                        a.claimed = true;
-                        Some(None)
-                    }
-                },
-                _ => None,
-            })
-            .flatten();
-        match early {
-            Some(Some(heard)) => return self.heard(generation, heard),
-            Some(None) => return,
-            None => {}
+        match self.with_line(|l| ahead::claim(&mut l.ahead, id)) {
+            Some(Claim::Ready(heard)) => return self.heard(generation, heard),
+            Some(Claim::Waiting) => return,
+            _ => {}
         }
         let heard = match blob {
             Some(blob) => {
@@ -351,41 +320,22 @@ impl Driver {
     /// the turn has ended and claimed it.
     fn send_ahead(self, generation: u64, id: u64, mark: u32, blob: Option<JsValue>) {
         let Some(blob) = blob else { return };
-        self.with_line(|l| {
-            l.ahead = Some(Ahead {
-                take_id: id,
-                mark,
-                heard: None,
-                taken: false,
-                claimed: false,
-            })
-        });
+        self.with_line(|l| ahead::sent(&mut l.ahead, id, mark));
         spawn_local(async move {
             let page = self.conversation.page_snapshot();
             let form = self.conversation.form.get_untracked();
             let heard = recorder::transcribe(blob, &page, form.as_ref()).await;
-            let claimed = self
-                .with_line(|l| match l.ahead.as_mut() {
-                    Some(a) if a.take_id == id && a.mark == mark => {
-                        if a.claimed {
-                            l.ahead = None;
-                            true
-                        } else {
-                            a.heard = Some(heard.clone());
-                            false
-                        }
-                    }
-                    _ => false,
-                })
-                .unwrap_or(false);
-            if claimed {
+            let now = self
+                .with_line(|l| ahead::answered(&mut l.ahead, id, mark, heard))
+                .flatten();
+            if let Some(heard) = now {
                 self.heard(generation, heard);
             }
         });
     }
 
     /// What the recognizer made of a turn, reported; a failure is said.
-    fn heard(self, generation: u64, heard: Result<String, String>) {
+    fn heard(self, generation: u64, heard: ahead::Heard) {
         let text = heard.unwrap_or_else(|message| {
             if self.generation.get_value() == generation {
                 self.conversation.error.set(Some(message));
