@@ -185,6 +185,31 @@ fn source_files_stay_under_six_hundred_lines() {
     assert!(long.is_empty(), "files over 600 lines: {long:#?}");
 }
 
+/// "Every erased view goes through `app::sync_hydrate::IntoAnySync`"
+/// (`docs/architecture.md`, the browser bundle): `into_any()` compiles
+/// async hydration code for each type it erases, which synchronous
+/// hydration never runs, and it is what grew the WASM past its ceiling
+/// when three of them came back into the panel.
+#[test]
+fn the_app_erases_views_only_for_synchronous_hydration() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../app/src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|p| !p.ends_with("sync_hydrate.rs"))
+        .filter(|p| {
+            code(&std::fs::read_to_string(p).expect("a source file is readable"))
+                .contains(".into_any()")
+        })
+        .map(|p| p.strip_prefix(&src).unwrap_or(p).display().to_string())
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "into_any() instead of into_any_sync() in {offenders:?}"
+    );
+}
+
 /// A source file's module path under `src`: `http/openapi.rs` is
 /// `http::openapi`, `http/admin/mod.rs` is `http::admin`, `lib.rs` the root.
 fn module_of(rel: &Path) -> Vec<String> {

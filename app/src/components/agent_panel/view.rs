@@ -13,6 +13,7 @@ use super::conversation::{Conversation, Message};
 use super::mic::{Ear, MicButton, RecordButton};
 use crate::hydrated::Hydrated;
 use crate::protocol::{mode_name, persona_name, UserForm, ANALYSIS, CASUAL};
+use crate::sync_hydrate::IntoAnySync;
 
 /// The form as short pills for the header ("北京大学 · 计算机科学与技术 · 机器学习"):
 /// the filled fields, required ones first.
@@ -330,9 +331,9 @@ pub fn Composer(
             />
             // Drawn in the browser only, where it can listen.
             {move || match if calling.get() { Ear::None } else { ear.get() } {
-                Ear::Server => view! { <RecordButton conversation draft/> }.into_any(),
-                Ear::Browser => view! { <MicButton conversation draft/> }.into_any(),
-                Ear::None => ().into_any(),
+                Ear::Server => view! { <RecordButton conversation draft/> }.into_any_sync(),
+                Ear::Browser => view! { <MicButton conversation draft/> }.into_any_sync(),
+                Ear::None => ().into_any_sync(),
             }}
             <button type="submit" class="agent-send" data-testid="agent-send" aria-label="发送" disabled=disabled>
                 "发送"
