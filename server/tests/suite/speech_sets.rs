@@ -103,6 +103,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-23",
         include_str!("../../evals/dev/asr-requests-23.jsonl"),
     ),
+    (
+        "asr-requests-24",
+        include_str!("../../evals/dev/asr-requests-24.jsonl"),
+    ),
     // The newest speech set, held out: measured once, misses not worked on.
     (
         "asr-requests-21",

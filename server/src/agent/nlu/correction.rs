@@ -138,6 +138,42 @@ fn marks(text: &Text, lex: &Lexicons, i: usize) -> bool {
         || (t.has_cue(Cue::Still) && still_corrects(text, lex, i))
 }
 
+/// Where each clause ends that is a correction cue as a recognizer may
+/// write it, by its sound, with no name read in it ("上交的计算机，阿普对，是
+/// 上交的软件": 不对 heard as 普对, after the 啊 before it). A clause of its
+/// own between what was said and what follows places the word, as the 第
+/// after 倒数 does, so a near sound will do (`text::sound::sounds_as`); at
+/// most one stray character may stand before it.
+fn heard_markers(text: &Text, lex: &Lexicons) -> Vec<usize> {
+    let c = &text.chars;
+    let mut ends = Vec::new();
+    let mut p = 0;
+    while p < c.len() {
+        let (cs, ce) = text.clause(p);
+        p = ce + 1;
+        // No name read in it (a cue word may be: the 对 of 普对).
+        let unread = (cs..ce).all(|i| {
+            text.cover
+                .get(i)
+                .copied()
+                .flatten()
+                .is_none_or(|t| named(text, lex, t).is_none())
+        });
+        if cs == 0 || ce >= c.len() || !unread {
+            continue;
+        }
+        let heard = lex.correction_words.iter().any(|w| {
+            w.len() >= 2
+                && (ce - cs == w.len() || ce - cs == w.len() + 1)
+                && crate::text::sound::sounds_as(&c[ce - w.len()..ce], w).is_some()
+        });
+        if heard {
+            ends.push(ce);
+        }
+    }
+    ends
+}
+
 /// The corrections of one reading of a text, worked out once: every step
 /// that needs them (the references, the preferences, what is taken back)
 /// reads this.
@@ -182,12 +218,18 @@ pub(crate) fn read(text: &Text, lex: &Lexicons, neg: &[bool]) -> Corrections {
         .filter(|&i| marks(text, lex, i))
         .collect();
     let dismissals = dismissals(text, lex);
-    let said_end = marked.iter().map(|&i| text.tokens[i].end).max();
+    let heard = heard_markers(text, lex);
+    let said_end = marked
+        .iter()
+        .map(|&i| text.tokens[i].end)
+        .chain(heard.iter().copied())
+        .max();
     let last_end = said_end.max(dismissals.iter().map(|&(_, e, _)| e).max());
     Corrections {
         explicit: marked
             .iter()
             .any(|&i| !neg.get(i).copied().unwrap_or(false))
+            || !heard.is_empty()
             || !dismissals.is_empty(),
         last_end,
         said_last: last_end.is_some() && said_end == last_end,

@@ -299,6 +299,10 @@ pub struct Lexicons {
     /// by their first character, for reading them in homophones
     /// (`references::heard_at`).
     pub(crate) reference_words: HashMap<char, Vec<(Vec<char>, Tag)>>,
+    /// The correction cues of cues.txt (不对, 算了 …), for reading one a
+    /// recognizer wrote in other characters where a clause of its own
+    /// places it (`correction::heard_markers`).
+    pub(crate) correction_words: Vec<Vec<char>>,
 }
 
 fn pref_key(key: &str) -> Option<(PrefSlot, &str)> {
@@ -339,6 +343,7 @@ impl Lexicons {
             sound: SoundIndex::new(),
             concepts: Vec::new(),
             reference_words: HashMap::new(),
+            correction_words: Vec::new(),
         };
         for (i, s) in schools.iter().enumerate() {
             for name in std::iter::once(&s.canonical).chain(&s.aliases) {
@@ -486,6 +491,9 @@ impl Lexicons {
             if let Some(&(_, cue)) = CUE_KEYS.iter().find(|(k, _)| *k == e.key) {
                 for t in &e.terms {
                     self.trie.insert(&chars(t), Tag::Cue(cue));
+                    if cue == Cue::Correction {
+                        self.correction_words.push(chars(t));
+                    }
                 }
             } else if e.key == "block" {
                 for t in &e.terms {

@@ -252,3 +252,23 @@ fn a_school_that_sounds_like_a_major_right_after_a_school_is_the_major() {
         Some(Slot::Either(_))
     ));
 }
+
+#[test]
+fn a_correction_word_heard_as_a_clause_of_its_own_takes_back_what_came_before() {
+    let lex = lexicons();
+    // 不对 heard as 普对 (b for p), after a stray 啊 written 阿.
+    for text in [
+        "上交的计算机，阿普对，是上交的软件",
+        "上交的计算机，普对，是上交的软件",
+    ] {
+        let a = analyze(text, lex, &[]);
+        assert!(a.correction, "{text}");
+        assert_eq!(a.major, one("软件工程"), "{text}");
+    }
+    // A yes, or a judgement, standing alone takes nothing back.
+    for text in ["我想考北大，对，计算机", "北大计算机，不错，挺好的"] {
+        let a = analyze(text, lex, &[]);
+        assert!(!a.correction, "{text}");
+        assert_eq!(a.major, one("计算机科学与技术"), "{text}");
+    }
+}
