@@ -5,7 +5,9 @@
 //! its clause ("那还是北大吧", "还是川大吧中文系"), so the question "北大还是
 //! 清华" is not a correction. A negator that is a clause of
 //! its own ("北交的土木，不是，西南交大的土木") takes back what came before:
-//! it negates nothing after it, and the sentence is a correction.
+//! it negates nothing after it, and the sentence is a correction. So does
+//! a clause of its own that sounds near a correction cue, as a recognizer
+//! writes one ("阿普对，是上交的软件": 不对 heard as 普对).
 //! Rejections that replace a value ("不是北大，是清华") are added by the
 //! caller from slots.rs.
 //!
