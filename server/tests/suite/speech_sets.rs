@@ -107,6 +107,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-24",
         include_str!("../../evals/dev/asr-requests-24.jsonl"),
     ),
+    (
+        "asr-requests-25",
+        include_str!("../../evals/dev/asr-requests-25.jsonl"),
+    ),
     // The newest speech set, held out: measured once, misses not worked on.
     (
         "asr-requests-21",

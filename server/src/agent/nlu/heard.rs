@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::text::sound::{How, Match, SoundIndex};
+use crate::text::sound::{How, Match, SoundIndex, SAME_READING};
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
@@ -78,7 +78,9 @@ pub(crate) fn names_index(names: &[Vec<char>]) -> Arc<SoundIndex<Tag>> {
 
 /// Whether the short name at `[start, end)` stands where a name stands:
 /// next to a school or a major, before 专业/系/大学 or before the advisors
-/// asked for ("…有什么导师"), or, when `alone` may do, alone in its clause.
+/// asked for ("…有什么导师"), or, when `alone` may do (some of its
+/// characters are written as the name's), alone in its clause or right
+/// after the verb of a request (学, 考, 读).
 fn anchored(
     text: &Text,
     lex: &Lexicons,
@@ -100,6 +102,16 @@ fn anchored(
     let mut before = start;
     if let Some(n) = l.hesitation.suffix_at(&text.chars, before, cs) {
         before -= n;
+    }
+    // Right after the verb of a request ("学机卸的", "考北打"), with one of
+    // its characters written as the name's: where the subject is named.
+    if alone
+        && text
+            .tokens
+            .iter()
+            .any(|t| t.end == before && t.has_cue(Cue::IntroMajor))
+    {
+        return true;
     }
     if before > 0 && text.chars[before - 1] == DE {
         before -= 1;
@@ -164,6 +176,14 @@ fn standing(
     let written = m.same_chars > 0;
     let short = m.len <= 2 || (k != Kind::Name && m.len <= 3);
     if !short && written {
+        return true;
+    }
+    // An advisor of the page heard with the same syllables and one of the
+    // characters written as theirs ("韩路" for 韩璐): a name, wherever it
+    // stands.
+    let homophone = m.end - m.start == m.len
+        && m.distance <= SAME_READING * (m.len - m.same_chars) as f32 + 1e-4;
+    if k == Kind::Name && written && homophone {
         return true;
     }
     anchored(text, lex, m.start, m.end, spans, written)

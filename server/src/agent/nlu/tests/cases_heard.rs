@@ -135,6 +135,12 @@ fn an_advisor_on_the_page_is_found_by_sound_where_a_person_is_meant() {
     assert_eq!(a.references, vec![Reference::Name("欧阳明".into())]);
     // Not where no person is meant.
     assert!(analyze("张山很高", lex, &page).references.is_empty());
+    // Written in homophones but one character, with the same syllables:
+    // a name of the page wherever it stands (王伍 for 王五).
+    for said in ["点一下那个王伍", "看看王伍"] {
+        let a = analyze(said, lex, &page);
+        assert_eq!(a.references, vec![Reference::Name("王五".into())], "{said}");
+    }
     // A name written in its common homophones but one character.
     let a = analyze("欧杨鸣老师怎么样", lex, &page);
     assert_eq!(a.references, vec![Reference::Name("欧阳明".into())]);
@@ -153,6 +159,9 @@ fn a_short_name_written_where_a_longer_one_is_heard_is_asked_about() {
         }
         other => panic!("asked about, not {other:?}"),
     }
+    // A major right after the verb of a request, one character written
+    // as its own ("学机卸的": 机械).
+    assert_eq!(analyze("哈工大，学机卸的", lex, &[]).major, one("机械工程"));
     // A short name with nothing beside it that makes a longer one.
     assert_eq!(analyze("浙大的电气", lex, &[]).school, one("浙江大学"));
 }
