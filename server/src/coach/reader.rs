@@ -362,9 +362,11 @@ impl Reader {
                 || sarcastic.iter().any(|s| s.contains(&own))
                 || opinion::irony::says_opposite(&clause.chars)
             {
+                // Praise so turned is criticism, not its strongest: "太关心"
+                // meant the other way is a 2, as a plain complaint is.
                 for s in statements.iter_mut() {
                     if let Judged::Value(v) = s.judged {
-                        s.judged = Judged::Value(-v.abs());
+                        s.judged = Judged::Value(if v > 0 { -1 } else { v });
                     }
                 }
             }

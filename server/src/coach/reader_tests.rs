@@ -162,6 +162,12 @@ fn the_student_rejecting_what_was_reported_negates_it() {
     assert_eq!(s("网上说他压榨学生，其实没有"), [None, None, Some(4), None]);
     assert_eq!(s("传言老师克扣补助，纯属谣言"), [None, Some(4), None, None]);
     assert_eq!(s("师姐说补助很高，我看并没有"), [None, Some(2), None, None]);
+    // The judgement put first as what the writer denies.
+    assert_eq!(s("压榨我倒不觉得"), [None, None, Some(4), None]);
+    assert_eq!(s("经费充足我可没觉得"), [None, Some(2), None, None]);
+    // Not even one word of care is its strongest lack.
+    assert_eq!(s("他一句关心都没有"), [None, None, Some(1), None]);
+    assert_eq!(s("关心都没有"), [None, None, Some(2), None]);
     // A correction that names and judges nothing rejects it too.
     assert_eq!(
         s("学长说他不给推荐信，其实他给我们每个人都写了"),
@@ -235,10 +241,15 @@ fn what_happened_is_read_as_the_situation_it_tells() {
         [None, None, Some(2), None]
     );
     assert_eq!(s("老板从不在周末找人"), [None, None, Some(4), None]);
-    // Praise in quotation marks is ironic.
+    // Praise in quotation marks is ironic: criticism, not its strongest.
     assert_eq!(
         s("我们老板真是\"太关心\"我们了"),
-        [None, None, Some(1), None]
+        [None, None, Some(2), None]
+    );
+    // So is praise a chat app's smile code closes.
+    assert_eq!(
+        s("我们老板可太关心学生了[微笑]"),
+        [None, None, Some(2), None]
     );
 }
 
@@ -416,7 +427,7 @@ fn situations_told_without_a_judging_word() {
         (
             "老板说课题组经费'非常充裕' 那为什么我的劳务费三个月没到账",
             1,
-            1,
+            2,
         ),
     ] {
         assert_eq!(scores(&r.read(said))[dim], Some(want), "{said}");

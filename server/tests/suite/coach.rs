@@ -696,32 +696,43 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // All three were read on 2026-11-29 (now in dev/).
         // The -8 sets (2026-11-29), measured once at c23849c at 72.4, 90.8
         // and 87.6 % exact, were read on 2026-11-29 (now in dev/).
-        // The -9 sets (2026-11-29), written the same way after the -8 round
-        // was measured, measured once at 3d4b772: a biology PhD student
-        // venting to two friends late at night, first-year students and
-        // interviewees weighing what they heard against what they saw,
-        // graduates of many fields answering a junior on a forum. 71.4,
-        // 89.5 and 85.4 % exact at first contact. Misses not read.
+        // The -9 sets (2026-11-29), measured once at 3d4b772 at 71.4, 89.5
+        // and 85.4 % exact, were read on 2026-11-29 (now in dev/).
+        // The -10 sets (2026-11-29), written the same way after the -9
+        // round was measured, measured once at f14454c: an engineering PhD
+        // student venting to close friends over weeks, applicants and new
+        // students weighing what others said against an email, an
+        // interview or a week in the lab, graduates' long structured forum
+        // posts, and students drafting with the coach (edits, corrections,
+        // hedges). 85.7, 87.5, 81.3 and 98.2 % exact at first contact.
+        // Misses not read.
         (
-            "blind/coach-scores-venting-9.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-9.jsonl"),
-            71.0,
+            "blind/coach-scores-venting-10.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-10.jsonl"),
             85.5,
-            100.0,
+            87.0,
+            75.0,
         ),
         (
-            "blind/coach-scores-hearsay-9.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-9.jsonl"),
-            89.0,
-            92.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-9.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-9.jsonl"),
-            85.0,
+            "blind/coach-scores-hearsay-10.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-10.jsonl"),
+            87.5,
             93.5,
             100.0,
+        ),
+        (
+            "blind/coach-scores-forum-10.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-10.jsonl"),
+            81.0,
+            96.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-drafting-10.jsonl",
+            include_str!("../../evals/blind/coach-scores-drafting-10.jsonl"),
+            98.0,
+            98.0,
+            93.5,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
@@ -853,7 +864,10 @@ fn the_coach_reads_scores_no_worse_than_measured() {
         (
             "dev/coach-scores-venting-1.jsonl",
             include_str!("../../evals/dev/coach-scores-venting-1.jsonl"),
-            94.0,
+            // 94.3 until turned praise became a 2 (2026-11-29): this
+            // writer gave "太关心" in quotes a 1, the later sets' writers
+            // give irony a 2 (venting-9 71.4 → 76.8 %).
+            93.5,
             95.0,
         ),
         (
@@ -1015,6 +1029,26 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-forum-8.jsonl"),
             91.0,
             97.5,
+        ),
+        // The -9 round: 71.4, 89.5 and 85.4 % exact at first contact
+        // (blind), read on 2026-11-29.
+        (
+            "dev/coach-scores-venting-9.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-9.jsonl"),
+            76.5,
+            87.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-9.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-9.jsonl"),
+            89.0,
+            92.5,
+        ),
+        (
+            "dev/coach-scores-forum-9.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-9.jsonl"),
+            85.5,
+            95.0,
         ),
         // The fifth round's forum set: 81.9 % / 96.3 % at first contact
         // (blind), read on 2026-11-29.

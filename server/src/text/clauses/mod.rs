@@ -289,6 +289,9 @@ pub fn is_punctuation(c: char) -> bool {
         || is_symbol(c)
 }
 
+mod disbelief;
+pub use disbelief::denied_before_disbelief;
+
 /// The items of a list as written in one field ("机器学习、CV/NLP 和 推荐"):
 /// cut at list punctuation, "/", spaces and 和.
 pub fn list_items(s: &str) -> Vec<String> {

@@ -79,7 +79,8 @@ pub fn affirmed(chars: &[char]) -> Option<Vec<char>> {
 }
 
 /// The sentences of `message` (folded) that a sarcastic mark closes, from
-/// the end of the sentence before (or the mark before) up to the mark.
+/// the end of the sentence before (or the mark before) up to the mark, the
+/// mark included.
 pub fn sarcastic(message: &str) -> Vec<String> {
     let folded = super::super::fold::fold(message);
     let mut out = Vec::new();
@@ -92,8 +93,10 @@ pub fn sarcastic(message: &str) -> Vec<String> {
             .iter()
             .find(|m| rest.starts_with(m.as_str()))
         {
-            out.push(folded[start..i].to_string());
             i += m.len();
+            // The mark stays: a mark written in letters ("[微笑]") is part of
+            // the clause it closes, one drawn (🙂) is not.
+            out.push(folded[start..i].to_string());
             start = i;
             continue;
         }
@@ -174,8 +177,10 @@ mod tests {
     fn a_sarcastic_mark_turns_the_sentence_it_closes() {
         assert_eq!(
             super::sarcastic("组会一周一回。老板可太关心学生了，关心到打卡🙂 麻了"),
-            ["老板可太关心学生了,关心到打卡"]
+            ["老板可太关心学生了,关心到打卡🙂"]
         );
         assert!(super::sarcastic("老师人很好😊").is_empty());
+        // Chat apps' own codes for the face, as they are pasted.
+        assert_eq!(super::sarcastic("画饼yyds[微笑]"), ["画饼yyds[微笑]"]);
     }
 }

@@ -86,6 +86,17 @@ pub fn read<A: Copy + Eq>(
     // "这不是压榨是啥": read as what it affirms.
     let affirmed = irony::affirmed(chars);
     let chars = affirmed.as_deref().unwrap_or(chars);
+    // "压榨我倒不觉得": the writer denies the judgement put before their
+    // disbelief — rejected criticism is praise, rejected praise criticism.
+    if let Some(n) = super::clauses::denied_before_disbelief(chars) {
+        let mut out = read(topics, &chars[..n], carry, asks);
+        for s in &mut out {
+            if let Judged::Value(v) = s.judged {
+                s.judged = Judged::Value(-v.signum());
+            }
+        }
+        return out;
+    }
     let tokens = tokenize(topics, chars);
     let named: Vec<A> = {
         let mut v: Vec<A> = Vec::new();

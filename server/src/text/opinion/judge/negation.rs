@@ -62,7 +62,7 @@ impl<A: Copy + Eq> Judge<'_, A> {
             .filter(|_| !(either_or && t.start == 0));
         // "一个延毕的都没有", "加班的也没有": a 没 closing the clause after
         // the thing just judged says it is not there.
-        if let (Some(n), Some((i, word, at, _))) = (negator, self.last) {
+        if let (Some(n), Some((i, word, at, judged))) = (negator, self.last) {
             let between = chars[at..t.start]
                 .iter()
                 .all(|c| matches!(c, '的' | '都' | '也' | '过' | '人' | '个' | '次'));
@@ -82,8 +82,21 @@ impl<A: Copy + Eq> Judge<'_, A> {
                     Word::Bad | Word::Positive | Word::Top | Word::Activity
                 )
             {
+                // "一句关心都没有", "半点耐心也没有": not even one (一 or 半
+                // and a measure word right before the praise) is strong.
+                let from = tokens[judged].start;
+                let not_even = from >= 2
+                    && matches!(chars[from - 2], '一' | '半')
+                    && matches!(
+                        chars[from - 1],
+                        '句' | '点' | '丝' | '个' | '次' | '分' | '毛' | '字' | '眼'
+                    );
                 if let Judged::Value(v) = self.out[i].judged {
-                    self.out[i].judged = Judged::Value(if v > 0 { -1 } else { 1 });
+                    self.out[i].judged = Judged::Value(match (v > 0, not_even) {
+                        (true, true) => -2,
+                        (true, false) => -1,
+                        _ => 1,
+                    });
                 } else if word == Word::Activity {
                     self.out[i].judged = Judged::Value(-1);
                 }
