@@ -6,7 +6,8 @@
 //! (request cues, intro cues, pronouns, money words), at most
 //! `NEGATION_REACH` characters away: "不要太严格", "不想找太push的",
 //! "别给我推荐北大的". A value joined by 和/或 to a negated value of the same
-//! kind is negated too ("不要北大和清华"), and so is a major right after a
+//! kind is negated too ("不要北大和清华"; not the same name said again,
+//! which is a speaker starting over), and so is a major right after a
 //! negated school ("不是北大计算机"). Anything else stops the reading:
 //! in "不是北大是清华" the second 是 shields 清华.
 //!
@@ -133,7 +134,12 @@ pub(crate) fn negated_tokens(text: &Text, lex: &Lexicons) -> Vec<bool> {
         let direct = negator_before(text, lex, toks[i].start).is_some();
         let joined = last_value.is_some_and(|j| {
             let same_clause = text.clause_index(toks[j].start) == text.clause_index(toks[i].start);
+            // "上财金融、金融的导师": the same name said again is a speaker
+            // starting over, not a list of two, and keeps its own reading.
+            let again =
+                text.chars[toks[j].start..toks[j].end] == text.chars[toks[i].start..toks[i].end];
             let coordinated = toks[j].kind(lex) == Some(kind)
+                && !again
                 && coordinated(text, lex, toks[j].end, toks[i].start);
             // "不是北大(的)计算机": a school and its major are one phrase.
             let school_major = toks[j].kind(lex) == Some(Kind::School)

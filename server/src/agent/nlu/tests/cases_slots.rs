@@ -297,6 +297,12 @@ fn negation_rejection_and_correction() {
             &[School("复旦大学"), Rej(&[PKU]), Corr],
         ),
         ("不要北大和清华", &[Rej(&[PKU, THU])]),
+        // The same name said again after a pause (、, read 和) is a
+        // speaker starting over, not a list the negation spreads over.
+        (
+            "北大的计算机不是北大软工、软工的导师",
+            &[School(PKU), Major("软件工程"), Corr],
+        ),
         (
             "我不想做CV，想做NLP",
             &[Dir("自然语言处理"), Rej(&["计算机视觉"]), Corr],

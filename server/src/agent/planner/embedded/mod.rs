@@ -105,7 +105,22 @@ impl Planner for EmbeddedPlanner {
             }
         }
 
-        let (fields, chips, slot_voice) = self.slots(a, input);
+        let (mut fields, chips, slot_voice) = self.slots(a, input);
+        // "同济、冯云老师" on 同济's ranking: a school or major the form or
+        // the page already holds, said beside an advisor, only says where
+        // that advisor is; the advisor is what the student asks about.
+        if !a.references.is_empty() && chips.is_none() {
+            let shown = input.page.ranking_filters.as_ref();
+            fields.retain(|k, v| {
+                let (held, on_page) = match k.as_str() {
+                    "school" => (&input.form.school, shown.map(|f| &f.school)),
+                    "major" => (&input.form.major, shown.map(|f| &f.major)),
+                    _ => return true,
+                };
+                let v = v.as_str();
+                !(v.is_some() && (held.as_deref() == v || on_page.map(String::as_str) == v))
+            });
+        }
         let about_form = !fields.is_empty() || chips.is_some() || a.act == Act::Skip;
         let mut calls = Vec::new();
         if !fields.is_empty() {
