@@ -432,6 +432,18 @@ fn situations_told_without_a_judging_word() {
     ] {
         assert_eq!(scores(&r.read(said))[dim], Some(want), "{said}");
     }
+    // What the advisor finds fault with is the student's; the finding
+    // fault is the relationship. Not finding fault is no situation: the
+    // negation reads it.
+    assert_eq!(
+        scores(&r.read("老板还嫌我进度慢")),
+        [None, None, Some(2), None]
+    );
+    assert_eq!(scores(&r.read("导师从不骂学生"))[2], Some(4));
+    assert_eq!(
+        scores(&r.read("面试时老师夸我基础扎实")),
+        [None, None, Some(4), None]
+    );
     // The advisor's dinner at home is no errand.
     assert_eq!(scores(&r.read("老师周末会叫我们去他家吃饭"))[2], Some(4));
 }

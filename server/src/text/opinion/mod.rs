@@ -86,6 +86,11 @@ pub fn read<A: Copy + Eq>(
     // "这不是压榨是啥": read as what it affirms.
     let affirmed = irony::affirmed(chars);
     let chars = affirmed.as_deref().unwrap_or(chars);
+    // "老板还嫌我进度慢": what follows is the advisor's judgement of the
+    // writer, not the writer's of the advisor.
+    if let Some(n) = voice::of_writer(chars) {
+        return read(topics, &chars[..n], carry, asks);
+    }
     // "压榨我倒不觉得": the writer denies the judgement put before their
     // disbelief — rejected criticism is praise, rejected praise criticism.
     if let Some(n) = super::clauses::denied_before_disbelief(chars) {

@@ -29,15 +29,16 @@ struct Lists {
     quoting: Vec<String>,
     others: Vec<String>,
     third: Vec<String>,
+    of_writer: Vec<String>,
 }
 
 fn lists() -> &'static Lists {
     static L: OnceLock<Lists> = OnceLock::new();
     L.get_or_init(|| {
-        let [own, confirm, quoting, others, third] = lexfile::keyed(
+        let [own, confirm, quoting, others, third, of_writer] = lexfile::keyed(
             "voice.txt",
             LEXICON,
-            ["own", "confirm", "quoting", "others", "third"],
+            ["own", "confirm", "quoting", "others", "third", "of_writer"],
         );
         Lists {
             own,
@@ -45,6 +46,7 @@ fn lists() -> &'static Lists {
             quoting,
             others,
             third,
+            of_writer,
         }
     })
 }
@@ -67,6 +69,25 @@ pub fn confirms(chars: &[char]) -> bool {
 /// word says — not knowing — is theirs ("老板根本不知道我在做啥").
 pub fn theirs(before: &[char]) -> bool {
     !before.contains(&'我') && holds(before, &lists().third)
+}
+
+/// Where in `chars` (a clause, folded) the advisor's judgement of the
+/// writer starts ("老板还嫌我进度慢": at 嫌我): what follows is said of the
+/// writer, so the clause judges the advisor only before it. `None` when
+/// the clause holds no such words.
+pub fn of_writer(chars: &[char]) -> Option<usize> {
+    let text: String = chars.iter().collect();
+    let at = lists()
+        .of_writer
+        .iter()
+        .filter_map(|w| text.find(w.as_str()))
+        .min()?;
+    let n = text[..at].chars().count();
+    // "从不骂学生", "没怪我": the advisor not doing it judges him.
+    let negated = chars[n.saturating_sub(2)..n]
+        .iter()
+        .any(|c| matches!(c, '不' | '没' | '别'));
+    (!negated).then_some(n)
 }
 
 /// Marks that end the stretch a quotation's speaker is named in.
@@ -127,6 +148,9 @@ mod tests {
         assert!(confirms(&c("我进组后发现确实")));
         assert!(theirs(&c("老板根本")));
         assert!(!theirs(&c("他的情况我")));
+        assert_eq!(of_writer(&c("老板还嫌我进度慢")), Some(3));
+        assert_eq!(of_writer(&c("老板人很好")), None);
+        assert_eq!(of_writer(&c("导师从不骂学生")), None);
     }
 
     #[test]
