@@ -444,6 +444,15 @@ fn situations_told_without_a_judging_word() {
         scores(&r.read("面试时老师夸我基础扎实")),
         [None, None, Some(4), None]
     );
+    // Time given to an office or a company, and guidance left to others.
+    assert_eq!(
+        scores(&r.read("他基本不做研究了，主要精力都在行政上。")),
+        [Some(2), None, None, None]
+    );
+    assert_eq!(
+        scores(&r.read("学术还行，指导主要靠组里的青年老师")),
+        [Some(3), None, None, None]
+    );
     // The advisor's dinner at home is no errand.
     assert_eq!(scores(&r.read("老师周末会叫我们去他家吃饭"))[2], Some(4));
 }
