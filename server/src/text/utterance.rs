@@ -60,7 +60,9 @@ pub(crate) fn basic(s: &str) -> String {
         {
             // An abbreviation point ("No.2", "Vol.3"), not a full stop.
             out.push(' ');
-        } else if matches!(c, '-' | '_' | '/') && latin(prev) && latin(next) {
+        } else if matches!(c, '-' | '_' | '/' | '\'' | '’') && latin(prev) && latin(next) {
+            // "Xi'an": pinyin's apostrophe parts syllables, as a hyphen
+            // parts words.
             out.push(' ');
         } else if matches!(c, '+' | '#')
             && prev.is_some_and(|p| p.is_ascii_alphabetic() || p == '+')
@@ -177,6 +179,7 @@ mod tests {
         assert_eq!(basic("北大、清华/复旦"), "北大和清华和复旦");
         assert_eq!(basic("4.5分"), "4.5分");
         assert_eq!(basic("few-shot"), "few shot");
+        assert_eq!(basic("Xi'an Jiaotong"), "xi an jiaotong");
         assert_eq!(basic("“北大”……"), "北大");
         assert_eq!(basic("c++方向"), "c++方向");
     }

@@ -1,5 +1,6 @@
 //! Every first request of the speech sets (`server/evals/dev/asr-requests*.jsonl`),
-//! typed: `make eval-asr` speaks them through the recognizer, which needs
+//! and of the requests only ever typed (`requests-typed.jsonl`: English,
+//! pinyin, mixed), typed: `make eval-asr` speaks them through the recognizer, which needs
 //! its own setup, but what code understands of the words as written is
 //! checked here on every run, so that a change for one phrasing cannot
 //! quietly lose another. Understood means what the speech evaluation
@@ -110,6 +111,12 @@ const SETS: &[(&str, &str)] = &[
     (
         "asr-requests-25",
         include_str!("../../evals/dev/asr-requests-25.jsonl"),
+    ),
+    // Requests only ever typed (English, toneless pinyin, mixed, IME
+    // slips): the same bar with no recognizer in between.
+    (
+        "requests-typed",
+        include_str!("../../evals/dev/requests-typed.jsonl"),
     ),
     // The newest speech set, held out: measured once, misses not worked on.
     (
