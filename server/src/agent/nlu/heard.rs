@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::text::sound::{How, Match, SoundIndex, SAME_READING};
+use crate::text::sound::{How, Match, SoundIndex};
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
@@ -181,9 +181,7 @@ fn standing(
     // An advisor of the page heard with the same syllables and one of the
     // characters written as theirs ("韩路" for 韩璐): a name, wherever it
     // stands.
-    let homophone = m.end - m.start == m.len
-        && m.distance <= SAME_READING * (m.len - m.same_chars) as f32 + 1e-4;
-    if k == Kind::Name && written && homophone {
+    if k == Kind::Name && written && m.same_reading() {
         return true;
     }
     anchored(text, lex, m.start, m.end, spans, written)

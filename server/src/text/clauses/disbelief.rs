@@ -3,7 +3,7 @@
 //! denial that stands alone as rejecting someone else's words; here the
 //! writer's own clause names what is denied, so it is read there, turned.
 
-use super::list;
+use super::{is_punctuation, list, FINAL_PARTICLES};
 
 /// How many chars of `chars` the writer denies when the clause ends in
 /// their own disbelief after a judgement of its own ("压榨我倒不觉得",
@@ -12,9 +12,7 @@ use super::list;
 /// ("我不觉得他凶" is read as a negation where it stands).
 pub fn denied_before_disbelief(chars: &[char]) -> Option<usize> {
     let text: String = chars.iter().collect();
-    let text = text.trim_end_matches([
-        '啊', '吧', '呀', '的', '了', '呢', '哈', '嘛', '。', '！', '!', '，', ',',
-    ]);
+    let text = text.trim_end_matches(|c| FINAL_PARTICLES.contains(&c) || is_punctuation(c));
     let word = list("disbelief")
         .iter()
         .filter(|w| text.ends_with(w.as_str()))

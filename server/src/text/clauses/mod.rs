@@ -143,7 +143,7 @@ impl Clause {
     /// after the writer's lead words, a bare denial, or a word of disbelief.
     pub fn refutes(&self) -> bool {
         let rest = skip_all(&self.text, "refute_lead");
-        let rest = rest.trim_end_matches(['啊', '吧', '呀', '的', '了', '呢', '哈', '嘛']);
+        let rest = rest.trim_end_matches(FINAL_PARTICLES);
         list("denial").iter().any(|d| d == rest) || self.has("disbelief")
     }
 
@@ -291,6 +291,10 @@ pub fn is_punctuation(c: char) -> bool {
 
 mod disbelief;
 pub use disbelief::denied_before_disbelief;
+
+/// Particles that close a clause and change nothing it says ("没有啊",
+/// "我倒不觉得吧").
+const FINAL_PARTICLES: [char; 8] = ['啊', '吧', '呀', '的', '了', '呢', '哈', '嘛'];
 
 /// The items of a list as written in one field ("机器学习、CV/NLP 和 推荐"):
 /// cut at list punctuation, "/", spaces and 和.

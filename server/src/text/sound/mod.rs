@@ -101,6 +101,26 @@ pub struct Match<T> {
     pub close: bool,
 }
 
+/// Whether a stretch of `chars` characters heard for a name of `len`
+/// syllables, `same` of them written as the name's, at `distance`, is the
+/// name's own reading throughout: every other character a homophone.
+fn same_reading(chars: usize, len: usize, same: usize, distance: f32) -> bool {
+    chars == len && distance <= SAME_READING * (len - same) as f32 + 1e-4
+}
+
+impl<T> Match<T> {
+    /// Heard with the name's own reading throughout, whatever few
+    /// characters are written as the name ("韩路" for 韩璐).
+    pub fn same_reading(&self) -> bool {
+        same_reading(
+            self.end - self.start,
+            self.len,
+            self.same_chars,
+            self.distance,
+        )
+    }
+}
+
 /// How a match was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum How {
@@ -427,8 +447,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
                 // person's name is written in its common homophones more
                 // often than not). Reported close; one with no character of
                 // its own the caller takes only where a name stands.
-                let homophones = a.end - a.start == len
-                    && a.distance <= SAME_READING * (len - a.same) as f32 + 1e-4;
+                let homophones = same_reading(a.end - a.start, len, a.same, a.distance);
                 if a.distance <= reach(len)
                     && !verbatim
                     && (homophones || (a.same > 0 && heard_enough))
