@@ -6,7 +6,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/end2end/node_modules/.bin:$(PATH)
 # `.ci/setup node`) provides it on the PATH above, so nothing is downloaded.
 
 # deploy-check: deploy/compose.yaml's topology without Docker (scripts/deploy-check.sh).
-.PHONY: deploy-check deploy-lint faults run test setup build test-rust test-postgres test-e2e fuzz bench bench-front bench-langgraph bench-scale size load model eval-model asr eval-asr fmt lint clean
+.PHONY: deploy-check deploy-lint faults run test setup build build-e2e test-rust test-postgres test-e2e fuzz bench bench-front bench-langgraph bench-scale size load model eval-model asr eval-asr fmt lint clean
 
 # -P: the WASM, JS and CSS also as .br and .gz, which the server sends as
 # they are to browsers that accept them (Content-Encoding), instead of
@@ -22,11 +22,16 @@ test: setup
 	$(MAKE) deploy-lint
 	$(MAKE) test-rust
 	$(MAKE) test-postgres
-	$(MAKE) build
-	$(MAKE) test-e2e
+	$(MAKE) build-e2e
+	E2E_SERVER=$(CURDIR)/target/e2e/server $(MAKE) test-e2e
 
 setup:
 	.ci/setup rust node
+
+# cargo-leptos gzips at a low level (838 KB for the WASM where gzip -9
+# gives 702 KB): browsers without brotli (every plain-http one) get -9.
+# -n: no file name in the header.
+GZIP_SITE = for f in target/site/pkg/*.wasm target/site/pkg/*.js target/site/pkg/*.css; do gzip -9 -n -k -f "$$f"; done
 
 # cargo-leptos prints a long colour backtrace on failure; without it the
 # error itself stays in the last lines a CI log keeps. A failed build is
@@ -36,10 +41,19 @@ build:
 	RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P || { \
 	  echo "cargo leptos build failed; disk and memory:"; df -h . /tmp || true; free -m || true; \
 	  echo "building once more"; RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P; }
-	# cargo-leptos gzips at a low level (838 KB for the WASM where gzip -9
-	# gives 702 KB): browsers without brotli (every plain-http one) get -9.
-	# -n: no file name in the header.
-	for f in target/site/pkg/*.wasm target/site/pkg/*.js target/site/pkg/*.css; do gzip -9 -n -k -f "$$f"; done
+	$(GZIP_SITE)
+
+# make test's Playwright run: the browser bundle exactly as it ships (release,
+# hashed names, precompressed, the size budget holds), served by the server
+# the Rust tests just built. Its code is the release server's code (`evals`
+# adds commands only, no route); a release build of it would compile every
+# dependency again, optimised, and took 16 of make test's 48 minutes on CI.
+# `make build` then `make test-e2e` runs the same tests on the release server.
+build-e2e:
+	RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P --frontend-only
+	$(GZIP_SITE)
+	cargo build -p server --bin server
+	mkdir -p target/e2e && cp target/debug/server target/release/hash.txt target/e2e/
 
 test-rust:
 	cargo test --workspace --exclude frontend

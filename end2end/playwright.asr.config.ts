@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import * as path from 'path';
 import { withFakeMicrophone } from './chromium';
-import { siteServer } from './site-server';
+import { serverBinary, siteServer } from './site-server';
 
 // `make eval-asr` only (never `make test`): the site of the last `make build`
 // with the local recognizer (`.ci/asr serve`, Whisper base) behind
@@ -37,7 +37,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     siteServer({
-      server: `${root}/target/release/server`,
+      server: serverBinary,
       port: PORT,
       tmp: path.resolve(__dirname, '.tmp-asr-local'),
       db: 'e2e.db',

@@ -1,10 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 import * as path from 'path';
 import { chromiumLaunch } from './chromium';
-import { mockServer, siteServer } from './site-server';
+import { mockServer, serverBinary, siteServer } from './site-server';
 
-// The tests run against the release server binary that `make build` produced,
-// on its own port and a fresh database, in Debian's Chromium (no browser
+// The tests run against the server binary of `./site-server` (the release
+// one, or the debug one under `make test`), on its own port and a fresh database, in Debian's Chromium (no browser
 // download: the machine has no internet).
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // A second site whose agent is a language model: the scripted
@@ -20,7 +20,7 @@ const tmpAsr = path.resolve(__dirname, '.tmp-asr');
 const root = path.resolve(__dirname, '..');
 const tmp = path.resolve(__dirname, '.tmp');
 const tmpModel = path.resolve(__dirname, '.tmp-model');
-const server = `${root}/target/release/server`;
+const server = serverBinary;
 
 export default defineConfig({
   testDir: './tests',

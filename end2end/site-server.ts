@@ -1,4 +1,12 @@
-// The release server that `make build` produced, as every Playwright config
+import * as path from 'path';
+
+// The server binary the tests start: the release one `make build` produced,
+// or E2E_SERVER (`make test` sets it to the debug build its Rust tests made,
+// beside the release bundle's hash file: the Makefile's `build-e2e`).
+export const serverBinary =
+  process.env.E2E_SERVER ?? path.resolve(__dirname, '..', 'target/release/server');
+
+// The server binary above, as every Playwright config
 // here starts it: a fresh SQLite database `db` in `tmp`, its own port, ready when
 // /healthz answers, one client for the limits (every visit is one browser on
 // 127.0.0.1). `env` adds to (or overrides) those settings.
@@ -22,6 +30,9 @@ export function siteServer(opts: {
       CHAT_TURNS_PER_MINUTE: '1000',
       LEPTOS_SITE_ADDR: `127.0.0.1:${opts.port}`,
       LEPTOS_SITE_ROOT: opts.siteRoot,
+      // cargo-leptos compiles it into the release binary; a debug build
+      // made by `cargo build` reads it here.
+      LEPTOS_OUTPUT_NAME: 'advisor-review',
       RUST_LOG: 'warn',
       ...opts.env,
     },

@@ -1,5 +1,6 @@
 import { test, expect, APIRequestContext } from '@playwright/test';
 import { hydrated, recordSpeech, send, lastSpoken } from './helpers';
+import { serverBinary } from '../site-server';
 
 // What students expect of a review site: the header's name search
 // (pinyin, initials), 有用 on reviews, reviews sorted and filtered by links,
@@ -155,7 +156,6 @@ test('advisors imported from a CSV into the running site are found and ranked', 
   const { execFileSync } = await import('child_process');
   const fs = await import('fs');
   const path = await import('path');
-  const root = path.resolve(__dirname, '..', '..');
   const tmp = path.resolve(__dirname, '..', '.tmp');
   const csv = path.join(tmp, 'import.csv');
   fs.writeFileSync(
@@ -163,7 +163,7 @@ test('advisors imported from a CSV into the running site are found and ranked', 
     'name,title,school,major,directions,bio\n' +
       '司马清川,副教授,南开,航空宇航科学与技术,飞行器设计、空气动力学,研究飞行器气动布局与优化设计。\n',
   );
-  const out = execFileSync(`${root}/target/release/server`, ['import', csv, '--db', `sqlite://${tmp}/e2e.db`], {
+  const out = execFileSync(serverBinary, ['import', csv, '--db', `sqlite://${tmp}/e2e.db`], {
     encoding: 'utf8',
     env: { ...process.env, RUST_LOG: 'warn' },
   });

@@ -30,6 +30,24 @@ use crate::text::clauses::Link;
 use crate::text::opinion::sections::{self, Heading};
 use crate::text::opinion::{Judged, Statement, Topics};
 
+/// "就业的话，整体还不错", "去向：…，整体还可以": a clause that starts with
+/// a word of the whole (`overall.of_topic`, folded) and names nothing else,
+/// when a dimension was named before it in its sentence or section, sums up
+/// that dimension, not the advisor: the clause without the word, to be read
+/// under it.
+pub fn whole_of_topic(
+    words: &[Vec<char>],
+    topics: &Topics<Aspect>,
+    chars: &[char],
+    carry: Option<Aspect>,
+) -> Option<Vec<char>> {
+    if !matches!(carry, Some(Aspect::Dim(_))) || topics.named(chars) != [Aspect::Overall] {
+        return None;
+    }
+    let word = words.iter().find(|w| chars.starts_with(w))?;
+    Some(chars[word.len()..].to_vec())
+}
+
 /// The heading the reader is under.
 #[derive(Debug, Default)]
 pub struct Layout {
@@ -70,7 +88,7 @@ impl Layout {
     /// itself ("人好，钱多" and "但是放养" are statements).
     pub fn enter(
         &mut self,
-        names: &Topics<Dimension>,
+        headings: &Topics<Dimension>,
         clause: &Clause,
         next: Option<&Clause>,
         judges: bool,
@@ -110,7 +128,7 @@ impl Layout {
             && clause.link == Link::None
             && !clause.question_mark
             && !judges;
-        match sections::heading(names, chars).filter(|_| heads) {
+        match sections::heading(headings, chars).filter(|_| heads) {
             Some(Heading::Topic(d)) => {
                 self.topic = Some(d);
                 self.tone = None;

@@ -54,6 +54,9 @@ pub struct CoachLexicon {
     pub judging: Vec<(String, Option<Dimension>, Vec<String>)>,
     /// Words of a judgement of the advisor as a whole.
     pub overall: Vec<String>,
+    /// Those of them that sum up the topic just named instead, when a
+    /// clause starts with one after it ("就业的话，整体还不错").
+    pub overall_of_topic: Vec<String>,
     pub tags: Vec<(String, Vec<String>)>,
 }
 
@@ -86,6 +89,7 @@ impl CoachLexicon {
                 "edit.settle" => lex.edit_settle = terms,
                 "edit.whole" => lex.edit_whole = terms,
                 "overall" => lex.overall = terms,
+                "overall.of_topic" => lex.overall_of_topic = terms,
                 k => {
                     let dim = |d: &str| {
                         Dimension::from_key(d)

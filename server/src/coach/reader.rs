@@ -56,8 +56,13 @@ pub struct Reader {
     /// The dimensions' own names ("学术", "经费"), without the facts that
     /// name one too ("延毕", "早八晚十"): what a bare number follows.
     names: Topics<Dimension>,
+    /// What a heading may name: the dimensions' names and the words that
+    /// name one only with a judgement ("人：老好了", "钱：巨多").
+    heads: Topics<Dimension>,
     acts: Arc<SpeechActs>,
     costly: Vec<String>,
+    /// `overall.of_topic`, longest first (`layout::whole_of_topic`).
+    of_topic: Vec<Vec<char>>,
     edit_words: edits::Words,
 }
 
@@ -66,16 +71,19 @@ impl Reader {
         let mut topics = Topics::new();
         let mut dims = Topics::new();
         let mut names = Topics::new();
+        let mut heads = Topics::new();
         for (d, words) in &lex.dimensions {
             for w in words {
                 topics.add(w, Aspect::Dim(*d), None);
                 dims.add(w, *d, None);
                 names.add(w, *d, None);
+                heads.add(w, *d, None);
             }
         }
         for (d, words) in &lex.weak {
             for w in words {
                 topics.add_weak(w, Aspect::Dim(*d));
+                heads.add(w, *d, None);
             }
         }
         for (kind, d, words) in &lex.judging {
@@ -102,12 +110,22 @@ impl Reader {
             topics,
             dims,
             names,
+            heads,
             acts,
             costly: lex
                 .costly
                 .iter()
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
+            of_topic: {
+                let mut words: Vec<Vec<char>> = lex
+                    .overall_of_topic
+                    .iter()
+                    .map(|w| w.chars().collect())
+                    .collect();
+                words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+                words
+            },
             edit_words: edits::Words::new(lex),
         }
     }
@@ -159,6 +177,8 @@ impl Reader {
             }
         };
         let mut carry: Option<Aspect> = None;
+        // The topic the last clause read judged.
+        let mut valued: Option<Aspect> = None;
         let mut layout = Layout::new(message);
         let (ironic, sarcastic) = (irony::quoted(message), irony::sarcastic(message));
         // The heading each sentence's clauses were read under.
@@ -214,7 +234,7 @@ impl Reader {
             }
             // "【经费】…", "缺点：…": the post's own headings (`Layout`).
             match layout.enter(
-                &self.names,
+                &self.heads,
                 clause,
                 clauses.get(n + 1),
                 opinion::read(&self.topics, &clause.chars, None, false)
@@ -298,7 +318,28 @@ impl Reader {
             if clause.reported {
                 last_said.clear();
             }
-            let mut statements = opinion::read(&self.topics, &clause.chars, carry, asks);
+            // "就业的话，整体还不错": 整体 sums up a topic not yet judged;
+            // after "项目很少，" it is the advisor's whole.
+            let whole = (valued != carry)
+                .then(|| {
+                    super::layout::whole_of_topic(
+                        &self.of_topic,
+                        &self.topics,
+                        &clause.chars,
+                        carry,
+                    )
+                })
+                .flatten();
+            let mut statements = opinion::read(
+                &self.topics,
+                whole.as_deref().unwrap_or(&clause.chars),
+                carry,
+                asks,
+            );
+            valued = statements
+                .iter()
+                .find(|s| matches!(s.judged, Judged::Value(_)))
+                .map(|s| s.topic);
             // "导师十分负责，每篇论文都亲自改": a judgement with no topic at
             // the start of its sentence judges what the next clause names.
             if statements.is_empty() && carry.is_none() && clause.link == Link::None {

@@ -511,3 +511,38 @@ fn a_topic_asked_back_after_a_space_introduces_its_answer() {
     // A denial asked back affirms what it denies.
     assert_eq!(s("让我给他公司画了半年图 这不是压榨是啥")[2], Some(1));
 }
+
+#[test]
+fn the_whole_of_a_topic_just_named_is_that_topic() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("就业的话，整体还不错。"), [None, None, None, Some(4)]);
+    assert_eq!(
+        s("去向：同门大多去了外企和高校做辅导员，整体还可以。"),
+        [None, None, None, Some(3)]
+    );
+    // After the topic was judged, 整体 is the advisor's whole.
+    assert_eq!(
+        s("老师人品没得说，可惜项目很少，整体还是不错的"),
+        [None, Some(2), Some(5), None]
+    );
+}
+
+#[test]
+fn a_separable_verb_said_apart_is_the_word() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(
+        s("老板今天在组会上又发了很大的火，全组没人敢说话")[2],
+        Some(2)
+    );
+    assert_eq!(s("三年了，他从来没跟我们红过一次脸")[2], Some(4));
+}
+
+#[test]
+fn a_word_that_names_a_dimension_only_when_judged_heads_a_line() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("人：老好了"), [None, None, Some(5), None]);
+    assert_eq!(s("钱：一般般"), [None, Some(3), None, None]);
+}

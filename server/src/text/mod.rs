@@ -14,6 +14,8 @@
 //!   initials) and the key a typed query is looked up by.
 //! - [`clauses`], [`opinion`], [`numbers`]: a message cut into clauses, what
 //!   each says of a topic and how strongly, the scores it gives.
+//! - [`separable`]: separable verbs said apart ("发了很大的火") joined
+//!   into the word the lexicons hold (发火).
 //! - [`similar`]: how alike two texts are.
 //! - [`sound`]: names found by how they sound (a recognizer's homophones,
 //!   pinyin typed without an input method, initials).
@@ -30,6 +32,7 @@ pub mod lexfile;
 pub mod names;
 pub mod numbers;
 pub mod opinion;
+pub mod separable;
 pub mod similar;
 pub mod sound;
 pub mod templates;

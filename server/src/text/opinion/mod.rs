@@ -83,6 +83,9 @@ pub fn read<A: Copy + Eq>(
     carry: Option<A>,
     asks: bool,
 ) -> Vec<Statement<A>> {
+    // "发了很大的火": the separable verb the lexicons hold (发火).
+    let joined = super::separable::joined(chars);
+    let chars = joined.as_deref().unwrap_or(chars);
     // "这不是压榨是啥": read as what it affirms.
     let affirmed = irony::affirmed(chars);
     let chars = affirmed.as_deref().unwrap_or(chars);
