@@ -112,6 +112,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-25",
         include_str!("../../evals/dev/asr-requests-25.jsonl"),
     ),
+    (
+        "asr-requests-26",
+        include_str!("../../evals/dev/asr-requests-26.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (

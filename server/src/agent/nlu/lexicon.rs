@@ -177,6 +177,10 @@ pub(crate) enum Filler {
     Always,
     ClauseFinal,
     ClauseInitial,
+    /// Dropped at the start of a clause, and the sentence is a question
+    /// ("请问…", "想问一下…"): what a recognizer that ends it with "。"
+    /// leaves of its question mark.
+    AskInitial,
     Soft,
 }
 
@@ -200,6 +204,8 @@ pub(crate) struct Lists {
     pub direction_stop: WordList,
     pub not_in_name: WordList,
     pub pronoun_bare: WordList,
+    pub asked_for: WordList,
+    pub benefactive: WordList,
     pub person_noun: WordList,
     pub non_person_noun: WordList,
     pub classifier: WordList,
@@ -245,6 +251,8 @@ impl Lists {
             "direction_stop" => &mut self.direction_stop,
             "not_in_name" => &mut self.not_in_name,
             "pronoun_bare" => &mut self.pronoun_bare,
+            "asked_for" => &mut self.asked_for,
+            "benefactive" => &mut self.benefactive,
             "person_noun" => &mut self.person_noun,
             "non_person_noun" => &mut self.non_person_noun,
             "classifier" => &mut self.classifier,
@@ -541,6 +549,7 @@ impl Lexicons {
                 "always" => Filler::Always,
                 "clause_final" => Filler::ClauseFinal,
                 "clause_initial" => Filler::ClauseInitial,
+                "ask_initial" => Filler::AskInitial,
                 "soft" => Filler::Soft,
                 k => panic!("fillers.txt: unknown key {k:?}"),
             };

@@ -193,6 +193,13 @@ pub fn speaks_of_a_person(a: &Analysis, lex: &Lexicons) -> bool {
         || lex.lists.pronoun_bare.occurs_in(&chars)
 }
 
+/// Whether the speaker asks for someone else, the applicant ("我女儿想考…",
+/// "替我儿子问的"): what that person wishes for is the request.
+pub fn asks_for_someone(a: &Analysis, lex: &Lexicons) -> bool {
+    let chars: Vec<char> = a.normalized.chars().collect();
+    lex.lists.asked_for.occurs_in(&chars)
+}
+
 /// One utterance → Analysis. `known_names` are advisor names the caller can
 /// resolve (those on the page plus the current ranking), used for Name references.
 pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {

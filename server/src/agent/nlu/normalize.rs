@@ -19,7 +19,8 @@ use crate::text::utterance::{basic, DE, SEP};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Normalized {
     pub text: String,
-    /// The raw text had a question mark.
+    /// The raw text had a question mark, or began a clause with a
+    /// question's opener ("请问", fillers.txt's `ask_initial`).
     pub question_mark: bool,
     /// A clause-final 呢 was dropped ("第二个呢").
     pub follow_up: bool,
@@ -69,7 +70,7 @@ fn only_fillers_to_clause_end(chars: &[char], mut from: usize, lex: &Lexicons) -
 
 /// Full normalisation of one utterance (see the module doc).
 pub(crate) fn normalize(text: &str, lex: &Lexicons) -> Normalized {
-    let question_mark = text.contains('?') || text.contains('？');
+    let mut question_mark = text.contains('?') || text.contains('？');
     let chars: Vec<char> = basic(text).chars().collect();
     let mut out: Vec<char> = Vec::with_capacity(chars.len());
     let mut follow_up = false;
@@ -89,7 +90,7 @@ pub(crate) fn normalize(text: &str, lex: &Lexicons) -> Normalized {
             let drop = len > main
                 && kinds.iter().any(|k| match k {
                     Filler::Always => true,
-                    Filler::ClauseInitial => at_start,
+                    Filler::ClauseInitial | Filler::AskInitial => at_start,
                     Filler::ClauseFinal => only_fillers_to_clause_end(&chars, after, lex),
                     Filler::Soft => soft_filler_drops(&chars, after, lex),
                 });
@@ -97,6 +98,7 @@ pub(crate) fn normalize(text: &str, lex: &Lexicons) -> Normalized {
                 if chars[i] == '呢' && kinds.contains(&Filler::ClauseFinal) {
                     follow_up = true;
                 }
+                question_mark |= kinds.contains(&Filler::AskInitial);
                 i = after;
                 continue;
             }

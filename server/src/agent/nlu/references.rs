@@ -16,7 +16,9 @@
 //! ("排第一的", "第一和第三"); a bare 第N that is a whole clause before
 //! another ("第一，我想考北大；第二，…") numbers the student's points.
 //! A pronoun after another reference in the same sentence points back at it
-//! and is not repeated.
+//! and is not repeated; one before a wish ("他想报山大", said by a parent)
+//! is the applicant, no advisor, and so is one the speaker does something
+//! for after naming the one they ask for ("我女儿…我帮她了解一下").
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
@@ -402,9 +404,20 @@ pub(crate) fn find(
                 .classifier
                 .suffix_at(&text.chars, tok.end, tok.start)
                 .is_some();
+            // "我儿子…他想报山大": the one the speaker asks for, not an
+            // advisor.
+            let wishes = lex.lists.wish.prefix_at(&text.chars, tok.end).is_some();
+            // "我女儿…我帮她先了解一下": the child, no advisor.
+            let asked_for = lex
+                .lists
+                .benefactive
+                .suffix_at(&text.chars, p, 0)
+                .is_some_and(|b| lex.lists.asked_for.occurs_in(&text.chars[..p - b]));
             for tag in &tok.tags {
                 let r = match *tag {
-                    Tag::Pronoun if !(ends_in_classifier && next_is_thing) => {
+                    Tag::Pronoun
+                        if !(ends_in_classifier && next_is_thing) && !wishes && !asked_for =>
+                    {
                         Some(Reference::Pronoun)
                     }
                     Tag::Ordinal(n) if !next_is_thing => Some(Reference::Ordinal(n)),

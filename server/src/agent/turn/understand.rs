@@ -4,7 +4,8 @@
 //! 北大") the form values come from the student's own clauses alone; the
 //! references and the act from the whole message. Unless the student's own
 //! words ask for the place someone else named and name none of their own
-//! ("听说厦大的新闻学不错，想看看导师"): the place heard of is what the
+//! ("听说厦大的新闻学不错，想看看导师"), or the student asks for the
+//! applicant ("我女儿想考厦大的生物学"): the place heard of is what the
 //! student asks about. A value the student negates ("我不想做机器学习")
 //! leaves the form.
 
@@ -29,10 +30,14 @@ impl Agent {
                 &t.understood.known,
             )
         });
+        // "我女儿…她想考厦门大学的生物学": a parent asks for the applicant,
+        // whose wish is the request.
+        let for_someone = nlu::asks_for_someone(&whole, &self.lexicons);
         let asks_for_the_place_heard_of = own.as_ref().is_some_and(|own| {
             own.school.is_none()
                 && own.major.is_none()
-                && matches!(own.act, Act::ListAdvisors | Act::Recommend | Act::WantExam)
+                && (for_someone
+                    || matches!(own.act, Act::ListAdvisors | Act::Recommend | Act::WantExam))
         });
         t.understood.analysis = if let Some(own) = own.filter(|_| !asks_for_the_place_heard_of) {
             Analysis {

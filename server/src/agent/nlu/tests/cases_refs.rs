@@ -61,6 +61,17 @@ fn pronouns_and_names() {
         ("他老人家脾气好吗", &[Refs(&[Pro]), Act(AskAbout)]),
         ("她严格吗", &[Refs(&[Pro]), Act(AskAbout)]),
         ("这个怎么样", &[Refs(&[Pro]), Act(AskAbout)]),
+        // The applicant a parent speaks for is no advisor.
+        ("他想报临床医学", &[Refs(&[]), Major("临床医学")]),
+        (
+            "我女儿想考临床医学，我帮她了解一下",
+            &[Refs(&[]), Major("临床医学"), Act(AskAbout)],
+        ),
+        ("我帮她问问", &[Refs(&[Pro])]),
+        (
+            "请问这个张三老师。",
+            &[Refs(&[Name("张三")]), Act(AskAbout)],
+        ),
         ("那位呢", &[Refs(&[Pro]), FollowUp]),
         ("张三老师怎么样", &[Refs(&[Name("张三")]), Act(AskAbout)]),
         (
