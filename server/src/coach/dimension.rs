@@ -121,6 +121,9 @@ pub struct Said {
     /// The message corrects what was said before ("记错了，补助一个月两千四"):
     /// what it says replaces earlier scores, even when it is unsure.
     pub corrects: bool,
+    /// The message opens by rejecting what was said before of its last
+    /// dimension (师姐说老板人品极差 → "我倒不觉得"): that score turns over.
+    pub rejects_before: Option<Dimension>,
 }
 
 impl Said {

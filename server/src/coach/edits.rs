@@ -117,6 +117,13 @@ pub struct Words {
     /// The advisor as a whole (`edit.whole`: 总体, 总评): a number after
     /// it is the overall, for no dimension named before.
     whole: WordList,
+    /// A score said to be too high (`edit.too_high`: 不用那么高, 给高了):
+    /// one point down; too low (`edit.too_low`), one up.
+    too_high: WordList,
+    too_low: WordList,
+    /// Before a score in a question, asking back at it (`edit.rhetorical`:
+    /// 还给, 凭什么给): no edit.
+    rhetorical: WordList,
 }
 
 impl Words {
@@ -126,7 +133,19 @@ impl Words {
             all: lex.edit_all.clone(),
             settle: WordList::from_terms(&lex.edit_settle),
             whole: WordList::from_terms(&lex.edit_whole),
+            too_high: WordList::from_terms(&lex.edit_too_high),
+            too_low: WordList::from_terms(&lex.edit_too_low),
+            rhetorical: WordList::from_terms(&lex.edit_rhetorical),
         }
+    }
+
+    /// "前途不用那么高", "关系给低了": a score said to overshoot, as a
+    /// one-point move back → (points, length).
+    fn overshoot(&self, chars: &[char], i: usize) -> Option<(i8, usize)> {
+        self.too_high
+            .prefix_at(chars, i)
+            .map(|l| (-1, l))
+            .or_else(|| self.too_low.prefix_at(chars, i).map(|l| (1, l)))
     }
 }
 
@@ -344,7 +363,8 @@ pub fn parse(
         let mut taken: Vec<(usize, usize)> = Vec::new();
         let mut i = 0;
         while i < chars.len() {
-            if let Some((points, len)) = relative(&chars, i) {
+            if let Some((points, len)) = words.overshoot(&chars, i).or_else(|| relative(&chars, i))
+            {
                 // "再加一分": a move on top of the one before.
                 let again = i > 0 && chars[i - 1] == '再';
                 let moves: Vec<Edit> = match target(i, carry).as_slice() {
@@ -403,6 +423,11 @@ pub fn parse(
             found.extend(
                 score_alone(&chars, &words.settle, after_colon).map(|(at, n)| (at, n as u8)),
             );
+        }
+        // "报销拖成那样还给3分？": a score the student asks back at, the
+        // draft's own, is no edit.
+        if clause.question_mark {
+            found.retain(|(at, _)| words.rhetorical.suffix_at(&chars, *at, 0).is_none());
         }
         found.sort();
         for (at, value) in found {
@@ -473,7 +498,20 @@ pub fn numbers(edits: &[Edit]) -> Vec<(Dimension, u8)> {
 pub fn looks_like_edit(message: &str) -> bool {
     let t = fold(message);
     [
-        "分", "星", "改", "调", "高一", "低一", "高点", "低点", "打高", "打低",
+        "分",
+        "星",
+        "改",
+        "调",
+        "高一",
+        "低一",
+        "高点",
+        "低点",
+        "打高",
+        "打低",
+        "那么高",
+        "那么低",
+        "高了",
+        "低了",
     ]
     .iter()
     .any(|w| t.contains(w))

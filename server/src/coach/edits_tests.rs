@@ -241,3 +241,22 @@ fn a_revision_in_its_own_words_keeps_the_scores_of_other_dimensions() {
         [5, 3, 3, 4]
     );
 }
+
+#[test]
+fn a_score_said_to_overshoot_moves_back_one_point() {
+    assert_eq!(edited([4, 4, 4, 5], "前途不用那么高"), [4, 4, 4, 4]);
+    assert_eq!(edited([4, 2, 4, 4], "经费给低了"), [4, 3, 4, 4]);
+}
+
+#[test]
+fn a_score_asked_back_at_is_no_edit() {
+    assert_eq!(
+        edited(
+            [4, 3, 3, 3],
+            "关系给高了 减一分 经费也降一分 报销拖成那样还给3分？"
+        ),
+        [4, 2, 2, 3]
+    );
+    // A request in a question is one.
+    assert_eq!(edited([4, 3, 3, 3], "能把经费改成2分吗？"), [4, 2, 3, 3]);
+}

@@ -44,6 +44,12 @@ pub struct CoachLexicon {
     /// The advisor as a whole in a line of scores (`edit.whole`: 总评):
     /// a number after it is for no dimension.
     pub edit_whole: Vec<String>,
+    /// A score said to be too high or too low (`edit.too_high`,
+    /// `edit.too_low`): one point back.
+    pub edit_too_high: Vec<String>,
+    pub edit_too_low: Vec<String>,
+    /// Before a score in a question that asks back at it (`edit.rhetorical`).
+    pub edit_rhetorical: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
@@ -88,6 +94,9 @@ impl CoachLexicon {
                 "edit.all" => lex.edit_all = terms,
                 "edit.settle" => lex.edit_settle = terms,
                 "edit.whole" => lex.edit_whole = terms,
+                "edit.too_high" => lex.edit_too_high = terms,
+                "edit.too_low" => lex.edit_too_low = terms,
+                "edit.rhetorical" => lex.edit_rhetorical = terms,
                 "overall" => lex.overall = terms,
                 "overall.of_topic" => lex.overall_of_topic = terms,
                 k => {

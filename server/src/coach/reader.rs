@@ -179,6 +179,7 @@ impl Reader {
         let mut carry: Option<Aspect> = None;
         // The topic the last clause read judged.
         let mut valued: Option<Aspect> = None;
+        let mut rejects_before = None;
         let mut layout = Layout::new(message);
         let (ironic, sarcastic) = (irony::quoted(message), irony::sarcastic(message));
         // The heading each sentence's clauses were read under.
@@ -297,6 +298,37 @@ impl Reader {
                     }
                     carry = Some(*a);
                 }
+                continue;
+            }
+            // "我倒不觉得" opening a message after one that ended on a
+            // dimension: the student rejects what was said there.
+            if n == 0
+                && reported_topics.is_empty()
+                && (clause.refutes || opinion::irony::says_opposite(&clause.chars))
+                && !clause.reported
+                && self.topics.named(&clause.chars).is_empty()
+            {
+                if let Some(d) = before {
+                    rejects_before = Some(d);
+                    carry = Some(Aspect::Dim(d));
+                    continue;
+                }
+            }
+            // "听说老师经费很多，是真的吗？": the student asks whether the
+            // report is true; it is left unsaid ("不知道真的假的" lets it
+            // stand).
+            if opinion::voice::doubts(&clause.chars)
+                && !clause.reported
+                && !reported_topics.is_empty()
+                && self.topics.named(&clause.chars).is_empty()
+            {
+                for a in std::mem::take(&mut reported_topics) {
+                    let i = slot(&mut per, a);
+                    let c = &mut per[i].1;
+                    c.reported.clear();
+                    c.unknown = c.own.is_empty();
+                }
+                last_said.clear();
                 continue;
             }
             // "有人说他人很抠，我进组后发现确实": the student confirms what
@@ -568,6 +600,7 @@ impl Reader {
                 _ => None,
             },
             corrects: clauses.iter().any(|c| c.link == Link::Revision || c.denied),
+            rejects_before,
             ..Said::default()
         };
         for (aspect, c) in per {

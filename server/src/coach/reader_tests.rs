@@ -546,3 +546,26 @@ fn a_word_that_names_a_dimension_only_when_judged_heads_a_line() {
     assert_eq!(s("人：老好了"), [None, None, Some(5), None]);
     assert_eq!(s("钱：一般般"), [None, Some(3), None, None]);
 }
+
+#[test]
+fn a_report_asked_about_is_not_said_and_one_doubted_stands() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("听说老师经费很多，是真的吗？有没有学长说一下"), [None; 4]);
+    assert_eq!(
+        s("据学长说老师组里延毕的挺多的，不知道真的假的。")[3],
+        Some(2)
+    );
+}
+
+#[test]
+fn rejecting_the_message_before_turns_its_score_over() {
+    let r = Reader::load();
+    let mut state = super::super::state::CoachState::new("1".into(), "张三".into());
+    state.take(&r.read_after("师姐说老板人品极差", None), false);
+    state.take(
+        &r.read_after("我倒不觉得，跟了两年没遇到啥问题", state.last_topic),
+        false,
+    );
+    assert_eq!(state.coverage(Dimension::Relationship).score, Some(4));
+}

@@ -179,6 +179,16 @@ impl CoachState {
         if said.last.is_some() {
             self.last_topic = said.last;
         }
+        // "我倒不觉得" after "师姐说老板人品极差": rejected criticism is
+        // praise, rejected praise criticism, unless the message says more.
+        if let Some(d) = said.rejects_before.filter(|d| said.get(*d).is_none()) {
+            let c = self.coverage_mut(d);
+            if let Some(v) = c.score.filter(|v| *v != 3) {
+                c.score = Some(if v < 3 { 4 } else { 2 });
+                c.sure = true;
+                self.scores = None;
+            }
+        }
         for (d, score) in &said.dims {
             let c = self.coverage_mut(*d);
             c.mentioned = true;

@@ -30,15 +30,24 @@ struct Lists {
     others: Vec<String>,
     third: Vec<String>,
     of_writer: Vec<String>,
+    doubt: Vec<String>,
 }
 
 fn lists() -> &'static Lists {
     static L: OnceLock<Lists> = OnceLock::new();
     L.get_or_init(|| {
-        let [own, confirm, quoting, others, third, of_writer] = lexfile::keyed(
+        let [own, confirm, quoting, others, third, of_writer, doubt] = lexfile::keyed(
             "voice.txt",
             LEXICON,
-            ["own", "confirm", "quoting", "others", "third", "of_writer"],
+            [
+                "own",
+                "confirm",
+                "quoting",
+                "others",
+                "third",
+                "of_writer",
+                "doubt",
+            ],
         );
         Lists {
             own,
@@ -47,6 +56,7 @@ fn lists() -> &'static Lists {
             others,
             third,
             of_writer,
+            doubt,
         }
     })
 }
@@ -62,6 +72,12 @@ pub fn own(chars: &[char]) -> bool {
 /// ("确实如此", "是真的").
 pub fn confirms(chars: &[char]) -> bool {
     holds(chars, &lists().confirm)
+}
+
+/// Whether `chars` (a clause, folded) asks whether what was said before it
+/// is true ("是真的吗"): the report is left unsaid, as a question is.
+pub fn doubts(chars: &[char]) -> bool {
+    holds(chars, &lists().doubt)
 }
 
 /// Whether `before` (the start of a clause, folded, up to a word) has
