@@ -180,6 +180,8 @@ impl Reader {
         // The topic the last clause read judged.
         let mut valued: Option<Aspect> = None;
         let mut rejects_before = None;
+        // The heading just read, when it is one word of a topic.
+        let mut headword: Option<Vec<char>> = None;
         let mut layout = Layout::new(message);
         let (ironic, sarcastic) = (irony::quoted(message), irony::sarcastic(message));
         // The heading each sentence's clauses were read under.
@@ -244,6 +246,13 @@ impl Reader {
             ) {
                 Entered::Heading => {
                     carry = layout.topic().map(Aspect::Dim);
+                    // "压力：很大": a heading that is one word of a topic
+                    // is read with the clause right after it, as if said
+                    // in one ("压力很大" is criticism, "很大" alone praise).
+                    headword = (layout.topic().is_some()
+                        && !self.heads.named(&clause.chars).is_empty()
+                        && clause.chars.len() <= 4)
+                        .then(|| clause.chars.clone());
                     continue;
                 }
                 Entered::Within => carry = carry.or(layout.topic().map(Aspect::Dim)),
@@ -362,9 +371,15 @@ impl Reader {
                     )
                 })
                 .flatten();
+            let after_heading: Option<Vec<char>> = std::mem::take(&mut headword)
+                .filter(|_| self.topics.named(&clause.chars).is_empty())
+                .map(|h| h.iter().chain(clause.chars.iter()).copied().collect());
             let mut statements = opinion::read(
                 &self.topics,
-                whole.as_deref().unwrap_or(&clause.chars),
+                after_heading
+                    .as_deref()
+                    .or(whole.as_deref())
+                    .unwrap_or(&clause.chars),
                 carry,
                 asks,
             );

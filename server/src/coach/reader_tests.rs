@@ -569,3 +569,13 @@ fn rejecting_the_message_before_turns_its_score_over() {
     );
     assert_eq!(state.coverage(Dimension::Relationship).score, Some(4));
 }
+
+#[test]
+fn a_heading_of_one_word_is_read_with_the_clause_after_it() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(
+        s("罗老师组的基本信息：\n- 组会：每周四下午，一次两小时左右\n- 补助：学校每月600，老师每月1200\n- 毕业：2021-2023届共9人，均按时毕业\n- 去向：电网3人，读博2人"),
+        [Some(3), Some(3), None, Some(4)]
+    );
+}
