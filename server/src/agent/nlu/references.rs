@@ -416,7 +416,7 @@ pub(crate) fn find(
             for tag in &tok.tags {
                 let r = match *tag {
                     Tag::Pronoun
-                        if !(ends_in_classifier && next_is_thing) && !wishes && !asked_for =>
+                        if !(wishes || asked_for || ends_in_classifier && next_is_thing) =>
                     {
                         Some(Reference::Pronoun)
                     }
