@@ -498,20 +498,7 @@ pub fn numbers(edits: &[Edit]) -> Vec<(Dimension, u8)> {
 pub fn looks_like_edit(message: &str) -> bool {
     let t = fold(message);
     [
-        "分",
-        "星",
-        "改",
-        "调",
-        "高一",
-        "低一",
-        "高点",
-        "低点",
-        "打高",
-        "打低",
-        "那么高",
-        "那么低",
-        "高了",
-        "低了",
+        "分", "星", "改", "调", "高一", "低一", "高点", "低点", "打高", "打低",
     ]
     .iter()
     .any(|w| t.contains(w))

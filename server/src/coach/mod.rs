@@ -7,8 +7,9 @@
 //! - [`lexicon`]: the coach's words (`server/lexicons/coach.txt`)
 //! - [`reader`]: what a message says about each dimension, as a score
 //!   (the language itself is read by `text` and `speech_act`); beside it
-//!   [`layout`], a long post's headings, and [`told`], whose words run on
-//!   and the situations a student tells
+//!   [`layout`], a long post's headings, [`told`], whose words run on
+//!   and the situations a student tells, and [`topics`], what names and
+//!   judges each dimension
 //! - [`edits`]: score edits as students say them ("经费改成2分，学术给5分")
 //! - [`router`]: the router step's structured evaluation and route
 //! - [`graph`]: the steps (verdict, router, follow-up, choose, editor,
@@ -32,6 +33,7 @@ pub mod router;
 pub mod speak;
 pub mod state;
 pub mod told;
+pub mod topics;
 
 use std::sync::Arc;
 

@@ -45,87 +45,23 @@ use super::edits::{self, Edit};
 use super::layout::{Entered, Layout};
 use super::lexicon::CoachLexicon;
 use super::told;
+use super::topics::TopicSets;
 use crate::speech_act::{Clause, SpeechActs};
 use crate::text::clauses::Link;
-use crate::text::opinion::{self, irony, Judged, Topics};
+use crate::text::opinion::{self, irony, Judged};
 
-/// The coach's reader: its topics and the speech acts.
+/// The coach's reader: its topic sets and the speech acts.
 pub struct Reader {
-    topics: Topics<Aspect>,
-    dims: Topics<Dimension>,
-    /// The dimensions' own names ("学术", "经费"), without the facts that
-    /// name one too ("延毕", "早八晚十"): what a bare number follows.
-    names: Topics<Dimension>,
-    /// What a heading may name: the dimensions' names and the words that
-    /// name one only with a judgement ("人：老好了", "钱：巨多").
-    heads: Topics<Dimension>,
+    sets: TopicSets,
     acts: Arc<SpeechActs>,
-    costly: Vec<String>,
-    /// `overall.of_topic`, longest first (`layout::whole_of_topic`).
-    of_topic: Vec<Vec<char>>,
     edit_words: edits::Words,
 }
 
 impl Reader {
     pub fn new(lex: &CoachLexicon, acts: Arc<SpeechActs>) -> Reader {
-        let mut topics = Topics::new();
-        let mut dims = Topics::new();
-        let mut names = Topics::new();
-        let mut heads = Topics::new();
-        for (d, words) in &lex.dimensions {
-            for w in words {
-                topics.add(w, Aspect::Dim(*d), None);
-                dims.add(w, *d, None);
-                names.add(w, *d, None);
-                heads.add(w, *d, None);
-            }
-        }
-        for (d, words) in &lex.weak {
-            for w in words {
-                topics.add_weak(w, Aspect::Dim(*d));
-                heads.add(w, *d, None);
-            }
-        }
-        for (kind, d, words) in &lex.judging {
-            let aspect = d.map_or(Aspect::Overall, Aspect::Dim);
-            for w in words {
-                topics
-                    .add_judging(w, aspect, kind)
-                    .unwrap_or_else(|| panic!("coach.txt: unknown kind {kind}"));
-                if let Some(d) = d {
-                    dims.add(w, *d, None);
-                }
-            }
-        }
-        for w in &lex.overall {
-            topics.add(w, Aspect::Overall, None);
-        }
-        // Demands on the research are rigor ("对论文要求很高": academic
-        // praise); excessive demands are how students are treated.
-        topics.set_demands(
-            vec![Aspect::Dim(Dimension::Academic)],
-            Aspect::Dim(Dimension::Relationship),
-        );
         Reader {
-            topics,
-            dims,
-            names,
-            heads,
+            sets: TopicSets::new(lex),
             acts,
-            costly: lex
-                .costly
-                .iter()
-                .map(|w| crate::text::fold::fold(w))
-                .collect(),
-            of_topic: {
-                let mut words: Vec<Vec<char>> = lex
-                    .overall_of_topic
-                    .iter()
-                    .map(|w| w.chars().collect())
-                    .collect();
-                words.sort_by_key(|w| std::cmp::Reverse(w.len()));
-                words
-            },
             edit_words: edits::Words::new(lex),
         }
     }
@@ -139,13 +75,19 @@ impl Reader {
     /// The dimensions `text` (folded) names.
     pub fn dimensions(&self, text: &str) -> Vec<Dimension> {
         let chars: Vec<char> = text.chars().collect();
-        self.dims.named(&chars)
+        self.sets.dims.named(&chars)
     }
 
     /// The score edits in `message` (see `edits.rs`); `asked` is the
     /// dimension a bare "3分" answers.
     pub fn edits(&self, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
-        edits::parse(&self.dims, &self.names, &self.edit_words, message, asked)
+        edits::parse(
+            &self.sets.dims,
+            &self.sets.names,
+            &self.edit_words,
+            message,
+            asked,
+        )
     }
 
     /// Whether `message` tries to change a score (a number, 改, 高一点 …).
@@ -207,8 +149,8 @@ impl Reader {
         let mut listed: Option<(usize, Vec<Aspect>)> = None;
         // Someone else's words run on through the sentence (`told.rs`).
         let mut clauses = reading.clauses().to_vec();
-        super::layout::judged_items(&self.topics, &mut clauses);
-        told::hearsay_runs_on(&self.topics, &mut clauses);
+        super::layout::judged_items(&self.sets.topics, &mut clauses);
+        told::hearsay_runs_on(&self.sets.topics, &mut clauses);
         for (n, clause) in clauses.iter().enumerate() {
             let after_then = then_seen;
             then_seen |= clause.then;
@@ -232,15 +174,15 @@ impl Reader {
                 }
             }
             // "除了经费少，其他都挺好": the rest is not the topic before.
-            if clause.about_the_rest && self.topics.named(&clause.chars).is_empty() {
+            if clause.about_the_rest && self.sets.topics.named(&clause.chars).is_empty() {
                 carry = None;
             }
             // "【经费】…", "缺点：…": the post's own headings (`Layout`).
             match layout.enter(
-                &self.heads,
+                &self.sets.heads,
                 clause,
                 clauses.get(n + 1),
-                opinion::read(&self.topics, &clause.chars, None, false)
+                opinion::read(&self.sets.topics, &clause.chars, None, false)
                     .iter()
                     .any(|s| matches!(s.judged, Judged::Value(_))),
             ) {
@@ -250,7 +192,7 @@ impl Reader {
                     // is read with the clause right after it, as if said
                     // in one ("压力很大" is criticism, "很大" alone praise).
                     headword = (layout.topic().is_some()
-                        && !self.heads.named(&clause.chars).is_empty()
+                        && !self.sets.heads.named(&clause.chars).is_empty()
                         && clause.chars.len() <= 4)
                         .then(|| clause.chars.clone());
                     continue;
@@ -263,7 +205,7 @@ impl Reader {
             let intro = clause.question_mark
                 && n + 1 < clauses.len()
                 && clause.chars.len() <= 6
-                && !self.topics.named(&clause.chars).is_empty();
+                && !self.sets.topics.named(&clause.chars).is_empty();
             introduced |= intro;
             // "？" asks with the clause it ends ("补助很少 毕业？看他心情"; one
             // before it asks in its own words), unless rhetorical ("为啥…
@@ -282,7 +224,7 @@ impl Reader {
             // "学长说他不给推荐信，其实他给每个人都写了": a correction that
             // names nothing and judges nothing rejects what was reported too.
             let unjudged = || {
-                opinion::read(&self.topics, &clause.chars, carry, asks)
+                opinion::read(&self.sets.topics, &clause.chars, carry, asks)
                     .iter()
                     .all(|s| s.judged == Judged::Mentioned)
             };
@@ -296,7 +238,7 @@ impl Reader {
                 || opinion::irony::says_opposite(&clause.chars))
                 && !clause.reported
                 && !reported_topics.is_empty()
-                && self.topics.named(&clause.chars).is_empty()
+                && self.sets.topics.named(&clause.chars).is_empty()
             {
                 for a in &reported_topics {
                     let i = slot(&mut per, *a);
@@ -315,7 +257,7 @@ impl Reader {
                 && reported_topics.is_empty()
                 && (clause.refutes || opinion::irony::says_opposite(&clause.chars))
                 && !clause.reported
-                && self.topics.named(&clause.chars).is_empty()
+                && self.sets.topics.named(&clause.chars).is_empty()
             {
                 if let Some(d) = before {
                     rejects_before = Some(d);
@@ -329,7 +271,7 @@ impl Reader {
             if opinion::voice::doubts(&clause.chars)
                 && !clause.reported
                 && !reported_topics.is_empty()
-                && self.topics.named(&clause.chars).is_empty()
+                && self.sets.topics.named(&clause.chars).is_empty()
             {
                 for a in std::mem::take(&mut reported_topics) {
                     let i = slot(&mut per, a);
@@ -345,8 +287,8 @@ impl Reader {
             if opinion::voice::confirms(&clause.chars)
                 && !clause.reported
                 && !asks
-                && self.topics.named(&clause.chars).is_empty()
-                && opinion::read(&self.topics, &clause.chars, carry, asks)
+                && self.sets.topics.named(&clause.chars).is_empty()
+                && opinion::read(&self.sets.topics, &clause.chars, carry, asks)
                     .iter()
                     .all(|s| s.judged == Judged::Mentioned)
             {
@@ -364,18 +306,18 @@ impl Reader {
             let whole = (valued != carry)
                 .then(|| {
                     super::layout::whole_of_topic(
-                        &self.of_topic,
-                        &self.topics,
+                        &self.sets.of_topic,
+                        &self.sets.topics,
                         &clause.chars,
                         carry,
                     )
                 })
                 .flatten();
             let after_heading: Option<Vec<char>> = std::mem::take(&mut headword)
-                .filter(|_| self.topics.named(&clause.chars).is_empty())
+                .filter(|_| self.sets.topics.named(&clause.chars).is_empty())
                 .map(|h| h.iter().chain(clause.chars.iter()).copied().collect());
             let mut statements = opinion::read(
-                &self.topics,
+                &self.sets.topics,
                 after_heading
                     .as_deref()
                     .or(whole.as_deref())
@@ -398,22 +340,22 @@ impl Reader {
                             && x.reported == clause.reported
                             && !x.about_someone_else
                     })
-                    .and_then(|x| self.topics.named(&x.chars).first().copied());
+                    .and_then(|x| self.sets.topics.named(&x.chars).first().copied());
                 if ahead.is_some() {
-                    statements = opinion::read(&self.topics, &clause.chars, ahead, asks);
+                    statements = opinion::read(&self.sets.topics, &clause.chars, ahead, asks);
                 }
             }
             // "经费和去向，我不太了解", "学术和人品，都没得说": a clause that
             // only lists topics hands the next clause's judgement, in its
             // sentence, to every one of them, not to the last alone.
             if let Some((_, topics)) = listed.take().filter(|(s, _)| *s == clause.sentence) {
-                if self.topics.named(&clause.chars).is_empty()
+                if self.sets.topics.named(&clause.chars).is_empty()
                     && !statements.is_empty()
                     && statements.iter().all(|s| Some(s.topic) == carry)
                 {
                     for &t in &topics[..topics.len() - 1] {
                         statements.extend(opinion::read(
-                            &self.topics,
+                            &self.sets.topics,
                             &clause.chars,
                             Some(t),
                             asks,
@@ -432,16 +374,16 @@ impl Reader {
                 // "帮我看看排名" names nothing of the review.
                 if let Some(d) = before {
                     statements =
-                        opinion::read(&self.topics, &clause.chars, Some(Aspect::Dim(d)), asks)
+                        opinion::read(&self.sets.topics, &clause.chars, Some(Aspect::Dim(d)), asks)
                             .into_iter()
                             .filter(|s| matches!(s.judged, Judged::Value(_)))
                             .collect();
                 }
             }
-            if statements.is_empty() && self.topics.named(&clause.chars).is_empty() {
+            if statements.is_empty() && self.sets.topics.named(&clause.chars).is_empty() {
                 statements.extend(told::pay(&clause.chars, carry, layout.topic()));
             }
-            layout.apply(&self.names, &clause.chars, &mut statements);
+            layout.apply(&self.sets.names, &clause.chars, &mut statements);
             headed.push((clause.sentence, layout.topic()));
             // 真是"太关心"我们了: quoted praise is meant the other way.
             // "能按时毕业就有鬼了": so is praise the clause says it does not mean.
@@ -497,7 +439,7 @@ impl Reader {
             // topic of its own does too.
             let view_back = clause.gives_view
                 && clause.link == Link::Contrast
-                && self.topics.named(&clause.chars).is_empty();
+                && self.sets.topics.named(&clause.chars).is_empty();
             let back = carry.filter(|_| clause.refers_back || view_back);
             if let Some(topic) = back {
                 statements = statements
@@ -586,7 +528,7 @@ impl Reader {
             }
         }
         // Little money by the sum (`told::little_money`).
-        if let Some(alone) = told::little_money(&clauses, &self.costly) {
+        if let Some(alone) = told::little_money(&clauses, &self.sets.costly) {
             let i = slot(&mut per, Aspect::Dim(Dimension::Funding));
             let c = &mut per[i].1;
             if c.own.is_empty() || alone {

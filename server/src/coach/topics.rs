@@ -1,0 +1,86 @@
+//! The coach's topic sets, built once from coach.txt: the words that name
+//! each dimension (and the advisor as a whole), the facts that judge one,
+//! the words that name one only when a judgement binds to them, and what
+//! a heading or a bare number may name. The reader (`reader.rs`) reads
+//! with them; they are apart because what names a dimension is the
+//! lexicon's business, and how a message is read the reader's.
+
+use super::dimension::{Aspect, Dimension};
+use super::lexicon::CoachLexicon;
+use crate::text::opinion::Topics;
+
+/// What names and judges each dimension.
+pub(super) struct TopicSets {
+    pub topics: Topics<Aspect>,
+    pub dims: Topics<Dimension>,
+    /// The dimensions' own names ("学术", "经费"), without the facts that
+    /// name one too ("延毕", "早八晚十"): what a bare number follows.
+    pub names: Topics<Dimension>,
+    /// What a heading may name: the dimensions' names and the words that
+    /// name one only with a judgement ("人：老好了", "钱：巨多").
+    pub heads: Topics<Dimension>,
+    pub costly: Vec<String>,
+    /// `overall.of_topic`, longest first (`layout::whole_of_topic`).
+    pub of_topic: Vec<Vec<char>>,
+}
+
+impl TopicSets {
+    pub fn new(lex: &CoachLexicon) -> TopicSets {
+        let mut topics = Topics::new();
+        let mut dims = Topics::new();
+        let mut names = Topics::new();
+        let mut heads = Topics::new();
+        for (d, words) in &lex.dimensions {
+            for w in words {
+                topics.add(w, Aspect::Dim(*d), None);
+                dims.add(w, *d, None);
+                names.add(w, *d, None);
+                heads.add(w, *d, None);
+            }
+        }
+        for (d, words) in &lex.weak {
+            for w in words {
+                topics.add_weak(w, Aspect::Dim(*d));
+                heads.add(w, *d, None);
+            }
+        }
+        for (kind, d, words) in &lex.judging {
+            let aspect = d.map_or(Aspect::Overall, Aspect::Dim);
+            for w in words {
+                topics
+                    .add_judging(w, aspect, kind)
+                    .unwrap_or_else(|| panic!("coach.txt: unknown kind {kind}"));
+                if let Some(d) = d {
+                    dims.add(w, *d, None);
+                }
+            }
+        }
+        for w in &lex.overall {
+            topics.add(w, Aspect::Overall, None);
+        }
+        // Demands on the research are rigor ("对论文要求很高": academic
+        // praise); excessive demands are how students are treated.
+        topics.set_demands(
+            vec![Aspect::Dim(Dimension::Academic)],
+            Aspect::Dim(Dimension::Relationship),
+        );
+        let mut of_topic: Vec<Vec<char>> = lex
+            .overall_of_topic
+            .iter()
+            .map(|w| w.chars().collect())
+            .collect();
+        of_topic.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        TopicSets {
+            topics,
+            dims,
+            names,
+            heads,
+            costly: lex
+                .costly
+                .iter()
+                .map(|w| crate::text::fold::fold(w))
+                .collect(),
+            of_topic,
+        }
+    }
+}
