@@ -29,14 +29,15 @@ use crate::speech_act::Clause;
 use crate::text::clauses::Link;
 use crate::text::opinion::sections::{self, Heading};
 use crate::text::opinion::{Judged, Statement, Topics};
+use crate::text::utterance::WordList;
 
 /// "就业的话，整体还不错", "去向：…，整体还可以": a clause that starts with
 /// a word of the whole (`overall.of_topic`, folded) and names nothing else,
 /// when a dimension was named before it in its sentence or section, sums up
 /// that dimension, not the advisor: the clause without the word, to be read
 /// under it.
-pub fn whole_of_topic(
-    words: &[Vec<char>],
+pub(crate) fn whole_of_topic(
+    words: &WordList,
     topics: &Topics<Aspect>,
     chars: &[char],
     carry: Option<Aspect>,
@@ -44,8 +45,8 @@ pub fn whole_of_topic(
     if !matches!(carry, Some(Aspect::Dim(_))) || topics.named(chars) != [Aspect::Overall] {
         return None;
     }
-    let word = words.iter().find(|w| chars.starts_with(w))?;
-    Some(chars[word.len()..].to_vec())
+    let len = words.prefix_at(chars, 0)?;
+    Some(chars[len..].to_vec())
 }
 
 /// The heading the reader is under.

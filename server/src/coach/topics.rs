@@ -8,6 +8,7 @@
 use super::dimension::{Aspect, Dimension};
 use super::lexicon::CoachLexicon;
 use crate::text::opinion::Topics;
+use crate::text::utterance::WordList;
 
 /// What names and judges each dimension.
 pub(super) struct TopicSets {
@@ -20,8 +21,8 @@ pub(super) struct TopicSets {
     /// name one only with a judgement ("人：老好了", "钱：巨多").
     pub heads: Topics<Dimension>,
     pub costly: Vec<String>,
-    /// `overall.of_topic`, longest first (`layout::whole_of_topic`).
-    pub of_topic: Vec<Vec<char>>,
+    /// `overall.of_topic` (`layout::whole_of_topic`).
+    pub of_topic: WordList,
 }
 
 impl TopicSets {
@@ -64,12 +65,6 @@ impl TopicSets {
             vec![Aspect::Dim(Dimension::Academic)],
             Aspect::Dim(Dimension::Relationship),
         );
-        let mut of_topic: Vec<Vec<char>> = lex
-            .overall_of_topic
-            .iter()
-            .map(|w| w.chars().collect())
-            .collect();
-        of_topic.sort_by_key(|w| std::cmp::Reverse(w.len()));
         TopicSets {
             topics,
             dims,
@@ -80,7 +75,7 @@ impl TopicSets {
                 .iter()
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
-            of_topic,
+            of_topic: WordList::from_terms(&lex.overall_of_topic),
         }
     }
 }

@@ -13,6 +13,7 @@
 use std::sync::OnceLock;
 
 use super::lexfile;
+use super::utterance::WordList;
 
 const LEXICON: &str = include_str!("../../lexicons/separable.txt");
 
@@ -22,8 +23,8 @@ const MAX_BETWEEN: usize = 6;
 struct Separable {
     /// (verb, object) of each word.
     words: Vec<(char, Vec<char>)>,
-    /// What may stand between, longest first.
-    between: Vec<Vec<char>>,
+    /// What may stand between.
+    between: WordList,
 }
 
 fn lexicon() -> &'static Separable {
@@ -40,24 +41,28 @@ fn lexicon() -> &'static Separable {
                 (verb, object)
             })
             .collect();
-        let mut between: Vec<Vec<char>> = between.iter().map(|b| b.chars().collect()).collect();
-        between.sort_by_key(|b| std::cmp::Reverse(b.len()));
-        Separable { words, between }
+        Separable {
+            words,
+            between: WordList::from_terms(&between),
+        }
     })
 }
 
 /// Whether `run` is made wholly of what may stand between a verb and its
 /// object (and digits).
-fn only_between(lex: &Separable, mut run: &[char]) -> bool {
-    while let Some(&c) = run.first() {
-        if c.is_ascii_digit() {
-            run = &run[1..];
-            continue;
+fn only_between(lex: &Separable, run: &[char]) -> bool {
+    let mut at = 0;
+    while at < run.len() {
+        let next = lex.between.skip_run(run, at);
+        let next = next
+            + run[next..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+        if next == at {
+            return false;
         }
-        match lex.between.iter().find(|b| run.starts_with(b)) {
-            Some(b) => run = &run[b.len()..],
-            None => return false,
-        }
+        at = next;
     }
     true
 }

@@ -404,20 +404,19 @@ pub(crate) fn find(
                 .classifier
                 .suffix_at(&text.chars, tok.end, tok.start)
                 .is_some();
-            // "我儿子…他想报山大": the one the speaker asks for, not an
-            // advisor.
-            let wishes = lex.lists.wish.prefix_at(&text.chars, tok.end).is_some();
-            // "我女儿…我帮她先了解一下": the child, no advisor.
-            let asked_for = lex
-                .lists
-                .benefactive
-                .suffix_at(&text.chars, p, 0)
-                .is_some_and(|b| lex.lists.asked_for.occurs_in(&text.chars[..p - b]));
+            // "我儿子…他想报山大", "我女儿…我帮她先了解一下": the one the
+            // speaker asks for, not an advisor.
+            let applicant = || {
+                lex.lists.wish.prefix_at(&text.chars, tok.end).is_some()
+                    || lex
+                        .lists
+                        .benefactive
+                        .suffix_at(&text.chars, p, 0)
+                        .is_some_and(|b| lex.lists.asked_for.occurs_in(&text.chars[..p - b]))
+            };
             for tag in &tok.tags {
                 let r = match *tag {
-                    Tag::Pronoun
-                        if !(wishes || asked_for || ends_in_classifier && next_is_thing) =>
-                    {
+                    Tag::Pronoun if !(ends_in_classifier && next_is_thing || applicant()) => {
                         Some(Reference::Pronoun)
                     }
                     Tag::Ordinal(n) if !next_is_thing => Some(Reference::Ordinal(n)),
