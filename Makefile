@@ -52,7 +52,7 @@ build:
 build-e2e:
 	RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 cargo leptos build --release -P --frontend-only
 	$(GZIP_SITE)
-	cargo build -p server --bin server
+	cargo test --workspace --exclude frontend --no-run
 	mkdir -p target/e2e && cp target/debug/server target/release/hash.txt target/e2e/
 
 test-rust:

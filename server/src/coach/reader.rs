@@ -283,7 +283,8 @@ impl Reader {
                 continue;
             }
             // "有人说他人很抠，我进组后发现确实": the student confirms what
-            // was reported last; it is their own word now.
+            // was reported last (the whole run of it); it is their own word
+            // now.
             if opinion::voice::confirms(&clause.chars)
                 && !clause.reported
                 && !asks
@@ -298,7 +299,10 @@ impl Reader {
                     carry = Some(a);
                 }
             }
-            if clause.reported {
+            // A run of someone else's clauses is confirmed as a whole
+            // ("有人说他压榨学生，周末也要来实验室。…确实是这样"), from its
+            // last turn ("经费多但是人很抠，…确实": the stinginess).
+            if clause.reported && (!last_reported_just || clause.link == Link::Contrast) {
                 last_said.clear();
             }
             // "就业的话，整体还不错": 整体 sums up a topic not yet judged;

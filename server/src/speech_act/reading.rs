@@ -187,6 +187,11 @@ impl SpeechActs {
                 None => break,
             }
         }
+        // "他报销特别拖", "他要求太多": a word that opens with a verb of
+        // saying or wanting is the person's doing, not their words.
+        if self.not_report_verb.prefix(&clause[q..]).is_some() {
+            return (false, false);
+        }
         match self.report_verb.prefix(&clause[q..]) {
             Some(len) => (true, q + len == clause.len()),
             None => (false, false),

@@ -125,18 +125,42 @@ fn still_corrects(text: &Text, lex: &Lexicons, t: usize) -> bool {
 }
 
 /// Whether token `t` is a negator standing as a clause of its own (不是,
-/// 不 between pauses): "no", said of what came before.
-fn lone_negator(text: &Text, t: usize) -> bool {
+/// 不 between pauses): "no", said of what came before. One character
+/// that reads as nothing may stand before it ("啊不是", "哦不是"). A
+/// recognizer may move the pause or drop it: a negator ending its clause
+/// before one that opens with 是 ("通信工程不是，是电子信息工程"), or
+/// followed at once by 是 or a word that sounds as it and then a name
+/// ("教育学，不是世心理学"), is the same "no".
+fn lone_negator(text: &Text, lex: &Lexicons, t: usize) -> bool {
     let tok = &text.tokens[t];
-    tok.has_cue(Cue::Negator) && text.clause(tok.start) == (tok.start, tok.end)
+    if !tok.has_cue(Cue::Negator) {
+        return false;
+    }
+    let (cs, ce) = text.clause(tok.start);
+    let c = &text.chars;
+    let is_shi = |i: usize| {
+        c.get(i)
+            .is_some_and(|ch| crate::text::sound::sounds_as(&[*ch], &[SHI]) == Some(true))
+    };
+    let alone =
+        ce == tok.end && (cs == tok.start || (cs + 1 == tok.start && text.token_at(cs).is_none()));
+    let before_shi_clause = ce == tok.end && ce < c.len() && c.get(ce + 1) == Some(&SHI);
+    let shi_then_name = is_shi(tok.end)
+        && text
+            .token_at(tok.end + 1)
+            .is_some_and(|n| named(text, lex, n).is_some_and(|k| k != Named::Advisor));
+    alone || before_shi_clause || shi_then_name
 }
+
+/// 是, which opens the replacement after a "no" ("不是，是心理学").
+const SHI: char = '是';
 
 /// Whether token `i` marks a correction: a cue such as 不对, a lone
 /// negator, or 还是 settling.
 fn marks(text: &Text, lex: &Lexicons, i: usize) -> bool {
     let t = &text.tokens[i];
     t.has_cue(Cue::Correction)
-        || lone_negator(text, i)
+        || lone_negator(text, lex, i)
         || (t.has_cue(Cue::Still) && still_corrects(text, lex, i))
 }
 

@@ -419,6 +419,15 @@ pub(crate) fn add(text: &mut Text, lex: &Lexicons, names: &SoundIndex<Tag>) {
         matches.extend(names.find(&text.chars, |i| free(i) || one_char_preference(i)));
     }
     matches.retain(|m| kind(&m.value).is_some_and(|k| missing.contains(&k)));
+    // A kind read before the correction is listened for only after it: the
+    // name taken back is not heard again as a name like it ("华东师大的教育
+    // 学，不是，是心理学" keeps 华东师大, not 华中师大 heard over it).
+    let read_before = |k: Kind| {
+        text.tokens
+            .iter()
+            .any(|t| t.end <= after && t.tags.iter().any(|g| kind(g) == Some(k)))
+    };
+    matches.retain(|m| m.start >= after || kind(&m.value).is_none_or(|k| !read_before(k)));
     // Close ones first, then the closest; at equal distance the longer
     // stretch, then more of the name's own characters.
     matches.sort_by(|a, b| {

@@ -58,7 +58,18 @@ fn taken_back(t: &Text, lex: &Lexicons, corrections: &correction::Corrections, a
     let Some((after, kinds)) = corrections.taken_back() else {
         return;
     };
-    let rest: String = t.chars[after..].iter().collect();
+    // The replacement's own words: up to the end of the clause of the first
+    // name read after the correction ("北邮软件工程，啊不是，是网安，帮我看下
+    // 导师": the request after it replaces nothing).
+    let named_after = t.tokens.iter().find(|tok| {
+        tok.start >= after
+            && matches!(
+                tok.kind(lex),
+                Some(tokens::Kind::School | tokens::Kind::Major | tokens::Kind::Direction)
+            )
+    });
+    let until = named_after.map_or(t.chars.len(), |tok| t.clause(tok.start).1);
+    let rest: String = t.chars[after..until].iter().collect();
     let unread_after = a.unexplained.iter().any(|f| rest.contains(f.as_str()));
     let read_after = |kind: tokens::Kind| {
         t.tokens
@@ -67,7 +78,12 @@ fn taken_back(t: &Text, lex: &Lexicons, corrections: &correction::Corrections, a
     };
     let near_after = |group: u8| {
         !lex.sound
-            .nearest(&t.chars[after..], |i| !t.in_strong(after + i), group, 1)
+            .nearest(
+                &t.chars[after..until],
+                |i| !t.in_strong(after + i),
+                group,
+                1,
+            )
             .is_empty()
     };
     if kinds.contains(&correction::Named::School)

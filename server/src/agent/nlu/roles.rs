@@ -268,16 +268,25 @@ pub(crate) fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
 /// Rewrites the tags of every multi-meaning token to the one meaning that applies.
 pub(crate) fn resolve(text: &mut Text, lex: &Lexicons) {
     drop_background(text, lex);
-    let pure_major = text
+    // A major said after a correction replaces the one before it ("北邮软件
+    // 工程，不是，是网安"): only a major on its own side of the correction
+    // makes it a direction.
+    let corrections = super::correction::read(text, lex, &[]);
+    let corrected_at = corrections.last_end.filter(|_| corrections.said_last);
+    let pure_majors: Vec<usize> = text
         .tokens
         .iter()
-        .any(|t| !t.majors().is_empty() && t.direction().is_none() && t.schools().is_empty());
+        .filter(|t| !t.majors().is_empty() && t.direction().is_none() && t.schools().is_empty())
+        .map(|t| t.start)
+        .collect();
     for idx in 0..text.tokens.len() {
         let tok = &text.tokens[idx];
         let has_dir = tok.direction().is_some();
         let has_major = !tok.majors().is_empty();
         let has_school = !tok.schools().is_empty();
         let has_act = tok.is_act_cue();
+        let side = |p: usize| corrected_at.is_some_and(|c| p >= c);
+        let pure_major = pure_majors.iter().any(|&p| side(p) == side(tok.start));
         let keep_direction = if has_dir && has_major {
             Some(direction_context(text, idx, false).unwrap_or(pure_major))
         } else if has_dir && has_act {

@@ -33,18 +33,17 @@ struct Situation {
     turned: Option<i8>,
 }
 
-/// The negators that turn a situation, read just before a slot's word.
-const TURNS: [&str; 9] = [
-    "从不",
-    "从来不",
-    "从没",
-    "从来没",
-    "不",
-    "没",
-    "不用",
-    "不会",
-    "很少",
-];
+/// Words that turn a situation beside the judgement words' negators
+/// ("很少在周末找人": seldom is not at all, for a situation).
+const TURNS: [&str; 1] = ["很少"];
+
+/// Whether `before` (the characters just before a slot's word) ends with a
+/// negator: the judgement words' own (`opinion.txt`, "不怎么催") or
+/// [`TURNS`], right before the word or before 在 ("从不在周末找人").
+fn turned_by(before: &str) -> bool {
+    let ends = |t: &str| before.ends_with(t) || before.ends_with(&format!("{t}在"));
+    super::words::negators().iter().any(|t| ends(t)) || TURNS.iter().any(|t| ends(t))
+}
 
 fn table() -> &'static [Situation] {
     static T: OnceLock<Vec<Situation>> = OnceLock::new();
@@ -124,10 +123,8 @@ pub fn find_in(chars: &[char]) -> Vec<(&'static str, i8)> {
                 .filter(|(i, _)| !writers_own(chars, *i))
                 .min();
             if let Some((i, _)) = at {
-                let before: String = chars[i.saturating_sub(4)..i].iter().collect();
-                turned |= TURNS
-                    .iter()
-                    .any(|t| before.ends_with(t) || before.ends_with(&format!("{t}在")));
+                let before: String = chars[i.saturating_sub(5)..i].iter().collect();
+                turned |= turned_by(&before);
                 // "从来不把学生当劳动力": the negator before 把 and its object.
                 let wider: String = chars[i.saturating_sub(8)..i].iter().collect();
                 turned |= wider.contains("不把") || wider.contains("没把");
@@ -164,5 +161,7 @@ mod tests {
             [("academic", -1), ("academic", -2)]
         );
         assert!(f("我没看过他的论文").is_empty());
+        // Every negator of the judgement words turns it.
+        assert_eq!(f("他也不怎么催，过年还发红包"), [("relationship", 1)]);
     }
 }

@@ -53,6 +53,28 @@ pub enum Word {
     Strict,
 }
 
+/// Every negator of the judgement words (`negator`, `.strong`, `.hedged`),
+/// longest first: what else reads text for negation (a situation's slot
+/// word, "不怎么催") reads the same words.
+pub(super) fn negators() -> &'static [String] {
+    static N: OnceLock<Vec<String>> = OnceLock::new();
+    N.get_or_init(|| {
+        let mut out: Vec<String> = lexfile::parse("opinion.txt", LEXICON)
+            .into_iter()
+            .filter(|e| {
+                matches!(
+                    Word::from_key(&e.key),
+                    Some(Word::Negator | Word::StrongNegator | Word::HedgedNegator)
+                )
+            })
+            .flat_map(|e| e.terms.into_iter().map(|t| super::super::fold::fold(&t)))
+            .collect();
+        out.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
+        out.dedup();
+        out
+    })
+}
+
 impl Word {
     fn from_key(key: &str) -> Option<Word> {
         Some(match key {

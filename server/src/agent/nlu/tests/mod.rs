@@ -5,6 +5,7 @@
 pub(crate) mod fixture;
 
 mod cases_acts;
+mod cases_corrections;
 mod cases_faq;
 mod cases_heard;
 mod cases_lexicon;
