@@ -246,5 +246,11 @@ mod tests {
         assert!(lex.read("我听说西电不错").has_reported());
         let r = lex.read("你听说过西电吗？我想报网安");
         assert!(!r.has_reported(), "the student asks the agent");
+        // A word that opens with a verb of saying or wanting is a deed.
+        assert!(!lex.read("但他报销特别拖").has_reported());
+        assert!(!lex.read("他要求太多").has_reported());
+        assert!(lex.read("他要我们周末来").has_reported());
+        // Rumours passed round a group report too.
+        assert!(lex.read("考研群里传他PUA学生").has_reported());
     }
 }

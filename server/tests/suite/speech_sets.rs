@@ -116,6 +116,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-26",
         include_str!("../../evals/dev/asr-requests-26.jsonl"),
     ),
+    (
+        "asr-requests-27",
+        include_str!("../../evals/dev/asr-requests-27.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (
