@@ -91,11 +91,11 @@ fn strip_noise(mut s: &str, noise: &[&str]) -> String {
 /// The other names of the catalog's entries, by canonical name: in English
 /// and the Latin abbreviations (`server/lexicons/catalog_english.txt`), and
 /// the schools' former names (`server/lexicons/catalog_former.txt`).
-fn other_names() -> HashMap<&'static str, Vec<&'static String>> {
-    static NAMES: std::sync::OnceLock<Vec<crate::text::lexfile::Entry>> =
-        std::sync::OnceLock::new();
-    let entries = NAMES.get_or_init(|| {
-        [
+fn other_names() -> &'static HashMap<String, Vec<String>> {
+    static NAMES: std::sync::OnceLock<HashMap<String, Vec<String>>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        for (file, text) in [
             (
                 "catalog_english.txt",
                 include_str!("../../lexicons/catalog_english.txt"),
@@ -104,25 +104,20 @@ fn other_names() -> HashMap<&'static str, Vec<&'static String>> {
                 "catalog_former.txt",
                 include_str!("../../lexicons/catalog_former.txt"),
             ),
-        ]
-        .into_iter()
-        .flat_map(|(file, text)| crate::text::lexfile::parse(file, text))
-        .collect()
-    });
-    let mut out: HashMap<&'static str, Vec<&'static String>> = HashMap::new();
-    for e in entries {
-        out.entry(e.key.as_str())
-            .or_default()
-            .extend(e.terms.iter());
-    }
-    out
+        ] {
+            for e in crate::text::lexfile::parse(file, text) {
+                out.entry(e.key).or_default().extend(e.terms);
+            }
+        }
+        out
+    })
 }
 
 /// Adds the names of `extra` an entry does not have yet.
-fn add_aliases(aliases: &mut Vec<String>, extra: Option<&Vec<&String>>) {
+fn add_aliases(aliases: &mut Vec<String>, extra: Option<&Vec<String>>) {
     for term in extra.into_iter().flatten() {
         if !aliases.iter().any(|a| a.eq_ignore_ascii_case(term)) {
-            aliases.push((*term).clone());
+            aliases.push(term.clone());
         }
     }
 }

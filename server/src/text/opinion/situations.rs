@@ -41,7 +41,8 @@ const TURNS: [&str; 1] = ["很少"];
 /// negator: the judgement words' own (`opinion.txt`, "不怎么催") or
 /// [`TURNS`], right before the word or before 在 ("从不在周末找人").
 fn turned_by(before: &str) -> bool {
-    let ends = |t: &str| before.ends_with(t) || before.ends_with(&format!("{t}在"));
+    let before_zai = before.strip_suffix('在');
+    let ends = |t: &str| before.ends_with(t) || before_zai.is_some_and(|b| b.ends_with(t));
     super::words::negators().iter().any(|t| ends(t)) || TURNS.iter().any(|t| ends(t))
 }
 
