@@ -6,6 +6,11 @@
 //! lexicon trie first, so a filler inside a longer known word ("哈" in
 //! "哈尔滨工业大学") is never dropped.
 //!
+//! Before anything is folded, a run of capitals a recognizer wrote for a
+//! spelled abbreviation ("BKU" for PKU, "U.S.C.B." for USTC) is written as
+//! the one abbreviation it sounds like, letter by letter (`text::sound`):
+//! folding loses the capitals that tell it from a word.
+//!
 //! The first stage, [`basic`] (width, case, punctuation, spaces), is the
 //! spelling every lexicon term is stored in, so it lives below the lexicons
 //! in `words`; this module adds what needs them (fillers, numerals) and so
@@ -24,6 +29,46 @@ pub(crate) struct Normalized {
     pub question_mark: bool,
     /// A clause-final 呢 was dropped ("第二个呢").
     pub follow_up: bool,
+}
+
+/// How much nearer than any other abbreviation the one a run of capitals
+/// is written as must sound.
+const LETTERS_MARGIN: f32 = 0.25;
+
+/// `text` with each run of capitals that sounds like one abbreviation of
+/// the lexicons, and no other about as near, written as that abbreviation.
+fn abbreviations_spelled<'a>(text: &'a str, lex: &Lexicons) -> std::borrow::Cow<'a, str> {
+    if !text.chars().any(|c| c.is_ascii_uppercase()) {
+        return text.into();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let heard = lex.sound.abbreviations_heard(&chars);
+    let mut runs: Vec<(usize, usize, &[u8])> = Vec::new();
+    for h in &heard {
+        let rivals = heard.iter().any(|o| {
+            o.start == h.start && o.value != h.value && o.distance <= h.distance + LETTERS_MARGIN
+        });
+        let nearest = heard
+            .iter()
+            .filter(|o| o.start == h.start)
+            .all(|o| o.distance >= h.distance);
+        if h.distance > 0.0 && nearest && !rivals && !runs.iter().any(|r| r.0 == h.start) {
+            runs.push((h.start, h.end, h.letters));
+        }
+    }
+    if runs.is_empty() {
+        return text.into();
+    }
+    runs.sort_unstable_by_key(|r| r.0);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, letters) in runs {
+        out.extend(&chars[at..start]);
+        out.extend(letters.iter().map(|&b| b as char));
+        at = end;
+    }
+    out.extend(&chars[at..]);
+    out.into()
 }
 
 /// Whether the soft filler ("那个"/"这个") that ends before `after` should be
@@ -71,7 +116,8 @@ fn only_fillers_to_clause_end(chars: &[char], mut from: usize, lex: &Lexicons) -
 /// Full normalisation of one utterance (see the module doc).
 pub(crate) fn normalize(text: &str, lex: &Lexicons) -> Normalized {
     let mut question_mark = text.contains('?') || text.contains('？');
-    let chars: Vec<char> = basic(text).chars().collect();
+    let text = abbreviations_spelled(text, lex);
+    let chars: Vec<char> = basic(&text).chars().collect();
     let mut out: Vec<char> = Vec::with_capacity(chars.len());
     let mut follow_up = false;
     let mut i = 0;

@@ -26,12 +26,16 @@
 //! stretch ("beijing daxue", "bei da") joined and looked up among the
 //! names' toneless spellings, and a word without vowels among their
 //! initials where the initials name one entry only ("bjdx", "jsj").
+//! A Latin abbreviation ("PKU") is also kept by its letters, and a run of
+//! capitals a recognizer wrote for it ("BKU") compared with it by how the
+//! letters' names sound ([`letters`]).
 
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap as HashMap;
 
 mod align;
+mod letters;
 mod near;
 mod syllable;
 
@@ -132,6 +136,20 @@ pub enum How {
     Initials,
 }
 
+/// A run of capitals that sounds, letter by letter, like an abbreviation
+/// of the index ([`SoundIndex::abbreviations_heard`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spelled<'a, T> {
+    /// Character positions `[start, end)` in the text given.
+    pub start: usize,
+    pub end: usize,
+    /// The abbreviation, in capitals.
+    pub letters: &'a [u8],
+    pub value: &'a T,
+    /// The edit distance by letter sound.
+    pub distance: f32,
+}
+
 /// The runs `[start, end)` of two Han characters or more of `text` where
 /// `free(i)`: the stretches a name may be heard in.
 fn han_runs(text: &[char], free: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
@@ -159,6 +177,8 @@ pub struct SoundIndex<T> {
     entries: Vec<Entry<T>>,
     by_pinyin: HashMap<String, Vec<u32>>,
     by_initials: HashMap<String, Vec<u32>>,
+    /// Abbreviations, by their letters in capitals.
+    letters: Vec<(Vec<u8>, T)>,
     /// How many names of each group hold each character, and how many
     /// names each group has: a character in many names of its kind (大 and
     /// 学 in schools) says little about which one was meant.
@@ -188,6 +208,7 @@ impl<T> Default for SoundIndex<T> {
             entries: Vec::new(),
             by_pinyin: HashMap::default(),
             by_initials: HashMap::default(),
+            letters: Vec::new(),
             char_names: HashMap::default(),
             group_names: HashMap::default(),
             derived: OnceLock::new(),
@@ -228,6 +249,12 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
     /// [`insert`](Self::insert) among the names of one `group` (schools,
     /// majors…): which characters are common is judged within it.
     pub fn insert_in(&mut self, name: &str, value: T, group: u8) {
+        if let Some(abbr) = letters::abbreviation(name) {
+            if !self.letters.iter().any(|(a, v)| *a == abbr && *v == value) {
+                self.letters.push((abbr, value));
+            }
+            return;
+        }
         let chars: Vec<char> = name.chars().filter(|&c| is_han(c)).collect();
         if chars.len() < 2 || chars.len() > MAX_SYLLABLES || chars.len() != name.chars().count() {
             return;
@@ -323,11 +350,11 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() + self.letters.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.letters.is_empty()
     }
 
     /// Every stretch of `text` that sounds like, or is typed as, a name of
@@ -480,6 +507,35 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
             how,
             close: true,
         }
+    }
+
+    /// Every run of capitals in `text` (as written: case is what tells a
+    /// spelled abbreviation from a word, so before any folding) within an
+    /// abbreviation's [`letters::tolerance`], its own letters more or less
+    /// one, with each abbreviation it is near.
+    pub fn abbreviations_heard(&self, text: &[char]) -> Vec<Spelled<'_, T>> {
+        let mut out = Vec::new();
+        if self.letters.is_empty() {
+            return out;
+        }
+        for (start, end, heard) in letters::capital_runs(text, |_| true) {
+            for (abbr, value) in &self.letters {
+                if heard.len().abs_diff(abbr.len()) > 1 {
+                    continue;
+                }
+                let distance = letters::distance(&heard, abbr);
+                if distance <= letters::tolerance(abbr.len()) {
+                    out.push(Spelled {
+                        start,
+                        end,
+                        letters: abbr,
+                        value,
+                        distance,
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Latin stretches: words joined into a toneless spelling, or one
