@@ -5,7 +5,8 @@
 //!   设备比较老旧" is all hearsay. A clause after someone else's, in the
 //!   same sentence, that judges by its own words and is not in the
 //!   writer's own voice (`text::opinion::voice`: 我, 面试, 进组 …), goes on
-//!   with their words; a clause that says nothing of a topic neither joins
+//!   with their words, and so does one that tells a situation ("据说经费一分
+//!   钱都没有，学生开会都得自己出钱": the rumour's, not the student's); a clause that says nothing of a topic neither joins
 //!   nor ends them; a reaction with no topic ("这也太离谱了吧") stays the
 //!   writer's. So the applicant's own impression, when it comes, wins over
 //!   all of what they heard.
@@ -39,7 +40,9 @@ pub fn hearsay_runs_on(topics: &Topics<Aspect>, clauses: &mut [Clause]) {
             && !opinion::voice::own(&c.chars);
         if !goes_on {
             run = None;
-        } else if !opinion::read(topics, &c.chars, None, false).is_empty() {
+        } else if !opinion::read(topics, &c.chars, None, false).is_empty()
+            || !opinion::situations::find_in(&c.chars).is_empty()
+        {
             c.reported = true;
         }
     }
@@ -60,11 +63,18 @@ pub fn situations(
         if replaced(sentence) {
             continue;
         }
-        let told: Vec<char> = clauses
+        // Clauses kept apart, so that a negator ending one does not turn
+        // a word starting the next ("经费一分钱木有，开会都自己垫").
+        let mut told: Vec<char> = Vec::new();
+        for c in clauses
             .iter()
             .filter(|c| c.sentence == sentence && !c.reported)
-            .flat_map(|c| c.chars.iter().copied())
-            .collect();
+        {
+            if !told.is_empty() {
+                told.push(',');
+            }
+            told.extend(c.chars.iter().copied());
+        }
         let under = headed
             .iter()
             .rev()

@@ -298,6 +298,12 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
                     i = after;
                     continue;
                 }
+                // "三分半", "四星半": a half, rounded up as "3.5分" is.
+                let (value, after) = if chars.get(after) == Some(&'半') && value < 5 {
+                    (value + 1, after + 1)
+                } else {
+                    (value, after)
+                };
                 out.push(ScoreWord {
                     value: value as u8,
                     start: i,

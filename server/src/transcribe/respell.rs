@@ -5,7 +5,8 @@
 //! heard 学长想咨询一下 as 学长想资讯一下, 想考华科 as 向考华科, 老师的主页
 //! as 老师的主业. The names are matched by sound where they are read
 //! (`agent::nlu::heard`); the words the understanding keys on (想考, 咨询,
-//! 主页: the cues of `lexicons/cues.txt` and `lexicons/speech_acts.txt`)
+//! 主页: the cues of `lexicons/cues.txt` and `lexicons/speech_acts.txt`;
+//! 头一个, 倒数: the positions of a ranking in `lexicons/references.txt`)
 //! are matched as written, so a homophone of one reads as nothing. Here,
 //! in a transcript only (what a student types is what they meant), a
 //! stretch that reads, character by character, with the same toneless
@@ -24,6 +25,7 @@ use crate::text::trie::Trie;
 const CUES: &str = include_str!("../../lexicons/cues.txt");
 const ARTIFACTS: &str = include_str!("../../lexicons/transcript_artifacts.txt");
 const SPEECH_ACTS: &str = include_str!("../../lexicons/speech_acts.txt");
+const REFERENCES: &str = include_str!("../../lexicons/references.txt");
 
 /// The words, by sound: every term of two to six Han characters.
 struct Words {
@@ -40,6 +42,11 @@ fn words() -> &'static Words {
         let terms = lexfile::parse("cues.txt", CUES)
             .into_iter()
             .chain(lexfile::parse("speech_acts.txt", SPEECH_ACTS))
+            .chain(
+                lexfile::parse("references.txt", REFERENCES)
+                    .into_iter()
+                    .filter(|e| e.key.starts_with("ordinal.") || e.key.starts_with("from_end")),
+            )
             .flat_map(|e| e.terms);
         for t in terms {
             let n = t.chars().count();
@@ -72,12 +79,19 @@ pub fn respell(text: &str, is_name: impl Fn(&[char]) -> bool) -> String {
         written[start..end].iter_mut().for_each(|w| *w = true);
     }
     // Two homophones alone are as likely a name: one character must be
-    // the word's own.
+    // the word's own. A word may hold a site word written already (头一个
+    // holds 一个 in "投一个") but changes none of its characters.
     let mut found: Vec<(usize, usize, usize, String)> = words
         .index
-        .homophones(&chars, |i| !written[i])
+        .homophones(&chars, |_| true)
         .into_iter()
         .filter(|h| h.same >= 1)
+        .filter(|h| {
+            h.value
+                .chars()
+                .enumerate()
+                .all(|(i, c)| chars[h.start + i] == c || !written[h.start + i])
+        })
         .map(|h| (h.start, h.end, h.same, h.value))
         .collect();
     found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
@@ -196,6 +210,8 @@ mod tests {
         );
         assert_eq!(respell("点开严风翔老师的主业"), "点开严风翔老师的主页");
         assert_eq!(respell("我是想资讯一下北大"), "我是想咨询一下北大");
+        // A ranking's positions are the site's words too.
+        assert_eq!(respell("投一个老师,跟我讲讲他"), "头一个老师,跟我讲讲他");
     }
 
     #[test]

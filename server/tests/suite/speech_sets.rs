@@ -120,6 +120,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-27",
         include_str!("../../evals/dev/asr-requests-27.jsonl"),
     ),
+    (
+        "asr-requests-28",
+        include_str!("../../evals/dev/asr-requests-28.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (

@@ -196,6 +196,16 @@ fn release_embedded(text: &mut Text, lex: &Lexicons) {
     }
 }
 
+/// The one school of the catalog `name` shortens word by word
+/// (`text::names::abbreviates`: 哈尔滨工大), if only one.
+fn abbreviated_school(lex: &Lexicons, name: &[char]) -> Option<usize> {
+    let mut found = lex.schools.iter().enumerate().filter(|(_, full)| {
+        crate::text::names::abbreviates(name, &full.chars().collect::<Vec<char>>())
+    });
+    let (i, _) = found.next()?;
+    found.next().is_none().then_some(i)
+}
+
 /// Finds an unknown school and an unknown major; preference words inside
 /// them ("自由大学", "生物医学工程专业") stop counting as preferences.
 pub(crate) fn unknown_names(text: &mut Text, lex: &Lexicons) -> Unknown {
@@ -219,8 +229,12 @@ pub(crate) fn unknown_names(text: &mut Text, lex: &Lexicons) -> Unknown {
                     if plausible_name(lex, &text.chars[s..p], SCHOOL_NAME_MAX)
                         && !super::roles::in_background(text, lex, s)
                     {
-                        out.school = Some(text.string(s, p + len));
-                        swallow(text, s, p);
+                        if let Some(i) = abbreviated_school(lex, &text.chars[s..p + len]) {
+                            text.insert_token(s, p + len, vec![Tag::School(i)]);
+                        } else {
+                            out.school = Some(text.string(s, p + len));
+                            swallow(text, s, p);
+                        }
                     }
                 }
             }

@@ -94,9 +94,10 @@ fn ordinal_at(
     if n == 0 || !follow_ok(text, lex, q, classified) {
         return None;
     }
-    // "第一，…；第二，…" numbers the student's points, not advisors.
+    // "第一，…；第二，…" numbers the student's points, not advisors (倒数
+    // numbers none: "倒数第一那个，点开看看").
     let (cs, ce) = text.clause(p);
-    if !classified && cs == p && ce == q && ce < text.chars.len() {
+    if !classified && mark == p && cs == p && ce == q && ce < text.chars.len() {
         return None;
     }
     let idx = (n - 1) as usize;

@@ -211,6 +211,30 @@ fn school_heard_as_a_major(
             }),
         }
     };
+    // Named as a school ("学校是统计，专业是土木"): the frame decides as
+    // the major after 的 does; the other major said, if any, is the major.
+    let framed = spans
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(k, &(start, end))| {
+            let school = text
+                .tokens
+                .iter()
+                .any(|t| t.end == start && t.has_cue(Cue::IntroSchool))
+                .then(|| sounds_like_a_school((start, end), true))
+                .flatten()?;
+            let other = majors
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|&(j, m)| j != k && *m != majors[k])
+                .map(|(_, m)| m.clone());
+            Some((school, other))
+        });
+    if framed.is_some() {
+        return framed;
+    }
     // The last pair first: of "还是考统计的土木" the major settled on is the last.
     let before_another = spans
         .windows(2)
@@ -255,6 +279,8 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     let mut said: [Vec<Slot>; 2] = [Vec::new(), Vec::new()];
     let mut every_major_start: Vec<usize> = Vec::new();
     let mut directions: Vec<String> = Vec::new();
+    // Majors whose names were said as a direction ("人工智能方向").
+    let mut direction_majors: Vec<usize> = Vec::new();
     let mut dropped_direction = false;
     for (i, t) in text.tokens.iter().enumerate() {
         let (which, cands, names) = match t.kind(lex) {
@@ -266,8 +292,23 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
                     out.rejected.push((t.start, name));
                     dropped_direction = true;
                     out.replaced |= negation::replaced(text, lex, i);
-                } else if !directions.contains(&name) {
-                    directions.push(name);
+                } else {
+                    if !directions.contains(&name) {
+                        directions.push(name);
+                    }
+                    // The words' own tags, before the roles chose the
+                    // direction.
+                    let words = lex
+                        .trie
+                        .longest(&text.chars, t.start)
+                        .filter(|&(len, _)| len == t.end - t.start);
+                    for tag in words.map_or(&[][..], |(_, tags)| &tags[..]) {
+                        if let Tag::Major(m) = *tag {
+                            if !direction_majors.contains(&m) {
+                                direction_majors.push(m);
+                            }
+                        }
+                    }
                 }
                 continue;
             }
@@ -347,6 +388,15 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
                 .flatten()
         })
         .or_else(|| pick(&kept[1]));
+    // A school and no major said, but a direction that is a major's name
+    // ("浙大，人工智能方向哪个老师好"): a first request for that field; it
+    // is the major too. (Without a school it may be a direction added to a
+    // form whose major is set: "我想做人工智能".)
+    if out.major.is_none() && kept[1].is_empty() && !kept[0].is_empty() {
+        if let [m] = direction_majors[..] {
+            out.major = Some(Slot::One(lex.majors[m].clone()));
+        }
+    }
     if out.school.is_none() {
         // A choice settled on (还是…) keeps its last major: a school heard in
         // the major before it is read only when that major is its owner.

@@ -168,9 +168,54 @@ pub fn query_key(query: &str) -> String {
     }
 }
 
+/// Whether `short` is an abbreviation of the institution's name `full`
+/// the way Chinese shortens one: each word of the name kept whole, cut
+/// to its first characters or left out, in order; the first word never
+/// left out and the last (大学) cut to its first character: 哈尔滨工大 and
+/// 中国科大 for 哈尔滨工业大学 and 中国科学技术大学, but not 北京工大 for
+/// 北京理工大学 (理工 is not cut to 工: that is 北京工业大学, another
+/// school) nor 东北大学 for 东北师范大学.
+/// An institution's name is read as words of two characters from its end
+/// (大学, 工业, 尔滨, 哈): a place of three characters then keeps its first
+/// alone or whole, as it is said. Three characters at least.
+pub fn abbreviates(short: &[char], full: &[char]) -> bool {
+    if short.len() < 3 || short.len() >= full.len() {
+        return false;
+    }
+    let mut words: Vec<&[char]> = full.rchunks(2).collect();
+    words.reverse();
+    fn fits(words: &[&[char]], short: &[char], first: bool) -> bool {
+        let Some((word, rest)) = words.split_first() else {
+            return short.is_empty();
+        };
+        let last = rest.is_empty();
+        let least = usize::from(first || last);
+        let most = if last { 1 } else { word.len() };
+        (least..=most.min(short.len()))
+            .rev()
+            .any(|n| short[..n] == word[..n] && fits(rest, &short[n..], false))
+    }
+    fits(&words, short, true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_institution_is_shortened_word_by_word() {
+        let c = |s: &str| s.chars().collect::<Vec<char>>();
+        assert!(abbreviates(&c("哈尔滨工大"), &c("哈尔滨工业大学")));
+        assert!(abbreviates(&c("中国科大"), &c("中国科学技术大学")));
+        assert!(abbreviates(&c("华中科大"), &c("华中科技大学")));
+        assert!(abbreviates(&c("上海交大"), &c("上海交通大学")));
+        assert!(!abbreviates(&c("北京工大"), &c("北京理工大学")));
+        assert!(!abbreviates(&c("北京大学"), &c("北京大学")));
+        assert!(!abbreviates(&c("东北大学"), &c("东北师范大学")));
+        assert!(!abbreviates(&c("北京大学"), &c("北京理工大学")));
+        assert!(abbreviates(&c("北师大"), &c("北京师范大学")));
+        assert!(!abbreviates(&c("工大"), &c("哈尔滨工业大学")));
+    }
 
     fn texts(name: &str) -> Vec<String> {
         terms(name).into_iter().map(|t| t.text).collect()
