@@ -548,12 +548,19 @@ impl Reader {
             .filter(|(_, c)| c.own.contains(&0))
             .map(|(a, _)| *a)
             .collect();
-        for (d, v) in told::situations(&clauses, &headed) {
+        for (d, v) in told::situations(&clauses, &headed, false) {
             if !judged.contains(&Aspect::Dim(d)) {
                 let i = slot(&mut per, Aspect::Dim(d));
                 per[i].1.mentioned = true;
                 per[i].1.own.push(v);
             }
+        }
+        // What someone else's words tell counts as theirs: below the
+        // student's own word on the same dimension.
+        for (d, v) in told::situations(&clauses, &headed, true) {
+            let i = slot(&mut per, Aspect::Dim(d));
+            per[i].1.mentioned = true;
+            per[i].1.reported.push(v);
         }
         let mut said = Said {
             last: match carry {

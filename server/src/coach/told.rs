@@ -48,11 +48,13 @@ pub fn hearsay_runs_on(topics: &Topics<Aspect>, clauses: &mut [Clause]) {
     }
 }
 
-/// The situations the student's own sentences tell: (dimension, value).
+/// The situations the student's own sentences tell (`reported`: those
+/// someone else's words tell, "群里有人说…都是博后在带"): (dimension, value).
 /// `headed`: the heading each sentence's clauses were read under.
 pub fn situations(
     clauses: &[Clause],
     headed: &[(usize, Option<Dimension>)],
+    reported: bool,
 ) -> Vec<(Dimension, i8)> {
     let replaced = |sentence: usize| {
         clauses.iter().any(|c| c.sentence == sentence && c.then)
@@ -68,7 +70,7 @@ pub fn situations(
         let mut told: Vec<char> = Vec::new();
         for c in clauses
             .iter()
-            .filter(|c| c.sentence == sentence && !c.reported)
+            .filter(|c| c.sentence == sentence && c.reported == reported)
         {
             if !told.is_empty() {
                 told.push(',');
