@@ -93,8 +93,12 @@ impl Clause {
     /// or judges the traits of someone beside the advisor: it opens (past a
     /// `beside_lead` word) with a `beside` person right before a `trait`
     /// ("是我们副导脾气不好", "我自己水平也一般").
+    /// So does a clause that says whom the advisor suits ("适合想读博、能坐
+    /// 得住冷板凳的人"): the students it names are not judged.
     pub fn about_someone_else(&self) -> bool {
-        (self.has("other") && !self.has("ours")) || self.judges_someone_beside()
+        (self.has("other") && !self.has("ours"))
+            || self.judges_someone_beside()
+            || self.has("audience")
     }
 
     fn judges_someone_beside(&self) -> bool {
@@ -315,7 +319,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 22] = [
+const LISTS: [&str; 23] = [
     "anaphor",
     "lead",
     "other",
@@ -338,6 +342,7 @@ const LISTS: [&str; 22] = [
     "statement_end",
     "not_asking",
     "embeds_question",
+    "audience",
 ];
 
 fn connectives() -> &'static Connectives {
