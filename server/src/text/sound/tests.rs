@@ -183,3 +183,25 @@ fn a_name_told_by_two_syllables_keeps_both() {
     // A near miss of one of them still is 清华.
     assert_eq!(best(&ix, "清花大学").as_deref(), Some("清华大学"));
 }
+
+#[test]
+fn capitals_heard_for_an_abbreviation_are_found_by_letter_sound() {
+    let mut ix: SoundIndex<String> = SoundIndex::new();
+    for (abbr, name) in [
+        ("pku", "北京大学"),
+        ("bupt", "北京邮电大学"),
+        ("buaa", "北京航空航天大学"),
+    ] {
+        ix.insert(abbr, name.to_string());
+    }
+    let found = |text: &str| -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        ix.abbreviations_heard(&chars)
+            .into_iter()
+            .map(|s| s.value.clone())
+            .collect()
+    };
+    assert_eq!(found("BKU的金融"), ["北京大学"]);
+    assert_eq!(found("VUPG的通信"), ["北京邮电大学"]);
+    assert!(found("bku的金融").is_empty());
+}

@@ -281,3 +281,23 @@ fn a_correction_word_heard_as_a_clause_of_its_own_takes_back_what_came_before() 
         assert_eq!(a.major, one("计算机科学与技术"), "{text}");
     }
 }
+
+#[test]
+fn names_as_a_recognizer_or_a_speaker_shortens_them() {
+    let lex = lexicons();
+    // A spelled abbreviation written in other capitals.
+    let a = analyze("我想考BKU的金融", lex, &[]);
+    assert_eq!(a.school, one("北京大学"));
+    let a = analyze("U.S.C.B.的物理", lex, &[]);
+    assert_eq!(a.school, one("中国科学技术大学"));
+    // A school shortened word by word.
+    let a = analyze("哈尔滨那个工大，材料专业", lex, &[]);
+    assert_eq!(a.school, one("哈尔滨工业大学"));
+    // (The school named as such, "学校是统计" for 同济, is held by the
+    // speech set's stored transcript: this fixture has no 同济.)
+    // A direction that is a major's name, beside a school and no major.
+    let a = analyze("浙大，人工智能方向哪个老师好", lex, &[]);
+    assert_eq!(a.major, one("人工智能"));
+    let a = analyze("我想做人工智能", lex, &[]);
+    assert_eq!(a.major, None);
+}

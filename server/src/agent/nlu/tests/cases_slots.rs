@@ -548,6 +548,9 @@ fn several_slots_in_one_sentence() {
             "想找个北邮做通信的、不push的导师",
             &[
                 School("北京邮电大学"),
+                // 通信 is a major's name too, and no major is said beside
+                // the school: the field asked for.
+                Major("通信工程"),
                 Dir("无线通信"),
                 Pers("温和"),
                 Act(super::super::Act::Recommend),
