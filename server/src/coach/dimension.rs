@@ -151,6 +151,17 @@ pub(super) struct Collected {
 }
 
 impl Collected {
+    /// A judgement told (not said outright), the student's own or, when
+    /// `reported`, someone else's.
+    pub fn told(&mut self, value: i8, reported: bool) {
+        self.mentioned = true;
+        if reported {
+            self.reported.push(value);
+        } else {
+            self.own.push(value);
+        }
+    }
+
     /// The score: the student's own judgements, else someone else's (unless
     /// the student named it in their own words); named without a judgement,
     /// 3, unsure; nothing for a dimension only asked about or not known.

@@ -540,27 +540,19 @@ impl Reader {
             }
         }
         // "凌晨一点半 老板在群里@我": what the student tells, sentence by
-        // sentence, instead of judging (`text::opinion::situations`). The
-        // student's own middling verdict on the same dimension sums it up:
-        // "觉得还行，周末基本不用来" is 还行.
+        // sentence, instead of judging (`text::opinion::situations`); told
+        // in someone else's words, it is theirs. The student's own middling
+        // verdict sums it up: "觉得还行，周末基本不用来" is 还行.
         let judged: Vec<Aspect> = per
             .iter()
             .filter(|(_, c)| c.own.contains(&0))
             .map(|(a, _)| *a)
             .collect();
-        for (d, v) in told::situations(&clauses, &headed, false) {
-            if !judged.contains(&Aspect::Dim(d)) {
+        for (d, v, reported) in told::situations(&clauses, &headed) {
+            if reported || !judged.contains(&Aspect::Dim(d)) {
                 let i = slot(&mut per, Aspect::Dim(d));
-                per[i].1.mentioned = true;
-                per[i].1.own.push(v);
+                per[i].1.told(v, reported);
             }
-        }
-        // What someone else's words tell counts as theirs: below the
-        // student's own word on the same dimension.
-        for (d, v) in told::situations(&clauses, &headed, true) {
-            let i = slot(&mut per, Aspect::Dim(d));
-            per[i].1.mentioned = true;
-            per[i].1.reported.push(v);
         }
         let mut said = Said {
             last: match carry {

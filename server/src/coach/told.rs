@@ -48,20 +48,22 @@ pub fn hearsay_runs_on(topics: &Topics<Aspect>, clauses: &mut [Clause]) {
     }
 }
 
-/// The situations the student's own sentences tell (`reported`: those
-/// someone else's words tell, "群里有人说…都是博后在带"): (dimension, value).
-/// `headed`: the heading each sentence's clauses were read under.
+/// The situations the sentences tell: (dimension, value, whether someone
+/// else's words tell it: "群里有人说…都是博后在带"). `headed`: the heading
+/// each sentence's clauses were read under.
 pub fn situations(
     clauses: &[Clause],
     headed: &[(usize, Option<Dimension>)],
-    reported: bool,
-) -> Vec<(Dimension, i8)> {
+) -> Vec<(Dimension, i8, bool)> {
     let replaced = |sentence: usize| {
         clauses.iter().any(|c| c.sentence == sentence && c.then)
             && clauses.iter().any(|c| c.sentence >= sentence && c.now)
     };
     let mut out = Vec::new();
-    for sentence in 0..=clauses.last().map_or(0, |c| c.sentence) {
+    for (reported, sentence) in [false, true]
+        .into_iter()
+        .flat_map(|r| (0..=clauses.last().map_or(0, |c| c.sentence)).map(move |s| (r, s)))
+    {
         if replaced(sentence) {
             continue;
         }
@@ -84,7 +86,7 @@ pub fn situations(
             .and_then(|(_, d)| *d);
         for (key, v) in opinion::situations::find_in(&told) {
             if let Some(d) = under.or(Dimension::from_key(key)) {
-                out.push((d, v));
+                out.push((d, v, reported));
             }
         }
     }

@@ -88,13 +88,11 @@ impl Clause {
         list(key).iter().any(|w| self.text.contains(w.as_str()))
     }
 
-    /// Whether it speaks of another advisor or group ("不管学生的是另一个
-    /// 老师", "隔壁组更惨"), not of the one reviewed ("我老板吊打隔壁组" does),
-    /// or judges the traits of someone beside the advisor: it opens (past a
-    /// `beside_lead` word) with a `beside` person right before a `trait`
-    /// ("是我们副导脾气不好", "我自己水平也一般").
-    /// So does a clause that says whom the advisor suits ("适合想读博、能坐
-    /// 得住冷板凳的人"): the students it names are not judged.
+    /// Whether it speaks of another advisor or group ("隔壁组更惨"), not of
+    /// the one reviewed ("我老板吊打隔壁组" does), of whom the advisor suits
+    /// ("适合想读博的人"), or judges the traits of someone beside the advisor:
+    /// it opens (past a `beside_lead` word) with a `beside` person right
+    /// before a `trait` ("是我们副导脾气不好", "我自己水平也一般").
     pub fn about_someone_else(&self) -> bool {
         (self.has("other") && !self.has("ours"))
             || self.judges_someone_beside()
@@ -313,8 +311,7 @@ pub fn list_items(s: &str) -> Vec<String> {
 struct Connectives {
     /// (words, link), longest first.
     words: Vec<(Vec<char>, Link)>,
-    /// The word lists that say what a clause does, by key (see
-    /// `clauses.txt`): anaphor, lead, other, ours, expectation, rest, wish.
+    /// The word lists that say what a clause does, by key ([`LISTS`]).
     lists: HashMap<&'static str, Vec<String>>,
 }
 
