@@ -302,7 +302,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
                         .trie
                         .longest(&text.chars, t.start)
                         .filter(|&(len, _)| len == t.end - t.start);
-                    for tag in words.map_or(&[][..], |(_, tags)| &tags[..]) {
+                    for tag in words.map_or(&[][..], |(_, tags)| tags) {
                         if let Tag::Major(m) = *tag {
                             if !direction_majors.contains(&m) {
                                 direction_majors.push(m);
