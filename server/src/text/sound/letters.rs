@@ -75,30 +75,17 @@ pub(super) fn tolerance(len: usize) -> f32 {
     }
 }
 
-/// The runs of capitals in `text` where `free(i)`, as `(start, end,
+/// The runs of capitals in `text`, as `(start, end,
 /// letters)`: a word of three to six capitals ("BKU"), or single capitals
 /// joined by dots, hyphens or spaces ("U.S.C.B.", "B K U"). Words of two
 /// capitals stay apart ("AI EE" is two words, not an abbreviation).
 /// A word with a lowercase letter is no run, nor part of one.
-pub(super) fn capital_runs(
-    text: &[char],
-    free: impl Fn(usize) -> bool,
-) -> Vec<(usize, usize, Vec<u8>)> {
+pub(super) fn capital_runs(text: &[char]) -> Vec<(usize, usize, Vec<u8>)> {
     // Latin words (start, end, all capitals).
-    let mut words: Vec<(usize, usize, bool)> = Vec::new();
-    let mut i = 0;
-    while i < text.len() {
-        if !(text[i].is_ascii_alphabetic() && free(i)) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < text.len() && text[i].is_ascii_alphabetic() && free(i) {
-            i += 1;
-        }
-        let capitals = text[start..i].iter().all(|c| c.is_ascii_uppercase());
-        words.push((start, i, capitals));
-    }
+    let words: Vec<(usize, usize, bool)> = super::latin_words(text, |_| true)
+        .into_iter()
+        .map(|(s, e)| (s, e, text[s..e].iter().all(|c| c.is_ascii_uppercase())))
+        .collect();
     let joins = |from: usize, to: usize| {
         to - from <= 2 && text[from..to].iter().all(|c| matches!(c, '.' | '-' | ' '))
     };
@@ -142,7 +129,7 @@ mod tests {
 
     fn runs(s: &str) -> Vec<String> {
         let chars: Vec<char> = s.chars().collect();
-        capital_runs(&chars, |_| true)
+        capital_runs(&chars)
             .into_iter()
             .map(|(_, _, l)| String::from_utf8(l).unwrap())
             .collect()

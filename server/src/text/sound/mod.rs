@@ -171,6 +171,24 @@ fn han_runs(text: &[char], free: impl Fn(usize) -> bool) -> Vec<(usize, usize)> 
     runs
 }
 
+/// The Latin words `[start, end)` of `text` where `free(i)`, in order.
+fn latin_words(text: &[char], free: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !(text[i].is_ascii_alphabetic() && free(i)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && text[i].is_ascii_alphabetic() && free(i) {
+            i += 1;
+        }
+        words.push((start, i));
+    }
+    words
+}
+
 /// Names by sound, by typed pinyin and by initials.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SoundIndex<T> {
@@ -518,7 +536,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
         if self.letters.is_empty() {
             return out;
         }
-        for (start, end, heard) in letters::capital_runs(text, |_| true) {
+        for (start, end, heard) in letters::capital_runs(text) {
             for (abbr, value) in &self.letters {
                 if heard.len().abs_diff(abbr.len()) > 1 {
                     continue;
@@ -543,19 +561,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
     fn find_typed(&self, text: &[char], free: &impl Fn(usize) -> bool, out: &mut Vec<Match<T>>) {
         // Latin words (start, end) in order, with whether a separator
         // other than a space stands before the next.
-        let mut words: Vec<(usize, usize)> = Vec::new();
-        let mut i = 0;
-        while i < text.len() {
-            if !(text[i].is_ascii_alphabetic() && free(i)) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < text.len() && text[i].is_ascii_alphabetic() && free(i) {
-                i += 1;
-            }
-            words.push((start, i));
-        }
+        let words = latin_words(text, free);
         let joined = |a: usize, b: usize| -> bool {
             // Words joined only across spaces.
             text[words[a].1..words[b].0].iter().all(|&c| c == ' ')
