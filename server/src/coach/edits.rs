@@ -105,10 +105,6 @@ const MEASURES: [&[char]; 2] = [&['一', '个'], &['个']];
 /// Particles a bare number may end on ("改成3吧", "给个4就行").
 const AFTER_BARE: &str = "吧了啊呀哈嘛呗哦吗就左得算";
 
-/// What follows "一分" when it is an amount, not a score: "补助一分不少",
-/// "一分钱", "一分都没有", "一分也没见着".
-const AFTER_AN_AMOUNT: &str = "不钱都也没";
-
 /// The words of coach.txt the edits are read by.
 #[derive(Clone, Debug, Default)]
 pub struct Words {
@@ -412,9 +408,8 @@ pub fn parse(
             if let Some((n, len)) = parse_number(&chars, *end) {
                 let next = chars.get(end + len);
                 // (Folding drops the space before the next name: "学术3经费4".)
-                let amount = chars
-                    .get(end + len + 1)
-                    .is_some_and(|c| AFTER_AN_AMOUNT.contains(*c));
+                // "补助一分不少": an amount, not a score.
+                let amount = numbers::a_cent_at(&chars, end + len + 1);
                 let alone = (next == Some(&'分') && !amount)
                     || bare(&chars, end + len)
                     || named.iter().any(|(s, _, _)| *s == end + len);

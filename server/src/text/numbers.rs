@@ -214,6 +214,12 @@ const SCORE_WORDS: [(&[char], u8); 8] = [
 const STARS: [char; 2] = ['★', '⭐'];
 const EMPTY_STARS: [char; 1] = ['☆'];
 
+/// Whether "一分" ending before `chars[at]` is an amount, not a score:
+/// "一分不少", "一分钱", "一分都没有", "一分也没见着".
+pub fn a_cent_at(chars: &[char], at: usize) -> bool {
+    matches!(chars.get(at), Some('不' | '都' | '也' | '没' | '钱'))
+}
+
 /// Every score said in `chars`, in order ("5分", "两分", "4.5分" → 5,
 /// "四星", "五颗星", "3/5", "★★★★☆", "满分", "及格"): a number of points on the site's
 /// 1–5 scale. "8分" or "3000" are no score (out of range, or not points),
@@ -289,8 +295,7 @@ pub fn scores(chars: &[char]) -> Vec<ScoreWord> {
                     b -= 1;
                 }
                 let paid = b > 0 && matches!(chars[b - 1], '掏' | '花' | '赚' | '付' | '垫' | '报');
-                let not_a_cent = value == 1
-                    && (paid || matches!(chars.get(after), Some('不' | '都' | '也' | '没')));
+                let not_a_cent = value == 1 && (paid || a_cent_at(chars, after));
                 // "一星半点" is "the least bit".
                 let least_bit = chars[j] == '星' && chars.get(after) == Some(&'半');
                 if matches!(chars.get(after), Some('钟' | '钱' | '之')) || not_a_cent || least_bit
