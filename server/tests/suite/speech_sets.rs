@@ -124,6 +124,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-28",
         include_str!("../../evals/dev/asr-requests-28.jsonl"),
     ),
+    (
+        "asr-requests-29",
+        include_str!("../../evals/dev/asr-requests-29.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (

@@ -48,6 +48,10 @@ pub(crate) struct Context<'a> {
     pub pair: bool,
     pub references: usize,
     pub faq: bool,
+    /// A clause that holds the FAQ's words asks (its own question words,
+    /// or the final question mark on the last clause): "华东师大的教育学，
+    /// 考学硕，不考专硕" names the degree it wants, it does not ask.
+    pub faq_asked: bool,
     pub question: bool,
     /// A school, major, direction or unknown name was named.
     pub has_slot: bool,
@@ -204,7 +208,9 @@ pub(crate) fn classify(text: &Text, lex: &Lexicons, cx: Context<'_>) -> Act {
     // FAQ words in it (跨考) say which. "我跨考，想报南京大学的法学行吗"
     // wishes for a school and a major: the FAQ words are the student's
     // background, and the place is what they ask for.
-    let wished_place = cx.full_place && lex.lists.wish.occurs_in(&text.chars);
+    // "华南理工的自控，调剂过来的，能看看不": a place with FAQ words in a
+    // clause that does not ask tells the student's situation too.
+    let wished_place = cx.full_place && (lex.lists.wish.occurs_in(&text.chars) || !cx.faq_asked);
     if cx.faq && refs == 0 && !(cx.place && choosing) && !wished_place {
         Act::Faq
     } else if s.read_back && refs == 0 && (cx.question || !(cx.has_slot || cx.has_pref)) {

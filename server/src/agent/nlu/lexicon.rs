@@ -290,6 +290,9 @@ pub struct Lexicons {
     pub(crate) fillers: Trie<Filler>,
     pub(crate) schools: Vec<String>,
     pub(crate) majors: Vec<String>,
+    /// Every name of each major (canonical and aliases), by index, for
+    /// reading a shortened one (`patterns`: 应统 for 应用统计).
+    pub(crate) major_names: Vec<(Vec<char>, usize)>,
     pub(crate) directions: Vec<String>,
     /// Preference values: (slot, canonical value), indexed by `Tag::Pref`.
     pub(crate) prefs: Vec<(PrefSlot, String)>,
@@ -343,6 +346,7 @@ impl Lexicons {
             fillers: Trie::new(),
             schools: schools.iter().map(|s| s.canonical.clone()).collect(),
             majors: majors.iter().map(|m| m.canonical.clone()).collect(),
+            major_names: Vec::new(),
             directions: Vec::new(),
             prefs: Vec::new(),
             opposites: HashMap::new(),
@@ -364,6 +368,7 @@ impl Lexicons {
         for (i, m) in majors.iter().enumerate() {
             for name in std::iter::once(&m.canonical).chain(&m.aliases) {
                 lex.trie.insert(&chars(name), Tag::Major(i));
+                lex.major_names.push((chars(name), i));
                 lex.sound.insert_in(name, Tag::Major(i), MAJOR_SOUNDS);
             }
         }

@@ -100,6 +100,26 @@ fn taken_back(t: &Text, lex: &Lexicons, corrections: &correction::Corrections, a
     }
 }
 
+/// Whether a clause holding one of the FAQ entry's words asks: its own
+/// question words or A-not-A, or the question mark that ends the message on
+/// its last clause.
+fn faq_asked(text: &Text, lex: &Lexicons, entry: &faq::FaqEntry, question_mark: bool) -> bool {
+    let clauses = text.clause_index(text.chars.len()) + 1;
+    entry.trigger_words().any(|w| {
+        let mut from = 0;
+        while let Some(pos) = crate::text::utterance::find_word(&text.chars, w, from) {
+            let (s, e) = text.clause(pos);
+            if faq::is_question(&text.chars[s..e], false, &lex.lists.question)
+                || (question_mark && text.clause_index(pos) + 1 == clauses)
+            {
+                return true;
+            }
+            from = pos + 1;
+        }
+        false
+    })
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -267,6 +287,8 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
             pair,
             references: refs.refs.len(),
             faq: faq.is_some(),
+            faq_asked: faq
+                .is_some_and(|e| faq_asked(&t, lex, e, norm.question_mark || norm.follow_up)),
             question: faq::is_question(&t.chars, norm.question_mark, &lex.lists.question),
             has_slot,
             has_pref,

@@ -206,10 +206,73 @@ fn abbreviated_school(lex: &Lexicons, name: &[char]) -> Option<usize> {
     found.next().is_none().then_some(i)
 }
 
+/// The longest unread run after a school (and 的) that shortens the names of
+/// exactly one major (`text::names::shortens`: "人大的应统" is 应用统计,
+/// "中科大的生科" 生物科学), as written or else in homophones (a
+/// recognizer's 声科), read as that major, when no major is named.
+fn shortened_major(text: &mut Text, lex: &Lexicons) {
+    if text.tokens.iter().any(|t| !t.majors().is_empty()) {
+        return;
+    }
+    let schools: Vec<usize> = text
+        .tokens
+        .iter()
+        .filter(|t| !t.schools().is_empty())
+        .map(|t| t.end)
+        .collect();
+    for end in schools {
+        let mut p = end;
+        if text.chars.get(p) == Some(&DE) {
+            p += 1;
+        }
+        let (_, ce) = text.clause(p.min(text.chars.len().saturating_sub(1)));
+        let free = text
+            .tokens
+            .iter()
+            .filter(|t| t.end > p)
+            .map(|t| t.start)
+            .min()
+            .unwrap_or(ce)
+            .min(ce);
+        let run = (p..free)
+            .take_while(|&i| crate::text::names::is_han(text.chars[i]))
+            .count()
+            .min(SHORT_MAJOR_MAX);
+        // As written, else in homophones (声科 for 生科, 英统 for 应统).
+        let homophone = |a: char, b: char| a == b || crate::text::sound::reads_as(&[a], &[b]);
+        for exact in [true, false] {
+            for len in (2..=run).rev() {
+                let short = &text.chars[p..p + len];
+                let mut found: Vec<usize> = lex
+                    .major_names
+                    .iter()
+                    .filter(|(name, _)| {
+                        if exact {
+                            crate::text::names::shortens(short, name)
+                        } else {
+                            crate::text::names::shortens_by(short, name, homophone)
+                        }
+                    })
+                    .map(|(_, i)| *i)
+                    .collect();
+                found.dedup();
+                if let [i] = found[..] {
+                    text.insert_token(p, p + len, vec![Tag::Major(i)]);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The longest shortened major name read (汉语言 for 汉语言文学).
+const SHORT_MAJOR_MAX: usize = 4;
+
 /// Finds an unknown school and an unknown major; preference words inside
 /// them ("自由大学", "生物医学工程专业") stop counting as preferences.
 pub(crate) fn unknown_names(text: &mut Text, lex: &Lexicons) -> Unknown {
     release_embedded(text, lex);
+    shortened_major(text, lex);
     let mut out = Unknown::default();
     let known_school = text.tokens.iter().any(|t| !t.schools().is_empty());
     let known_major = text.tokens.iter().any(|t| !t.majors().is_empty());

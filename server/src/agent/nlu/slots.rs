@@ -258,6 +258,20 @@ fn school_heard_as_a_major(
                 .sound
                 .nearest(&text.chars[after..], raw, super::lexicon::MAJOR_SOUNDS, 1)
                 .is_empty();
+        // Or anywhere else in the message ("红系的林床，上海那个统计": 同济
+        // said twice, 临床 heard 林床): words near a major by sound beside
+        // the one major read make that major as likely the school.
+        let elsewhere = || {
+            !lex.sound
+                .nearest(
+                    &text.chars,
+                    |i| text.is_raw(i) && !(start..end).contains(&i),
+                    super::lexicon::MAJOR_SOUNDS,
+                    1,
+                )
+                .is_empty()
+        };
+        let near = near || (spans.len() == 1 && elsewhere());
         near.then(|| sounds_like_a_school((start, end), false))
             .flatten()
             .map(|school| (school, None))
@@ -455,6 +469,14 @@ mod tests {
         let a = analyze("我想考化工的广可", lex, &[]);
         assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
         assert_eq!(a.major, None);
+        // Words near a major elsewhere in the message (林床 for 临床), the
+        // one major read sounding like a school: asked about, not filled.
+        let a = analyze("红系的林床，广州那个化工", lex, &[]);
+        assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
+        assert_eq!(a.major, None);
+        // Typed, with nothing near a major besides it, it is the major.
+        let a = analyze("我想考化工，导师温和一点", lex, &[]);
+        assert_eq!(a.major, Some(Slot::One("化学工程与技术".into())));
     }
 
     #[test]

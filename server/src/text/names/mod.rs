@@ -198,6 +198,46 @@ pub fn abbreviates(short: &[char], full: &[char]) -> bool {
     fits(&words, short, true)
 }
 
+/// Whether `short` is how students shorten the subject's name `full`
+/// ("生科" for 生物科学, "应统" for 应用统计, "自控" for 自动控制, "汉语言"
+/// for 汉语言文学): the name read as words of two characters (from its start,
+/// or from its end when its length is odd), each kept whole, cut to its first
+/// character or, after the first, left out, in order; at least two
+/// characters, and shorter than the name.
+pub fn shortens(short: &[char], full: &[char]) -> bool {
+    shortens_by(short, full, |a, b| a == b)
+}
+
+/// [`shortens`], each character of `short` compared with the name's by
+/// `same` (a homophone written for it: 声科 for 生科).
+pub fn shortens_by(short: &[char], full: &[char], same: impl Fn(char, char) -> bool) -> bool {
+    if short.len() < 2 || short.len() >= full.len() {
+        return false;
+    }
+    fn fits(
+        words: &[&[char]],
+        short: &[char],
+        first: bool,
+        same: &dyn Fn(char, char) -> bool,
+    ) -> bool {
+        let Some((word, rest)) = words.split_first() else {
+            return short.is_empty();
+        };
+        let least = usize::from(first);
+        (least..=word.len().min(short.len()))
+            .rev()
+            .filter(|&n| n == 0 || n == 1 || n == word.len())
+            .any(|n| {
+                short[..n].iter().zip(&word[..n]).all(|(&a, &b)| same(a, b))
+                    && fits(rest, &short[n..], false, same)
+            })
+    }
+    let from_start: Vec<&[char]> = full.chunks(2).collect();
+    let mut from_end: Vec<&[char]> = full.rchunks(2).collect();
+    from_end.reverse();
+    fits(&from_start, short, true, &same) || fits(&from_end, short, true, &same)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +254,13 @@ mod tests {
         assert!(!abbreviates(&c("东北大学"), &c("东北师范大学")));
         assert!(!abbreviates(&c("北京大学"), &c("北京理工大学")));
         assert!(abbreviates(&c("北师大"), &c("北京师范大学")));
+        assert!(shortens(&c("生科"), &c("生物科学")));
+        assert!(shortens(&c("应统"), &c("应用统计")));
+        assert!(shortens(&c("自控"), &c("自动控制")));
+        assert!(shortens(&c("汉语言"), &c("汉语言文学")));
+        assert!(!shortens(&c("生物"), &c("生物")));
+        assert!(!shortens(&c("物科"), &c("生物科学")));
+        assert!(!shortens(&c("经管"), &c("工商管理")));
         assert!(!abbreviates(&c("工大"), &c("哈尔滨工业大学")));
     }
 

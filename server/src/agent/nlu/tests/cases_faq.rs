@@ -70,6 +70,15 @@ fn faq_questions() {
         ),
         ("985和双一流有什么区别", &[FaqId("double_first_class")]),
         ("给导师发邮件怎么写比较好", &[FaqId("contact_advisor")]),
+        // The clause with the FAQ words asks, beside a school and a major.
+        (
+            "北大计算机，学硕和专硕有什么区别？",
+            &[
+                School("北京大学"),
+                Major("计算机科学与技术"),
+                FaqId("academic_vs_professional"),
+            ],
+        ),
     ]);
 }
 
@@ -98,4 +107,23 @@ fn not_faq_questions() {
             &[School("南京大学"), Major("法学")],
         ),
     ]);
+}
+
+#[test]
+fn faq_words_beside_a_place_in_a_clause_that_asks_nothing_tell_a_situation() {
+    use super::super::{analyze, Slot};
+    let lex = super::fixture::lexicons();
+    for (text, school, major) in [
+        ("华东师大的法学，考学硕，不考专硕。", "华东师范大学", "法学"),
+        (
+            "华南理工的金融，调剂过来的，能看看不？",
+            "华南理工大学",
+            "金融学",
+        ),
+    ] {
+        let a = analyze(text, lex, &[]);
+        assert!(a.faq.is_none(), "{text}");
+        assert_eq!(a.school, Some(Slot::One(school.into())), "{text}");
+        assert_eq!(a.major, Some(Slot::One(major.into())), "{text}");
+    }
 }

@@ -301,3 +301,34 @@ fn names_as_a_recognizer_or_a_speaker_shortens_them() {
     let a = analyze("我想做人工智能", lex, &[]);
     assert_eq!(a.major, None);
 }
+
+#[test]
+fn a_major_shortened_as_students_say_it_is_that_major() {
+    let lex = lexicons();
+    // Each word of a name (or of an alias) kept, cut to its first
+    // character or left out: 应经 for 应用经济学 (an alias of 经济学), 智科
+    // for 智能科学与技术 (one of 人工智能).
+    let a = analyze("人大的应经，导师靠谱点", lex, &[]);
+    assert_eq!(a.major, one("经济学"));
+    let a = analyze("北邮的智科", lex, &[]);
+    assert_eq!(a.major, one("人工智能"));
+    // Written in homophones, as a recognizer writes it (智可 for 智科).
+    let a = analyze("北邮的智可", lex, &[]);
+    assert_eq!(a.major, one("人工智能"));
+    // Only after a school, and only one major fitting.
+    let a = analyze("北大的老师怎么样", lex, &[]);
+    assert_eq!(a.major, None);
+    let a = analyze("应经", lex, &[]);
+    assert_eq!(a.major, None);
+}
+
+#[test]
+fn a_name_said_by_someone_elses_history_is_still_the_wish() {
+    let lex = lexicons();
+    // "俺老舅就那毕业的": the uncle graduated there, the student wants it.
+    let a = analyze("大连理工的机械，俺老舅那毕业的", lex, &[]);
+    assert_eq!(a.school, one("大连理工大学"));
+    assert_eq!(a.major, one("机械工程"));
+    let a = analyze("我是北大毕业的，想考清华的计算机", lex, &[]);
+    assert_eq!(a.school, one("清华大学"));
+}
