@@ -240,6 +240,18 @@ pub async fn transcribe(
         }
     };
     let mut text = reading(&state.lexicons, heard, &prompt, upload.page.as_ref());
+    if text.is_empty() {
+        let (english, took) = listen_in_english(
+            &state.lexicons,
+            recognizer,
+            audio.clone(),
+            recording,
+            upload.page.as_ref(),
+        )
+        .await;
+        elapsed += took;
+        text = english;
+    }
     if let Some((again, took)) = listen_again(
         &state.lexicons,
         recognizer,
@@ -304,6 +316,40 @@ async fn listen_again(
         },
         took,
     ))
+}
+
+/// The recording heard in English when the configured language read
+/// nothing usable in it (nothing at all, or only the prompt echoed): what
+/// a student says in English ("the last one", "number two那个老师呢") comes
+/// back from a recognizer told to hear Chinese as silence or as its own
+/// prompt. No prompt: the Chinese one is what it would echo. Empty when
+/// this listening fails or reads nothing either; the time it took.
+async fn listen_in_english(
+    lexicons: &Lexicons,
+    recognizer: &Recognizer,
+    audio: Bytes,
+    recording: Recording,
+    page: Option<&PageContext>,
+) -> (String, Duration) {
+    if recognizer.config().language == crate::transcribe::SECOND_LANGUAGE {
+        return (String::new(), Duration::ZERO);
+    }
+    let (result, took) = recognizer
+        .transcribe_in(audio, recording, "", crate::transcribe::SECOND_LANGUAGE)
+        .await;
+    let text = match result {
+        Ok(heard) => reading(lexicons, heard, "", page),
+        Err(f) => {
+            tracing::info!(failure = ?f, "the listening in English failed");
+            String::new()
+        }
+    };
+    tracing::info!(
+        taken = !text.is_empty(),
+        elapsed_ms = took.as_millis() as u64,
+        "heard in English"
+    );
+    (text, took)
 }
 
 /// The advisors on the student's page, by name: names a reading may name.

@@ -50,6 +50,9 @@ pub struct AsrConfig {
 
 pub const DEFAULT_MODEL: &str = "whisper-1";
 pub const DEFAULT_LANGUAGE: &str = "zh";
+/// The language a recording is heard in again when the configured one
+/// yields nothing ("the last one", "number two": a student's English).
+pub const SECOND_LANGUAGE: &str = "en";
 pub const DEFAULT_TIMEOUT_SECS: u64 = 15;
 /// The recognizer's other readings looked at, at most.
 pub const MAX_ALTERNATIVES: usize = 8;
@@ -157,8 +160,21 @@ impl Recognizer {
         recording: Recording,
         prompt: &str,
     ) -> (Result<Heard, Failure>, Duration) {
+        self.transcribe_in(audio, recording, prompt, &self.config.language)
+            .await
+    }
+
+    /// [`Recognizer::transcribe`] in `language` rather than the configured
+    /// one.
+    pub async fn transcribe_in(
+        &self,
+        audio: Bytes,
+        recording: Recording,
+        prompt: &str,
+        language: &str,
+    ) -> (Result<Heard, Failure>, Duration) {
         let started = Instant::now();
-        let result = self.call(audio, recording, prompt).await;
+        let result = self.call(audio, recording, prompt, language).await;
         (result, started.elapsed())
     }
 
@@ -167,6 +183,7 @@ impl Recognizer {
         audio: Bytes,
         recording: Recording,
         prompt: &str,
+        language: &str,
     ) -> Result<Heard, Failure> {
         let length = audio.len() as u64;
         let file = reqwest::multipart::Part::stream_with_length(audio, length)
@@ -176,7 +193,7 @@ impl Recognizer {
         let mut form = reqwest::multipart::Form::new()
             .part("file", file)
             .text("model", self.config.model.clone())
-            .text("language", self.config.language.clone())
+            .text("language", language.to_string())
             .text("response_format", "json")
             .text("temperature", "0");
         if !prompt.is_empty() {

@@ -6,7 +6,8 @@
 //!
 //! A script is JSON: `{"rules": [{"when_prompt": "贾宏伟", "text": "…"},
 //! {"status": 500, "times": 1}, {"delay_ms": 5000, "text": "太晚了"}]}`.
-//! Rule fields: `when_prompt` (the prompt contains this), `times` (uses
+//! Rule fields: `when_prompt` (the prompt contains this), `when_language`
+//! (the language asked for is this), `times` (uses
 //! before it is spent), `status` (answered with this error status),
 //! `delay_ms` (before answering), `text`, `alternatives` (other readings). The first rule that matches and
 //! is not spent answers; none → `{"text": ""}` (nothing heard).
@@ -36,6 +37,8 @@ pub struct Script {
 pub struct Rule {
     #[serde(default)]
     pub when_prompt: Option<String>,
+    #[serde(default)]
+    pub when_language: Option<String>,
     #[serde(default)]
     pub times: Option<u32>,
     #[serde(default)]
@@ -158,6 +161,7 @@ async fn transcriptions(State(shared): State<Arc<Shared>>, mut form: Multipart) 
         }
     }
     let prompt = seen.prompt.clone();
+    let language = seen.language.clone();
     shared.received.lock().expect("not poisoned").push(seen);
     let rule = {
         let mut rules = shared.rules.lock().expect("not poisoned");
@@ -168,6 +172,7 @@ async fn transcriptions(State(shared): State<Arc<Shared>>, mut form: Multipart) 
                     && r.when_prompt
                         .as_ref()
                         .is_none_or(|w| prompt.contains(w.as_str()))
+                    && r.when_language.as_ref().is_none_or(|l| *l == language)
             })
             .map(|(r, used)| {
                 *used += 1;

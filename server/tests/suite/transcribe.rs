@@ -242,6 +242,35 @@ async fn a_request_missing_a_name_is_heard_again_for_the_names_it_came_near() {
 }
 
 #[tokio::test]
+async fn english_the_chinese_listening_reads_nothing_of_is_heard_in_english() {
+    // Told to hear Chinese, the recognizer echoes its prompt or hears
+    // nothing in "number two那个老师呢"; heard again in English, no prompt.
+    let asr = recognizer(json!([
+        {"when_language": "zh", "times": 1, "text": "计算机科学与技术、软件工程。"},
+        {"when_language": "en", "times": 1, "text": "Number 2."},
+        {"when_language": "zh", "times": 1, "text": "我想考中山大学的临床医学"}
+    ]))
+    .await;
+    let (app, _) = site(Some(config(&asr.base_url(), 5000)), 12).await;
+    let audio = recording(1500);
+    let (status, body, _) = post(&app, multipart(&[("audio", Some("a.wav"), &audio)]), &[]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["text"], "Number 2.");
+    let got = asr.received();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(
+        (got[0].language.as_str(), got[1].language.as_str()),
+        ("zh", "en")
+    );
+    assert_eq!(got[1].prompt, "");
+    // A Chinese reading is never heard again in English.
+    let (status, body, _) = post(&app, multipart(&[("audio", Some("a.wav"), &audio)]), &[]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["text"], "我想考中山大学的临床医学");
+    assert_eq!(asr.received().len(), 3);
+}
+
+#[tokio::test]
 async fn silence_and_subtitles_heard_in_it_come_back_empty() {
     let asr = recognizer(json!([
         {"times": 1, "text": "字幕由Amara.org社区提供"},
