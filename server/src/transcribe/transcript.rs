@@ -46,11 +46,40 @@ pub fn clean(raw: &str, prompt: &str) -> String {
         .collect();
     let kept = kept.trim().to_string();
     let heard = bare(&kept);
-    if heard.is_empty() || (heard.chars().count() >= ECHO_CHARS && bare(prompt).contains(&heard)) {
+    if heard.is_empty()
+        || (heard.chars().count() >= ECHO_CHARS && bare(prompt).contains(&heard))
+        || listed_from(&kept, prompt)
+    {
         return String::new();
     }
     kept
 }
+
+/// Items a transcript lists (between 、，。 and the like) that are each
+/// words of the prompt, at least [`ECHO_ITEMS`] of them and
+/// [`ECHO_CHARS`] characters in all, one said again: a recognizer reciting
+/// its prompt in a loop ("北京大学、学习、深度学习、学习、深度学习"). A terse
+/// request may list the prompt's words ("北京大学，计算机科学与技术，机器
+/// 学习"), but says none twice.
+fn listed_from(text: &str, prompt: &str) -> bool {
+    let prompt = bare(prompt);
+    let items: Vec<String> = text
+        .split(is_punctuation)
+        .map(bare)
+        .filter(|i| !i.is_empty())
+        .collect();
+    let repeated = items
+        .iter()
+        .enumerate()
+        .any(|(k, i)| items[..k].contains(i));
+    repeated
+        && items.len() >= ECHO_ITEMS
+        && items.iter().map(|i| i.chars().count()).sum::<usize>() >= ECHO_CHARS
+        && items.iter().all(|i| prompt.contains(i.as_str()))
+}
+
+/// The fewest items of a list recited from the prompt.
+const ECHO_ITEMS: usize = 3;
 
 fn is_han(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
@@ -123,6 +152,26 @@ mod tests {
             "第一个导师怎么样？"
         );
         assert_eq!(clean("。。", ""), "");
+    }
+
+    #[test]
+    fn a_list_recited_from_the_prompt_is_not_speech() {
+        let prompt =
+            "考研选导师。人工智能、机器学习、深度学习、导师温和。北京大学、北大、浙江大学。";
+        assert_eq!(
+            clean("北京大学、学习、深度学习、学习、深度学习。", prompt),
+            ""
+        );
+        // A request has words of its own.
+        assert_eq!(
+            clean("北京大学、深度学习、导师温和一点", prompt),
+            "北京大学、深度学习、导师温和一点"
+        );
+        assert_eq!(clean("北大、浙大", prompt), "北大、浙大");
+        assert_eq!(
+            clean("北京大学，人工智能，机器学习", prompt),
+            "北京大学，人工智能，机器学习"
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! after 的: "第一名的学校") never; otherwise with a classifier (第一个) yes,
 //! and without one only before 的/和/呢/an ask cue/the clause end
 //! ("排第一的", "第一和第三"); a bare 第N that is a whole clause before
-//! another ("第一，我想考北大；第二，…") numbers the student's points.
+//! another, with the next or the one before said ("第一，我想考北大；第二，
+//! …"), numbers the student's points.
 //! A pronoun after another reference in the same sentence points back at it
 //! and is not repeated; one before a wish ("他想报山大", said by a parent)
 //! is the applicant, no advisor, and so is one the speaker does something
@@ -95,9 +96,16 @@ fn ordinal_at(
         return None;
     }
     // "第一，…；第二，…" numbers the student's points, not advisors (倒数
-    // numbers none: "倒数第一那个，点开看看").
+    // numbers none: "倒数第一那个，点开看看"); with neither the next point
+    // nor the one before said ("第一，点进去看看") it is the advisor.
     let (cs, ce) = text.clause(p);
-    if !classified && mark == p && cs == p && ce == q && ce < text.chars.len() {
+    let point = |range: std::ops::Range<usize>, m: u32| {
+        range.into_iter().any(|i| {
+            c[i] == ORDINAL_MARK && numerals::parse_number(c, i + 1).is_some_and(|(k, _)| k == m)
+        })
+    };
+    let numbered = point(q..c.len(), n + 1) || (n > 1 && point(0..p, n - 1));
+    if !classified && mark == p && cs == p && ce == q && ce < text.chars.len() && numbered {
         return None;
     }
     let idx = (n - 1) as usize;

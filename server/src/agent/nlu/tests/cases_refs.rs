@@ -21,6 +21,9 @@ fn ordinals_and_from_end() {
         ("最后那位呢", &[Refs(&[End(0)]), FollowUp]),
         ("倒数第二个", &[Refs(&[End(1)])]),
         ("倒数第一", &[Refs(&[End(0)])]),
+        // A bare 第N with no next point said is the advisor (a recognizer's
+        // "第一" for "the first one").
+        ("第一，点进去看看", &[Refs(&[Ord(0)]), Act(OpenDetail)]),
         ("第二个呢", &[Refs(&[Ord(1)]), FollowUp]),
         ("第一个和第三个", &[Refs(&[Ord(0), Ord(2)])]),
         ("第十一位老师", &[Refs(&[Ord(10)])]),
