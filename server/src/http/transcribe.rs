@@ -344,6 +344,12 @@ async fn listen_in_english(
             String::new()
         }
     };
+    // Silence, told to be English, comes back as "You" or "Thank you.".
+    let text = if crate::transcribe::transcript::is_english_silence(&text) {
+        String::new()
+    } else {
+        text
+    };
     tracing::info!(
         taken = !text.is_empty(),
         elapsed_ms = took.as_millis() as u64,

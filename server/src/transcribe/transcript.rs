@@ -30,6 +30,27 @@ fn artifacts() -> &'static WordSet<()> {
     })
 }
 
+/// The readings Whisper gives silence when told to hear English
+/// (`silence.english`), folded, without punctuation or spaces.
+fn english_silence() -> &'static Vec<String> {
+    static LIST: OnceLock<Vec<String>> = OnceLock::new();
+    LIST.get_or_init(|| {
+        lexfile::parse("transcript_artifacts.txt", ARTIFACTS)
+            .into_iter()
+            .filter(|e| e.key == "silence.english")
+            .flat_map(|e| e.terms)
+            .map(|t| bare(&t))
+            .collect()
+    })
+}
+
+/// Whether a reading in English is what the recognizer writes for silence
+/// ("You", "Thank you."): nothing a student said.
+pub fn is_english_silence(text: &str) -> bool {
+    let heard = bare(text);
+    english_silence().iter().any(|t| *t == heard)
+}
+
 /// The text without punctuation or spaces, folded: what is compared.
 fn bare(s: &str) -> String {
     compact(s).chars().filter(|c| !is_punctuation(*c)).collect()
@@ -152,6 +173,14 @@ mod tests {
             "第一个导师怎么样？"
         );
         assert_eq!(clean("。。", ""), "");
+    }
+
+    #[test]
+    fn what_whisper_writes_for_silence_in_english_is_known() {
+        assert!(super::is_english_silence(" You"));
+        assert!(super::is_english_silence("Thank you."));
+        assert!(!super::is_english_silence("Number 2."));
+        assert!(!super::is_english_silence("Thank you, the first one."));
     }
 
     #[test]

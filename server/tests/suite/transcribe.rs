@@ -248,7 +248,8 @@ async fn english_the_chinese_listening_reads_nothing_of_is_heard_in_english() {
     let asr = recognizer(json!([
         {"when_language": "zh", "times": 1, "text": "计算机科学与技术、软件工程。"},
         {"when_language": "en", "times": 1, "text": "Number 2."},
-        {"when_language": "zh", "times": 1, "text": "我想考中山大学的临床医学"}
+        {"when_language": "zh", "times": 1, "text": "我想考中山大学的临床医学"},
+        {"when_language": "en", "times": 1, "text": " You"}
     ]))
     .await;
     let (app, _) = site(Some(config(&asr.base_url(), 5000)), 12).await;
@@ -268,6 +269,12 @@ async fn english_the_chinese_listening_reads_nothing_of_is_heard_in_english() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["text"], "我想考中山大学的临床医学");
     assert_eq!(asr.received().len(), 3);
+    // Silence heard in English is what Whisper writes for it ("You"):
+    // nothing was said.
+    let (status, body, _) = post(&app, multipart(&[("audio", Some("a.wav"), &audio)]), &[]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["text"], "");
+    assert_eq!(asr.received().len(), 5);
 }
 
 #[tokio::test]
