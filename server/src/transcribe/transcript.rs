@@ -48,7 +48,7 @@ fn english_silence() -> &'static Vec<String> {
 /// ("You", "Thank you."): nothing a student said.
 pub fn is_english_silence(text: &str) -> bool {
     let heard = bare(text);
-    english_silence().iter().any(|t| *t == heard)
+    english_silence().contains(&heard)
 }
 
 /// The text without punctuation or spaces, folded: what is compared.
