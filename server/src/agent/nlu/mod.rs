@@ -100,18 +100,20 @@ fn taken_back(t: &Text, lex: &Lexicons, corrections: &correction::Corrections, a
     }
 }
 
-/// Whether a clause holding one of the FAQ entry's words asks: its own
-/// question words or A-not-A, or the question mark that ends the message on
-/// its last clause.
+/// Whether the clause at `pos` asks: its own question words or A-not-A,
+/// or the question mark that ends the message, on its last clause.
+fn clause_asks(text: &Text, lex: &Lexicons, pos: usize, question_mark: bool) -> bool {
+    let (s, e) = text.clause(pos);
+    faq::is_question(&text.chars[s..e], false, &lex.lists.question)
+        || (question_mark && text.clause_index(pos) == text.clause_index(text.chars.len()))
+}
+
+/// Whether a clause holding one of the FAQ entry's words asks.
 fn faq_asked(text: &Text, lex: &Lexicons, entry: &faq::FaqEntry, question_mark: bool) -> bool {
-    let clauses = text.clause_index(text.chars.len()) + 1;
     entry.trigger_words().any(|w| {
         let mut from = 0;
         while let Some(pos) = crate::text::utterance::find_word(&text.chars, w, from) {
-            let (s, e) = text.clause(pos);
-            if faq::is_question(&text.chars[s..e], false, &lex.lists.question)
-                || (question_mark && text.clause_index(pos) + 1 == clauses)
-            {
+            if clause_asks(text, lex, pos, question_mark) {
                 return true;
             }
             from = pos + 1;
@@ -143,9 +145,7 @@ fn advisor_question_clauses(
     let mut out = vec![false; clauses];
     for pos in positions {
         let c = text.clause_index(*pos);
-        let (s, e) = text.clause(*pos);
-        let asks = faq::is_question(&text.chars[s..e], false, &lex.lists.question)
-            || (question_mark && c + 1 == clauses)
+        let asks = clause_asks(text, lex, *pos, question_mark)
             || text.clause_tokens(*pos).any(|t| {
                 let t = &text.tokens[t];
                 t.has_cue(Cue::AskAbout) || t.has_cue(Cue::AskReviews)

@@ -182,20 +182,52 @@ pub fn abbreviates(short: &[char], full: &[char]) -> bool {
     if short.len() < 3 || short.len() >= full.len() {
         return false;
     }
-    let mut words: Vec<&[char]> = full.rchunks(2).collect();
-    words.reverse();
-    fn fits(words: &[&[char]], short: &[char], first: bool) -> bool {
-        let Some((word, rest)) = words.split_first() else {
+    let words = two_character_words(full, true);
+    let last = words.len() - 1;
+    // The first word at least begun, the last cut to one character.
+    let keeps =
+        |i: usize, n: usize, _: usize| (i != 0 && i != last || n >= 1) && (i != last || n <= 1);
+    word_by_word(&words, short, &keeps, &|a, b| a == b)
+}
+
+/// `full` as words of two characters, from its end (the first word then
+/// has one character when the length is odd) or from its start.
+fn two_character_words(full: &[char], from_end: bool) -> Vec<&[char]> {
+    if from_end {
+        let mut words: Vec<&[char]> = full.rchunks(2).collect();
+        words.reverse();
+        words
+    } else {
+        full.chunks(2).collect()
+    }
+}
+
+/// Whether `short` is `words` in order, the `i`-th word giving its first
+/// `n` characters where `keeps(i, n, its length)`, each character compared
+/// by `same`: how `abbreviates` and `shortens` read a name.
+fn word_by_word(
+    words: &[&[char]],
+    short: &[char],
+    keeps: &dyn Fn(usize, usize, usize) -> bool,
+    same: &dyn Fn(char, char) -> bool,
+) -> bool {
+    fn fits(
+        words: &[&[char]],
+        i: usize,
+        short: &[char],
+        keeps: &dyn Fn(usize, usize, usize) -> bool,
+        same: &dyn Fn(char, char) -> bool,
+    ) -> bool {
+        let Some(word) = words.get(i) else {
             return short.is_empty();
         };
-        let last = rest.is_empty();
-        let least = usize::from(first || last);
-        let most = if last { 1 } else { word.len() };
-        (least..=most.min(short.len()))
-            .rev()
-            .any(|n| short[..n] == word[..n] && fits(rest, &short[n..], false))
+        (0..=word.len().min(short.len())).rev().any(|n| {
+            keeps(i, n, word.len())
+                && short[..n].iter().zip(&word[..n]).all(|(&a, &b)| same(a, b))
+                && fits(words, i + 1, &short[n..], keeps, same)
+        })
     }
-    fits(&words, short, true)
+    fits(words, 0, short, keeps, same)
 }
 
 /// Whether `short` is how students shorten the subject's name `full`
@@ -214,28 +246,11 @@ pub fn shortens_by(short: &[char], full: &[char], same: impl Fn(char, char) -> b
     if short.len() < 2 || short.len() >= full.len() {
         return false;
     }
-    fn fits(
-        words: &[&[char]],
-        short: &[char],
-        first: bool,
-        same: &dyn Fn(char, char) -> bool,
-    ) -> bool {
-        let Some((word, rest)) = words.split_first() else {
-            return short.is_empty();
-        };
-        let least = usize::from(first);
-        (least..=word.len().min(short.len()))
-            .rev()
-            .filter(|&n| n == 0 || n == 1 || n == word.len())
-            .any(|n| {
-                short[..n].iter().zip(&word[..n]).all(|(&a, &b)| same(a, b))
-                    && fits(rest, &short[n..], false, same)
-            })
-    }
-    let from_start: Vec<&[char]> = full.chunks(2).collect();
-    let mut from_end: Vec<&[char]> = full.rchunks(2).collect();
-    from_end.reverse();
-    fits(&from_start, short, true, &same) || fits(&from_end, short, true, &same)
+    // Whole, its first character, or (after the first) left out.
+    let keeps = |i: usize, n: usize, len: usize| n == 1 || n == len || (n == 0 && i > 0);
+    [false, true]
+        .into_iter()
+        .any(|from_end| word_by_word(&two_character_words(full, from_end), short, &keeps, &same))
 }
 
 #[cfg(test)]
