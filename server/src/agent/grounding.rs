@@ -4,46 +4,48 @@
 
 use app::protocol::{ChatResponse, PageContext, UserForm};
 
-use super::{facts, memory, nlu, Agent};
+use super::{facts, form, memory, nlu, Agent};
+use crate::site::Site;
+
+/// Advisor names the student may say: those on the page, the one last
+/// talked about, and those of the advisors of the form's school + major
+/// that could be in `text` (a pair has up to thousands of advisors; only
+/// names whose first character the message holds can be meant, so the
+/// understanding of a turn does not grow with the pair).
+pub(super) async fn known_names(
+    site: &Site,
+    lexicons: &nlu::Lexicons,
+    text: &str,
+    page: &PageContext,
+    memory: &memory::Memory,
+    user_form: &UserForm,
+) -> Vec<String> {
+    let mut names: Vec<String> = page
+        .visible_advisors
+        .iter()
+        .map(|a| a.name.clone())
+        .collect();
+    names.extend(page.selected_advisor.iter().map(|a| a.name.clone()));
+    names.extend(memory.last_advisor.iter().map(|a| a.name.clone()));
+    names.extend(memory.talked_about.iter().map(|a| a.name.clone()));
+    if let (Some(s), Some(m)) = form::catalog_pair(site.catalog(), user_form) {
+        if let Ok(directory) = site.directory(s.id, m.id).await {
+            let chars = nlu::matchable_chars(text, lexicons);
+            names.extend(
+                directory
+                    .advisors
+                    .iter()
+                    .filter(|(_, name)| name.chars().next().is_some_and(|c| chars.contains(&c)))
+                    .map(|(_, name)| name.clone()),
+            );
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
 
 impl Agent {
-    /// Advisor names the student may say: those on the page, the one last
-    /// talked about, and those of the advisors of the form's school + major
-    /// that could be in `text` (a pair has up to thousands of advisors; only
-    /// names whose first character the message holds can be meant, so the
-    /// understanding of a turn does not grow with the pair).
-    pub(super) async fn known_names(
-        &self,
-        text: &str,
-        page: &PageContext,
-        memory: &memory::Memory,
-        form: &UserForm,
-    ) -> Vec<String> {
-        let mut names: Vec<String> = page
-            .visible_advisors
-            .iter()
-            .map(|a| a.name.clone())
-            .collect();
-        names.extend(page.selected_advisor.iter().map(|a| a.name.clone()));
-        names.extend(memory.last_advisor.iter().map(|a| a.name.clone()));
-        names.extend(memory.talked_about.iter().map(|a| a.name.clone()));
-        if let (Some(s), Some(m)) = self.form_pair(form) {
-            if let Ok(directory) = self.site.directory(s.id, m.id).await {
-                let chars = nlu::matchable_chars(text, &self.lexicons);
-                names.extend(
-                    directory
-                        .advisors
-                        .iter()
-                        .filter(|(_, name)| name.chars().next().is_some_and(|c| chars.contains(&c)))
-                        .map(|(_, name)| name.clone()),
-                );
-            }
-        }
-        names.sort();
-        names.dedup();
-        names
-    }
-
     /// The advisor names and figures `reply` speaks that the data does not
     /// hold — the evaluation's facts check, the same for every planner. The
     /// data is the turn's tool results, `page` (what the student saw when
@@ -64,15 +66,16 @@ impl Agent {
             }
         }
         grounding.add_page(page);
-        let known = self
-            .known_names(
-                &reply.voice_response,
-                page,
-                &memory::Memory::default(),
-                &reply.form,
-            )
-            .await;
-        let (school, major) = self.form_pair(&reply.form);
+        let known = known_names(
+            &self.site,
+            &self.lexicons,
+            &reply.voice_response,
+            page,
+            &memory::Memory::default(),
+            &reply.form,
+        )
+        .await;
+        let (school, major) = form::catalog_pair(self.site.catalog(), &reply.form);
         let claims = facts::claims(&reply.voice_response, &known, &self.surnames);
         for name in claims.names.iter().filter(|n| known.contains(n)) {
             let on_page = page

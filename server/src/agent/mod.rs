@@ -67,7 +67,7 @@ mod turn;
 
 use std::sync::Arc;
 
-use app::protocol::{UserForm, ANALYSIS, CASUAL};
+use app::protocol::{ANALYSIS, CASUAL};
 
 pub(crate) use self::events::degraded_event;
 pub use self::events::DEGRADED;
@@ -81,8 +81,6 @@ use self::session_store::SessionStore;
 use self::spoken_names::SpokenNames;
 pub use self::stats::{ModelCalls, TurnStats};
 use self::tools::ToolRegistry;
-use self::turn::narrate::Narrator;
-use self::turn::persona::PersonaLexicon;
 use crate::coach::Coach;
 use crate::llm::{LlmClient, LlmConfig};
 use crate::site::Site;
@@ -118,9 +116,6 @@ pub struct Agent {
     embedded: EmbeddedPlanner,
     /// The configured language model, if any.
     model: Option<ModelPlanner>,
-    personas: PersonaLexicon,
-    /// The casual persona's replies (embedded planner).
-    casual: Templates,
     /// The review coach and its per-session drafts.
     coach: Coach,
     /// Whose words each clause is and what it does to an action (the agent
@@ -128,8 +123,6 @@ pub struct Agent {
     acts: Arc<SpeechActs>,
     /// For telling advisor names in a reply (facts only from data).
     surnames: facts::Surnames,
-    /// The tools' names, which are never spoken.
-    tool_names: Vec<String>,
     /// Reading the form back ("我是哪个学校的").
     readback: readback::ReadBack,
     /// The offer under a place answer ("看看导师排名").
@@ -189,7 +182,6 @@ impl Agent {
             names.clone(),
         );
         let registry = ToolRegistry::load();
-        let tool_names = registry.specs().iter().map(|s| s.name.clone()).collect();
         let model = client.map(|c| ModelPlanner::new(c, &registry));
         let acts = Arc::new(SpeechActs::load());
         let coach = Coach::new(site.clone(), acts.clone(), nlu::faq_passages());
@@ -203,12 +195,9 @@ impl Agent {
             names,
             embedded,
             model,
-            personas: PersonaLexicon::load(),
-            casual: replies::casual(),
             coach,
             acts,
             surnames: facts::Surnames::load(),
-            tool_names,
             readback: readback::ReadBack::load(),
             place_words: about_place::PlaceWords::load(),
         }
@@ -229,33 +218,5 @@ impl Agent {
 
     pub fn sessions(&self) -> &SessionStore {
         &self.sessions
-    }
-
-    fn narrator(&self) -> Narrator<'_> {
-        Narrator {
-            templates: &self.templates,
-            names: &self.names,
-            catalog: self.site.catalog(),
-            place_words: &self.place_words,
-        }
-    }
-
-    /// The form's school and major as catalog entries, where they resolve.
-    fn form_pair(
-        &self,
-        form: &UserForm,
-    ) -> (
-        Option<&crate::catalog::SchoolEntry>,
-        Option<&crate::catalog::MajorEntry>,
-    ) {
-        let catalog = self.site.catalog();
-        (
-            form.school
-                .as_deref()
-                .and_then(|s| catalog.resolve_school(s).found()),
-            form.major
-                .as_deref()
-                .and_then(|m| catalog.resolve_major(m).found()),
-        )
     }
 }

@@ -155,6 +155,18 @@ impl SessionStore {
         })
     }
 
+    /// The newest lines of the conversation a model reads
+    /// ([`HISTORY_LINES`](super::HISTORY_LINES)); none for a session this
+    /// turn opens, and none when they cannot be read (the turn goes on).
+    pub async fn recent(&self, session: &Session) -> Vec<HistoryEntry> {
+        if session.is_new {
+            return Vec::new();
+        }
+        self.history(&session.id, super::HISTORY_LINES)
+            .await
+            .unwrap_or_default()
+    }
+
     /// The last `limit` messages of a session, oldest first (system lines included).
     pub async fn history(&self, id: &str, limit: u32) -> Result<Vec<HistoryEntry>, sqlx::Error> {
         let rows = store::recent_messages(&self.pool, id, limit).await?;

@@ -78,6 +78,8 @@ impl ToolSpec {
 #[derive(Clone, Debug)]
 pub struct ToolRegistry {
     specs: Vec<ToolSpec>,
+    /// The tools' names, which a reply never speaks (`voice::clean`).
+    names: Vec<String>,
 }
 
 impl ToolRegistry {
@@ -85,7 +87,13 @@ impl ToolRegistry {
     pub fn load() -> ToolRegistry {
         let specs: Vec<ToolSpec> =
             serde_json::from_str(TOOLS).expect("prompts/tools.json is valid (checked by a test)");
-        ToolRegistry { specs }
+        let names = specs.iter().map(|s| s.name.clone()).collect();
+        ToolRegistry { specs, names }
+    }
+
+    /// Every tool's name, in the registry's order.
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     pub fn get(&self, name: &str) -> Option<&ToolSpec> {

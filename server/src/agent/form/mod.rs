@@ -16,6 +16,22 @@ use app::protocol::UserForm;
 use app::vocabulary::FORM_FIELDS;
 
 pub use self::phase::{phase, Phase};
+use crate::catalog::{Catalog, MajorEntry, SchoolEntry};
+
+/// The form's school and major as catalog entries, where they resolve.
+pub fn catalog_pair<'c>(
+    catalog: &'c Catalog,
+    form: &UserForm,
+) -> (Option<&'c SchoolEntry>, Option<&'c MajorEntry>) {
+    (
+        form.school
+            .as_deref()
+            .and_then(|s| catalog.resolve_school(s).found()),
+        form.major
+            .as_deref()
+            .and_then(|m| catalog.resolve_major(m).found()),
+    )
+}
 
 /// One form field's value by its name (preferences by their own name).
 pub fn field_value<'a>(form: &'a UserForm, field: &str) -> Option<&'a str> {

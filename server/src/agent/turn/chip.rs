@@ -8,35 +8,34 @@ use app::protocol::IntentResult;
 use super::persona::{switch_event, Reason};
 use super::Turn;
 use crate::agent::option::Chip;
-use crate::agent::{Agent, ANALYSIS, CASUAL};
+use crate::agent::{ANALYSIS, CASUAL};
 
-impl Agent {
-    pub(super) fn chip(&self, t: &mut Turn<'_>) {
-        let (field, call) = match t.understood.chip.clone() {
-            Some(Chip::Update { field, call }) => (Some(field), Some(call)),
-            Some(Chip::Skip { field }) => (Some(field), None),
-            Some(Chip::Text(_)) | None => (None, None),
-        };
-        if let Some(field) = field {
-            if !t.memory.asked.contains(&field) {
-                t.memory.asked.push(field);
-            }
+/// Reads the turn alone: the chip `session` or `understand` found.
+pub(super) fn run(t: &mut Turn<'_>) {
+    let (field, call) = match t.understood.chip.clone() {
+        Some(Chip::Update { field, call }) => (Some(field), Some(call)),
+        Some(Chip::Skip { field }) => (Some(field), None),
+        Some(Chip::Text(_)) | None => (None, None),
+    };
+    if let Some(field) = field {
+        if !t.memory.asked.contains(&field) {
+            t.memory.asked.push(field);
         }
-        t.proposed.plan.tool_calls = call.into_iter().collect();
-        t.proposed.plan.about_form = true;
-        t.understood.intent = IntentResult {
-            intent: "option".into(),
-            confidence: 1.0,
-            reasoning: "点击选项，直接更新表单".into(),
-        };
-        if t.input.session.persona == CASUAL {
-            if let Some(sink) = t.input.sink {
-                sink.switch(ANALYSIS, &app::protocol::switch_message(CASUAL, ANALYSIS));
-            }
-            t.reply.persona_out = Some(ANALYSIS);
-            t.reply
-                .events
-                .push(switch_event(CASUAL, ANALYSIS, &Reason::DataNeeded));
+    }
+    t.proposed.plan.tool_calls = call.into_iter().collect();
+    t.proposed.plan.about_form = true;
+    t.understood.intent = IntentResult {
+        intent: "option".into(),
+        confidence: 1.0,
+        reasoning: "点击选项，直接更新表单".into(),
+    };
+    if t.input.session.persona == CASUAL {
+        if let Some(sink) = t.input.sink {
+            sink.switch(ANALYSIS, &app::protocol::switch_message(CASUAL, ANALYSIS));
         }
+        t.reply.persona_out = Some(ANALYSIS);
+        t.reply
+            .events
+            .push(switch_event(CASUAL, ANALYSIS, &Reason::DataNeeded));
     }
 }

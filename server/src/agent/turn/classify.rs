@@ -21,7 +21,9 @@
 //! never overrides an intent code recognised: it is not asked then.
 
 use super::{Outcome, Turn};
-use crate::agent::Agent;
+use crate::agent::nlu::Lexicons;
+use crate::agent::readback::ReadBack;
+use crate::agent::replies::Templates;
 use crate::llm::json::json_object;
 use crate::llm::wire::WireMessage;
 use crate::llm::{CompletionRequest, LlmClient, LlmError};
@@ -236,12 +238,24 @@ pub async fn classify(
         })
 }
 
-impl Agent {
-    pub(super) async fn classify(&self, t: &mut Turn<'_>) -> Outcome {
-        let Some(model) = &self.model else {
+/// What the step reads besides the turn (its own lexicon is
+/// [`evidence`]).
+pub(super) struct Deps<'a> {
+    /// The model that classifies; none configured, the step passes.
+    pub model: Option<&'a LlmClient>,
+    /// Whether the message is a question.
+    pub lexicons: &'a Lexicons,
+    pub templates: &'a Templates,
+    /// The form read back, for a read-back the model recognised.
+    pub readback: &'a ReadBack,
+}
+
+impl Deps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
+        let Some(model) = self.model else {
             return Outcome::Next;
         };
-        match classify(model.client(), &t.input.text).await {
+        match classify(model, &t.input.text).await {
             Ok((c, tokens)) => {
                 t.cost.model_calls += 1;
                 t.cost.calls_by.intent += 1;
@@ -252,7 +266,7 @@ impl Agent {
                     "model intent"
                 );
                 let normalized = crate::catalog::normalize(&t.input.text);
-                let question = crate::agent::nlu::is_question(&t.input.text, &self.lexicons);
+                let question = crate::agent::nlu::is_question(&t.input.text, self.lexicons);
                 if !c.acted_on() || !evidence().supports(c.intent, &normalized, question) {
                     tracing::info!(
                         intent = c.intent.name(),
@@ -268,7 +282,7 @@ impl Agent {
                     ModelIntent::ReadBack => {
                         t.say(
                             self.readback
-                                .answer(&t.form, &normalized, &self.templates, turn),
+                                .answer(&t.form, &normalized, self.templates, turn),
                         )
                     }
                     ModelIntent::Unknown => return Outcome::Next,

@@ -8,13 +8,29 @@
 use app::protocol::{ErrorInfo, IntentResult};
 
 use super::{Outcome, Turn};
+use crate::agent::nlu::Lexicons;
 use crate::agent::session_store::Draft;
 use crate::agent::targets::Target;
-use crate::agent::{tools, Agent};
+use crate::agent::{grounding, tools};
 use crate::coach::state::CoachState;
+use crate::coach::Coach;
+use crate::llm::LlmClient;
+use crate::site::Site;
+use crate::speech_act::SpeechActs;
 
-impl Agent {
-    pub(super) async fn coach(&self, t: &mut Turn<'_>) -> Outcome {
+/// What the `coach` step reads besides the turn: the coach, the speech
+/// acts, the model it may ask, and what tells a digression (the data's
+/// advisor names and the understanding's lexicons).
+pub(super) struct CoachDeps<'a> {
+    pub coach: &'a Coach,
+    pub acts: &'a SpeechActs,
+    pub model: Option<&'a LlmClient>,
+    pub site: &'a Site,
+    pub lexicons: &'a Lexicons,
+}
+
+impl CoachDeps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
         let Some(mut draft) = t.understood.draft.take() else {
             return Outcome::Answered;
         };
@@ -32,7 +48,7 @@ impl Agent {
         }
         // The coach posts as the client who chats: the same per-client
         // limits as the form and the API, whatever session it uses.
-        let model = self.model.as_ref().map(|m| m.client());
+        let model = self.model;
         let turn = self
             .coach
             .step(
@@ -76,10 +92,16 @@ impl Agent {
     /// advisor, a comparison, a general or site question.
     async fn is_agent_business(&self, t: &Turn<'_>) -> bool {
         use crate::agent::nlu::{self, Act};
-        let known = self
-            .known_names(&t.input.text, &t.input.page, &t.memory, &t.form)
-            .await;
-        let a = nlu::analyze(&t.input.text, &self.lexicons, &known);
+        let known = grounding::known_names(
+            self.site,
+            self.lexicons,
+            &t.input.text,
+            &t.input.page,
+            &t.memory,
+            &t.form,
+        )
+        .await;
+        let a = nlu::analyze(&t.input.text, self.lexicons, &known);
         a.school.is_some()
             || a.major.is_some()
             || a.unknown_school.is_some()
@@ -101,37 +123,38 @@ impl Agent {
                     | Act::AboutPlace
             )
     }
+}
 
-    pub(super) fn review(&self, t: &mut Turn<'_>) {
-        t.understood.intent = IntentResult {
-            intent: "review_coach".into(),
-            confidence: 0.9,
-            reasoning: "学生想写评价，交给评价助手".into(),
-        };
-        let advisor = match t
-            .understood
-            .resolved
-            .subject
-            .as_ref()
-            .and_then(|r| t.understood.resolved.target(r))
-        {
-            Some(Target::Found(a)) => Some(a.clone()),
-            Some(_) => None,
-            None => t
-                .input
-                .page
-                .selected_advisor
-                .clone()
-                .or_else(|| t.memory.last_advisor.clone()),
-        };
-        let Some(advisor) = advisor else {
-            t.say(self.coach.which_advisor());
-            return;
-        };
-        let draft = CoachState::new(advisor.id.clone(), advisor.name.clone());
-        t.memory.last_advisor = Some(advisor);
-        let opening = self.coach.opening(&draft);
-        t.reply.draft_out = Some(Draft::Keep(Box::new(draft)));
-        t.say(opening);
-    }
+/// `review`: reads the coach (its opening words) besides the turn.
+pub(super) fn review(coach: &Coach, t: &mut Turn<'_>) {
+    t.understood.intent = IntentResult {
+        intent: "review_coach".into(),
+        confidence: 0.9,
+        reasoning: "学生想写评价，交给评价助手".into(),
+    };
+    let advisor = match t
+        .understood
+        .resolved
+        .subject
+        .as_ref()
+        .and_then(|r| t.understood.resolved.target(r))
+    {
+        Some(Target::Found(a)) => Some(a.clone()),
+        Some(_) => None,
+        None => t
+            .input
+            .page
+            .selected_advisor
+            .clone()
+            .or_else(|| t.memory.last_advisor.clone()),
+    };
+    let Some(advisor) = advisor else {
+        t.say(coach.which_advisor());
+        return;
+    };
+    let draft = CoachState::new(advisor.id.clone(), advisor.name.clone());
+    t.memory.last_advisor = Some(advisor);
+    let opening = coach.opening(&draft);
+    t.reply.draft_out = Some(Draft::Keep(Box::new(draft)));
+    t.say(opening);
 }

@@ -6,17 +6,21 @@
 use app::protocol::{ErrorInfo, SelectedAdvisor, ToolCall};
 
 use super::{Outcome, Turn};
+use crate::agent::replies::Templates;
 use crate::agent::tools::{Executor, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
-use crate::agent::Agent;
 
-impl Agent {
+/// What the step reads besides the turn: the tools' executor (the data
+/// and the recommender) and the words of a failure.
+pub(super) struct Deps<'a> {
+    pub executor: Executor<'a>,
+    pub templates: &'a Templates,
+}
+
+impl Deps<'_> {
     /// The plan's tool calls run; an advisor that does not exist, or data
     /// that cannot be read, answers the turn at once.
-    pub(super) async fn execute(&self, t: &mut Turn<'_>) -> Outcome {
-        let executor = Executor {
-            site: &self.site,
-            recommender: &self.recommender,
-        };
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
+        let executor = &self.executor;
         let calls = std::mem::take(&mut t.proposed.calls);
         for mut call in calls {
             match executor.execute(&call).await {

@@ -22,8 +22,8 @@
 
 use super::{Outcome, Turn};
 use crate::agent::memory::Memory;
-use crate::agent::Agent;
-use crate::speech_act::{self as speech, Force};
+use crate::agent::replies::Templates;
+use crate::speech_act::{self as speech, Force, SpeechActs};
 use app::protocol::{IntentResult, UserForm};
 
 const LEXICON: &str = include_str!("../../../lexicons/code_intents.txt");
@@ -188,8 +188,15 @@ fn is_key_mashing(text: &str) -> bool {
     vowels * 5 < text.len()
 }
 
-impl Agent {
-    pub(super) fn intent(&self, t: &mut Turn<'_>) -> Outcome {
+/// What the step reads besides the turn (its own lexicon is [`intents`]).
+pub(super) struct Deps<'a> {
+    /// Whose words the message is, and what it does to a reset or an end.
+    pub acts: &'a SpeechActs,
+    pub templates: &'a Templates,
+}
+
+impl Deps<'_> {
+    pub(super) fn run(&self, t: &mut Turn<'_>) -> Outcome {
         t.understood.reading = self.acts.read(&t.input.text);
         let (intent, result) = intents().classify(&t.input.text);
         t.understood.intent = result;

@@ -48,7 +48,11 @@
 //! - [`save`]: the reply, stored in one transaction with the session.
 //!
 //! What the steps read and fill is the turn's state ([`state`]), by phase:
-//! input, what was understood, what is proposed, the reply, the cost.
+//! input, what was understood, what is proposed, the reply, the cost. What
+//! a step reads of the agent is declared in its own file — a `Deps`
+//! struct, or a plain argument — and filled in one place,
+//! [`TurnGraph`]'s `run`: a step is a function of that file, not a method
+//! of `Agent`, so reading the file is reading the step.
 
 mod chip;
 pub(super) mod classify;
@@ -69,9 +73,10 @@ mod validate;
 use app::protocol::ChatResponse;
 
 use super::planner::PlanError;
-use super::session_store::Session;
 use super::stream::VoiceSink;
+use super::tools::Executor;
 use super::{Agent, Prepared, TurnStats};
+use narrate::Narrator;
 pub(super) use state::{Turn, Words};
 
 /// The most steps one turn may take (the longest path is 16).
@@ -199,18 +204,6 @@ fn next(step: Step, outcome: Outcome) -> Step {
 }
 
 impl Agent {
-    /// The newest lines of the conversation a model reads (none for a
-    /// session this turn opens).
-    async fn recent_history(&self, session: &Session) -> Vec<super::session_store::HistoryEntry> {
-        if session.is_new {
-            return Vec::new();
-        }
-        self.sessions
-            .history(&session.id, super::HISTORY_LINES)
-            .await
-            .unwrap_or_default()
-    }
-
     /// Runs the graph over a prepared turn. Never fails: a failing
     /// dependency ends in a spoken apology with `error`, and the turn is
     /// stored.
@@ -264,11 +257,20 @@ impl Agent {
     }
 }
 
-/// The turn as a graph for the one runner (`crate::graph`): the agent
-/// runs each step on the turn's state.
+/// The turn as a graph for the one runner (`crate::graph`): each step
+/// runs on the turn's state with what it reads of the agent, named here
+/// and declared in the step's own file (its `Deps`, or its arguments).
 struct TurnGraph<'a, 'v> {
     agent: &'a Agent,
     t: Turn<'v>,
+}
+
+/// What `save` reads: its own step, and the end of a turn that cycled.
+fn save_deps(a: &Agent) -> save::Deps<'_> {
+    save::Deps {
+        sessions: &a.sessions,
+        templates: &a.templates,
+    }
 }
 
 impl crate::graph::Graph for TurnGraph<'_, '_> {
@@ -281,53 +283,134 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
 
     async fn run(&mut self, step: Step) -> Outcome {
         let (a, t) = (self.agent, &mut self.t);
+        let model = a.model.as_ref();
+        let model_configured = model.is_some();
         // The steps whose result chooses no edge go on.
         let go_on = Outcome::Next;
         match step {
-            Step::Session => a.session_step(t),
+            Step::Session => session::run(t),
             Step::Chip => {
-                a.chip(t);
+                chip::run(t);
                 go_on
             }
-            Step::Coach => a.coach(t).await,
-            Step::Intent => a.intent(t),
-            Step::Understand => a.understand(t).await,
-            Step::Classify => a.classify(t).await,
-            Step::Resolve => a.resolve(t).await,
+            Step::Coach => {
+                let deps = coach::CoachDeps {
+                    coach: &a.coach,
+                    acts: &a.acts,
+                    model: model.map(|m| m.client()),
+                    site: &a.site,
+                    lexicons: &a.lexicons,
+                };
+                deps.run(t).await
+            }
+            Step::Intent => {
+                let deps = intent::Deps {
+                    acts: &a.acts,
+                    templates: &a.templates,
+                };
+                deps.run(t)
+            }
+            Step::Understand => {
+                let deps = understand::Deps {
+                    site: &a.site,
+                    lexicons: &a.lexicons,
+                    acts: &a.acts,
+                    coach: &a.coach,
+                    personas: persona::lexicon(),
+                    place_words: &a.place_words,
+                    templates: &a.templates,
+                    model_configured,
+                };
+                deps.run(t).await
+            }
+            Step::Classify => {
+                let deps = classify::Deps {
+                    model: model.map(|m| m.client()),
+                    lexicons: &a.lexicons,
+                    templates: &a.templates,
+                    readback: &a.readback,
+                };
+                deps.run(t).await
+            }
+            Step::Resolve => {
+                let deps = resolve::Deps {
+                    site: &a.site,
+                    surnames: &a.surnames,
+                };
+                deps.run(t).await
+            }
             Step::Review => {
-                a.review(t);
+                coach::review(&a.coach, t);
                 go_on
             }
-            Step::Persona => a.persona(t),
+            Step::Persona => persona::persona(t),
             Step::Casual => {
-                a.casual(t).await;
+                let deps = persona::CasualDeps {
+                    model,
+                    sessions: &a.sessions,
+                    tool_names: a.registry.names(),
+                };
+                deps.run(t).await;
                 go_on
             }
-            Step::Plan => a.plan(t).await,
+            Step::Plan => {
+                let deps = plan::PlanDeps {
+                    embedded: &a.embedded,
+                    model_configured,
+                };
+                deps.run(t).await
+            }
             Step::Model => {
-                a.model(t).await;
+                let deps = plan::ModelDeps {
+                    model,
+                    sessions: &a.sessions,
+                };
+                deps.run(t).await;
                 go_on
             }
-            Step::Merge => a.merge(t),
+            Step::Merge => plan::merge(t),
             Step::Apology => {
-                a.apology(t);
+                plan::apology(&a.templates, t);
                 go_on
             }
             Step::Validate => {
-                a.validate(t).await;
+                let deps = validate::Deps {
+                    registry: &a.registry,
+                    site: &a.site,
+                };
+                deps.run(t).await;
                 go_on
             }
             Step::Steer => {
-                a.steer(t).await;
+                steer::run(&a.site, t).await;
                 go_on
             }
-            Step::Execute => a.execute(t).await,
+            Step::Execute => {
+                let deps = execute::Deps {
+                    executor: Executor {
+                        site: &a.site,
+                        recommender: &a.recommender,
+                    },
+                    templates: &a.templates,
+                };
+                deps.run(t).await
+            }
             Step::Narrate => {
-                a.narrate(t);
+                let deps = narrate::Deps {
+                    narrator: Narrator {
+                        templates: &a.templates,
+                        names: &a.names,
+                        catalog: a.site.catalog(),
+                        place_words: &a.place_words,
+                    },
+                    tool_names: a.registry.names(),
+                    surnames: &a.surnames,
+                };
+                deps.run(t);
                 go_on
             }
             Step::Save => {
-                a.save(t).await;
+                save_deps(a).run(t).await;
                 go_on
             }
             Step::End => go_on,
@@ -344,8 +427,9 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
             code: "internal_error".into(),
             message: "回合未能结束".into(),
         });
-        self.agent.apology(&mut self.t);
-        self.agent.save(&mut self.t).await;
+        let a = self.agent;
+        plan::apology(&a.templates, &mut self.t);
+        save_deps(a).run(&mut self.t).await;
     }
 }
 

@@ -21,7 +21,7 @@ use crate::agent::tools::{
     PlaceResult, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS,
     GET_STATISTICS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_RANKING,
 };
-use crate::agent::{facts, Agent, DEGRADED};
+use crate::agent::{facts, DEGRADED};
 use crate::catalog::Catalog;
 use crate::text::templates::Templates;
 use crate::voice;
@@ -296,9 +296,19 @@ const DIMENSIONS: [Dimension; 4] = [
     ("prospects", |d| d.prospects),
 ];
 
-impl Agent {
-    pub(super) fn narrate(&self, t: &mut Turn<'_>) {
-        let mut spoken = voice::clean(&t.proposed.plan.voice_response, &self.tool_names);
+/// What the step reads besides the turn: code's words for what the turn
+/// did, and what a model's words are checked against.
+pub(super) struct Deps<'a> {
+    pub narrator: Narrator<'a>,
+    /// The tools' names, never spoken.
+    pub tool_names: &'a [String],
+    /// For telling advisor names in a model's words.
+    pub surnames: &'a facts::Surnames,
+}
+
+impl Deps<'_> {
+    pub(super) fn run(&self, t: &mut Turn<'_>) {
+        let mut spoken = voice::clean(&t.proposed.plan.voice_response, self.tool_names);
         if let Words::Model { fallback, about } = std::mem::take(&mut t.proposed.words) {
             let mut grounding = facts::Grounding::default();
             for call in &t.proposed.calls {
@@ -313,7 +323,7 @@ impl Agent {
             }
             grounding.add_figures(&fallback);
             let claims =
-                facts::unsupported(&spoken, &grounding, &t.understood.known, &self.surnames);
+                facts::unsupported(&spoken, &grounding, &t.understood.known, self.surnames);
             if !claims.is_empty() {
                 tracing::warn!(
                     ?claims,
@@ -326,16 +336,17 @@ impl Agent {
                     kind: DEGRADED.into(),
                     data,
                 });
-                spoken = voice::clean(&fallback, &self.tool_names);
+                spoken = voice::clean(&fallback, self.tool_names);
             }
         }
         if t.understood.chip.is_some() && t.proposed.calls.is_empty() && t.reply.error.is_none() {
             spoken = self
+                .narrator
                 .templates
                 .render("skip_ack", t.input.session.memory.turns, &[]);
         }
         t.reply.voice = if spoken.trim().is_empty() {
-            self.narrator()
+            self.narrator
                 .narrate(&t.proposed.calls, &t.form, t.memory.turns)
         } else {
             spoken

@@ -16,12 +16,22 @@ use app::protocol::{ErrorInfo, IntentResult, PageContext};
 
 use super::{Outcome, Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
-use crate::agent::planner::{Plan, Planner};
-use crate::agent::{degraded_event, merge, Agent};
+use crate::agent::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, Plan, Planner};
+use crate::agent::replies::Templates;
+use crate::agent::session_store::SessionStore;
+use crate::agent::{degraded_event, merge};
 use crate::llm::error::code_was_sent;
 
-impl Agent {
-    pub(super) async fn plan(&self, t: &mut Turn<'_>) -> Outcome {
+/// What `plan` reads besides the turn.
+pub(super) struct PlanDeps<'a> {
+    /// Code's planner, which plans every turn.
+    pub embedded: &'a EmbeddedPlanner,
+    /// A model is configured (it may be asked for what code left open).
+    pub model_configured: bool,
+}
+
+impl PlanDeps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
         let code = self
             .embedded
             .plan(&t.plan_input(&[], None, t.input.sink))
@@ -34,7 +44,7 @@ impl Agent {
         // Where code understood the message whole it would add nothing and
         // cost seconds.
         let code_short = code.as_ref().map_or(true, |plan| plan.open_ended);
-        let ask_model = self.model.is_some()
+        let ask_model = self.model_configured
             && !t.cost.model_down
             && !restates_page(&t.understood.analysis, &t.input.page)
             && answered_from_data(t.understood.analysis.act).is_none()
@@ -60,12 +70,21 @@ impl Agent {
         }));
         Outcome::AskModel
     }
+}
 
-    pub(super) async fn model(&self, t: &mut Turn<'_>) {
-        let Some(model) = &self.model else {
+/// What `model` reads besides the turn: the model, and the conversation
+/// it is shown.
+pub(super) struct ModelDeps<'a> {
+    pub model: Option<&'a ModelPlanner>,
+    pub sessions: &'a SessionStore,
+}
+
+impl ModelDeps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) {
+        let Some(model) = self.model else {
             return;
         };
-        let history = self.recent_history(&t.input.session).await;
+        let history = self.sessions.recent(&t.input.session).await;
         let understood = t.proposed.code.as_ref().and_then(|c| c.as_ref().ok());
         // The model's words reach the student only where code had no
         // answer of its own (`merge`); elsewhere they are not streamed.
@@ -74,83 +93,80 @@ impl Agent {
         let proposal = model.plan(&t.plan_input(&history, understood, voice)).await;
         t.proposed.proposal = Some(proposal);
     }
+}
 
-    pub(super) fn merge(&self, t: &mut Turn<'_>) -> Outcome {
-        let (Some(proposal), Some(code)) = (t.proposed.proposal.take(), t.proposed.code.take())
-        else {
-            return Outcome::Next;
-        };
-        match (proposal, code) {
-            (Ok(proposal), Ok(code)) => {
-                let merged = merge::merge(code, proposal, &t.form);
-                if merged.model_words {
-                    t.proposed.words = Words::Model {
-                        fallback: merged.code_voice,
-                        about: merged.plan.focus.as_ref().map(|a| a.name.clone()),
-                    };
-                }
-                t.proposed.plan = merged.plan;
-            }
-            (Ok(proposal), Err(_)) => {
+/// `merge` reads the turn alone: code's plan and the model's proposal.
+pub(super) fn merge(t: &mut Turn<'_>) -> Outcome {
+    let (Some(proposal), Some(code)) = (t.proposed.proposal.take(), t.proposed.code.take()) else {
+        return Outcome::Next;
+    };
+    match (proposal, code) {
+        (Ok(proposal), Ok(code)) => {
+            let merged = merge::merge(code, proposal, &t.form);
+            if merged.model_words {
                 t.proposed.words = Words::Model {
-                    fallback: String::new(),
-                    about: None,
-                };
-                t.proposed.plan = proposal;
-            }
-            // Nothing to add where code understood the turn: the model did
-            // what it was asked (only what code left open), nothing degraded.
-            (Err(e), Ok(code)) if e.code == "upstream_empty_reply" && !code.open_ended => {
-                tracing::info!("the model added nothing to code's plan");
-                t.proposed.plan = Plan {
-                    model_calls: 1,
-                    ..code
+                    fallback: merged.code_voice,
+                    about: merged.plan.focus.as_ref().map(|a| a.name.clone()),
                 };
             }
-            // Any other failure: code's plan, as with no model.
-            (Err(e), Ok(code)) => {
-                tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
-                t.reply.events.push(degraded_event(&e.code, &e.message));
-                t.proposed.plan = Plan {
-                    model_calls: u32::from(code_was_sent(&e.code)),
-                    ..code
-                };
-            }
-            // Code could not plan either: what it would say alone.
-            (Err(e), Err(code)) => {
-                tracing::warn!(error = %e, "model failed and code has no plan");
-                t.reply.events.push(degraded_event(&e.code, &e.message));
-                t.reply.failure = Some(code);
-                return Outcome::Failed;
-            }
+            t.proposed.plan = merged.plan;
         }
-        Outcome::Next
+        (Ok(proposal), Err(_)) => {
+            t.proposed.words = Words::Model {
+                fallback: String::new(),
+                about: None,
+            };
+            t.proposed.plan = proposal;
+        }
+        // Nothing to add where code understood the turn: the model did
+        // what it was asked (only what code left open), nothing degraded.
+        (Err(e), Ok(code)) if e.code == "upstream_empty_reply" && !code.open_ended => {
+            tracing::info!("the model added nothing to code's plan");
+            t.proposed.plan = Plan {
+                model_calls: 1,
+                ..code
+            };
+        }
+        // Any other failure: code's plan, as with no model.
+        (Err(e), Ok(code)) => {
+            tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
+            t.reply.events.push(degraded_event(&e.code, &e.message));
+            t.proposed.plan = Plan {
+                model_calls: u32::from(code_was_sent(&e.code)),
+                ..code
+            };
+        }
+        // Code could not plan either: what it would say alone.
+        (Err(e), Err(code)) => {
+            tracing::warn!(error = %e, "model failed and code has no plan");
+            t.reply.events.push(degraded_event(&e.code, &e.message));
+            t.reply.failure = Some(code);
+            return Outcome::Failed;
+        }
     }
+    Outcome::Next
+}
 
-    /// The turn ends in a spoken apology with `error` (a model that failed
-    /// still costs its call).
-    pub(super) fn apology(&self, t: &mut Turn<'_>) {
-        let Some(e) = t.reply.failure.take() else {
-            return;
-        };
-        tracing::warn!(error = %e, "planner failed");
-        t.cost.model_calls += u32::from(code_was_sent(&e.code));
-        let key = if t.cost.model_calls > 0 {
-            "model_error"
-        } else {
-            "data_error"
-        };
-        t.proposed.calls.clear();
-        t.reply.error = Some(ErrorInfo {
-            code: e.code,
-            message: e.message,
-            field: None,
-        });
-        t.say(
-            self.templates
-                .render(key, t.input.session.memory.turns, &[]),
-        );
-    }
+/// The turn ends in a spoken apology with `error` (a model that failed
+/// still costs its call); reads the words of the apology besides the turn.
+pub(super) fn apology(templates: &Templates, t: &mut Turn<'_>) {
+    let Some(e) = t.reply.failure.take() else {
+        return;
+    };
+    tracing::warn!(error = %e, "planner failed");
+    t.cost.model_calls += u32::from(code_was_sent(&e.code));
+    let key = if t.cost.model_calls > 0 {
+        "model_error"
+    } else {
+        "data_error"
+    };
+    t.proposed.calls.clear();
+    t.reply.error = Some(ErrorInfo {
+        code: e.code,
+        message: e.message,
+        field: None,
+    });
+    t.say(templates.render(key, t.input.session.memory.turns, &[]));
 }
 
 /// The acts code answers wholly from its own data — the form read back, a

@@ -12,8 +12,8 @@
 use app::protocol::{ChatResponse, ErrorInfo};
 
 use super::Turn;
-use crate::agent::session_store::SaveError;
-use crate::agent::Agent;
+use crate::agent::replies::Templates;
+use crate::agent::session_store::{SaveError, SessionStore};
 use crate::voice;
 
 /// The error code of a reply whose turn could not be stored.
@@ -23,8 +23,14 @@ pub const TURN_NOT_SAVED: &str = "storage_unavailable";
 pub const TURN_NOT_SAVED_MESSAGE: &str =
     "这一轮对话没有保存下来（数据库暂时无法写入），请稍后再说一次。";
 
-impl Agent {
-    pub(super) async fn save(&self, t: &mut Turn<'_>) {
+/// What the step reads besides the turn.
+pub(super) struct Deps<'a> {
+    pub sessions: &'a SessionStore,
+    pub templates: &'a Templates,
+}
+
+impl Deps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) {
         if let Some(advisor) = t.memory.last_advisor.clone() {
             t.memory.remember(&advisor);
         }

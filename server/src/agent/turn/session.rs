@@ -5,18 +5,16 @@
 //! draft as stored.
 
 use super::{Outcome, Turn};
-use crate::agent::Agent;
 
-impl Agent {
-    pub(super) fn session_step(&self, t: &mut Turn<'_>) -> Outcome {
-        if t.understood.chip.is_some() {
-            return Outcome::Chip;
-        }
-        t.understood.draft = t.input.stored_draft.take();
-        if t.understood.draft.is_some() {
-            Outcome::Draft
-        } else {
-            Outcome::Next
-        }
+/// Reads the turn alone: a clicked chip, or the draft as stored.
+pub(super) fn run(t: &mut Turn<'_>) -> Outcome {
+    if t.understood.chip.is_some() {
+        return Outcome::Chip;
+    }
+    t.understood.draft = t.input.stored_draft.take();
+    if t.understood.draft.is_some() {
+        Outcome::Draft
+    } else {
+        Outcome::Next
     }
 }

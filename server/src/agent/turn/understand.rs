@@ -11,28 +11,57 @@
 
 use app::protocol::{IntentResult, UserForm};
 
+use super::persona::PersonaLexicon;
 use super::{Outcome, Turn};
-use crate::agent::about_place::PlaceOffer;
-use crate::agent::nlu::{self, Act, Analysis, Slot};
-use crate::agent::{option, spoken, Agent};
-use crate::speech_act::{Answer, Reading};
+use crate::agent::about_place::{PlaceOffer, PlaceWords};
+use crate::agent::nlu::{self, Act, Analysis, Lexicons, Slot};
+use crate::agent::replies::Templates;
+use crate::agent::{grounding, option, spoken};
+use crate::coach::Coach;
+use crate::site::Site;
+use crate::speech_act::{Answer, Reading, SpeechActs};
 
-impl Agent {
-    pub(super) async fn understand(&self, t: &mut Turn<'_>) -> Outcome {
-        t.understood.known = self
-            .known_names(&t.input.text, &t.input.page, &t.memory, &t.form)
-            .await;
-        let whole = nlu::analyze(&t.input.text, &self.lexicons, &t.understood.known);
+/// What the step reads besides the turn.
+pub(super) struct Deps<'a> {
+    /// The catalog (a chip answered in words) and the advisor names the
+    /// student may say.
+    pub site: &'a Site,
+    pub lexicons: &'a Lexicons,
+    /// Whose words each clause is, and a yes or no to an offer.
+    pub acts: &'a SpeechActs,
+    /// Whether the student asks to write a review.
+    pub coach: &'a Coach,
+    /// Words the personas read, which are not "unread".
+    pub personas: &'a PersonaLexicon,
+    /// The place answer's offer, accepted by its chip's words.
+    pub place_words: &'a PlaceWords,
+    pub templates: &'a Templates,
+    /// A model is configured (it may classify what code did not read).
+    pub model_configured: bool,
+}
+
+impl Deps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
+        t.understood.known = grounding::known_names(
+            self.site,
+            self.lexicons,
+            &t.input.text,
+            &t.input.page,
+            &t.memory,
+            &t.form,
+        )
+        .await;
+        let whole = nlu::analyze(&t.input.text, self.lexicons, &t.understood.known);
         let own = t.understood.reading.has_reported().then(|| {
             nlu::analyze(
                 &t.understood.reading.own_text(),
-                &self.lexicons,
+                self.lexicons,
                 &t.understood.known,
             )
         });
         // "我女儿…她想考厦门大学的生物学": a parent asks for the applicant,
         // whose wish is the request.
-        let for_someone = nlu::asks_for_someone(&whole, &self.lexicons);
+        let for_someone = nlu::asks_for_someone(&whole, self.lexicons);
         let asks_for_the_place_heard_of = own.as_ref().is_some_and(|own| {
             own.school.is_none()
                 && own.major.is_none()
@@ -101,14 +130,14 @@ impl Agent {
         // (a question without 我 is no read-back, and no greeting): the
         // rest goes straight to the planner, one model call, not two.
         let normalized = crate::catalog::normalize(&t.input.text);
-        let classify = self.model.is_some()
+        let classify = self.model_configured
             && t.input.session.persona != crate::agent::CASUAL
             && !t.understood.wants_review
             && understood_nothing(&t.understood.analysis)
             && !t.understood.unread.is_empty()
             && super::classify::evidence().could_support(
                 &normalized,
-                crate::agent::nlu::is_question(&t.input.text, &self.lexicons),
+                crate::agent::nlu::is_question(&t.input.text, self.lexicons),
             );
         if classify {
             Outcome::Classify
@@ -165,7 +194,7 @@ impl Agent {
         if !reading.has_reported() {
             return Vec::new();
         }
-        let theirs = nlu::analyze(&reading.reported_text(), &self.lexicons, known);
+        let theirs = nlu::analyze(&reading.reported_text(), self.lexicons, known);
         let one = |slot: &Option<Slot>| match slot {
             Some(Slot::One(v)) => Some(v.clone()),
             _ => None,

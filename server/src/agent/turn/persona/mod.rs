@@ -11,45 +11,71 @@ use app::protocol::{switch_message, IntentResult};
 pub(in crate::agent) use self::switch::PersonaLexicon;
 pub(super) use self::switch::{switch_event, Reason};
 use super::{Outcome, Turn};
-use crate::agent::{persona_named, Agent, DEFAULT_PERSONA};
+use crate::agent::planner::model::ModelPlanner;
+use crate::agent::replies::{self, Templates};
+use crate::agent::session_store::SessionStore;
+use crate::agent::{persona_named, DEFAULT_PERSONA};
 use crate::voice;
 
-impl Agent {
-    pub(super) fn persona(&self, t: &mut Turn<'_>) -> Outcome {
-        let normalized = crate::catalog::normalize(&t.input.text);
-        let decided = self.personas.decide(
-            &normalized,
-            &t.understood.analysis,
-            &t.input.session.persona,
-            t.memory.persona_manual,
-        );
-        t.understood.persona = match decided {
-            Some((to, why)) => {
-                if why.strong() {
-                    t.memory.persona_manual = false;
-                }
-                if let Some(sink) = t.input.sink {
-                    sink.switch(to, &switch_message(&t.input.session.persona, to));
-                }
-                t.reply
-                    .events
-                    .push(switch_event(&t.input.session.persona, to, &why));
-                to
-            }
-            None => persona_named(&t.input.session.persona).unwrap_or(DEFAULT_PERSONA),
-        };
-        t.reply.persona_out = Some(t.understood.persona);
-        if let Some(sink) = t.input.sink {
-            sink.set_agent(t.understood.persona);
-        }
-        if t.understood.persona == crate::agent::CASUAL {
-            Outcome::Casual
-        } else {
-            Outcome::Next
-        }
-    }
+/// The personas' words — what switches them, the casual persona's
+/// topics — loaded once: the steps' own lexicon.
+pub(in crate::agent) fn lexicon() -> &'static PersonaLexicon {
+    static LEXICON: std::sync::OnceLock<PersonaLexicon> = std::sync::OnceLock::new();
+    LEXICON.get_or_init(PersonaLexicon::load)
+}
 
-    pub(super) async fn casual(&self, t: &mut Turn<'_>) {
+/// The casual persona's replies, loaded once.
+fn casual_replies() -> &'static Templates {
+    static REPLIES: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
+    REPLIES.get_or_init(replies::casual)
+}
+
+/// `persona` reads the turn and the personas' words ([`lexicon`]).
+pub(super) fn persona(t: &mut Turn<'_>) -> Outcome {
+    let normalized = crate::catalog::normalize(&t.input.text);
+    let decided = lexicon().decide(
+        &normalized,
+        &t.understood.analysis,
+        &t.input.session.persona,
+        t.memory.persona_manual,
+    );
+    t.understood.persona = match decided {
+        Some((to, why)) => {
+            if why.strong() {
+                t.memory.persona_manual = false;
+            }
+            if let Some(sink) = t.input.sink {
+                sink.switch(to, &switch_message(&t.input.session.persona, to));
+            }
+            t.reply
+                .events
+                .push(switch_event(&t.input.session.persona, to, &why));
+            to
+        }
+        None => persona_named(&t.input.session.persona).unwrap_or(DEFAULT_PERSONA),
+    };
+    t.reply.persona_out = Some(t.understood.persona);
+    if let Some(sink) = t.input.sink {
+        sink.set_agent(t.understood.persona);
+    }
+    if t.understood.persona == crate::agent::CASUAL {
+        Outcome::Casual
+    } else {
+        Outcome::Next
+    }
+}
+
+/// What `casual` reads besides the turn and the personas' words: the
+/// model it may ask, the conversation it is shown, and the tools' names
+/// it never speaks.
+pub(super) struct CasualDeps<'a> {
+    pub model: Option<&'a ModelPlanner>,
+    pub sessions: &'a SessionStore,
+    pub tool_names: &'a [String],
+}
+
+impl CasualDeps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) {
         let turn = t.input.session.memory.turns;
         t.understood.intent = IntentResult {
             intent: "chitchat".into(),
@@ -58,20 +84,16 @@ impl Agent {
         };
         let embedded = |t: &mut Turn<'_>| {
             let normalized = crate::catalog::normalize(&t.input.text);
-            let key = format!("casual_{}", self.personas.topic(&normalized));
-            t.say(self.casual.render(&key, turn, &[]));
+            let key = format!("casual_{}", lexicon().topic(&normalized));
+            t.say(casual_replies().render(&key, turn, &[]));
         };
         // The persona's own reply answers what its topic words cover; a
         // model is asked when the student said more than they do.
-        let Some(model) = self
-            .model
-            .as_ref()
-            .filter(|_| !t.understood.unread.is_empty())
-        else {
+        let Some(model) = self.model.filter(|_| !t.understood.unread.is_empty()) else {
             embedded(t);
             return;
         };
-        let history = self.recent_history(&t.input.session).await;
+        let history = self.sessions.recent(&t.input.session).await;
         let reply = model
             .chat_casual(&t.plan_input(&history, None, t.input.sink))
             .await;
@@ -80,7 +102,7 @@ impl Agent {
                 t.cost.model_calls += plan.model_calls;
                 t.cost.calls_by.casual += plan.model_calls;
                 t.cost.tokens += plan.tokens;
-                t.say(voice::clean(&plan.voice_response, &self.tool_names));
+                t.say(voice::clean(&plan.voice_response, self.tool_names));
             }
             // As with no model: the persona's own reply (flagged `degraded`).
             Err(e) => {

@@ -13,15 +13,23 @@ mod names;
 use app::protocol::{PageContext, SelectedAdvisor, UserForm};
 
 use super::{Outcome, Turn};
+use crate::agent::facts::Surnames;
+use crate::agent::form;
 use crate::agent::nlu::{Reference, Slot};
 use crate::agent::targets::{resolve_on_page, Resolved, Target};
-use crate::agent::Agent;
 use crate::site::Site;
 
-impl Agent {
+/// What the step reads besides the turn: the advisors in the data, and
+/// the surnames that tell a name said in words.
+pub(super) struct Deps<'a> {
+    pub site: &'a Site,
+    pub surnames: &'a Surnames,
+}
+
+impl Deps<'_> {
     /// The references resolved; then the coach when the student asked to
     /// review the advisor (`understand` heard it), else on to the persona.
-    pub(super) async fn resolve(&self, t: &mut Turn<'_>) -> Outcome {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
         t.understood.resolved = self.targets(t).await;
         if t.understood.wants_review {
             Outcome::Review
@@ -34,7 +42,7 @@ impl Agent {
     async fn targets(&self, t: &Turn<'_>) -> Resolved {
         let mut references = t.understood.analysis.references.clone();
         // "刚才那个张老师": a surname the conversation already gave a full name.
-        for name in names::by_surname(t, &self.surnames) {
+        for name in names::by_surname(t, self.surnames) {
             if !references.contains(&name) {
                 references.insert(0, name);
             }
@@ -53,7 +61,7 @@ impl Agent {
             .cloned();
         let ordinal = matches!(subject, Some(Reference::Ordinal(_) | Reference::FromEnd(_)));
         let shown = if ordinal {
-            shown_after(&self.site, t).await
+            shown_after(self.site, t).await
         } else {
             None
         };
@@ -66,7 +74,7 @@ impl Agent {
             let target = match resolve_on_page(&reference, page, &t.memory) {
                 Some(found) => found,
                 None => match &reference {
-                    Reference::Name(name) => by_name(&self.site, name, &t.form).await,
+                    Reference::Name(name) => by_name(self.site, name, &t.form).await,
                     _ => Target::Unclear,
                 },
             };
@@ -88,18 +96,9 @@ impl Agent {
 
 /// A name looked up in the database: within the form's school and major,
 /// then site-wide.
-async fn by_name(site: &Site, name: &str, form: &UserForm) -> Target {
-    let catalog = site.catalog();
-    let school = form
-        .school
-        .as_deref()
-        .and_then(|s| catalog.resolve_school(s).found())
-        .map(|s| s.id);
-    let major = form
-        .major
-        .as_deref()
-        .and_then(|m| catalog.resolve_major(m).found())
-        .map(|m| m.id);
+async fn by_name(site: &Site, name: &str, user_form: &UserForm) -> Target {
+    let (school, major) = form::catalog_pair(site.catalog(), user_form);
+    let (school, major) = (school.map(|s| s.id), major.map(|m| m.id));
     let mut rows = site
         .advisors_named(name, school, major)
         .await

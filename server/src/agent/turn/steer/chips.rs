@@ -13,7 +13,8 @@ use crate::agent::form::chips::{fitted_question, MAX_CHIPS, MIN_CHIPS};
 use crate::agent::form::{phase, Phase};
 use crate::agent::memory::Memory;
 use crate::agent::tools::PRESENT_OPTIONS;
-use crate::agent::{nlu, Agent};
+use crate::agent::{form, nlu};
+use crate::site::Site;
 
 /// The options each phase offers, from the database.
 pub(super) struct ChipSource {
@@ -27,13 +28,13 @@ pub(super) struct ChipSource {
 /// Chips offered per question.
 const CHIPS: usize = 6;
 
-impl Agent {
+impl ChipSource {
     /// The chips each phase offers: popular schools (those with the major,
     /// when it is known), the school's largest majors, and the most common
     /// research directions of the school + major.
-    pub(super) async fn chip_source(&self, form: &UserForm) -> ChipSource {
-        let catalog = self.site.catalog();
-        let (school, major) = self.form_pair(form);
+    pub(super) async fn of(site: &Site, user_form: &UserForm) -> ChipSource {
+        let catalog = site.catalog();
+        let (school, major) = form::catalog_pair(catalog, user_form);
         let schools = catalog
             .schools()
             .iter()
@@ -67,7 +68,7 @@ impl Agent {
         majors.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
         let mut directions = Vec::new();
         if let (Some(s), Some(m)) = (school, major) {
-            if let Ok(directory) = self.site.directory(s.id, m.id).await {
+            if let Ok(directory) = site.directory(s.id, m.id).await {
                 directions = directory
                     .common_directions
                     .iter()

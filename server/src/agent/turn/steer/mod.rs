@@ -24,17 +24,16 @@ use crate::agent::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
     PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
-use crate::agent::Agent;
+use crate::site::Site;
 
-impl Agent {
-    pub(super) async fn steer(&self, t: &mut Turn<'_>) {
-        let mut form_after = t.form.clone();
-        for call in t.proposed.calls.iter().filter(|c| c.tool == UPDATE_FORM) {
-            form::apply_form_update(&mut form_after, &call.params);
-        }
-        let offers = self.chip_source(&form_after).await;
-        steer(t, offers);
+/// Reads the data besides the turn: the options of the chips.
+pub(super) async fn run(site: &Site, t: &mut Turn<'_>) {
+    let mut form_after = t.form.clone();
+    for call in t.proposed.calls.iter().filter(|c| c.tool == UPDATE_FORM) {
+        form::apply_form_update(&mut form_after, &call.params);
     }
+    let offers = ChipSource::of(site, &form_after).await;
+    steer(t, offers);
 }
 
 /// Steers the turn's validated calls (`t.proposed.calls`): the form and the memory

@@ -17,12 +17,20 @@ use app::protocol::ToolCall;
 
 use super::Turn;
 use crate::agent::form::chips::{fitted_question, is_chip_field, MAX_CHIPS, MIN_CHIPS};
+use crate::agent::tools::ToolRegistry;
 use crate::agent::tools::{
     self, param, COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS,
     GET_STATISTICS, PRESENT_OPTIONS, RECOMMEND_ADVISORS, UPDATE_FORM, UPDATE_RANKING,
 };
-use crate::agent::Agent;
 use crate::catalog::Resolution;
+use crate::site::Site;
+
+/// What the step reads besides the turn: the tools as registered, and the
+/// data every name and id is checked against.
+pub(super) struct Deps<'a> {
+    pub registry: &'a ToolRegistry,
+    pub site: &'a Site,
+}
 
 /// Why a proposed call was changed or dropped (logged).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,8 +39,8 @@ pub struct Correction {
     pub what: String,
 }
 
-impl Agent {
-    pub(super) async fn validate(&self, t: &mut Turn<'_>) {
+impl Deps<'_> {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) {
         if let Some(focus) = t.proposed.plan.focus.clone() {
             t.memory.last_advisor = Some(focus);
         }
@@ -168,7 +176,7 @@ impl Agent {
                     });
                 }
                 GET_ADVISOR_DETAIL | GET_ADVISOR_REVIEWS => {
-                    match advisors::advisor_ref(&self.site, &call, page).await {
+                    match advisors::advisor_ref(self.site, &call, page).await {
                         Some((id, name)) => {
                             let mut params = Map::new();
                             params.insert("advisor_id".into(), json!(id));
@@ -183,7 +191,7 @@ impl Agent {
                     }
                 }
                 COMPARE_ADVISORS => {
-                    let advisors = advisors::compared(&self.site, &call.params, page).await;
+                    let advisors = advisors::compared(self.site, &call.params, page).await;
                     if (2..=4).contains(&advisors.len()) {
                         let (ids, names): (Vec<String>, Vec<String>) = advisors.into_iter().unzip();
                         kept.push(ToolCall {
