@@ -50,6 +50,16 @@ pub struct CoachLexicon {
     pub edit_too_low: Vec<String>,
     /// Before a score in a question that asks back at it (`edit.rhetorical`).
     pub edit_rhetorical: Vec<String>,
+    /// After a dimension's name, a score the same as another's (`edit.like`:
+    /// 一样) or the same move as the clause before (`edit.too`: 也是), and
+    /// the words read past between the name and them (`edit.filler`: 那块).
+    pub edit_like: Vec<String>,
+    pub edit_too: Vec<String>,
+    pub edit_filler: Vec<String>,
+    /// After a dimension's name, that its score stays (`edit.keep`: 不变),
+    /// or goes back to the draft's, said alone too (`edit.back`: 原来的).
+    pub edit_keep: Vec<String>,
+    pub edit_back: Vec<String>,
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
@@ -97,6 +107,11 @@ impl CoachLexicon {
                 "edit.too_high" => lex.edit_too_high = terms,
                 "edit.too_low" => lex.edit_too_low = terms,
                 "edit.rhetorical" => lex.edit_rhetorical = terms,
+                "edit.like" => lex.edit_like = terms,
+                "edit.too" => lex.edit_too = terms,
+                "edit.filler" => lex.edit_filler = terms,
+                "edit.keep" => lex.edit_keep = terms,
+                "edit.back" => lex.edit_back = terms,
                 "overall" => lex.overall = terms,
                 "overall.of_topic" => lex.overall_of_topic = terms,
                 k => {

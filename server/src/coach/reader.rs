@@ -82,7 +82,7 @@ impl Reader {
     /// dimension a bare "3分" answers.
     pub fn edits(&self, message: &str, asked: Option<Dimension>) -> Vec<Edit> {
         edits::parse(
-            &self.sets.dims,
+            &self.sets.edited,
             &self.sets.names,
             &self.edit_words,
             message,

@@ -14,6 +14,10 @@ use crate::text::utterance::WordList;
 pub(super) struct TopicSets {
     pub topics: Topics<Aspect>,
     pub dims: Topics<Dimension>,
+    /// What a score edit is for: `dims` and the words that name a
+    /// dimension with a judgement, since a move or a number is one ("钱给个
+    /// 二", "人那块再高点").
+    pub edited: Topics<Dimension>,
     /// The dimensions' own names ("学术", "经费"), without the facts that
     /// name one too ("延毕", "早八晚十"): what a bare number follows.
     pub names: Topics<Dimension>,
@@ -31,10 +35,12 @@ impl TopicSets {
         let mut dims = Topics::new();
         let mut names = Topics::new();
         let mut heads = Topics::new();
+        let mut edited = Topics::new();
         for (d, words) in &lex.dimensions {
             for w in words {
                 topics.add(w, Aspect::Dim(*d), None);
                 dims.add(w, *d, None);
+                edited.add(w, *d, None);
                 names.add(w, *d, None);
                 heads.add(w, *d, None);
             }
@@ -43,6 +49,7 @@ impl TopicSets {
             for w in words {
                 topics.add_weak(w, Aspect::Dim(*d));
                 heads.add(w, *d, None);
+                edited.add(w, *d, None);
             }
         }
         for (kind, d, words) in &lex.judging {
@@ -53,6 +60,7 @@ impl TopicSets {
                     .unwrap_or_else(|| panic!("coach.txt: unknown kind {kind}"));
                 if let Some(d) = d {
                     dims.add(w, *d, None);
+                    edited.add(w, *d, None);
                 }
             }
         }
@@ -68,6 +76,7 @@ impl TopicSets {
         TopicSets {
             topics,
             dims,
+            edited,
             names,
             heads,
             costly: lex

@@ -136,7 +136,14 @@ pub fn read<A: Copy + Eq>(
         let about = if !named.is_empty() {
             named
         } else if unknown {
-            carry.into_iter().collect()
+            // "钱的话我不太清楚": a word that names its topic only under a
+            // judgement names it under not knowing too.
+            tokens
+                .iter()
+                .find_map(|t| t.topic)
+                .or(carry)
+                .into_iter()
+                .collect()
         } else {
             Vec::new()
         };

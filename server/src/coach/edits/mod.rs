@@ -14,6 +14,9 @@
 //! takes its edits back whether or not new ones follow: a joke is not a
 //! move, and what follows it is read on its own.
 
+mod words;
+
+pub use self::words::Words;
 use super::dimension::{Dimension, Scores};
 use crate::text::clauses;
 use crate::text::fold::fold;
@@ -29,13 +32,15 @@ pub enum Edit {
     Shift(Dimension, i8),
     SetAll(u8),
     ShiftAll(i8),
+    /// The first set to the score of the second ("学术跟人那块一样").
+    Like(Dimension, Dimension),
 }
 
 impl Edit {
     /// The dimension it changes; `None` for all four.
     fn dimension(&self) -> Option<Dimension> {
         match *self {
-            Edit::Set(d, _) | Edit::Shift(d, _) => Some(d),
+            Edit::Set(d, _) | Edit::Shift(d, _) | Edit::Like(d, _) => Some(d),
             Edit::SetAll(_) | Edit::ShiftAll(_) => None,
         }
     }
@@ -104,50 +109,6 @@ const LINKS: [&[char]; 3] = [&['成'], &['为'], &['到']];
 const MEASURES: [&[char]; 2] = [&['一', '个'], &['个']];
 /// Particles a bare number may end on ("改成3吧", "给个4就行").
 const AFTER_BARE: &str = "吧了啊呀哈嘛呗哦吗就左得算";
-
-/// The words of coach.txt the edits are read by.
-#[derive(Clone, Debug, Default)]
-pub struct Words {
-    /// A clause that says the one before was not meant (`retract`).
-    pub retract: Vec<String>,
-    /// What makes an edit every score's (`edit.all`: 都, 全给).
-    pub all: Vec<String>,
-    /// What a score alone in its clause may follow (`edit.settle`: 还是).
-    pub(crate) settle: WordList,
-    /// The advisor as a whole (`edit.whole`: 总体, 总评): a number after
-    /// it is the overall, for no dimension named before.
-    whole: WordList,
-    /// A score said to be too high (`edit.too_high`: 不用那么高, 给高了):
-    /// one point down; too low (`edit.too_low`), one up.
-    too_high: WordList,
-    too_low: WordList,
-    /// Before a score in a question, asking back at it (`edit.rhetorical`:
-    /// 还给, 凭什么给): no edit.
-    rhetorical: WordList,
-}
-
-impl Words {
-    pub fn new(lex: &super::lexicon::CoachLexicon) -> Words {
-        Words {
-            retract: lex.retract.clone(),
-            all: lex.edit_all.clone(),
-            settle: WordList::from_terms(&lex.edit_settle),
-            whole: WordList::from_terms(&lex.edit_whole),
-            too_high: WordList::from_terms(&lex.edit_too_high),
-            too_low: WordList::from_terms(&lex.edit_too_low),
-            rhetorical: WordList::from_terms(&lex.edit_rhetorical),
-        }
-    }
-
-    /// "前途不用那么高", "关系给低了": a score said to overshoot, as a
-    /// one-point move back → (points, length).
-    fn overshoot(&self, chars: &[char], i: usize) -> Option<(i8, usize)> {
-        self.too_high
-            .prefix_at(chars, i)
-            .map(|l| (-1, l))
-            .or_else(|| self.too_low.prefix_at(chars, i).map(|l| (1, l)))
-    }
-}
 
 /// A score that is its clause's whole say ("3吧", "还是2吧", "那就四分"):
 /// (where the number starts, its value). Lead words of `settle` before it,
@@ -299,18 +260,55 @@ pub fn parse(
         if clause.link == clauses::Link::Revision {
             revised = Some((last_clause, !clause.takes_back));
         }
+        let before = out.len();
+        let chars = clause.chars();
+        let spans = dims.spans(&chars);
+        // "前途不变", "钱还是原来那样", "人那块改成二…算了，还是原来的吧":
+        // the score named, or talked about, stays: its edits so far are
+        // taken back.
+        let kept = words.names_then(&words.keep, &chars, &spans).or_else(|| {
+            words
+                .keep_alone(&chars, &spans)
+                .then_some(carry?)
+                .map(|d| vec![d])
+        });
         if words
             .retract
             .iter()
             .any(|w| clause.text.starts_with(w.as_str()))
+            && kept.is_none()
         {
             out.truncate(last_clause);
             revised = None;
             continue;
         }
-        let before = out.len();
-        let chars = clause.chars();
-        let spans = dims.spans(&chars);
+        if let Some(kept) = kept {
+            out.retain(|e| e.dimension().is_none_or(|d| !kept.contains(&d)));
+            last_clause = last_clause.min(out.len());
+            continue;
+        }
+        // "钱也是": the moves of the clause before, for these dimensions.
+        if let Some(too) = words.names_then(&words.too, &chars, &spans) {
+            let again: Vec<Edit> = out[last_clause..]
+                .iter()
+                .flat_map(|e| {
+                    too.iter().filter_map(move |&d| match *e {
+                        Edit::Set(_, v) => Some(Edit::Set(d, v)),
+                        Edit::Shift(_, p) => Some(Edit::Shift(d, p)),
+                        _ => None,
+                    })
+                })
+                .collect();
+            out.extend(again);
+            carry = spans.last().map(|(_, _, d)| *d);
+            continue;
+        }
+        if let Some((to, from)) = words.alike(&chars, &spans, carry) {
+            out.push(Edit::Like(to, from));
+            last_clause = before;
+            carry = Some(to);
+            continue;
+        }
         let all_at = words
             .all
             .iter()
@@ -404,7 +402,9 @@ pub fn parse(
         // "学术3 经费4": a bare number right after a dimension's own name
         // (not after a fact that names one: "早八晚十一").
         let named = names.spans(&chars);
-        for (_, end, _) in &named {
+        for (_, name_end, _) in &named {
+            // "学术还是4吧": past a settling word.
+            let end = &words.settle.skip_run(&chars, *name_end);
             if let Some((n, len)) = parse_number(&chars, *end) {
                 let next = chars.get(end + len);
                 // (Folding drops the space before the next name: "学术3经费4".)
@@ -489,7 +489,7 @@ pub fn numbers(edits: &[Edit]) -> Vec<(Dimension, u8)> {
         match *e {
             Edit::Set(d, v) => out.push((d, v)),
             Edit::SetAll(v) => out.extend(Dimension::ALL.iter().map(|d| (*d, v))),
-            Edit::Shift(..) | Edit::ShiftAll(_) => {}
+            Edit::Shift(..) | Edit::ShiftAll(_) | Edit::Like(..) => {}
         }
     }
     out
@@ -513,6 +513,7 @@ pub fn apply(scores: &mut Scores, edits: &[Edit]) {
         match *e {
             Edit::Set(d, v) => scores.set(d, v),
             Edit::Shift(d, by) => scores.set(d, shift(scores.get(d), by)),
+            Edit::Like(d, from) => scores.set(d, scores.get(from)),
             Edit::SetAll(v) => {
                 for d in Dimension::ALL {
                     scores.set(d, v);
@@ -529,5 +530,4 @@ pub fn apply(scores: &mut Scores, edits: &[Edit]) {
 }
 
 #[cfg(test)]
-#[path = "edits_tests.rs"]
 mod tests;

@@ -260,3 +260,33 @@ fn a_score_asked_back_at_is_no_edit() {
     // A request in a question is one.
     assert_eq!(edited([4, 3, 3, 3], "能把经费改成2分吗？"), [4, 2, 3, 3]);
 }
+
+#[test]
+fn everyday_names_alike_again_and_back() {
+    // Words that name a dimension only under a judgement name it under a
+    // move or a number too.
+    assert_eq!(edited([3, 2, 3, 3], "钱那边再多给一分"), [3, 3, 3, 3]);
+    assert_eq!(edited([3, 3, 3, 3], "学术给5，人给个二"), [5, 3, 2, 3]);
+    // The same as another dimension's score.
+    assert_eq!(edited([2, 3, 5, 4], "学术和人一样吧"), [5, 3, 5, 4]);
+    assert_eq!(edited([4, 3, 3, 2], "前途那块，跟经费一致"), [4, 3, 3, 3]);
+    // The same move for another dimension.
+    assert_eq!(edited([3, 3, 3, 3], "学术低一点，前途也一样"), [2, 3, 3, 2]);
+    assert_eq!(edited([3, 3, 3, 3], "经费改成4，关系也是"), [3, 4, 4, 3]);
+    // A score that stays, named or talked about.
+    assert_eq!(
+        edited([3, 3, 3, 3], "学术加一分，经费加一分，经费不动"),
+        [4, 3, 3, 3]
+    );
+    assert_eq!(
+        edited([3, 3, 4, 3], "关系改成二……算了，还是原来那样吧"),
+        [3, 3, 4, 3]
+    );
+    // 不改了 alone settles on what was just said.
+    assert_eq!(edited([2, 3, 3, 3], "学术还是4吧，不改了"), [4, 3, 3, 3]);
+    // Taken back in the student's own words.
+    assert_eq!(
+        edited([3, 4, 4, 3], "关系给二，不不不，我说错了，是前途给二"),
+        [3, 4, 4, 2]
+    );
+}
