@@ -128,6 +128,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-29",
         include_str!("../../evals/dev/asr-requests-29.jsonl"),
     ),
+    (
+        "asr-requests-30",
+        include_str!("../../evals/dev/asr-requests-30.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (

@@ -26,6 +26,9 @@ use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
 use crate::text::utterance::{DE, SEP};
 
+/// The 是 that opens a replacement ("不是金融，是经济学").
+const SHI: char = '是';
+
 /// How much closer than the next name the best must be to be taken alone.
 const MARGIN: f32 = 0.25;
 
@@ -91,9 +94,25 @@ fn anchored(
 ) -> bool {
     let l = &lex.lists;
     let (cs, ce) = text.clause(start);
-    // Alone, or alone but for the 吧 that settles on it ("软功吧").
-    let settled = |e: usize| e == ce || l.still_final.prefix_at(&text.chars, e) == Some(ce - e);
+    // Alone, or alone but for the 吧 that settles on it ("软功吧") or the
+    // 的 a speaker pauses after ("上彩的，呃，…").
+    let settled = |e: usize| {
+        e == ce
+            || (e + 1 == ce && text.chars[e] == DE)
+            || l.still_final.prefix_at(&text.chars, e) == Some(ce - e)
+    };
     if alone && cs == start && settled(end) {
+        return true;
+    }
+    // The replacement after a "no" ("不是金融，是金计学"): 是 opens its
+    // clause, and the clause before it turned something down.
+    let replaces = alone && cs > 0 && start == cs + 1 && text.chars[cs] == SHI && {
+        let (ps, pe) = text.clause(cs - 1);
+        text.tokens
+            .iter()
+            .any(|t| t.start >= ps && t.end <= pe && t.has_cue(Cue::Negator))
+    };
+    if replaces {
         return true;
     }
     // Past a 的 or a joining word: "西交的电气", "西安交大和电气", and the

@@ -362,6 +362,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
         rejected: rejected_values,
         correction,
         references: refs.refs,
+        references_from: refs.from,
         act,
         faq: if act == Act::Faq {
             faq.map(|f| f.id.clone())

@@ -356,6 +356,8 @@ pub(crate) struct Found {
     /// [`settle`]): the others are no longer meant, so the sentence names
     /// no pair.
     pub settled: bool,
+    /// Where the references meant begin, after a correction (0: all).
+    pub from: usize,
 }
 
 /// Of several advisors named, the one the student settles on, as the
@@ -387,6 +389,24 @@ fn settle(found: &mut Vec<(usize, usize, Reference)>, after: Option<usize>) -> b
         found.retain(|(_, _, r)| *r == last);
     }
     again
+}
+
+/// Where the clause ends of an advisor the student says is not meant
+/// ("不是秦老师"), when another is named in a clause after it.
+fn replaced_at(text: &Text, lex: &Lexicons, found: &[(usize, usize, Reference)]) -> Option<usize> {
+    let meant = |r: &Reference| *r != Reference::Pronoun;
+    found.iter().find_map(|(p, _, r)| {
+        let (cs, ce) = text.clause(*p);
+        // The negator before the name, or opening its clause ("不是秦老师":
+        // a surname and a title are read as no token).
+        let opens = text.token_at(cs).is_some_and(|t| {
+            text.tokens[t].has_cue(super::lexicon::Cue::Negator) && text.tokens[t].end <= *p
+        });
+        let negated =
+            meant(r) && (opens || super::negation::negator_before(text, lex, *p).is_some());
+        let another = found.iter().any(|(q, _, s)| *q > ce && meant(s) && s != r);
+        (negated && another).then_some(ce)
+    })
 }
 
 /// Every reference, in order of mention (see the module doc).
@@ -464,8 +484,15 @@ pub(crate) fn find(
         }
         p += 1;
     }
+    // "不是秦老师，是李晨帆老师": an advisor said after a negator, another
+    // named in a later clause — the later one is meant, as after 不对.
+    let corrected_at = corrected_at.or_else(|| replaced_at(text, lex, &found));
+    let settled = settle(&mut found, corrected_at);
     let mut out = Found {
-        settled: settle(&mut found, corrected_at),
+        settled,
+        from: corrected_at
+            .filter(|&at| settled && found.iter().all(|(p, _, _)| *p >= at))
+            .unwrap_or(0),
         ..Found::default()
     };
     for (i, &(pos, end, ref r)) in found.iter().enumerate() {

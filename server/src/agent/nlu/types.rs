@@ -115,6 +115,10 @@ pub struct Analysis {
     pub correction: bool,
     /// Advisors referred to, in order of mention.
     pub references: Vec<Reference>,
+    /// Where in `normalized` the advisors the student means begin: after
+    /// a correction ("不是秦老师，是李晨帆老师"), those said before it are
+    /// not meant; else 0.
+    pub references_from: usize,
     pub act: Act,
     /// Id of the matched FAQ entry.
     pub faq: Option<String>,

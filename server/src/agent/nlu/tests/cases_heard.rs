@@ -332,3 +332,30 @@ fn a_name_said_by_someone_elses_history_is_still_the_wish() {
     let a = analyze("我是北大毕业的，想考清华的计算机", lex, &[]);
     assert_eq!(a.school, one("清华大学"));
 }
+
+#[test]
+fn a_school_before_a_pause_and_a_name_after_the_replacing_shi_stand() {
+    let lex = lexicons();
+    // The 的 a speaker pauses after: 华攻 for 华工.
+    let a = analyze("华攻的，呃，不是金融，是经济学", lex, &[]);
+    assert_eq!(a.school, one("华南理工大学"));
+    assert_eq!(a.major, one("经济学"));
+    // What follows the 是 that replaces a "no" is where a name stands:
+    // 金蓉 for 金融.
+    let a = analyze("复旦的，不是经济学，是金蓉", lex, &[]);
+    assert_eq!(a.major, one("金融学"));
+    // A word that only sounds like a name stays a word without that frame.
+    assert_eq!(analyze("我心里的想法", lex, &[]).major, None);
+}
+
+#[test]
+fn an_advisor_turned_down_before_another_is_named_is_not_meant() {
+    let lex = lexicons();
+    let page = names();
+    let a = analyze("不是张老师，是欧阳明老师，帮我打开", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("欧阳明".into())]);
+    assert!(a.references_from > 0);
+    // Turned down with nobody after: still the one talked about.
+    let a = analyze("张三老师不是很凶吧", lex, &page);
+    assert_eq!(a.references, vec![Reference::Name("张三".into())]);
+}

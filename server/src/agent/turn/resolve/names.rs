@@ -114,9 +114,11 @@ pub(super) fn by_surname(t: &Turn<'_>, surnames: &Surnames) -> Vec<Reference> {
         .collect();
     let text: Vec<char> = t.understood.analysis.normalized.chars().collect();
     let mut out = Vec::new();
+    // "不是秦老师，是李晨帆老师": none said before a correction is meant.
+    let from = t.understood.analysis.references_from;
     for title in &words().titles {
         let title: Vec<char> = title.chars().collect();
-        for at in 0..text.len() {
+        for at in from..text.len() {
             if !text[at..].starts_with(&title) {
                 continue;
             }
