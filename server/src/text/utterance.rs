@@ -17,6 +17,10 @@ pub(crate) const SEP: char = ',';
 /// "排第一的"): grammar, not vocabulary, so it is a constant and not in a list.
 pub(crate) const DE: char = '的';
 
+/// The copula 是, which opens what is said instead after a "no" ("不是，
+/// 是心理学", "不是金融，是经济学"): grammar too.
+pub(crate) const SHI: char = '是';
+
 /// One character as the rules see it (`text::fold`); an invisible one is
 /// nothing.
 fn fold(c: char) -> Option<char> {

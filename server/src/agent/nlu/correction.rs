@@ -21,6 +21,7 @@
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::{Kind, Text};
+use crate::text::utterance::SHI;
 
 /// What a name stands for, for telling whether a dismissal has a name of
 /// the same kind on each side: a school, a major, or an advisor meant.
@@ -151,9 +152,6 @@ fn lone_negator(text: &Text, lex: &Lexicons, t: usize) -> bool {
             .is_some_and(|n| named(text, lex, n).is_some_and(|k| k != Named::Advisor));
     alone || before_shi_clause || shi_then_name
 }
-
-/// 是, which opens the replacement after a "no" ("不是，是心理学").
-const SHI: char = '是';
 
 /// Whether token `i` marks a correction: a cue such as 不对, a lone
 /// negator, or 还是 settling.

@@ -24,10 +24,7 @@ use crate::text::sound::{How, Match, SoundIndex};
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::Text;
-use crate::text::utterance::{DE, SEP};
-
-/// The 是 that opens a replacement ("不是金融，是经济学").
-const SHI: char = '是';
+use crate::text::utterance::{DE, SEP, SHI};
 
 /// How much closer than the next name the best must be to be taken alone.
 const MARGIN: f32 = 0.25;

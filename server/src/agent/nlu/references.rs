@@ -364,15 +364,17 @@ pub(crate) struct Found {
 /// student weighs them aloud: those named after the last correction
 /// (`after`: "唐婧怡老师算了，打开第五位", "第一个看着不错还是看第四个吧"),
 /// else the one named again where another was named too ("刘涛岩和高晨军，
-/// 高晨军老师经费怎么样"). Returns whether it kept only those.
-fn settle(found: &mut Vec<(usize, usize, Reference)>, after: Option<usize>) -> bool {
+/// 高晨军老师经费怎么样"). Returns `None` when it kept them all, else
+/// where those it kept begin when a correction placed them (0 when the one
+/// named again was kept).
+fn settle(found: &mut Vec<(usize, usize, Reference)>, after: Option<usize>) -> Option<usize> {
     let meant = |r: &Reference| *r != Reference::Pronoun;
     if let Some(after) = after {
         let later = found.iter().any(|(p, _, r)| *p >= after && meant(r));
         let earlier = found.iter().any(|(p, _, r)| *p < after && meant(r));
         if later && earlier {
             found.retain(|(p, _, _)| *p >= after);
-            return true;
+            return Some(after);
         }
     }
     let Some(last) = found
@@ -381,14 +383,15 @@ fn settle(found: &mut Vec<(usize, usize, Reference)>, after: Option<usize>) -> b
         .find(|(_, _, r)| meant(r))
         .map(|f| f.2.clone())
     else {
-        return false;
+        return None;
     };
     let again = found.iter().filter(|(_, _, r)| *r == last).count() >= 2
         && found.iter().any(|(_, _, r)| meant(r) && *r != last);
-    if again {
-        found.retain(|(_, _, r)| *r == last);
+    if !again {
+        return None;
     }
-    again
+    found.retain(|(_, _, r)| *r == last);
+    Some(0)
 }
 
 /// Where the clause ends of an advisor the student says is not meant
@@ -489,10 +492,8 @@ pub(crate) fn find(
     let corrected_at = corrected_at.or_else(|| replaced_at(text, lex, &found));
     let settled = settle(&mut found, corrected_at);
     let mut out = Found {
-        settled,
-        from: corrected_at
-            .filter(|&at| settled && found.iter().all(|(p, _, _)| *p >= at))
-            .unwrap_or(0),
+        settled: settled.is_some(),
+        from: settled.unwrap_or(0),
         ..Found::default()
     };
     for (i, &(pos, end, ref r)) in found.iter().enumerate() {

@@ -11,7 +11,7 @@ use super::{Outcome, Turn};
 use crate::agent::nlu::Lexicons;
 use crate::agent::session_store::Draft;
 use crate::agent::targets::Target;
-use crate::agent::{grounding, tools};
+use crate::agent::tools;
 use crate::coach::state::CoachState;
 use crate::coach::Coach;
 use crate::llm::LlmClient;
@@ -92,15 +92,7 @@ impl CoachDeps<'_> {
     /// advisor, a comparison, a general or site question.
     async fn is_agent_business(&self, t: &Turn<'_>) -> bool {
         use crate::agent::nlu::{self, Act};
-        let known = grounding::known_names(
-            self.site,
-            self.lexicons,
-            &t.input.text,
-            &t.input.page,
-            &t.memory,
-            &t.form,
-        )
-        .await;
+        let known = t.known_names(self.site, self.lexicons).await;
         let a = nlu::analyze(&t.input.text, self.lexicons, &known);
         a.school.is_some()
             || a.major.is_some()

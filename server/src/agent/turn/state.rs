@@ -9,7 +9,7 @@ use app::protocol::{
 };
 
 use super::super::memory::Memory;
-use super::super::nlu::Analysis;
+use super::super::nlu::{Analysis, Lexicons};
 use super::super::option::Chip;
 use super::super::planner::{Plan, PlanError};
 use super::super::session_store::Session;
@@ -17,6 +17,7 @@ use super::super::stream::VoiceSink;
 use super::super::targets::Resolved;
 use super::super::{Action, Prepared};
 use crate::coach::state::CoachState;
+use crate::site::Site;
 use crate::speech_act::{self as speech, Reading};
 
 /// Whose words a turn's reply carries, for the facts check in `narrate`.
@@ -140,6 +141,20 @@ pub(in crate::agent) struct Cost {
 }
 
 impl<'v> Turn<'v> {
+    /// The advisor names the student may say in this turn's message
+    /// (`grounding::known_names`), read where the turn stands now.
+    pub async fn known_names(&self, site: &Site, lexicons: &Lexicons) -> Vec<String> {
+        super::super::grounding::known_names(
+            site,
+            lexicons,
+            &self.input.text,
+            &self.input.page,
+            &self.memory,
+            &self.form,
+        )
+        .await
+    }
+
     pub(super) fn new(prepared: Prepared, sink: Option<&'v VoiceSink>) -> Turn<'v> {
         let Prepared {
             session,

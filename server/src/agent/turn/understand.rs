@@ -16,7 +16,7 @@ use super::{Outcome, Turn};
 use crate::agent::about_place::{PlaceOffer, PlaceWords};
 use crate::agent::nlu::{self, Act, Analysis, Lexicons, Slot};
 use crate::agent::replies::Templates;
-use crate::agent::{grounding, option, spoken};
+use crate::agent::{option, spoken};
 use crate::coach::Coach;
 use crate::site::Site;
 use crate::speech_act::{Answer, Reading, SpeechActs};
@@ -42,15 +42,7 @@ pub(super) struct Deps<'a> {
 
 impl Deps<'_> {
     pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
-        t.understood.known = grounding::known_names(
-            self.site,
-            self.lexicons,
-            &t.input.text,
-            &t.input.page,
-            &t.memory,
-            &t.form,
-        )
-        .await;
+        t.understood.known = t.known_names(self.site, self.lexicons).await;
         let whole = nlu::analyze(&t.input.text, self.lexicons, &t.understood.known);
         let own = t.understood.reading.has_reported().then(|| {
             nlu::analyze(
