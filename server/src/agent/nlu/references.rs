@@ -377,14 +377,11 @@ fn settle(found: &mut Vec<(usize, usize, Reference)>, after: Option<usize>) -> O
             return Some(after);
         }
     }
-    let Some(last) = found
+    let last = found
         .iter()
         .rev()
         .find(|(_, _, r)| meant(r))
-        .map(|f| f.2.clone())
-    else {
-        return None;
-    };
+        .map(|f| f.2.clone())?;
     let again = found.iter().filter(|(_, _, r)| *r == last).count() >= 2
         && found.iter().any(|(_, _, r)| meant(r) && *r != last);
     if !again {
