@@ -86,6 +86,8 @@ pub fn respell(text: &str, is_name: impl Fn(&[char]) -> bool) -> String {
         .homophones(&chars, |_| true)
         .into_iter()
         .filter(|h| h.same >= 1)
+        // A digit is the number as written ("第2个"), not a homophone.
+        .filter(|h| !chars[h.start..h.end].iter().any(char::is_ascii_digit))
         .filter(|h| {
             h.value
                 .chars()

@@ -132,6 +132,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-30",
         include_str!("../../evals/dev/asr-requests-30.jsonl"),
     ),
+    (
+        "asr-requests-31",
+        include_str!("../../evals/dev/asr-requests-31.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (

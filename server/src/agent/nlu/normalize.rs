@@ -151,7 +151,13 @@ pub(crate) fn normalize(text: &str, lex: &Lexicons) -> Normalized {
         }
         if out.last() == Some(&ORDINAL_MARK) && numerals::is_cn_numeral(chars[i]) {
             if let Some((value, len)) = numerals::parse_cn(&chars, i) {
-                if len >= main {
+                // A numeral cut short by another digit ("第二一科": 第二医科
+                // as a recognizer wrote it) is no number said: the
+                // characters are some name's, and stay as heard.
+                let cut = chars
+                    .get(i + len)
+                    .is_some_and(|&c| numerals::cn_digit(c).is_some());
+                if len >= main && !cut {
                     out.extend(value.to_string().chars());
                     i += len;
                     continue;
@@ -192,6 +198,7 @@ mod tests {
         assert_eq!(n("他的学生评价呢？"), "他的学生评价");
         assert_eq!(n("你能干嘛"), "你能干嘛");
         assert_eq!(n("第一性原理"), "第一性原理");
+        assert_eq!(n("上海第二一科大学"), "上海第二一科大学");
         assert!(normalize("第二个呢", lex).follow_up);
         assert!(normalize("985是什么？", lex).question_mark);
     }

@@ -123,12 +123,14 @@ fn direction_context(text: &Text, idx: usize, left_only: bool) -> Option<bool> {
 /// Names said after a background cue ("本科学的是人工智能") describe the
 /// student's past, not the wish: they lose their meaning. A student going
 /// on in the field they studied ("…想考北航接着读", `same_field`) keeps its
-/// major and direction; only the school is past.
+/// major and direction; one wanting that school ("我也想考他们",
+/// `same_school`) keeps the school.
 fn drop_background(text: &mut Text, lex: &Lexicons) {
     let same_field = lex.lists.same_field.occurs_in(&text.chars);
+    let same_school = lex.lists.same_school.occurs_in(&text.chars);
     let past = |t: &mut super::tokens::Token| {
         t.tags.retain(|g| match g {
-            Tag::School(_) => false,
+            Tag::School(_) => same_school,
             Tag::Major(_) | Tag::Direction(_) => same_field,
             _ => true,
         })

@@ -42,7 +42,7 @@ mod syllable;
 use align::align;
 pub use near::{Homophone, Near};
 pub use syllable::{fuzzy, tolerance, SAME_READING};
-use syllable::{is_han, readings, syllable, Syllable, NEAR_SOUND};
+use syllable::{readings, sounded, syllable, Syllable, NEAR_SOUND};
 
 /// Whether `heard` reads, character by character, in the toneless readings
 /// of `word` (到属 for 倒数): a short word of the site's written by a
@@ -150,18 +150,18 @@ pub struct Spelled<'a, T> {
     pub distance: f32,
 }
 
-/// The runs `[start, end)` of two Han characters or more of `text` where
-/// `free(i)`: the stretches a name may be heard in.
+/// The runs `[start, end)` of two Han characters (or digits, read as their
+/// numerals) or more of `text` where `free(i)`: where a name may be heard.
 fn han_runs(text: &[char], free: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
     let mut runs = Vec::new();
     let mut i = 0;
     while i < text.len() {
-        if !(is_han(text[i]) && free(i)) {
+        if !(sounded(text[i]) && free(i)) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < text.len() && is_han(text[i]) && free(i) {
+        while i < text.len() && sounded(text[i]) && free(i) {
             i += 1;
         }
         if i - start >= 2 {
@@ -273,7 +273,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
             }
             return;
         }
-        let chars: Vec<char> = name.chars().filter(|&c| is_han(c)).collect();
+        let chars: Vec<char> = name.chars().filter(|&c| sounded(c)).collect();
         if chars.len() < 2 || chars.len() > MAX_SYLLABLES || chars.len() != name.chars().count() {
             return;
         }

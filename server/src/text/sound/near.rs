@@ -12,7 +12,7 @@
 //! for, and leaves the choice to the recording.
 
 use super::syllable::{
-    is_han, same_onset, substitution, syllable, Syllable, SAME_READING, SAME_SOUND,
+    same_onset, sounded, substitution, syllable, Syllable, SAME_READING, SAME_SOUND,
 };
 use super::{han_runs, tolerance, SoundIndex};
 
@@ -142,7 +142,7 @@ impl<T: Clone + PartialEq> SoundIndex<T> {
         for e in &self.entries {
             let len = e.syllables.len();
             for start in 0..text.len().saturating_sub(len - 1) {
-                if !(start..start + len).all(|i| free(i) && is_han(text[i])) {
+                if !(start..start + len).all(|i| free(i) && sounded(text[i])) {
                     continue;
                 }
                 let costs = e.syllables.iter().zip(&heard[start..start + len]);

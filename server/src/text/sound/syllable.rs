@@ -129,9 +129,25 @@ pub fn fuzzy(syllable: &str) -> String {
 pub(super) fn readings(c: char, all: bool) -> Vec<String> {
     if is_han(c) {
         crate::text::names::readings(c, all)
+    } else if let Some(numeral) = spoken_digit(c) {
+        crate::text::names::readings(numeral, all)
     } else {
         Vec::new()
     }
+}
+
+/// The numeral a digit stands for when a recognizer wrote one inside a
+/// name ("上海第2医科大学"): it was said, and sounds, as 二.
+fn spoken_digit(c: char) -> Option<char> {
+    const NUMERALS: [char; 10] = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    let digit = c.to_digit(10).filter(|_| c.is_ascii_digit())?;
+    NUMERALS.get(digit as usize).copied()
+}
+
+/// Whether `c` is heard as a syllable: a Han character, or a digit read as
+/// its numeral.
+pub(super) fn sounded(c: char) -> bool {
+    is_han(c) || spoken_digit(c).is_some()
 }
 
 pub(super) fn syllable(c: char, all: bool) -> Syllable {
