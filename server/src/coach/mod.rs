@@ -111,7 +111,7 @@ impl Coach {
             || state.waiting != state::Waiting::Content
                 && self.acts.answer(reading) != crate::speech_act::Answer::Other
             || !said.is_empty()
-            || !self.reader.edits(message, state.choosing).is_empty()
+            || !self.reader.edits(message, state.edit_target()).is_empty()
             || CoachLexicon::any(&l.question, &text)
             || CoachLexicon::any(&l.done, &text)
             || CoachLexicon::any(&l.resume, &text)

@@ -109,6 +109,15 @@ pub struct CoachState {
     /// The dimension the last message ended on (see `Said::last`).
     #[serde(default)]
     pub last_topic: Option<Dimension>,
+    /// The one dimension the last score edit changed: an edit that names
+    /// none ("科研高一点" … "嗯，再高一点") moves it again.
+    #[serde(default)]
+    pub edited: Option<Dimension>,
+    /// The scores the coach proposed before the student's first edit of
+    /// them: what "还是按你原来的吧" goes back to. A new summary (more of
+    /// the review) proposes anew.
+    #[serde(default)]
+    pub proposed: Option<Scores>,
 }
 
 impl CoachState {
@@ -122,6 +131,12 @@ impl CoachState {
                 .collect(),
             ..CoachState::default()
         }
+    }
+
+    /// The dimension an edit naming none is for: the one whose score
+    /// chips are on screen, else the one edited last.
+    pub fn edit_target(&self) -> Option<Dimension> {
+        self.choosing.or(self.edited)
     }
 
     pub fn coverage(&self, d: Dimension) -> Coverage {
@@ -175,6 +190,7 @@ impl CoachState {
     pub fn take(&mut self, said: &Said, specific: bool) {
         if !said.dims.is_empty() {
             self.scores = None;
+            self.proposed = None;
         }
         if said.last.is_some() {
             self.last_topic = said.last;
@@ -187,6 +203,7 @@ impl CoachState {
                 c.score = Some(if v < 3 { 4 } else { 2 });
                 c.sure = true;
                 self.scores = None;
+                self.proposed = None;
             }
         }
         for (d, score) in &said.dims {
@@ -202,6 +219,7 @@ impl CoachState {
         for d in &said.unknown {
             if self.coverage(*d).score.is_some() {
                 self.scores = None;
+                self.proposed = None;
             }
             let c = self.coverage_mut(*d);
             c.score = None;

@@ -74,8 +74,18 @@ pub fn read_item(reader: &Reader, item: &Item) -> Got {
         for d in Dimension::ALL {
             scores.set(d, draft.get(d).unwrap_or(3));
         }
-        let found = reader.edits(&item.say, None);
-        edits::apply(&mut scores, &found);
+        // Earlier edits of the same draft, in turn; a later one that names
+        // no dimension ("再高一点") moves the one edited last, as the coach
+        // does (`CoachState::edited`).
+        let mut edited = None;
+        let proposed = scores.clone();
+        for message in &item.before {
+            let found = reader.edits(message, edited);
+            edits::apply(&mut scores, &found, &proposed);
+            edited = edits::only_dimension(&found).or(edited);
+        }
+        let found = reader.edits(&item.say, edited);
+        edits::apply(&mut scores, &found, &proposed);
         // "补助其实挺多的": no number, a judgement — the draft is read again
         // from it, as the coach does after its summary (`CoachState::take`).
         if found.is_empty() {

@@ -199,8 +199,11 @@ pub struct ScoreWord {
 }
 
 /// Words that are a score by themselves, and the score.
-const SCORE_WORDS: [(&[char], u8); 8] = [
+const SCORE_WORDS: [(&[char], u8); 10] = [
     (&['满', '星'], 5),
+    // "出路那个，打满": the score given full.
+    (&['打', '满'], 5),
+    (&['给', '满'], 5),
     (&['不', '及', '格'], 2),
     (&['满', '分'], 5),
     (&['及', '格'], 3),
@@ -415,6 +418,7 @@ mod tests {
         assert_eq!(sc("关系四星"), vec![4]);
         assert_eq!(sc("前途五颗星"), vec![5]);
         assert_eq!(sc("给个满分"), vec![5]);
+        assert_eq!(sc("打满"), vec![5]);
         assert_eq!(sc("及格吧"), vec![3]);
         assert_eq!(sc("不及格"), vec![2]);
         assert_eq!(sc("4.5分"), vec![5]);

@@ -515,6 +515,22 @@ async fn the_summary_scores_what_the_student_wrote() {
         r.voice_response
     );
 
+    // A move that names no dimension moves the one edited last again.
+    let r = s.say("前途高一点").await;
+    assert_eq!(
+        summary_scores(&r.voice_response),
+        [5, 3, 4, 4],
+        "{}",
+        r.voice_response
+    );
+    let r = s.say("嗯，再高一点").await;
+    assert_eq!(
+        summary_scores(&r.voice_response),
+        [5, 3, 4, 5],
+        "{}",
+        r.voice_response
+    );
+
     // An edit the coach cannot read gets a question, not the same summary.
     let r = s.say("那个分数帮我改一下").await;
     assert!(
@@ -708,51 +724,56 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // measured, measured once at 6c5e13d at 68.2, 91.7, 81.0 and 89.0 %
         // exact; venting, forum and hearsay were read on 2026-11-30 (now in
         // dev/). Drafting-13 (students drafting at a laptop: relative
-        // edits, undoing, synonyms) is still held out: misses not read.
+        // edits, undoing, synonyms) stays here; its misses were seen on
+        // 2026-11-30 (no longer held out).
         (
             "blind/coach-scores-drafting-13.jsonl",
             include_str!("../../evals/blind/coach-scores-drafting-13.jsonl"),
-            88.5,
+            91.5,
             97.0,
-            62.0,
+            77.5,
         ),
         // The -14 sets (2026-11-30), measured once at 4eebca9 at 84.1, 86.6,
         // 87.7 and 87.9 % exact, were read on 2026-11-30 (now in dev/).
-        // The -15 sets (2026-11-30), written the same way after the -14
-        // round was measured, measured once at 311efc9: engineering and
-        // science graduate students venting in voice messages and comment
-        // sections, economics and education students' posts on 小红书 and
-        // 考研论坛, undergraduates in a lab for a summer telling what they
-        // saw and were told, students drafting by voice while commuting.
-        // 97.3, 97.0, 87.8 and 92.6 % exact at first contact (drafting's
-        // edits 76 %, 92 % after the -14 round was read). Misses not read.
+        // The -15 sets (2026-11-30), measured once at 311efc9 at 97.3, 97.0,
+        // 87.8 and 92.6 % exact, were read on 2026-11-30 (now in dev/).
+        // The -16 sets (2026-11-30), written the same way after the -15
+        // round was measured, asked for messages as students really send
+        // them (long, messy, several incidents, irony): medicine, biology,
+        // pharmacy, agriculture, physics and humanities students venting at
+        // night; engineering, law, journalism, languages, art and sports
+        // graduates' long posts on 知乎, 小红书, 贴吧 and 考研 forums;
+        // applicants not yet in the group mixing what they saw with rumour;
+        // students drafting by voice while walking the dog or queueing.
+        // Measured once at eaaf0b5: 82.0, 89.9, 82.1 and 94.8 % exact
+        // (drafting's edits 84 %). Misses not read.
         (
-            "blind/coach-scores-venting-15.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-15.jsonl"),
-            96.5,
-            99.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-15.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-15.jsonl"),
-            96.5,
-            98.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-15.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-15.jsonl"),
-            87.5,
-            94.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-drafting-15.jsonl",
-            include_str!("../../evals/blind/coach-scores-drafting-15.jsonl"),
-            97.0,
-            97.0,
+            "blind/coach-scores-venting-16.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-16.jsonl"),
+            81.5,
             91.5,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-forum-16.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-16.jsonl"),
+            89.5,
+            96.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-hearsay-16.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-16.jsonl"),
+            81.5,
+            97.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-drafting-16.jsonl",
+            include_str!("../../evals/blind/coach-scores-drafting-16.jsonl"),
+            94.5,
+            99.5,
+            84.0,
         ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
@@ -1193,6 +1214,32 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-drafting-14.jsonl"),
             99.5,
             99.5,
+        ),
+        // The -15 round: 97.3, 97.0, 87.8 and 92.6 % exact at first contact
+        // (blind), read on 2026-11-30.
+        (
+            "dev/coach-scores-drafting-15.jsonl",
+            include_str!("../../evals/dev/coach-scores-drafting-15.jsonl"),
+            99.0,
+            99.0,
+        ),
+        (
+            "dev/coach-scores-venting-15.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-15.jsonl"),
+            97.0,
+            99.5,
+        ),
+        (
+            "dev/coach-scores-forum-15.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-15.jsonl"),
+            96.5,
+            98.5,
+        ),
+        (
+            "dev/coach-scores-hearsay-15.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-15.jsonl"),
+            91.5,
+            98.5,
         ),
         // The fifth round's forum set: 81.9 % / 96.3 % at first contact
         // (blind), read on 2026-11-29.

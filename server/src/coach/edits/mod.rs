@@ -13,6 +13,11 @@
 //! A clause that says the one before was not meant ("关系最低分……开玩笑的")
 //! takes its edits back whether or not new ones follow: a joke is not a
 //! move, and what follows it is read on its own.
+//!
+//! Going back across turns ("钱改成两分" … "算了，钱还是改回去吧", "前面那个
+//! 改动不要了", "还是按你原来的吧") restores the score the coach proposed,
+//! of the dimension named, else of all four: what was not changed in this
+//! message was changed before it.
 
 mod words;
 
@@ -34,6 +39,19 @@ pub enum Edit {
     ShiftAll(i8),
     /// The first set to the score of the second ("学术跟人那块一样").
     Like(Dimension, Dimension),
+    /// Back to the score the coach proposed: one dimension, or `None` for
+    /// all four.
+    Restore(Option<Dimension>),
+}
+
+/// The one dimension `edits` change, when they change one only: what a
+/// later edit naming none ("再高一点") moves again.
+pub fn only_dimension(edits: &[Edit]) -> Option<Dimension> {
+    let first = edits.first()?.dimension()?;
+    edits
+        .iter()
+        .all(|e| e.dimension() == Some(first))
+        .then_some(first)
 }
 
 impl Edit {
@@ -41,6 +59,7 @@ impl Edit {
     fn dimension(&self) -> Option<Dimension> {
         match *self {
             Edit::Set(d, _) | Edit::Shift(d, _) | Edit::Like(d, _) => Some(d),
+            Edit::Restore(d) => d,
             Edit::SetAll(_) | Edit::ShiftAll(_) => None,
         }
     }
@@ -266,12 +285,20 @@ pub fn parse(
         // "前途不变", "钱还是原来那样", "人那块改成二…算了，还是原来的吧":
         // the score named, or talked about, stays: its edits so far are
         // taken back.
-        let kept = words.names_then(&words.keep, &chars, &spans).or_else(|| {
-            words
-                .keep_alone(&chars, &spans)
-                .then_some(carry?)
-                .map(|d| vec![d])
-        });
+        let alone = words.keep_alone(&chars, &spans);
+        let kept = words
+            .names_then(&words.keep, &chars, &spans)
+            .or_else(|| alone.then_some(carry?).map(|d| vec![d]));
+        // Back to what it was, of a score this message has not changed:
+        // an earlier turn's edit is undone.
+        let back = alone || words.names_then(&words.back, &chars, &spans).is_some();
+        if back && kept.is_none() && out.is_empty() {
+            out.push(Edit::Restore(None));
+            last_clause = before;
+            // It is the taking back a "不对不对" before it announced.
+            revised = None;
+            continue;
+        }
         if words
             .retract
             .iter()
@@ -283,8 +310,12 @@ pub fn parse(
             continue;
         }
         if let Some(kept) = kept {
+            let had = out.len();
             out.retain(|e| e.dimension().is_none_or(|d| !kept.contains(&d)));
             last_clause = last_clause.min(out.len());
+            if back && out.len() == had {
+                out.extend(kept.iter().map(|d| Edit::Restore(Some(*d))));
+            }
             continue;
         }
         // "钱也是": the moves of the clause before, for these dimensions.
@@ -489,7 +520,7 @@ pub fn numbers(edits: &[Edit]) -> Vec<(Dimension, u8)> {
         match *e {
             Edit::Set(d, v) => out.push((d, v)),
             Edit::SetAll(v) => out.extend(Dimension::ALL.iter().map(|d| (*d, v))),
-            Edit::Shift(..) | Edit::ShiftAll(_) | Edit::Like(..) => {}
+            Edit::Shift(..) | Edit::ShiftAll(_) | Edit::Like(..) | Edit::Restore(_) => {}
         }
     }
     out
@@ -507,13 +538,21 @@ pub fn looks_like_edit(message: &str) -> bool {
 }
 
 /// `scores` after `edits`, each within 1–5.
-pub fn apply(scores: &mut Scores, edits: &[Edit]) {
+/// Applies `edits` to `scores`; `proposed` is what the coach proposed
+/// before the student's edits, which a restore goes back to.
+pub fn apply(scores: &mut Scores, edits: &[Edit], proposed: &Scores) {
     let shift = |v: u8, by: i8| (i16::from(v) + i16::from(by)).clamp(1, 5) as u8;
     for e in edits {
         match *e {
             Edit::Set(d, v) => scores.set(d, v),
             Edit::Shift(d, by) => scores.set(d, shift(scores.get(d), by)),
             Edit::Like(d, from) => scores.set(d, scores.get(from)),
+            Edit::Restore(Some(d)) => scores.set(d, proposed.get(d)),
+            Edit::Restore(None) => {
+                for d in Dimension::ALL {
+                    scores.set(d, proposed.get(d));
+                }
+            }
             Edit::SetAll(v) => {
                 for d in Dimension::ALL {
                     scores.set(d, v);

@@ -9,8 +9,57 @@ fn edited(start: [u8; 4], say: &str) -> [u8; 4] {
     for (d, v) in Dimension::ALL.into_iter().zip(start) {
         s.set(d, v);
     }
-    apply(&mut s, &r.edits(say, None));
+    let proposed = s.clone();
+    apply(&mut s, &r.edits(say, None), &proposed);
     Dimension::ALL.map(|d| s.get(d))
+}
+
+/// `edited` after earlier messages' edits of the same draft, which a
+/// restore undoes.
+fn edited_after(start: [u8; 4], before: &[&str], say: &str) -> [u8; 4] {
+    let r = Reader::load();
+    let mut s = Scores::default();
+    for (d, v) in Dimension::ALL.into_iter().zip(start) {
+        s.set(d, v);
+    }
+    let proposed = s.clone();
+    for m in before.iter().chain([&say]) {
+        apply(&mut s, &r.edits(m, None), &proposed);
+    }
+    Dimension::ALL.map(|d| s.get(d))
+}
+
+#[test]
+fn going_back_undoes_an_earlier_turns_edits() {
+    assert_eq!(
+        edited_after([3, 3, 3, 3], &["钱改成两分"], "算了算了，钱还是改回去吧"),
+        [3, 3, 3, 3]
+    );
+    assert_eq!(
+        edited_after(
+            [4, 3, 4, 3],
+            &["关系改成2分", "经费也降一分"],
+            "算了还是按你原来的吧，我再想想"
+        ),
+        [4, 3, 4, 3]
+    );
+    assert_eq!(
+        edited_after([3, 4, 2, 3], &["经费改成5分"], "前面那个改动不要了"),
+        [3, 4, 2, 3]
+    );
+    // Only what is named goes back; a new number in the same message counts.
+    assert_eq!(
+        edited_after([3, 3, 3, 3], &["钱改成两分", "学术给5分"], "钱还是原来的吧"),
+        [5, 3, 3, 3]
+    );
+    assert_eq!(
+        edited_after(
+            [3, 3, 3, 3],
+            &["钱改成两分"],
+            "不对不对，刚才那个撤回，只把学术改成四"
+        ),
+        [4, 3, 3, 3]
+    );
 }
 
 #[test]

@@ -132,7 +132,9 @@ impl Coach {
             }
             (Task::Adjust(edits), None) => {
                 let mut scores = state.scores.clone().unwrap_or_else(|| state.propose());
-                edits::apply(&mut scores, &edits);
+                let proposed = state.proposed.get_or_insert_with(|| scores.clone()).clone();
+                edits::apply(&mut scores, &edits, &proposed);
+                state.edited = edits::only_dimension(&edits).or(state.edited);
                 // The scores the student set are theirs from now on: more of
                 // the review later does not undo them.
                 for d in Dimension::ALL {

@@ -89,7 +89,7 @@ impl Coach {
                 w.say(voice);
             }
             Reply::Other => {
-                let edits = self.reader.edits(w.message, state.choosing);
+                let edits = self.reader.edits(w.message, state.edit_target());
                 if !edits.is_empty() {
                     w.turn.reasoning = "学生修改评分".into();
                     w.task = Some(Task::Adjust(edits));
