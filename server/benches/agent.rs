@@ -3,7 +3,10 @@
 //! session, planner, validation, steering, tools, storage), and (3) a full
 //! `POST /api/v1/chat` round trip over loopback HTTP, beside (4) the same
 //! server's cheapest route, HTTP alone. Run: `make bench`.
-//! Numbers are printed, never asserted.
+//! Numbers are printed, never asserted. `AGENT_BENCH_ONLY=turn,http` runs
+//! only the parts named (`analysis`, `turn`, `http`), and
+//! `AGENT_BENCH_REPEAT=10` runs the turns ten times as many conversations:
+//! to profile one part (`perf record`) without the others in the samples.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -51,6 +54,21 @@ fn percentiles(label: &str, mut samples: Vec<Duration>) {
     );
 }
 
+/// How many times the turns' conversations run (`AGENT_BENCH_REPEAT`, 1
+/// when unset): more samples for a profile.
+fn repeat() -> usize {
+    std::env::var("AGENT_BENCH_REPEAT")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Whether the part `name` runs (`AGENT_BENCH_ONLY`, all when unset).
+fn runs(name: &str) -> bool {
+    std::env::var("AGENT_BENCH_ONLY").map_or(true, |only| only.split(',').any(|p| p.trim() == name))
+}
+
 fn main() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
@@ -65,6 +83,7 @@ fn main() {
 
         // 1. Analysis alone.
         let lexicons = agent.lexicons();
+        if runs("analysis") {
         let mut samples = Vec::new();
         for i in 0..4000 {
             let m = MESSAGES[i % MESSAGES.len()];
@@ -89,10 +108,12 @@ fn main() {
             samples.push(t.elapsed());
         }
         percentiles("analysis, names heard by sound", samples);
+        }
 
         // 2. Whole turns in the server, a conversation at a time.
+        if runs("turn") {
         let mut samples = Vec::new();
-        for _ in 0..60 {
+        for _ in 0..60 * repeat() {
             let mut session_id = None;
             let mut page = PageContext::default();
             for m in MESSAGES {
@@ -111,6 +132,7 @@ fn main() {
             }
         }
         percentiles("embedded planner turn (server)", samples);
+        }
 
         // 3. Round trips over loopback HTTP.
         let options = leptos::config::LeptosOptions::builder().output_name("advisor-review").build();
@@ -130,11 +152,12 @@ fn main() {
         });
         let client = reqwest::Client::new();
         let endpoint = format!("http://{addr}/api/v1/chat");
+        if runs("http") {
         let mut samples = Vec::new();
-        for conversation in 0..40 {
+        for conversation in 0..40 * repeat() {
             let mut session_id: Option<String> = None;
             let mut page = PageContext::default();
-            let forwarded = format!("10.0.{conversation}.1");
+            let forwarded = format!("10.{}.{}.1", conversation / 250, conversation % 250);
             for m in MESSAGES {
                 let body = serde_json::json!({"session_id": session_id, "message": m, "page_context": page});
                 let t = Instant::now();
@@ -154,6 +177,7 @@ fn main() {
             }
         }
         percentiles("POST /api/v1/chat round trip", samples);
+        }
         // 4. The same server answering its cheapest route: what of a chat
         // round trip is HTTP itself (connection, middleware, the client).
         let health = format!("http://{addr}/healthz");

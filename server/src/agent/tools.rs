@@ -168,6 +168,8 @@ pub struct PlaceResult {
 pub struct Executor<'a> {
     pub site: &'a Site,
     pub recommender: &'a Recommender,
+    /// The pair versions the turn has read (`site::PairVersions`).
+    pub versions: &'a crate::site::PairVersions,
 }
 
 impl Executor<'_> {
@@ -183,7 +185,7 @@ impl Executor<'_> {
                 let (school, major) = self.school_and_major(call)?;
                 let page = self
                     .site
-                    .ranking_page(school, major, SortKey::Overall, 1)
+                    .ranking_page_in(school, major, SortKey::Overall, 1, self.versions)
                     .await?;
                 to_value(serde_json::to_value(page))
             }
@@ -206,9 +208,15 @@ impl Executor<'_> {
                 let max = recommend::MAX_CANDIDATES;
                 let facts = self
                     .site
-                    .candidate_facts((school.id, major.id), max, want, |top, directory| {
-                        recommend::shortlist(top, &directory.directions, want, max)
-                    })
+                    .candidate_facts(
+                        (school.id, major.id),
+                        max,
+                        want,
+                        self.versions,
+                        |top, directory| {
+                            recommend::shortlist(top, &directory.directions, want, max)
+                        },
+                    )
                     .await?;
                 let empty: Vec<String> = Vec::new();
                 let no_tags = Vec::new();

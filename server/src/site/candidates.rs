@@ -107,6 +107,7 @@ impl Site {
         (school_id, major_id): (i64, i64),
         max: usize,
         drawn_for: Option<&str>,
+        seen: &super::PairVersions,
         shortlist: impl FnOnce(&[i64], &Directory) -> Vec<i64>,
     ) -> Result<Arc<GroupFacts>, ApiError> {
         let small = self.catalog.advisor_count(school_id, major_id) <= max as i64;
@@ -116,9 +117,7 @@ impl Site {
             major_id,
             (!small).then(|| drawn_for.unwrap_or_default().to_string()),
         );
-        let (_, version) = store::rankings::size_and_version(&self.pool, school_id, major_id)
-            .await
-            .map_err(db_error)?;
+        let (_, version) = self.size_and_version((school_id, major_id), seen).await?;
         let kept = {
             let facts = self.facts.lock().unwrap_or_else(|e| e.into_inner());
             facts

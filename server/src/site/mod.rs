@@ -44,7 +44,7 @@ use crate::store;
 pub use advisor::{check_review_query, parse_advisor_id, REVIEW_PAGE_SIZE};
 pub use candidates::GroupFacts;
 pub use directory::Directory;
-pub use ranking::RANKING_PAGE_SIZE;
+pub use ranking::{PairVersions, RANKING_PAGE_SIZE};
 pub use stats::stats_of;
 
 use candidates::FactsCache;

@@ -36,6 +36,45 @@ impl PageCache {
     const CAPACITY: usize = 500;
 }
 
+/// The sizes and page versions of the pairs one chat turn has read
+/// (`store::rankings::size_and_version`). A turn that puts a ranking on
+/// screen and recommends from it reads a pair's version for the page and
+/// for the candidates (and for the page it leads to, when it names a pair
+/// other than the page's): one statement each, and on SQLite each a
+/// hand-over to the connection's thread. Read once, it holds for the whole turn, as
+/// any one request's reads are as of its start. Nothing that lives longer
+/// than a turn keeps one: another instance's write moves a version.
+#[derive(Default)]
+pub struct PairVersions(std::sync::Mutex<std::collections::HashMap<(i64, i64), (i64, i64)>>);
+
+impl Site {
+    /// The size and page version of a pair, read once per `seen`.
+    pub(super) async fn size_and_version(
+        &self,
+        (school_id, major_id): (i64, i64),
+        seen: &PairVersions,
+    ) -> Result<(i64, i64), ApiError> {
+        let known = |seen: &PairVersions| {
+            seen.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&(school_id, major_id))
+                .copied()
+        };
+        if let Some(read) = known(seen) {
+            return Ok(read);
+        }
+        let read = store::rankings::size_and_version(&self.pool, school_id, major_id)
+            .await
+            .map_err(db_error)?;
+        seen.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((school_id, major_id), read);
+        Ok(read)
+    }
+}
+
 impl Site {
     /// The priors the stored scores were computed with (`store::scores`):
     /// whatever is computed with them agrees with the order of the rankings.
@@ -112,11 +151,22 @@ impl Site {
         sort: SortKey,
         page: u32,
     ) -> Result<RankingPage, ApiError> {
+        self.ranking_page_in(school, major, sort, page, &PairVersions::default())
+            .await
+    }
+
+    /// [`Site::ranking_page`] with the pair versions a chat turn has read.
+    pub async fn ranking_page_in(
+        &self,
+        school: &SchoolEntry,
+        major: &MajorEntry,
+        sort: SortKey,
+        page: u32,
+        seen: &PairVersions,
+    ) -> Result<RankingPage, ApiError> {
         let page = page.clamp(1, MAX_PAGE);
         let offset = u64::from(page - 1) * u64::from(RANKING_PAGE_SIZE);
-        let (total, version) = store::rankings::size_and_version(&self.pool, school.id, major.id)
-            .await
-            .map_err(db_error)?;
+        let (total, version) = self.size_and_version((school.id, major.id), seen).await?;
         let key = (school.id, major.id, sort, page);
         if let Some(hit) = self.cached_page(key, version) {
             return Ok(hit);

@@ -309,7 +309,13 @@ async fn kept_recommendation_candidates_never_outlive_a_write_on_another_instanc
         .found()
         .unwrap()
         .id;
-    let candidates = || site_a.candidate_facts((school, major), 150, None, |top, _| top.to_vec());
+    // Each call a request of its own: its own read of the pair's version.
+    let candidates = || async {
+        let seen = server::site::PairVersions::default();
+        site_a
+            .candidate_facts((school, major), 150, None, &seen, |top, _| top.to_vec())
+            .await
+    };
     let first = candidates().await.unwrap();
     assert!(!first.rows.is_empty());
     assert!(

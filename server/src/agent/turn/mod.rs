@@ -386,10 +386,12 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                 go_on
             }
             Step::Execute => {
+                let versions = t.input.versions.clone();
                 let deps = execute::Deps {
                     executor: Executor {
                         site: &a.site,
                         recommender: &a.recommender,
+                        versions: &versions,
                     },
                     templates: &a.templates,
                 };

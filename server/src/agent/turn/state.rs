@@ -70,6 +70,8 @@ pub(in crate::agent) struct Input<'v> {
     /// The offer of last turn's place answer (taken from the memory: it
     /// lives one turn).
     pub offered: Option<crate::agent::about_place::PlaceOffer>,
+    /// The pair versions read so far this turn (`site::PairVersions`).
+    pub versions: std::sync::Arc<crate::site::PairVersions>,
 }
 
 /// What the steps understood of the message and the page.
@@ -187,6 +189,7 @@ impl<'v> Turn<'v> {
                 text,
                 sink,
                 stored_draft: draft,
+                versions: Default::default(),
                 offered,
             },
         }

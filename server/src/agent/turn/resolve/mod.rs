@@ -166,7 +166,13 @@ async fn shown_after(site: &Site, t: &Turn<'_>) -> Option<PageContext> {
         return None;
     }
     let ranking = site
-        .ranking_page(school, major, app::model::SortKey::Overall, 1)
+        .ranking_page_in(
+            school,
+            major,
+            app::model::SortKey::Overall,
+            1,
+            &t.input.versions,
+        )
         .await
         .ok()?;
     Some(PageContext {
