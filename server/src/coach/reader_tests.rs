@@ -230,6 +230,12 @@ fn a_long_post_is_read_by_its_headings() {
         s("跑个题，食堂太难吃了。回到正题，经费还可以"),
         [None, Some(3), None, None]
     );
+    // A heading said in passing, someone else's words under it: they
+    // count, the heading is no statement of the student's own.
+    assert_eq!(
+        s("至于学生前途，听师兄说大部分硕士都去了大厂"),
+        [None, None, None, Some(4)]
+    );
 }
 
 #[test]

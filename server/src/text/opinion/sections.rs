@@ -41,6 +41,7 @@ struct Words {
     other: Vec<Vec<char>>,
     aside: Vec<Vec<char>>,
     back: Vec<Vec<char>>,
+    owner: Vec<Vec<char>>,
 }
 
 fn words() -> &'static Words {
@@ -55,6 +56,7 @@ fn words() -> &'static Words {
             other: Vec::new(),
             aside: Vec::new(),
             back: Vec::new(),
+            owner: Vec::new(),
         };
         for e in lexfile::parse("structure.txt", LEXICON) {
             let list = match e.key.as_str() {
@@ -66,11 +68,12 @@ fn words() -> &'static Words {
                 "other" => &mut w.other,
                 "aside" => &mut w.aside,
                 "back" => &mut w.back,
+                "owner" => &mut w.owner,
                 k => panic!("structure.txt: unknown key {k}"),
             };
             list.extend(e.terms.iter().map(|t| t.chars().collect()));
         }
-        for list in [&mut w.marker, &mut w.suffix, &mut w.lead] {
+        for list in [&mut w.marker, &mut w.suffix, &mut w.lead, &mut w.owner] {
             list.sort_by_key(|t| std::cmp::Reverse(t.len()));
         }
         w
@@ -99,7 +102,7 @@ pub fn heading<A: Copy + Eq>(topics: &Topics<A>, chars: &[char]) -> Option<Headi
             break;
         }
     }
-    for list in [&w.lead, &w.marker] {
+    for list in [&w.lead, &w.marker, &w.owner] {
         if let Some(m) = list.iter().find(|m| s.starts_with(m) && s.len() > m.len()) {
             s = &s[m.len()..];
         }
@@ -223,6 +226,9 @@ mod tests {
         assert_eq!(h("1.学术水平"), Some(Heading::Topic(0)));
         assert_eq!(h("经费方面"), Some(Heading::Topic(1)));
         assert_eq!(h("关于就业"), Some(Heading::Topic(3)));
+        // Whose it is, before the name.
+        assert_eq!(h("至于学生就业"), Some(Heading::Topic(3)));
+        assert_eq!(h("老师的学术方面"), Some(Heading::Topic(0)));
         assert_eq!(h("缺点"), Some(Heading::Tone(-1)));
         assert_eq!(h("其他"), Some(Heading::Other));
         // A statement is no heading.
