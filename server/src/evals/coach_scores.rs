@@ -81,8 +81,7 @@ pub fn read_item(reader: &Reader, item: &Item) -> Got {
         let proposed = scores.clone();
         for message in &item.before {
             let found = reader.edits(message, edited);
-            edits::apply(&mut scores, &found, &proposed);
-            edited = edits::only_dimension(&found).or(edited);
+            edits::apply_message(&mut scores, &found, &proposed, &mut edited);
         }
         let found = reader.edits(&item.say, edited);
         edits::apply(&mut scores, &found, &proposed);

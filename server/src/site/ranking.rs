@@ -54,14 +54,13 @@ impl Site {
         (school_id, major_id): (i64, i64),
         seen: &PairVersions,
     ) -> Result<(i64, i64), ApiError> {
-        let known = |seen: &PairVersions| {
-            seen.0
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&(school_id, major_id))
-                .copied()
-        };
-        if let Some(read) = known(seen) {
+        let known = seen
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(school_id, major_id))
+            .copied();
+        if let Some(read) = known {
             return Ok(read);
         }
         let read = store::rankings::size_and_version(&self.pool, school_id, major_id)

@@ -8,6 +8,13 @@
 /// it in Arabic digits, and the reference reader starts there.
 pub(crate) const ORDINAL_MARK: char = '第';
 
+/// The Chinese numeral an Arabic digit is said as ('2' → 二).
+pub(crate) fn numeral_of_digit(c: char) -> Option<char> {
+    const NUMERALS: [char; 10] = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    let digit = c.to_digit(10).filter(|_| c.is_ascii_digit())?;
+    NUMERALS.get(digit as usize).copied()
+}
+
 /// The value of a single Chinese digit character (两 counts as 2).
 pub(crate) fn cn_digit(c: char) -> Option<u32> {
     Some(match c {

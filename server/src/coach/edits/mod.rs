@@ -46,7 +46,7 @@ pub enum Edit {
 
 /// The one dimension `edits` change, when they change one only: what a
 /// later edit naming none ("再高一点") moves again.
-pub fn only_dimension(edits: &[Edit]) -> Option<Dimension> {
+fn only_dimension(edits: &[Edit]) -> Option<Dimension> {
     let first = edits.first()?.dimension()?;
     edits
         .iter()
@@ -537,9 +537,21 @@ pub fn looks_like_edit(message: &str) -> bool {
     .any(|w| t.contains(w))
 }
 
-/// `scores` after `edits`, each within 1–5.
-/// Applies `edits` to `scores`; `proposed` is what the coach proposed
-/// before the student's edits, which a restore goes back to.
+/// One message's edits applied, as the coach and its evaluation do: the
+/// dimension edited last (`edited`) follows them when they change one only,
+/// for a later edit that names none ("再高一点").
+pub fn apply_message(
+    scores: &mut Scores,
+    edits: &[Edit],
+    proposed: &Scores,
+    edited: &mut Option<Dimension>,
+) {
+    apply(scores, edits, proposed);
+    *edited = only_dimension(edits).or(*edited);
+}
+
+/// `scores` after `edits`, each within 1–5; `proposed` is what the coach
+/// proposed before the student's edits, which a restore goes back to.
 pub fn apply(scores: &mut Scores, edits: &[Edit], proposed: &Scores) {
     let shift = |v: u8, by: i8| (i16::from(v) + i16::from(by)).clamp(1, 5) as u8;
     for e in edits {

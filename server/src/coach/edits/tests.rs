@@ -4,14 +4,7 @@ use super::super::reader::Reader;
 use super::*;
 
 fn edited(start: [u8; 4], say: &str) -> [u8; 4] {
-    let r = Reader::load();
-    let mut s = Scores::default();
-    for (d, v) in Dimension::ALL.into_iter().zip(start) {
-        s.set(d, v);
-    }
-    let proposed = s.clone();
-    apply(&mut s, &r.edits(say, None), &proposed);
-    Dimension::ALL.map(|d| s.get(d))
+    edited_after(start, &[], say)
 }
 
 /// `edited` after earlier messages' edits of the same draft, which a

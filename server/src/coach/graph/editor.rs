@@ -133,8 +133,7 @@ impl Coach {
             (Task::Adjust(edits), None) => {
                 let mut scores = state.scores.clone().unwrap_or_else(|| state.propose());
                 let proposed = state.proposed.get_or_insert_with(|| scores.clone()).clone();
-                edits::apply(&mut scores, &edits, &proposed);
-                state.edited = edits::only_dimension(&edits).or(state.edited);
+                edits::apply_message(&mut scores, &edits, &proposed, &mut state.edited);
                 // The scores the student set are theirs from now on: more of
                 // the review later does not undo them.
                 for d in Dimension::ALL {

@@ -139,9 +139,7 @@ pub(super) fn readings(c: char, all: bool) -> Vec<String> {
 /// The numeral a digit stands for when a recognizer wrote one inside a
 /// name ("上海第2医科大学"): it was said, and sounds, as 二.
 fn spoken_digit(c: char) -> Option<char> {
-    const NUMERALS: [char; 10] = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
-    let digit = c.to_digit(10).filter(|_| c.is_ascii_digit())?;
-    NUMERALS.get(digit as usize).copied()
+    crate::text::numbers::numeral_of_digit(c)
 }
 
 /// Whether `c` is heard as a syllable: a Han character, or a digit read as
