@@ -41,10 +41,16 @@ pub(crate) fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The code of a file without its test module and its comments (clippy's
-/// `items_after_test_module` keeps code from following the test module).
+/// `items_after_test_module` keeps code from following the test module;
+/// `#[cfg(test)] mod tests;`, a test module in a file of its own, is no
+/// end of the code).
 pub(crate) fn code(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]") {
-        Some(i) => &text[..i],
+    let inline_tests = text.match_indices("#[cfg(test)]").find(|(i, m)| {
+        let after = text[i + m.len()..].trim_start();
+        after.starts_with("mod ") && !after.split('\n').next().unwrap_or("").contains(';')
+    });
+    let text = match inline_tests {
+        Some((i, _)) => &text[..i],
         None => text,
     };
     text.lines()

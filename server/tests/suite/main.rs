@@ -29,6 +29,7 @@ mod instances;
 mod model;
 mod moderation;
 mod name_search;
+mod one_writer;
 mod openapi;
 mod operations;
 mod operator;

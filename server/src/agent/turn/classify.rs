@@ -20,7 +20,7 @@
 //! for `unknown`, the turn goes on as code would have taken it. The model
 //! never overrides an intent code recognised: it is not asked then.
 
-use super::{Outcome, Turn};
+use super::{Answer, Asker, Decided, Outcome, Turn};
 use crate::agent::nlu::Lexicons;
 use crate::agent::readback::ReadBack;
 use crate::agent::replies::Templates;
@@ -251,15 +251,13 @@ pub(super) struct Deps<'a> {
 }
 
 impl Deps<'_> {
-    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Decided {
         let Some(model) = self.model else {
-            return Outcome::Next;
+            return Outcome::Next.into();
         };
         match classify(model, &t.input.text).await {
             Ok((c, tokens)) => {
-                t.cost.model_calls += 1;
-                t.cost.calls_by.intent += 1;
-                t.cost.tokens += tokens;
+                t.cost.spend(Some(Asker::Intent), 1, tokens);
                 tracing::debug!(
                     intent = c.intent.name(),
                     confidence = c.confidence,
@@ -273,37 +271,33 @@ impl Deps<'_> {
                         confidence = c.confidence,
                         "the model's intent is not taken (below the threshold or not borne out)"
                     );
-                    return Outcome::Next;
+                    return Outcome::Next.into();
                 }
                 let turn = t.input.session.memory.turns;
-                t.understood.intent = c.result();
-                match c.intent {
-                    ModelIntent::Greeting => t.say(self.templates.render("greeting", turn, &[])),
+                t.understood.classified = Some(c.result());
+                let voice = match c.intent {
+                    ModelIntent::Greeting => self.templates.render("greeting", turn, &[]),
                     ModelIntent::ReadBack => {
-                        t.say(
-                            self.readback
-                                .answer(&t.form, &normalized, self.templates, turn),
-                        )
+                        self.readback
+                            .answer(t.form(), &normalized, self.templates, turn)
                     }
-                    ModelIntent::Unknown => return Outcome::Next,
-                }
-                Outcome::Answered
+                    ModelIntent::Unknown => return Outcome::Next.into(),
+                };
+                Decided::answered(Answer::says(voice))
             }
             Err(Unclassified::Unavailable(e)) => {
                 tracing::warn!(error = %e, "the model is unavailable; code takes the turn as it would alone");
-                t.cost.model_calls += u32::from(e.was_sent());
-                t.cost.calls_by.intent += u32::from(e.was_sent());
-                t.cost.model_down = true;
+                t.cost
+                    .spend(Some(Asker::Intent), u32::from(e.was_sent()), 0);
+                t.cost.provider_down();
                 t.reply
-                    .events
-                    .push(crate::agent::degraded_event(e.code(), &e.message()));
-                Outcome::Next
+                    .event(crate::agent::degraded_event(e.code(), &e.message()));
+                Outcome::Next.into()
             }
             Err(Unclassified::Unusable(why)) => {
-                t.cost.model_calls += 1;
-                t.cost.calls_by.intent += 1;
+                t.cost.spend(Some(Asker::Intent), 1, 0);
                 tracing::warn!(error = %why, "the model's intent classification is unusable; code's fallback");
-                Outcome::Next
+                Outcome::Next.into()
             }
         }
     }

@@ -7,7 +7,7 @@
 
 use app::protocol::{ErrorInfo, IntentResult};
 
-use super::{Outcome, Turn};
+use super::{Answer, Asker, Decided, Outcome, Turn};
 use crate::agent::nlu::Lexicons;
 use crate::agent::session_store::Draft;
 use crate::agent::targets::Target;
@@ -30,9 +30,9 @@ pub(super) struct CoachDeps<'a> {
 }
 
 impl CoachDeps<'_> {
-    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
-        let Some(mut draft) = t.understood.draft.take() else {
-            return Outcome::Answered;
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Decided {
+        let Some(mut draft) = t.understood.draft.clone() else {
+            return Decided::answered(Answer::default());
         };
         // A message that is not about the review (a ranking, another
         // advisor, a general question) is the agent's: the draft stays
@@ -44,7 +44,7 @@ impl CoachDeps<'_> {
             .is_about_review(&draft, &t.input.text, &reading, &said)
             && self.is_agent_business(t).await
         {
-            return Outcome::Digressed;
+            return Outcome::Digressed.into();
         }
         // The coach posts as the client who chats: the same per-client
         // limits as the form and the API, whatever session it uses.
@@ -60,31 +60,33 @@ impl CoachDeps<'_> {
                 model,
             )
             .await;
-        t.memory.pending = turn
-            .calls
-            .iter()
-            .find(|c| c.tool == tools::PRESENT_OPTIONS)
-            .cloned();
-        t.understood.intent = IntentResult {
-            intent: "review_coach".into(),
-            confidence: 0.9,
-            reasoning: turn.reasoning.clone(),
-        };
-        t.proposed.calls = turn.calls;
-        t.cost.model_calls += turn.model_calls;
-        t.cost.calls_by.coach += turn.model_calls;
-        t.reply.error = turn.failed.then(|| ErrorInfo {
-            code: "coach_failed".into(),
-            message: "评价助手出错，草稿已保留。".into(),
-            field: None,
-        });
-        t.reply.draft_out = Some(if turn.finished {
-            Draft::Drop
-        } else {
-            Draft::Keep(Box::new(draft))
-        });
-        t.say(turn.voice);
-        Outcome::Answered
+        t.cost.spend(Some(Asker::Coach), turn.model_calls, 0);
+        Decided::answered(Answer {
+            intent: Some(IntentResult {
+                intent: "review_coach".into(),
+                confidence: 0.9,
+                reasoning: turn.reasoning.clone(),
+            }),
+            error: turn.failed.then(|| ErrorInfo {
+                code: "coach_failed".into(),
+                message: "评价助手出错，草稿已保留。".into(),
+                field: None,
+            }),
+            chips: Some(
+                turn.calls
+                    .iter()
+                    .find(|c| c.tool == tools::PRESENT_OPTIONS)
+                    .cloned(),
+            ),
+            calls: Some(turn.calls),
+            about: None,
+            draft: Some(if turn.finished {
+                Draft::Drop
+            } else {
+                Draft::Keep(Box::new(draft))
+            }),
+            voice: turn.voice,
+        })
     }
 
     /// Whether the agent understands `t`'s message as something of its
@@ -118,8 +120,8 @@ impl CoachDeps<'_> {
 }
 
 /// `review`: reads the coach (its opening words) besides the turn.
-pub(super) fn review(coach: &Coach, t: &mut Turn<'_>) {
-    t.understood.intent = IntentResult {
+pub(super) fn review(coach: &Coach, t: &Turn<'_>) -> Answer {
+    let intent = IntentResult {
         intent: "review_coach".into(),
         confidence: 0.9,
         reasoning: "学生想写评价，交给评价助手".into(),
@@ -138,15 +140,15 @@ pub(super) fn review(coach: &Coach, t: &mut Turn<'_>) {
             .page
             .selected_advisor
             .clone()
-            .or_else(|| t.memory.last_advisor.clone()),
+            .or_else(|| t.memory().last_advisor.clone()),
     };
     let Some(advisor) = advisor else {
-        t.say(coach.which_advisor());
-        return;
+        return Answer::as_intent(coach.which_advisor(), intent);
     };
     let draft = CoachState::new(advisor.id.clone(), advisor.name.clone());
-    t.memory.last_advisor = Some(advisor);
-    let opening = coach.opening(&draft);
-    t.reply.draft_out = Some(Draft::Keep(Box::new(draft)));
-    t.say(opening);
+    Answer {
+        draft: Some(Draft::Keep(Box::new(draft.clone()))),
+        about: Some(advisor),
+        ..Answer::as_intent(coach.opening(&draft), intent)
+    }
 }

@@ -5,7 +5,7 @@
 
 use app::protocol::{ErrorInfo, SelectedAdvisor, ToolCall};
 
-use super::{Outcome, Turn};
+use super::{Answer, Decided, Outcome, Turn};
 use crate::agent::replies::Templates;
 use crate::agent::tools::{Executor, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS};
 
@@ -19,44 +19,57 @@ pub(super) struct Deps<'a> {
 impl Deps<'_> {
     /// The plan's tool calls run; an advisor that does not exist, or data
     /// that cannot be read, answers the turn at once.
-    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Decided {
         let executor = &self.executor;
-        let calls = std::mem::take(&mut t.proposed.calls);
-        for mut call in calls {
-            match executor.execute(&call).await {
+        let mut ran = Vec::with_capacity(t.proposed.calls.len());
+        let (mut answer, mut opened) = (None, None);
+        for call in &t.proposed.calls {
+            match executor.execute(call).await {
                 Ok(result) => {
-                    call.result = result;
+                    let call = ToolCall {
+                        result,
+                        ..call.clone()
+                    };
                     if call.tool == GET_ADVISOR_DETAIL || call.tool == GET_ADVISOR_REVIEWS {
-                        if let Some(a) = advisor_of(&call) {
-                            t.memory.last_advisor = Some(a);
-                        }
+                        opened = advisor_of(&call).or(opened);
                     }
-                    t.proposed.calls.push(call);
+                    ran.push(call);
                 }
+                // What ran before is shown, with the answer that the
+                // advisor does not exist.
                 Err(e) if e.info.code == "unknown_advisor" => {
                     tracing::info!(tool = %call.tool, "no such advisor");
                     let voice = self
                         .templates
-                        .render("advisor_missing", t.memory.turns, &[]);
-                    t.say(voice);
-                    return Outcome::Answered;
+                        .render("advisor_missing", t.memory().turns, &[]);
+                    answer = Some(Answer::says(voice));
+                    break;
                 }
                 Err(e) => {
                     tracing::error!(tool = %call.tool, error = %e, "tool failed");
                     // Nothing of a failed turn is shown: the apology alone.
-                    t.proposed.calls.clear();
-                    t.reply.error = Some(ErrorInfo {
-                        code: "upstream_unavailable".into(),
-                        message: e.info.message,
-                        field: None,
+                    let turn = t.memory().turns;
+                    let voice = self.templates.render("data_error", turn, &[]);
+                    answer = Some(Answer {
+                        voice,
+                        error: Some(ErrorInfo {
+                            code: "upstream_unavailable".into(),
+                            message: e.info.message,
+                            field: None,
+                        }),
+                        calls: Some(Vec::new()),
+                        ..Answer::default()
                     });
-                    let voice = self.templates.render("data_error", t.memory.turns, &[]);
-                    t.say(voice);
-                    return Outcome::Answered;
+                    break;
                 }
             }
         }
-        Outcome::Next
+        t.proposed.executed = ran;
+        t.proposed.opened = opened;
+        match answer {
+            Some(answer) => Decided::answered(answer),
+            None => Outcome::Next.into(),
+        }
     }
 }
 

@@ -20,11 +20,10 @@
 //! and goes to the planner, which routes by tool descriptions; adding a tool
 //! never touches this list.
 
-use super::{Outcome, Turn};
-use crate::agent::memory::Memory;
+use super::{Answer, Decided, Outcome, Turn};
 use crate::agent::replies::Templates;
 use crate::speech_act::{self as speech, Force, SpeechActs};
-use app::protocol::{IntentResult, UserForm};
+use app::protocol::IntentResult;
 
 const LEXICON: &str = include_str!("../../../lexicons/code_intents.txt");
 
@@ -196,7 +195,7 @@ pub(super) struct Deps<'a> {
 }
 
 impl Deps<'_> {
-    pub(super) fn run(&self, t: &mut Turn<'_>) -> Outcome {
+    pub(super) fn run(&self, t: &mut Turn<'_>) -> Decided {
         t.understood.reading = self.acts.read(&t.input.text);
         let (intent, result) = intents().classify(&t.input.text);
         t.understood.intent = result;
@@ -209,10 +208,10 @@ impl Deps<'_> {
             {
                 Force::Instruction => Intent::Reset { rest },
                 Force::Negation => {
-                    return declined(t, say("reset_declined"), "学生说先不重新开始，表单保留")
+                    return declined(say("reset_declined"), "学生说先不重新开始，表单保留")
                 }
                 Force::Question | Force::Condition => {
-                    return declined(t, say("reset_question"), "学生在问或假设重新开始，表单保留")
+                    return declined(say("reset_question"), "学生在问或假设重新开始，表单保留")
                 }
                 Force::Absent | Force::Reported | Force::Mention => Intent::Unknown,
             },
@@ -227,39 +226,36 @@ impl Deps<'_> {
             }
             other => other,
         };
-        match intent {
-            Intent::Greeting => t.say(say("greeting")),
-            Intent::Meaningless => t.say(say("meaningless")),
+        let voice = match intent {
+            Intent::Greeting => say("greeting"),
+            Intent::Meaningless => say("meaningless"),
             Intent::Farewell => {
-                t.say(say("farewell"));
-                t.reply
-                    .events
-                    .push(crate::agent::events::conversation_end());
+                t.reply.event(crate::agent::events::conversation_end());
+                say("farewell")
             }
             Intent::Reset { rest } => {
-                t.form = UserForm::default();
-                t.memory = Memory::default();
+                // The form and the memory read empty from here on
+                // (`Turn::reset`).
                 t.understood.authorised.push(speech::Action::Reset);
                 if rest {
-                    return Outcome::Next;
+                    return Outcome::Next.into();
                 }
-                t.say(say("reset"));
+                say("reset")
             }
-            Intent::Unknown => return Outcome::Next,
-        }
-        Outcome::Answered
+            Intent::Unknown => return Outcome::Next.into(),
+        };
+        Decided::answered(Answer::says(voice))
     }
 }
 
 /// A reset the student did not ask for: answered, nothing changes.
-fn declined(t: &mut Turn<'_>, voice: String, reasoning: &str) -> Outcome {
-    t.understood.intent = IntentResult {
+fn declined(voice: String, reasoning: &str) -> Decided {
+    let intent = IntentResult {
         intent: Intent::Unknown.name().into(),
         confidence: 0.9,
         reasoning: reasoning.into(),
     };
-    t.say(voice);
-    Outcome::Answered
+    Decided::answered(Answer::as_intent(voice, intent))
 }
 
 #[cfg(test)]

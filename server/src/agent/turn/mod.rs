@@ -48,11 +48,14 @@
 //! - [`save`]: the reply, stored in one transaction with the session.
 //!
 //! What the steps read and fill is the turn's state ([`state`]), by phase:
-//! input, what was understood, what is proposed, the reply, the cost. What
-//! a step reads of the agent is declared in its own file — a `Deps`
-//! struct, or a plain argument — and filled in one place,
-//! [`TurnGraph`]'s `run`: a step is a function of that file, not a method
-//! of `Agent`, so reading the file is reading the step.
+//! input, what was understood, what is proposed, the reply, the cost —
+//! each field written from one file. A step that answers returns its
+//! [`Answer`] (a failed planner its error) in a [`Decided`], and the
+//! runner stores it ([`decided`]): no step writes the reply. What a step
+//! reads of the agent is declared in its own file — a `Deps` struct, or a
+//! plain argument — and filled in one place, [`TurnGraph`]'s `run`: a
+//! step is a function of that file, not a method of `Agent`, so reading
+//! the file is reading the step.
 
 mod chip;
 pub(super) mod classify;
@@ -77,7 +80,7 @@ use super::stream::VoiceSink;
 use super::tools::Executor;
 use super::{Agent, Prepared, TurnStats};
 use narrate::Narrator;
-pub(super) use state::{Turn, Words};
+pub(super) use state::{Answer, Asker, Clicked, Steered, Turn, Words};
 
 /// The most steps one turn may take (the longest path is 16).
 const MAX_STEPS: usize = 20;
@@ -166,6 +169,44 @@ pub(super) enum Outcome {
     Failed,
 }
 
+/// What a step that may answer the turn decided: an edge to go on along,
+/// or the reply itself, which the runner stores ([`decided`]) — no step
+/// writes the reply.
+pub(super) enum Decided {
+    Go(Outcome),
+    Answered(Box<Answer>),
+    /// A planner failed and nothing answers: the apology says so.
+    Failed(PlanError),
+}
+
+impl Decided {
+    pub(super) fn answered(answer: Answer) -> Decided {
+        Decided::Answered(Box::new(answer))
+    }
+}
+
+impl From<Outcome> for Decided {
+    fn from(outcome: Outcome) -> Decided {
+        Decided::Go(outcome)
+    }
+}
+
+/// The one writer of the reply: an answer is stored and the turn goes to
+/// `save`.
+fn decided(t: &mut Turn<'_>, decided: Decided) -> Outcome {
+    match decided {
+        Decided::Go(outcome) => outcome,
+        Decided::Answered(answer) => {
+            t.reply.answer = Some(*answer);
+            Outcome::Answered
+        }
+        Decided::Failed(failure) => {
+            t.reply.failure = Some(failure);
+            Outcome::Failed
+        }
+    }
+}
+
 /// The edges: which step follows `step`, given what it decided.
 fn next(step: Step, outcome: Outcome) -> Step {
     use Outcome as O;
@@ -216,10 +257,11 @@ impl Agent {
         let mut graph = TurnGraph {
             agent: self,
             t: Turn::new(prepared, sink),
+            saved: None,
         };
         // The step that decided the reply: the last before `save`.
         let walked = crate::graph::walk(&mut graph, |s| s == Step::Save).await;
-        let (answered_by, taken, mut t) = (walked.answered_by, walked.steps, graph.t);
+        let (answered_by, taken, t) = (walked.answered_by, walked.steps, graph.t);
         let elapsed = started.elapsed();
         let micros = elapsed.as_micros() as u64;
         let planner = if self.model.is_some() {
@@ -228,18 +270,15 @@ impl Agent {
             "embedded"
         };
         crate::observe::turn(planner, answered_by.name(), elapsed);
-        let reply = t
-            .reply
-            .response
-            .take()
-            .expect("the save step always replies");
+        let saved = graph.saved.expect("the save step always replies");
+        let reply = saved.response;
         tracing::info!(
             session = %crate::agent::session_store::short(&reply.session_id),
             intent = %reply.intent.intent,
             tools = ?reply.tool_calls.iter().map(|c| c.tool.as_str()).collect::<Vec<_>>(),
             error = reply.error.as_ref().map(|e| e.code.as_str()),
-            model_calls = t.cost.model_calls,
-            tokens = t.cost.tokens,
+            model_calls = t.cost.calls(),
+            tokens = t.cost.tokens(),
             steps = taken,
             micros,
             "turn"
@@ -247,11 +286,11 @@ impl Agent {
         (
             reply,
             TurnStats {
-                model_calls: t.cost.model_calls,
+                model_calls: t.cost.calls(),
                 calls_by: t.calls_by(),
-                tokens: t.cost.tokens,
+                tokens: t.cost.tokens(),
                 micros,
-                over_limit: t.reply.over_limit,
+                over_limit: saved.over_limit,
             },
         )
     }
@@ -263,6 +302,8 @@ impl Agent {
 struct TurnGraph<'a, 'v> {
     agent: &'a Agent,
     t: Turn<'v>,
+    /// What `save` stored: the reply the walk hands back.
+    saved: Option<save::Saved>,
 }
 
 /// What `save` reads: its own step, and the end of a turn that cycled.
@@ -290,7 +331,7 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
         match step {
             Step::Session => session::run(t),
             Step::Chip => {
-                chip::run(t);
+                t.proposed.clicked = Some(chip::run(t));
                 go_on
             }
             Step::Coach => {
@@ -301,14 +342,16 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                     site: &a.site,
                     lexicons: &a.lexicons,
                 };
-                deps.run(t).await
+                let coached = deps.run(t).await;
+                decided(t, coached)
             }
             Step::Intent => {
                 let deps = intent::Deps {
                     acts: &a.acts,
                     templates: &a.templates,
                 };
-                deps.run(t)
+                let read = deps.run(t);
+                decided(t, read)
             }
             Step::Understand => {
                 let deps = understand::Deps {
@@ -321,7 +364,8 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                     templates: &a.templates,
                     model_configured,
                 };
-                deps.run(t).await
+                let understood = deps.run(t).await;
+                decided(t, understood)
             }
             Step::Classify => {
                 let deps = classify::Deps {
@@ -330,7 +374,8 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                     templates: &a.templates,
                     readback: &a.readback,
                 };
-                deps.run(t).await
+                let classified = deps.run(t).await;
+                decided(t, classified)
             }
             Step::Resolve => {
                 let deps = resolve::Deps {
@@ -340,8 +385,8 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                 deps.run(t).await
             }
             Step::Review => {
-                coach::review(&a.coach, t);
-                go_on
+                let opened = coach::review(&a.coach, t);
+                decided(t, Decided::answered(opened))
             }
             Step::Persona => persona::persona(t),
             Step::Casual => {
@@ -350,15 +395,16 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                     sessions: &a.sessions,
                     tool_names: a.registry.names(),
                 };
-                deps.run(t).await;
-                go_on
+                let chatted = deps.run(t).await;
+                decided(t, Decided::answered(chatted))
             }
             Step::Plan => {
                 let deps = plan::PlanDeps {
                     embedded: &a.embedded,
                     model_configured,
                 };
-                deps.run(t).await
+                let planned = deps.run(t).await;
+                decided(t, planned)
             }
             Step::Model => {
                 let deps = plan::ModelDeps {
@@ -368,11 +414,17 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                 deps.run(t).await;
                 go_on
             }
-            Step::Merge => plan::merge(t),
-            Step::Apology => {
-                plan::apology(&a.templates, t);
-                go_on
+            Step::Merge => {
+                let merged = plan::merge(t);
+                decided(t, merged)
             }
+            Step::Apology => match t.reply.failure.clone() {
+                Some(failure) => {
+                    let apology = plan::apology(&a.templates, t, failure);
+                    decided(t, Decided::answered(apology))
+                }
+                None => go_on,
+            },
             Step::Validate => {
                 let deps = validate::Deps {
                     registry: &a.registry,
@@ -395,7 +447,8 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                     },
                     templates: &a.templates,
                 };
-                deps.run(t).await
+                let ran = deps.run(t).await;
+                decided(t, ran)
             }
             Step::Narrate => {
                 let deps = narrate::Deps {
@@ -408,11 +461,11 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
                     tool_names: a.registry.names(),
                     surnames: &a.surnames,
                 };
-                deps.run(t);
-                go_on
+                let narrated = deps.run(t);
+                decided(t, Decided::answered(narrated))
             }
             Step::Save => {
-                save_deps(a).run(t).await;
+                self.saved = Some(save_deps(a).run(t).await);
                 go_on
             }
             Step::End => go_on,
@@ -425,13 +478,14 @@ impl crate::graph::Graph for TurnGraph<'_, '_> {
 
     /// A cycle is a bug in the edges; the turn still answers, and is stored.
     async fn cycled(&mut self, _step: Step) {
-        self.t.reply.failure = Some(PlanError {
+        let failure = PlanError {
             code: "internal_error".into(),
             message: "回合未能结束".into(),
-        });
+        };
         let a = self.agent;
-        plan::apology(&a.templates, &mut self.t);
-        save_deps(a).run(&mut self.t).await;
+        let apology = plan::apology(&a.templates, &mut self.t, failure);
+        decided(&mut self.t, Decided::answered(apology));
+        self.saved = Some(save_deps(a).run(&mut self.t).await);
     }
 }
 

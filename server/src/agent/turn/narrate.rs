@@ -14,7 +14,7 @@
 //! forms of [`crate::agent::spoken_names`], and leaves a place question's answer to
 //! [`crate::agent::about_place`]; none of them imports anything from here.
 
-use super::{Turn, Words};
+use super::{Answer, Turn, Words};
 use crate::agent::about_place::{self, PlaceWords};
 use crate::agent::spoken_names::SpokenNames;
 use crate::agent::tools::{
@@ -307,21 +307,21 @@ pub(super) struct Deps<'a> {
 }
 
 impl Deps<'_> {
-    pub(super) fn run(&self, t: &mut Turn<'_>) {
-        let mut spoken = voice::clean(&t.proposed.plan.voice_response, self.tool_names);
-        if let Words::Model { fallback, about } = std::mem::take(&mut t.proposed.words) {
+    pub(super) fn run(&self, t: &mut Turn<'_>) -> Answer {
+        let mut spoken = voice::clean(&t.plan().voice_response, self.tool_names);
+        if let Words::Model { fallback, about } = &t.proposed.words {
             let mut grounding = facts::Grounding::default();
-            for call in &t.proposed.calls {
+            for call in &t.proposed.executed {
                 grounding.add_json(&call.params);
                 if let Some(result) = &call.result {
                     grounding.add_json(result);
                 }
             }
-            match &about {
+            match about {
                 Some(name) => grounding.add_text(name),
                 None => grounding.add_page(&t.input.page),
             }
-            grounding.add_figures(&fallback);
+            grounding.add_figures(fallback);
             let claims =
                 facts::unsupported(&spoken, &grounding, &t.understood.known, self.surnames);
             if !claims.is_empty() {
@@ -332,24 +332,24 @@ impl Deps<'_> {
                 let mut data = serde_json::Map::new();
                 data.insert("reason".into(), "unsupported_facts".into());
                 data.insert("claims".into(), claims.into());
-                t.reply.events.push(AgentEvent {
+                t.reply.event(AgentEvent {
                     kind: DEGRADED.into(),
                     data,
                 });
-                spoken = voice::clean(&fallback, self.tool_names);
+                spoken = voice::clean(fallback, self.tool_names);
             }
         }
-        if t.understood.chip.is_some() && t.proposed.calls.is_empty() && t.reply.error.is_none() {
+        if t.understood.chip.is_some() && t.proposed.executed.is_empty() {
             spoken = self
                 .narrator
                 .templates
                 .render("skip_ack", t.input.session.memory.turns, &[]);
         }
-        t.reply.voice = if spoken.trim().is_empty() {
+        Answer::says(if spoken.trim().is_empty() {
             self.narrator
-                .narrate(&t.proposed.calls, &t.form, t.memory.turns)
+                .narrate(&t.proposed.executed, t.form(), t.memory().turns)
         } else {
             spoken
-        };
+        })
     }
 }

@@ -14,9 +14,11 @@
 
 use app::protocol::{ErrorInfo, IntentResult, PageContext};
 
-use super::{Outcome, Turn, Words};
+use super::{Answer, Decided, Outcome, Turn, Words};
 use crate::agent::nlu::{Act, Analysis, Slot};
-use crate::agent::planner::{embedded::EmbeddedPlanner, model::ModelPlanner, Plan, Planner};
+use crate::agent::planner::{
+    embedded::EmbeddedPlanner, model::ModelPlanner, Plan, PlanError, Planner,
+};
 use crate::agent::replies::Templates;
 use crate::agent::session_store::SessionStore;
 use crate::agent::{degraded_event, merge};
@@ -31,21 +33,19 @@ pub(super) struct PlanDeps<'a> {
 }
 
 impl PlanDeps<'_> {
-    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Decided {
         let code = self
             .embedded
             .plan(&t.plan_input(&[], None, t.input.sink))
             .await;
-        if let Some(intent) = answered_from_data(t.understood.analysis.act) {
-            t.understood.intent = intent;
-        }
+        t.proposed.intent = answered_from_data(t.understood.analysis.act);
         // The model is asked only for what code could not do: words code
         // did not read, or a turn code has only its generic fallback for.
         // Where code understood the message whole it would add nothing and
         // cost seconds.
         let code_short = code.as_ref().map_or(true, |plan| plan.open_ended);
         let ask_model = self.model_configured
-            && !t.cost.model_down
+            && !t.cost.down()
             && !restates_page(&t.understood.analysis, &t.input.page)
             && answered_from_data(t.understood.analysis.act).is_none()
             && (code_short || !t.understood.unread.is_empty());
@@ -53,12 +53,9 @@ impl PlanDeps<'_> {
             return match code {
                 Ok(plan) => {
                     t.proposed.plan = plan;
-                    Outcome::Next
+                    Outcome::Next.into()
                 }
-                Err(e) => {
-                    t.reply.failure = Some(e);
-                    Outcome::Failed
-                }
+                Err(e) => Decided::Failed(e),
             };
         }
         // Words code did not read: its reply is not the whole answer, and
@@ -68,7 +65,7 @@ impl PlanDeps<'_> {
             open_ended: plan.open_ended || unread,
             ..plan
         }));
-        Outcome::AskModel
+        Outcome::AskModel.into()
     }
 }
 
@@ -96,77 +93,81 @@ impl ModelDeps<'_> {
 }
 
 /// `merge` reads the turn alone: code's plan and the model's proposal.
-pub(super) fn merge(t: &mut Turn<'_>) -> Outcome {
-    let (Some(proposal), Some(code)) = (t.proposed.proposal.take(), t.proposed.code.take()) else {
-        return Outcome::Next;
+/// What it decides is the merged plan (`proposed.merged`) and whose words
+/// it speaks.
+pub(super) fn merge(t: &mut Turn<'_>) -> Decided {
+    let (Some(proposal), Some(code)) = (t.proposed.proposal.clone(), t.proposed.code.clone())
+    else {
+        return Outcome::Next.into();
     };
-    match (proposal, code) {
+    let merged = match (proposal, code) {
         (Ok(proposal), Ok(code)) => {
-            let merged = merge::merge(code, proposal, &t.form);
+            let merged = merge::merge(code, proposal, t.form());
             if merged.model_words {
                 t.proposed.words = Words::Model {
                     fallback: merged.code_voice,
                     about: merged.plan.focus.as_ref().map(|a| a.name.clone()),
                 };
             }
-            t.proposed.plan = merged.plan;
+            merged.plan
         }
         (Ok(proposal), Err(_)) => {
             t.proposed.words = Words::Model {
                 fallback: String::new(),
                 about: None,
             };
-            t.proposed.plan = proposal;
+            proposal
         }
         // Nothing to add where code understood the turn: the model did
         // what it was asked (only what code left open), nothing degraded.
         (Err(e), Ok(code)) if e.code == "upstream_empty_reply" && !code.open_ended => {
             tracing::info!("the model added nothing to code's plan");
-            t.proposed.plan = Plan {
+            Plan {
                 model_calls: 1,
                 ..code
-            };
+            }
         }
         // Any other failure: code's plan, as with no model.
         (Err(e), Ok(code)) => {
             tracing::warn!(error = %e, "model failed; code's plan answers (degraded)");
-            t.reply.events.push(degraded_event(&e.code, &e.message));
-            t.proposed.plan = Plan {
+            t.reply.event(degraded_event(&e.code, &e.message));
+            Plan {
                 model_calls: u32::from(code_was_sent(&e.code)),
                 ..code
-            };
+            }
         }
         // Code could not plan either: what it would say alone.
         (Err(e), Err(code)) => {
             tracing::warn!(error = %e, "model failed and code has no plan");
-            t.reply.events.push(degraded_event(&e.code, &e.message));
-            t.reply.failure = Some(code);
-            return Outcome::Failed;
+            t.reply.event(degraded_event(&e.code, &e.message));
+            return Decided::Failed(code);
         }
-    }
-    Outcome::Next
+    };
+    t.proposed.merged = Some(merged);
+    Outcome::Next.into()
 }
 
-/// The turn ends in a spoken apology with `error` (a model that failed
-/// still costs its call); reads the words of the apology besides the turn.
-pub(super) fn apology(templates: &Templates, t: &mut Turn<'_>) {
-    let Some(e) = t.reply.failure.take() else {
-        return;
-    };
+/// The turn ends in a spoken apology for `e`, with its `error` and no
+/// calls (a model that failed still costs its call); reads the words of
+/// the apology besides the turn.
+pub(super) fn apology(templates: &Templates, t: &mut Turn<'_>, e: PlanError) -> Answer {
     tracing::warn!(error = %e, "planner failed");
-    t.cost.model_calls += u32::from(code_was_sent(&e.code));
-    let key = if t.cost.model_calls > 0 {
+    t.cost.spend(None, u32::from(code_was_sent(&e.code)), 0);
+    let key = if t.cost.calls() > 0 {
         "model_error"
     } else {
         "data_error"
     };
-    t.proposed.calls.clear();
-    t.reply.error = Some(ErrorInfo {
-        code: e.code,
-        message: e.message,
-        field: None,
-    });
-    t.say(templates.render(key, t.input.session.memory.turns, &[]));
+    Answer {
+        voice: templates.render(key, t.input.session.memory.turns, &[]),
+        error: Some(ErrorInfo {
+            code: e.code,
+            message: e.message,
+            field: None,
+        }),
+        calls: Some(Vec::new()),
+        ..Answer::default()
+    }
 }
 
 /// The acts code answers wholly from its own data — the form read back, a

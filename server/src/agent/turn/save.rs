@@ -30,29 +30,31 @@ pub(super) struct Deps<'a> {
 }
 
 impl Deps<'_> {
-    pub(super) async fn run(&self, t: &mut Turn<'_>) {
-        if let Some(advisor) = t.memory.last_advisor.clone() {
-            t.memory.remember(&advisor);
-        }
-        if let Some(persona) = t.reply.persona_out {
+    /// Stores the turn; returns the reply as stored (or as not stored),
+    /// which the runner hands back.
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Saved {
+        if let Some(persona) = t.persona_out() {
             t.input.session.persona = persona.to_string();
         }
+        let answer = t.reply.answer.as_ref();
         let reply = ChatResponse {
             session_id: t.input.session.id.clone(),
-            intent: std::mem::take(&mut t.understood.intent),
+            intent: t.intent(),
             agent: t.input.session.persona.clone(),
-            voice_response: voice::fit(&t.reply.voice),
-            tool_calls: std::mem::take(&mut t.proposed.calls),
-            form_status: t.form.status(),
-            form: t.form.clone(),
-            events: std::mem::take(&mut t.reply.events),
-            error: t.reply.error.take(),
+            voice_response: voice::fit(answer.map_or("", |a| &a.voice)),
+            tool_calls: answer
+                .and_then(|a| a.calls.clone())
+                .unwrap_or_else(|| t.proposed.executed.clone()),
+            form_status: t.form().status(),
+            form: t.form().clone(),
+            events: t.reply.events().to_vec(),
+            error: answer.and_then(|a| a.error.clone()),
         };
         t.input.session.form = reply.form.clone();
         // The page the reply leads to: a browser still loading it when the
         // next message comes is understood as showing it.
         t.input.session.page_context = app::reply::page_after(&t.input.page, &reply.tool_calls);
-        t.input.session.memory = std::mem::take(&mut t.memory);
+        t.input.session.memory = t.memory_after();
         t.input.session.memory.turns += 1;
         let saved = self
             .sessions
@@ -60,13 +62,14 @@ impl Deps<'_> {
                 &t.input.session,
                 &t.input.user_text,
                 &reply,
-                t.reply.draft_out.as_ref(),
+                t.reply.answer.as_ref().and_then(|a| a.draft.as_ref()),
             )
             .await;
-        let reply = match saved {
+        let mut over_limit = None;
+        let response = match saved {
             Ok(()) => reply,
             Err(SaveError::OverLimit(wait)) => {
-                t.reply.over_limit = Some(wait);
+                over_limit = Some(wait);
                 let message = app::error::TOO_MANY_TURNS_MESSAGE;
                 unsaved(reply, "rate_limited", message, message.to_string())
             }
@@ -81,8 +84,18 @@ impl Deps<'_> {
                 )
             }
         };
-        t.reply.response = Some(reply);
+        Saved {
+            response,
+            over_limit,
+        }
     }
+}
+
+/// The reply as stored, and whether the turn was counted over the caller's
+/// quota (seconds to wait).
+pub(super) struct Saved {
+    pub response: ChatResponse,
+    pub over_limit: Option<u64>,
 }
 
 /// The reply of a turn that was not stored: `voice` and the error, no tool

@@ -5,7 +5,7 @@
 //! this file says what each can read and fill.
 
 use app::protocol::{
-    AgentEvent, ChatResponse, ErrorInfo, IntentResult, PageContext, ToolCall, UserForm,
+    AgentEvent, ErrorInfo, IntentResult, PageContext, SelectedAdvisor, ToolCall, UserForm,
 };
 
 use super::super::memory::Memory;
@@ -39,21 +39,22 @@ pub(in crate::agent) enum Words {
 
 /// Everything one turn reads and decides, by phase, in the order the
 /// steps fill them: what arrived, what was understood of it, what is
-/// proposed to do, and the reply (which a step that answers early, such as
-/// a greeting or the coach, fills itself); beside them the form and the
-/// memory the turn carries on, and what the models cost.
+/// proposed to do, and the reply; beside them what the models cost.
+/// Each field has one writer. What several steps decide together is read
+/// through one reducer here: the form as it stands ([`Turn::form`]), the
+/// memory for the next turn ([`Turn::memory_after`]), the plan
+/// ([`Turn::plan`]), the turn's intent ([`Turn::intent`]).
 pub(in crate::agent) struct Turn<'v> {
     pub input: Input<'v>,
     pub understood: Understood,
     pub proposed: Proposed,
     pub reply: Reply,
     pub cost: Cost,
-    /// The student's form, as it goes on (a negated value leaves it, a
-    /// reset clears it, a chip or a plan fills it).
-    pub form: UserForm,
-    /// What the conversation remembers for the next turn.
-    pub memory: Memory,
 }
+
+/// An empty form and memory, for a turn that reset the conversation.
+static EMPTY_FORM: std::sync::LazyLock<UserForm> = std::sync::LazyLock::new(UserForm::default);
+static EMPTY_MEMORY: std::sync::LazyLock<Memory> = std::sync::LazyLock::new(Memory::default);
 
 /// What arrived: the request as `Agent::prepare` checked it.
 pub(in crate::agent) struct Input<'v> {
@@ -72,6 +73,9 @@ pub(in crate::agent) struct Input<'v> {
     pub offered: Option<crate::agent::about_place::PlaceOffer>,
     /// The pair versions read so far this turn (`site::PairVersions`).
     pub versions: std::sync::Arc<crate::site::PairVersions>,
+    /// What the conversation remembered, as the turn starts (the offer
+    /// taken out: `offered`).
+    pub memory: Memory,
 }
 
 /// What the steps understood of the message and the page.
@@ -83,7 +87,11 @@ pub(in crate::agent) struct Understood {
     pub draft: Option<CoachState>,
     /// Whose words each clause is and what it does to an action (`intent`).
     pub reading: Reading,
+    /// What the message is, by code's intents (`intent`).
     pub intent: IntentResult,
+    /// What a model classified it as, where code understood nothing and the
+    /// model's label was taken (`classify`).
+    pub classified: Option<IntentResult>,
     /// Consequential actions the speech act allows this turn.
     pub authorised: Vec<speech::Action>,
     /// Advisor names the student may say (`understand`).
@@ -101,45 +109,176 @@ pub(in crate::agent) struct Understood {
     pub wants_review: bool,
     /// Who answers (`persona`).
     pub persona: &'static str,
+    /// A strong switch ended a persona chosen by hand (`persona`).
+    pub manual_ended: bool,
+    /// The form without the values the student negated (`understand`).
+    pub form: Option<UserForm>,
 }
 
-/// What is proposed to do: the plans and the tool calls.
+/// What is proposed to do: the plans and the tool calls, each phase of the
+/// calls in its own field (checked, steered, run).
 #[derive(Default)]
 pub(in crate::agent) struct Proposed {
+    /// What a clicked chip (or chips answered in words) asks (`chip`).
+    pub clicked: Option<Clicked>,
     /// Code's plan, when the model is asked too (`plan`, for `merge`).
     pub code: Option<Result<Plan, PlanError>>,
     pub proposal: Option<Result<Plan, PlanError>>,
-    /// The plan that goes on to validation.
+    /// Code's plan where no model is asked (`plan`).
     pub plan: Plan,
+    /// Code's plan and the model's proposal merged (`merge`).
+    pub merged: Option<Plan>,
+    /// The intent of a plan code answers from its own data (`plan`).
+    pub intent: Option<IntentResult>,
     pub words: Words,
+    /// The plan's calls as checked (`validate`).
+    pub checked: Vec<ToolCall>,
+    /// The checked calls steered: the form's triggers and chips (`steer`).
     pub calls: Vec<ToolCall>,
+    /// The steered calls run, each with its result (`execute`).
+    pub executed: Vec<ToolCall>,
+    /// The form, the fields asked and the chips on screen as the steered
+    /// calls leave them (`steer`).
+    pub steered: Option<Steered>,
+    /// The advisor whose detail or reviews the calls opened (`execute`).
+    pub opened: Option<SelectedAdvisor>,
 }
 
-/// The reply as it is made, and what storing it found.
+/// What `steer` leaves of the form and the memory.
+pub(in crate::agent) struct Steered {
+    pub form: UserForm,
+    /// Every optional field offered as chips so far.
+    pub asked: Vec<String>,
+    /// The chips the reply leaves on screen.
+    pub pending: Option<ToolCall>,
+}
+
+/// A chip that stands for the message: the form update it asks, and what
+/// the turn is then.
+pub(in crate::agent) struct Clicked {
+    pub plan: Plan,
+    pub intent: IntentResult,
+    /// A chip is the data side: a casual session turns analytical.
+    pub persona: Option<&'static str>,
+    /// The optional field the chip answered or skipped: never asked again.
+    pub asked: Option<String>,
+}
+
+/// The reply a step decided, as a value: the graph's runner stores it
+/// ([`Reply::answer`]), the one place that writes a reply.
+#[derive(Default)]
+pub(in crate::agent) struct Answer {
+    pub voice: String,
+    /// What the turn answered as; `None`: as it was understood
+    /// ([`Turn::intent`]).
+    pub intent: Option<IntentResult>,
+    pub error: Option<ErrorInfo>,
+    /// The calls the page gets; `None`: those that ran.
+    pub calls: Option<Vec<ToolCall>>,
+    /// The review draft: kept (checkpointed by `save`) or dropped; `None`
+    /// leaves it as stored.
+    pub draft: Option<crate::agent::session_store::Draft>,
+    /// The chips the reply leaves on screen (`Some(None)`: none); `None`
+    /// leaves last turn's.
+    pub chips: Option<Option<ToolCall>>,
+    /// The advisor the reply is about, remembered for "他".
+    pub about: Option<SelectedAdvisor>,
+}
+
+impl Answer {
+    /// Words alone: the turn's intent, the calls that ran, no error.
+    pub fn says(voice: String) -> Answer {
+        Answer {
+            voice,
+            ..Answer::default()
+        }
+    }
+
+    /// Words that answer the turn as `intent`.
+    pub fn as_intent(voice: String, intent: IntentResult) -> Answer {
+        Answer {
+            voice,
+            intent: Some(intent),
+            ..Answer::default()
+        }
+    }
+}
+
+/// The reply as it is made.
 #[derive(Default)]
 pub(in crate::agent) struct Reply {
-    pub voice: String,
-    pub error: Option<ErrorInfo>,
-    pub events: Vec<AgentEvent>,
+    /// The step that answered decided it (stored by the runner alone).
+    pub answer: Option<Answer>,
+    /// A ledger: each step adds what it reports ([`Reply::event`]).
+    events: Vec<AgentEvent>,
     /// A planner failed and nothing answers (`apology`).
     pub failure: Option<PlanError>,
     pub persona_out: Option<&'static str>,
-    pub draft_out: Option<crate::agent::session_store::Draft>,
-    pub response: Option<ChatResponse>,
-    /// Counted over the caller's quota when stored (`save`): seconds to wait.
-    pub over_limit: Option<u64>,
 }
 
-/// What the models cost this turn, and whether the provider is down.
+impl Reply {
+    /// Adds an event to the reply (a switch, a degraded answer, the end).
+    pub fn event(&mut self, event: AgentEvent) {
+        self.events.push(event);
+    }
+
+    pub fn events(&self) -> &[AgentEvent] {
+        &self.events
+    }
+}
+
+/// What the models cost this turn, and whether the provider is down: a
+/// ledger each step that asks a model adds its own line to
+/// ([`Cost::spend`]); no step sets or takes what another spent.
 #[derive(Default)]
 pub(in crate::agent) struct Cost {
-    pub model_calls: u32,
+    model_calls: u32,
     /// Of `model_calls`, those made by classify, casual and coach (the rest
     /// are the planner's).
-    pub calls_by: crate::agent::ModelCalls,
-    pub tokens: u32,
+    calls_by: crate::agent::ModelCalls,
+    tokens: u32,
     /// The provider failed earlier in this turn: it is not asked again.
-    pub model_down: bool,
+    model_down: bool,
+}
+
+/// Who asked a model, besides the planner.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::agent) enum Asker {
+    Intent,
+    Casual,
+    Coach,
+}
+
+impl Cost {
+    /// `calls` model calls and `tokens` tokens spent, by `asker` (`None`:
+    /// the planner).
+    pub fn spend(&mut self, asker: Option<Asker>, calls: u32, tokens: u32) {
+        self.model_calls += calls;
+        self.tokens += tokens;
+        match asker {
+            Some(Asker::Intent) => self.calls_by.intent += calls,
+            Some(Asker::Casual) => self.calls_by.casual += calls,
+            Some(Asker::Coach) => self.calls_by.coach += calls,
+            None => {}
+        }
+    }
+
+    /// The provider failed: no later step of the turn asks it.
+    pub fn provider_down(&mut self) {
+        self.model_down = true;
+    }
+
+    pub fn calls(&self) -> u32 {
+        self.model_calls
+    }
+
+    pub fn tokens(&self) -> u32 {
+        self.tokens
+    }
+
+    pub fn down(&self) -> bool {
+        self.model_down
+    }
 }
 
 impl<'v> Turn<'v> {
@@ -151,8 +290,8 @@ impl<'v> Turn<'v> {
             lexicons,
             &self.input.text,
             &self.input.page,
-            &self.memory,
-            &self.form,
+            self.memory(),
+            self.form(),
         )
         .await
     }
@@ -171,8 +310,6 @@ impl<'v> Turn<'v> {
         let mut memory = session.memory.clone();
         let offered = memory.offer.take();
         Turn {
-            form: session.form.clone(),
-            memory,
             understood: Understood {
                 chip,
                 persona: crate::agent::persona_named(&session.persona)
@@ -191,6 +328,7 @@ impl<'v> Turn<'v> {
                 stored_draft: draft,
                 versions: Default::default(),
                 offered,
+                memory,
             },
         }
     }
@@ -209,8 +347,8 @@ impl<'v> Turn<'v> {
             message: &self.input.text,
             analysis: &self.understood.analysis,
             resolved: &self.understood.resolved,
-            form: &self.form,
-            memory: &self.memory,
+            form: self.form(),
+            memory: self.memory(),
             page: &self.input.page,
             history,
             turn: self.input.session.memory.turns,
@@ -233,9 +371,93 @@ impl<'v> Turn<'v> {
         by
     }
 
-    /// The reply's words, decided by a step that then ends the turn
-    /// (it returns [`Outcome::Answered`]).
-    pub(super) fn say(&mut self, voice: String) {
-        self.reply.voice = voice;
+    /// The student asked to start over (`intent`).
+    pub(super) fn reset(&self) -> bool {
+        self.understood.authorised.contains(&speech::Action::Reset)
+    }
+
+    /// The form as it stands: as stored, or empty after a reset; without
+    /// what the student negated (`understand`); as the steered calls leave
+    /// it (`steer`).
+    pub(super) fn form(&self) -> &UserForm {
+        if let Some(steered) = &self.proposed.steered {
+            &steered.form
+        } else if let Some(form) = &self.understood.form {
+            form
+        } else if self.reset() {
+            &EMPTY_FORM
+        } else {
+            &self.input.session.form
+        }
+    }
+
+    /// What the conversation remembers as the turn reads it: as stored, or
+    /// nothing after a reset. What the turn adds is [`Turn::memory_after`].
+    pub(super) fn memory(&self) -> &Memory {
+        if self.reset() {
+            &EMPTY_MEMORY
+        } else {
+            &self.input.memory
+        }
+    }
+
+    /// The memory for the next turn: the turn's, with what the steps
+    /// decided — a manual persona ended, the fields asked and the chips on
+    /// screen, the advisor talked about (one opened, else the plan's focus,
+    /// else the one a review is about), the place answer's offer.
+    pub(super) fn memory_after(&self) -> Memory {
+        let mut memory = self.memory().clone();
+        if self.understood.manual_ended {
+            memory.persona_manual = false;
+        }
+        let answer = self.reply.answer.as_ref();
+        if let Some(steered) = &self.proposed.steered {
+            memory.asked = steered.asked.clone();
+            memory.pending = steered.pending.clone();
+        }
+        if let Some(chips) = answer.and_then(|a| a.chips.clone()) {
+            memory.pending = chips;
+        }
+        let advisor = self.proposed.opened.as_ref();
+        let advisor = advisor
+            .or(self.plan().focus.as_ref())
+            .or(answer.and_then(|a| a.about.as_ref()));
+        if let Some(advisor) = advisor {
+            memory.last_advisor = Some(advisor.clone());
+        }
+        if let Some(advisor) = memory.last_advisor.clone() {
+            memory.remember(&advisor);
+        }
+        memory.offer = self.plan().offer.clone();
+        memory
+    }
+
+    /// The plan that goes on to validation: a chip's, the merged one, or
+    /// code's.
+    pub(super) fn plan(&self) -> &Plan {
+        match (&self.proposed.clicked, &self.proposed.merged) {
+            (Some(clicked), _) => &clicked.plan,
+            (None, Some(merged)) => merged,
+            (None, None) => &self.proposed.plan,
+        }
+    }
+
+    /// The persona the reply is stored under, if it changed: the persona
+    /// step's choice, or the analysis persona a chip asks.
+    pub(super) fn persona_out(&self) -> Option<&'static str> {
+        let clicked = self.proposed.clicked.as_ref().and_then(|c| c.persona);
+        clicked.or(self.reply.persona_out)
+    }
+
+    /// What the turn is, the most specific word last: the answer's own,
+    /// a chip's, a plan answered from data, a model's label, code's intents.
+    pub(super) fn intent(&self) -> IntentResult {
+        let answered = self.reply.answer.as_ref().and_then(|a| a.intent.as_ref());
+        answered
+            .or(self.proposed.clicked.as_ref().map(|c| &c.intent))
+            .or(self.proposed.intent.as_ref())
+            .or(self.understood.classified.as_ref())
+            .unwrap_or(&self.understood.intent)
+            .clone()
     }
 }

@@ -12,14 +12,14 @@
 use app::protocol::{IntentResult, UserForm};
 
 use super::persona::PersonaLexicon;
-use super::{Outcome, Turn};
+use super::{Answer, Decided, Outcome, Turn};
 use crate::agent::about_place::{PlaceOffer, PlaceWords};
 use crate::agent::nlu::{self, Act, Analysis, Lexicons, Slot};
 use crate::agent::replies::Templates;
 use crate::agent::{option, spoken};
 use crate::coach::Coach;
 use crate::site::Site;
-use crate::speech_act::{Answer, Reading, SpeechActs};
+use crate::speech_act::{Answer as YesNo, Reading, SpeechActs};
 
 /// What the step reads besides the turn.
 pub(super) struct Deps<'a> {
@@ -41,7 +41,7 @@ pub(super) struct Deps<'a> {
 }
 
 impl Deps<'_> {
-    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Outcome {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Decided {
         t.understood.known = t.known_names(self.site, self.lexicons).await;
         let whole = nlu::analyze(&t.input.text, self.lexicons, &t.understood.known);
         let own = t.understood.reading.has_reported().then(|| {
@@ -75,26 +75,29 @@ impl Deps<'_> {
         };
         // "好的" / "看看导师排名" to last turn's offer: its place, as if named.
         if let Some(offer) = t.input.offered.take() {
-            if self.answer_offer(t, offer) == Outcome::Answered {
-                return Outcome::Answered;
+            if let Some(declined) = self.answer_offer(t, offer) {
+                return Decided::answered(declined);
             }
         }
         // "第二个", "西安那个": the chips under the last question, answered in
         // words — the same as clicking one.
         if let Some(click) = spoken::answer(
-            t.memory.pending.as_ref(),
+            t.memory().pending.as_ref(),
             &t.understood.analysis,
             &t.understood.analysis.normalized,
         ) {
-            match option::interpret(&click, self.site.catalog(), &t.form) {
+            match option::interpret(&click, self.site.catalog(), t.form()) {
                 Ok(chip) => {
                     t.understood.chip = Some(chip);
-                    return Outcome::Chip;
+                    return Outcome::Chip.into();
                 }
                 Err(e) => tracing::debug!(error = %e, "a spoken chip that does not apply"),
             }
         }
-        t.form = without_rejected(std::mem::take(&mut t.form), &t.understood.analysis.rejected);
+        t.understood.form = Some(without_rejected(
+            t.form().clone(),
+            &t.understood.analysis.rejected,
+        ));
         t.understood.foreign = t.understood.analysis.rejected.clone();
         if !asks_for_the_place_heard_of {
             let reported = self.reported_values(
@@ -132,18 +135,18 @@ impl Deps<'_> {
                 crate::agent::nlu::is_question(&t.input.text, self.lexicons),
             );
         if classify {
-            Outcome::Classify
+            Outcome::Classify.into()
         } else {
-            Outcome::Next
+            Outcome::Next.into()
         }
     }
 
     /// The student's answer to a place answer's offer to search: a yes
     /// ("好的", the chip "看看导师排名", "看看排名") puts the offered school and
     /// major into the analysis, as if said now; a no ("先不用") is answered
-    /// and the turn ends; anything else, or a place or an advisor named
-    /// now, leaves the offer behind.
-    fn answer_offer(&self, t: &mut Turn<'_>, offer: PlaceOffer) -> Outcome {
+    /// and the turn ends (the answer returned); anything else, or a place
+    /// or an advisor named now, leaves the offer behind.
+    fn answer_offer(&self, t: &mut Turn<'_>, offer: PlaceOffer) -> Option<Answer> {
         let a = &t.understood.analysis;
         let moved_on = a.school.is_some()
             || a.major.is_some()
@@ -151,13 +154,13 @@ impl Deps<'_> {
             || a.unknown_major.is_some()
             || !a.references.is_empty();
         if moved_on {
-            return Outcome::Next;
+            return None;
         }
         let text = crate::catalog::normalize(&t.input.text);
         let chip = crate::catalog::normalize(self.place_words.accept_option());
         let accepted = text.contains(&chip)
             || matches!(a.act, Act::ListAdvisors | Act::Recommend)
-            || self.acts.answer(&t.understood.reading) == Answer::Yes;
+            || self.acts.answer(&t.understood.reading) == YesNo::Yes;
         if accepted {
             t.understood.analysis.school = offer.school.map(Slot::One);
             t.understood.analysis.major = offer.major.map(Slot::One);
@@ -167,17 +170,17 @@ impl Deps<'_> {
             ) {
                 t.understood.analysis.act = Act::None;
             }
-        } else if self.acts.answer(&t.understood.reading) == Answer::No {
+        } else if self.acts.answer(&t.understood.reading) == YesNo::No {
             let turn = t.input.session.memory.turns;
-            t.understood.intent = IntentResult {
+            let intent = IntentResult {
                 intent: "unknown".into(),
                 confidence: 0.9,
                 reasoning: "学生不需要查看排名，表单不变".into(),
             };
-            t.say(self.templates.render("place_offer_declined", turn, &[]));
-            return Outcome::Answered;
+            let voice = self.templates.render("place_offer_declined", turn, &[]);
+            return Some(Answer::as_intent(voice, intent));
         }
-        Outcome::Next
+        None
     }
 
     /// Form values only someone else's clauses name: no planner may put

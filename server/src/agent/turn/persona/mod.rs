@@ -10,7 +10,7 @@ use app::protocol::{switch_message, IntentResult};
 
 pub(in crate::agent) use self::switch::PersonaLexicon;
 pub(super) use self::switch::{switch_event, Reason};
-use super::{Outcome, Turn};
+use super::{Answer, Asker, Outcome, Turn};
 use crate::agent::planner::model::ModelPlanner;
 use crate::agent::replies::{self, Templates};
 use crate::agent::session_store::SessionStore;
@@ -37,19 +37,18 @@ pub(super) fn persona(t: &mut Turn<'_>) -> Outcome {
         &normalized,
         &t.understood.analysis,
         &t.input.session.persona,
-        t.memory.persona_manual,
+        t.memory().persona_manual,
     );
     t.understood.persona = match decided {
         Some((to, why)) => {
             if why.strong() {
-                t.memory.persona_manual = false;
+                t.understood.manual_ended = true;
             }
             if let Some(sink) = t.input.sink {
                 sink.switch(to, &switch_message(&t.input.session.persona, to));
             }
             t.reply
-                .events
-                .push(switch_event(&t.input.session.persona, to, &why));
+                .event(switch_event(&t.input.session.persona, to, &why));
             to
         }
         None => persona_named(&t.input.session.persona).unwrap_or(DEFAULT_PERSONA),
@@ -75,46 +74,43 @@ pub(super) struct CasualDeps<'a> {
 }
 
 impl CasualDeps<'_> {
-    pub(super) async fn run(&self, t: &mut Turn<'_>) {
+    pub(super) async fn run(&self, t: &mut Turn<'_>) -> Answer {
         let turn = t.input.session.memory.turns;
-        t.understood.intent = IntentResult {
+        let intent = IntentResult {
             intent: "chitchat".into(),
             confidence: 0.8,
             reasoning: "闲聊模式：陪伴与鼓励，不调用数据工具".into(),
         };
-        let embedded = |t: &mut Turn<'_>| {
+        let embedded = |t: &Turn<'_>| {
             let normalized = crate::catalog::normalize(&t.input.text);
             let key = format!("casual_{}", lexicon().topic(&normalized));
-            t.say(casual_replies().render(&key, turn, &[]));
+            casual_replies().render(&key, turn, &[])
         };
         // The persona's own reply answers what its topic words cover; a
         // model is asked when the student said more than they do.
         let Some(model) = self.model.filter(|_| !t.understood.unread.is_empty()) else {
-            embedded(t);
-            return;
+            return Answer::as_intent(embedded(t), intent);
         };
         let history = self.sessions.recent(&t.input.session).await;
         let reply = model
             .chat_casual(&t.plan_input(&history, None, t.input.sink))
             .await;
-        match reply {
+        let voice = match reply {
             Ok(plan) => {
-                t.cost.model_calls += plan.model_calls;
-                t.cost.calls_by.casual += plan.model_calls;
-                t.cost.tokens += plan.tokens;
-                t.say(voice::clean(&plan.voice_response, self.tool_names));
+                t.cost
+                    .spend(Some(Asker::Casual), plan.model_calls, plan.tokens);
+                voice::clean(&plan.voice_response, self.tool_names)
             }
             // As with no model: the persona's own reply (flagged `degraded`).
             Err(e) => {
                 tracing::warn!(error = %e, "casual persona's model failed; its template answers");
                 let sent = crate::llm::error::code_was_sent(&e.code);
-                t.cost.model_calls += u32::from(sent);
-                t.cost.calls_by.casual += u32::from(sent);
+                t.cost.spend(Some(Asker::Casual), u32::from(sent), 0);
                 t.reply
-                    .events
-                    .push(crate::agent::degraded_event(&e.code, &e.message));
-                embedded(t);
+                    .event(crate::agent::degraded_event(&e.code, &e.message));
+                embedded(t)
             }
-        }
+        };
+        Answer::as_intent(voice, intent)
     }
 }

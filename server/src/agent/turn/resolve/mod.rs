@@ -71,10 +71,10 @@ impl Deps<'_> {
             if targets.iter().any(|(r, _)| r == &reference) {
                 continue;
             }
-            let target = match resolve_on_page(&reference, page, &t.memory) {
+            let target = match resolve_on_page(&reference, page, t.memory()) {
                 Some(found) => found,
                 None => match &reference {
-                    Reference::Name(name) => by_name(self.site, name, &t.form).await,
+                    Reference::Name(name) => by_name(self.site, name, t.form()).await,
                     _ => Target::Unclear,
                 },
             };
@@ -82,7 +82,7 @@ impl Deps<'_> {
         }
         // "他" of a message that names nobody: whoever was talked about.
         if !targets.iter().any(|(r, _)| r == &Reference::Pronoun) {
-            if let Some(found) = resolve_on_page(&Reference::Pronoun, page, &t.memory) {
+            if let Some(found) = resolve_on_page(&Reference::Pronoun, page, t.memory()) {
                 targets.push((Reference::Pronoun, found));
             }
         }
@@ -151,8 +151,8 @@ async fn shown_after(site: &Site, t: &Turn<'_>) -> Option<PageContext> {
     if school_now.is_none() && major_now.is_none() {
         return None;
     }
-    let school = school_now.or_else(|| t.form.school.clone())?;
-    let major = major_now.or_else(|| t.form.major.clone())?;
+    let school = school_now.or_else(|| t.form().school.clone())?;
+    let major = major_now.or_else(|| t.form().major.clone())?;
     let catalog = site.catalog();
     let school = catalog.resolve_school(&school).found()?;
     let major = catalog.resolve_major(&major).found()?;

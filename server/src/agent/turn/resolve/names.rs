@@ -149,7 +149,7 @@ pub(super) fn by_surname(t: &Turn<'_>, surnames: &Surnames) -> Vec<Reference> {
                     })
                     .collect();
                 let found = t
-                    .memory
+                    .memory()
                     .talked_about
                     .iter()
                     .find(has)

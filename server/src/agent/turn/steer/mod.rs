@@ -18,7 +18,7 @@ use app::protocol::{PageKind, RankingFilters, ToolCall, UserForm};
 use app::vocabulary::PHD;
 
 use self::chips::ChipSource;
-use super::Turn;
+use super::{Steered, Turn};
 use crate::agent::form;
 use crate::agent::tools::{
     COMPARE_ADVISORS, GET_ADVISOR_DETAIL, GET_ADVISOR_REVIEWS, GET_PLACE_FACTS, GET_STATISTICS,
@@ -28,21 +28,30 @@ use crate::site::Site;
 
 /// Reads the data besides the turn: the options of the chips.
 pub(super) async fn run(site: &Site, t: &mut Turn<'_>) {
-    let mut form_after = t.form.clone();
-    for call in t.proposed.calls.iter().filter(|c| c.tool == UPDATE_FORM) {
+    let mut form_after = t.form().clone();
+    for call in t.proposed.checked.iter().filter(|c| c.tool == UPDATE_FORM) {
         form::apply_form_update(&mut form_after, &call.params);
     }
     let offers = ChipSource::of(site, &form_after).await;
     steer(t, offers);
 }
 
-/// Steers the turn's validated calls (`t.proposed.calls`): the form and the memory
-/// as the calls leave them, the triggers added, the chips of the next gap
-/// (from `offers`) last.
+/// Steers the turn's validated calls (`t.proposed.checked`) into
+/// `t.proposed.calls`, the triggers added, the chips of the next gap (from
+/// `offers`) last; and the form and the fields asked as the calls leave
+/// them (`t.proposed.steered`).
 fn steer(t: &mut Turn<'_>, offers: ChipSource) {
-    let proposed = std::mem::take(&mut t.proposed.calls);
-    let form = &mut t.form;
-    let memory = &mut t.memory;
+    let proposed = t.proposed.checked.clone();
+    let (about_form, open) = (t.plan().about_form, t.plan().open.clone());
+    let mut form = t.form().clone();
+    let mut memory = t.memory().clone();
+    // A chip's field is asked: never offered again.
+    if let Some(field) = t.proposed.clicked.as_ref().and_then(|c| c.asked.clone()) {
+        if !memory.asked.contains(&field) {
+            memory.asked.push(field);
+        }
+    }
+    let form = &mut form;
     let mut changed = Vec::new();
 
     // The planner's own order up to its first chips; anything after them is
@@ -72,7 +81,7 @@ fn steer(t: &mut Turn<'_>, offers: ChipSource) {
         calls.retain(|c| c.tool != UPDATE_RANKING);
         let on_screen = t.input.page.current_page == PageKind::Ranking
             && t.input.page.ranking_filters.as_ref() == Some(f);
-        let wanted = pair_changed || planner_asked || !on_screen && t.proposed.plan.about_form;
+        let wanted = pair_changed || planner_asked || !on_screen && about_form;
         // Duplicate guard: the page already shows exactly this ranking.
         if wanted && !on_screen {
             let at = calls
@@ -119,7 +128,7 @@ fn steer(t: &mut Turn<'_>, offers: ChipSource) {
     }
 
     // Trigger 3: an explicit choice opens the detail page.
-    if let Some((id, name)) = &t.proposed.plan.open {
+    if let Some((id, name)) = &open {
         if !has(&calls, GET_ADVISOR_DETAIL) {
             calls.push(ToolCall {
                 tool: GET_ADVISOR_DETAIL.into(),
@@ -138,12 +147,14 @@ fn steer(t: &mut Turn<'_>, offers: ChipSource) {
         || has(&calls, GET_PLACE_FACTS);
     let chips_call = match planner_chips {
         Some(c) => Some(c),
-        None if t.proposed.plan.about_form && !busy_elsewhere => {
-            chips::phase_chips(form, memory, offers)
-        }
+        None if about_form && !busy_elsewhere => chips::phase_chips(form, &mut memory, offers),
         None => None,
     };
-    memory.pending = chips_call.clone();
+    t.proposed.steered = Some(Steered {
+        form: form.clone(),
+        asked: memory.asked,
+        pending: chips_call.clone(),
+    });
     calls.extend(chips_call);
     t.proposed.calls = calls;
 }

@@ -72,7 +72,7 @@ fn steered(
         act: Action::Text(String::new()),
     };
     let mut t = Turn::new(prepared, None);
-    t.proposed.calls = proposed;
+    t.proposed.checked = proposed;
     t.proposed.plan = plan;
     steer(&mut t, source());
     t
@@ -97,8 +97,8 @@ fn a_complete_form_triggers_the_ranking_even_if_the_planner_forgot() {
     assert_eq!(out.proposed.calls[1].params["school"], "北京大学");
     assert_eq!(out.proposed.calls[2].params["target_field"], DIRECTION);
     assert_eq!(out.proposed.calls[2].params["multi_select"], true);
-    assert!(out.form.status().is_complete);
-    assert_eq!(out.memory.asked, vec![DIRECTION]);
+    assert!(out.form().status().is_complete);
+    assert_eq!(out.memory_after().asked, vec![DIRECTION]);
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn a_preference_with_a_complete_form_triggers_a_recommendation() {
     let chips = out.proposed.calls.last().unwrap();
     assert_eq!(chips.tool, PRESENT_OPTIONS);
     assert_eq!(chips.params["target_field"], DEGREE);
-    assert_eq!(phase(&out.form, &out.memory), Phase::OfferYear);
+    assert_eq!(phase(out.form(), &out.memory_after()), Phase::OfferYear);
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn only_a_phd_degree_changes_the_recommendation() {
     };
     let phd = run("直博");
     assert!(tools(&phd.proposed.calls).contains(&RECOMMEND_ADVISORS));
-    assert_eq!(phd.form.degree_type.as_deref(), Some("直博"));
+    assert_eq!(phd.form().degree_type.as_deref(), Some("直博"));
     let master = run("学硕");
     assert!(!tools(&master.proposed.calls).contains(&RECOMMEND_ADVISORS));
     // Then the enrollment year is asked, with the years of the source.
@@ -250,8 +250,8 @@ fn the_turn_stops_at_the_first_chips() {
         vec![PRESENT_OPTIONS],
         "nothing after the chips runs"
     );
-    assert_eq!(out.form, UserForm::default());
-    assert!(out.memory.pending.is_some());
+    assert_eq!(*out.form(), UserForm::default());
+    assert!(out.memory_after().pending.is_some());
 }
 
 #[test]

@@ -41,23 +41,16 @@ pub struct Correction {
 
 impl Deps<'_> {
     pub(super) async fn run(&self, t: &mut Turn<'_>) {
-        if let Some(focus) = t.proposed.plan.focus.clone() {
-            t.memory.last_advisor = Some(focus);
-        }
-        // A model's classification (`classify`) may have cost a call already.
-        t.cost.model_calls += t.proposed.plan.model_calls;
-        t.cost.tokens += t.proposed.plan.tokens;
-        // A place answer's offer lives until the next turn.
-        t.memory.offer = t.proposed.plan.offer.take();
-        let proposed = own_values_only(
-            std::mem::take(&mut t.proposed.plan.tool_calls),
-            &t.understood.foreign,
-        );
+        // The plan's focus and its place offer are remembered by `save`
+        // (`Turn::memory_after`); what the plan cost is counted here.
+        let (calls, tokens) = (t.plan().model_calls, t.plan().tokens);
+        t.cost.spend(None, calls, tokens);
+        let proposed = own_values_only(t.plan().tool_calls.clone(), &t.understood.foreign);
         let (calls, corrections) = self.checked(proposed, t).await;
         for c in &corrections {
             tracing::debug!(tool = %c.tool, what = %c.what, "proposal corrected");
         }
-        t.proposed.calls = calls;
+        t.proposed.checked = calls;
     }
 
     /// The proposed calls checked against the form as it stands before this
@@ -68,7 +61,7 @@ impl Deps<'_> {
         proposed: Vec<ToolCall>,
         t: &Turn<'_>,
     ) -> (Vec<ToolCall>, Vec<Correction>) {
-        let (form, page) = (&t.form, &t.input.page);
+        let (form, page) = (t.form(), &t.input.page);
         let catalog = self.site.catalog();
         let mut kept = Vec::new();
         let mut corrections = Vec::new();
