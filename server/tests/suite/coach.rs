@@ -746,28 +746,9 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // applicants not yet in the group mixing what they saw with rumour;
         // students drafting by voice while walking the dog or queueing.
         // Measured once at eaaf0b5: 82.0, 89.9, 82.1 and 94.8 % exact
-        // (drafting's edits 84 %). Misses not read.
-        (
-            "blind/coach-scores-venting-16.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-16.jsonl"),
-            81.5,
-            91.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-16.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-16.jsonl"),
-            89.5,
-            96.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-16.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-16.jsonl"),
-            81.5,
-            97.0,
-            100.0,
-        ),
+        // (drafting's edits 84 %). Venting, forum and hearsay were read on
+        // 2026-11-30 after the -17 round was written (now in dev/);
+        // drafting-16's misses are not read.
         (
             "blind/coach-scores-drafting-16.jsonl",
             include_str!("../../evals/blind/coach-scores-drafting-16.jsonl"),
@@ -924,6 +905,26 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-14.jsonl"),
             98.0,
             99.5,
+        ),
+        // The -16 round's venting, forum and hearsay, blind at first
+        // contact (82.0, 89.9 and 82.1 % exact at eaaf0b5), read since.
+        (
+            "dev/coach-scores-venting-16.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-16.jsonl"),
+            82.5,
+            93.5,
+        ),
+        (
+            "dev/coach-scores-forum-16.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-16.jsonl"),
+            89.5,
+            96.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-16.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-16.jsonl"),
+            81.5,
+            98.5,
         ),
         // Written by the developer for the families (demands,
         // before/now, double negation, rejected hearsay, 有的…有的…,

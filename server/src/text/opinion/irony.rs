@@ -80,14 +80,24 @@ pub fn affirmed(chars: &[char]) -> Option<Vec<char>> {
 
 /// The sentences of `message` (folded) that a sarcastic mark closes, from
 /// the end of the sentence before (or the mark before) up to the mark, the
-/// mark included.
+/// mark included. A contrast inside the sentence starts it again: what was
+/// granted before "但" is meant ("钱是真不少，但天天让我们干杂活🙃": the money
+/// is no irony).
 pub fn sarcastic(message: &str) -> Vec<String> {
+    use super::super::clauses::{connective_at, ends_clause, Link};
     let folded = super::super::fold::fold(message);
     let mut out = Vec::new();
     let mut start = 0;
     let mut i = 0;
+    let mut clause_start = true;
     while i < folded.len() {
         let rest = &folded[i..];
+        if std::mem::take(&mut clause_start) {
+            let head: Vec<char> = rest.chars().take(8).collect();
+            if matches!(connective_at(&head), Some((_, Link::Contrast))) {
+                start = i;
+            }
+        }
         if let Some(m) = lists()
             .sarcastic
             .iter()
@@ -105,6 +115,7 @@ pub fn sarcastic(message: &str) -> Vec<String> {
         if super::super::clauses::ends_sentence(c) {
             start = i;
         }
+        clause_start = ends_clause(c) || super::super::clauses::ends_sentence(c);
     }
     out
 }
@@ -180,6 +191,11 @@ mod tests {
             ["老板可太关心学生了,关心到打卡🙂"]
         );
         assert!(super::sarcastic("老师人很好😊").is_empty());
+        // What a contrast granted before it is meant.
+        assert_eq!(
+            super::sarcastic("钱是真不少，但天天让我们干杂活🙃"),
+            ["但天天让我们干杂活🙃"]
+        );
         // Chat apps' own codes for the face, as they are pasted.
         assert_eq!(super::sarcastic("画饼yyds[微笑]"), ["画饼yyds[微笑]"]);
     }
