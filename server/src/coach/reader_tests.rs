@@ -585,3 +585,12 @@ fn a_heading_of_one_word_is_read_with_the_clause_after_it() {
         [Some(3), Some(3), None, Some(4)]
     );
 }
+
+#[test]
+fn the_advisor_named_whole_with_a_part_judged_is_that_part() {
+    let r = Reader::load();
+    let s = |m: &str| scores(&r.read(m));
+    assert_eq!(s("这个老师很温柔"), [None, None, Some(4), None]);
+    assert_eq!(s("这个老师很好"), [None, None, None, None]);
+    assert_eq!(s("补助比别的组高"), [None, Some(4), None, None]);
+}

@@ -67,6 +67,7 @@ impl TopicSets {
         for w in &lex.overall {
             topics.add(w, Aspect::Overall, None);
         }
+        topics.set_general(Aspect::Overall);
         // Demands on the research are rigor ("对论文要求很高": academic
         // praise); excessive demands are how students are treated.
         topics.set_demands(

@@ -105,7 +105,22 @@ pub fn read<A: Copy + Eq>(
         }
         return out;
     }
-    let tokens = tokenize(topics, chars);
+    let mut tokens = tokenize(topics, chars);
+    // "这个老师很温柔": the whole named, a part judged — the part.
+    let is_general = |t: &Token<A>| !t.weak && t.topic.is_some_and(|a| topics.general.contains(&a));
+    let part = tokens
+        .iter()
+        .filter(|t| t.weak)
+        .find_map(|t| t.topic.filter(|a| !topics.general.contains(a)));
+    let only_general = tokens
+        .iter()
+        .filter(|t| !t.weak && t.topic.is_some())
+        .all(is_general);
+    if part.is_some() && only_general {
+        for t in tokens.iter_mut().filter(|t| is_general(t)) {
+            t.topic = None;
+        }
+    }
     let named: Vec<A> = {
         let mut v: Vec<A> = Vec::new();
         for t in tokens.iter().filter(|t| !t.weak) {

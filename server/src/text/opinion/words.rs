@@ -143,6 +143,9 @@ pub struct Topics<A> {
     /// and the topic that excessive demands, or demands of no topic,
     /// criticise ("要求太苛刻": the people who make them).
     pub(super) demands: Demands<A>,
+    /// Topics that name the whole ("这个老师"): a weak term in the same
+    /// clause says which part is judged ("这个老师很温柔": the people).
+    pub(super) general: Vec<A>,
 }
 
 /// See [`Topics::set_demands`].
@@ -169,6 +172,15 @@ impl<A: Copy + Eq> Topics<A> {
                 rigor: Vec::new(),
                 excess: None,
             },
+            general: Vec::new(),
+        }
+    }
+
+    /// `topic` names the whole: a weak term beside it names the part
+    /// judged ("这个老师很温柔").
+    pub fn set_general(&mut self, topic: A) {
+        if !self.general.contains(&topic) {
+            self.general.push(topic);
         }
     }
 
