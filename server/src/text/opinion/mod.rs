@@ -141,9 +141,11 @@ pub fn read<A: Copy + Eq>(
         || super::clauses::asks_either_way(chars);
     // "老板根本不知道我在做啥": someone else not knowing is no writer's
     // not knowing.
-    let unknown = tokens
-        .iter()
-        .any(|t| t.has(Word::Unknown) && !voice::theirs(&chars[..t.start]));
+    // "还不知道他研究啥": not knowing what the advisor does is no doubt
+    // about how well (`what_of`).
+    let unknown = tokens.iter().any(|t| {
+        t.has(Word::Unknown) && !voice::theirs(&chars[..t.start]) && !what_of(&chars[t.end..])
+    });
     if asks || unknown {
         // What it names, else the topic it continues ("说不好"). A question
         // that names nothing after a statement asks nothing of its topic:
@@ -186,6 +188,21 @@ pub fn read<A: Copy + Eq>(
             .collect();
     }
     out
+}
+
+/// Whether what follows a word of not knowing asks what someone does
+/// ("他研究啥", "他是做什么的"), not how things are ("什么情况", "怎么样"):
+/// a verb, then 啥, 什么 or 干嘛 last (particles aside).
+fn what_of(after: &[char]) -> bool {
+    let particle = |c: &char| matches!(c, '的' | '了' | '呢' | '啊' | '吧');
+    let mut end = after.len();
+    while end > 0 && particle(&after[end - 1]) {
+        end -= 1;
+    }
+    let s = &after[..end];
+    let what = |w: &[char]| s.ends_with(w) && s.len() > w.len() + 1;
+    let starts = s.starts_with(&['啥']) || s.starts_with(&['什', '么']);
+    !starts && (what(&['啥']) || what(&['什', '么']) || what(&['干', '嘛']))
 }
 
 /// `topics`, each not said.
@@ -249,6 +266,14 @@ mod tests {
             Some((_, Judged::Value(v))) => *v,
             other => panic!("{s}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn not_knowing_what_someone_does_is_no_doubt_about_how_well() {
+        assert!(what_of(&fold("他研究啥").chars().collect::<Vec<_>>()));
+        assert!(what_of(&fold("他是做什么的").chars().collect::<Vec<_>>()));
+        assert!(!what_of(&fold("什么情况").chars().collect::<Vec<_>>()));
+        assert!(!what_of(&fold("怎么样").chars().collect::<Vec<_>>()));
     }
 
     #[test]
