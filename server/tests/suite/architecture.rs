@@ -40,6 +40,15 @@ pub(crate) fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// `path` relative to `root`, with `/` between folders, for the lists the
+/// checks name files by.
+pub(crate) fn relative(path: &Path, root: &Path) -> String {
+    path.strip_prefix(root)
+        .expect("a source file under its root")
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
 /// The code of a file without its test module and its comments (clippy's
 /// `items_after_test_module` keeps code from following the test module;
 /// `#[cfg(test)] mod tests;`, a test module in a file of its own, is no
@@ -173,11 +182,7 @@ fn source_files_stay_under_six_hundred_lines() {
         let mut files = Vec::new();
         sources(&crate_src, &mut files);
         for path in files {
-            let rel = path
-                .strip_prefix(&crate_src)
-                .expect("under its src")
-                .to_string_lossy()
-                .replace('\\', "/");
+            let rel = relative(&path, &crate_src);
             let lines = std::fs::read_to_string(&path)
                 .expect("a source file is readable")
                 .lines()

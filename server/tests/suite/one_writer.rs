@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::architecture::{code, sources};
+use crate::architecture::{code, relative, sources};
 
 /// The turn's state as steps name it: `t.<phase>.<field>`.
 const PHASES: &[&str] = &["input", "understood", "proposed", "reply", "cost"];
@@ -132,11 +132,7 @@ fn every_field_of_the_turn_has_one_writer() {
     sources(&root, &mut files);
     let mut writers: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for path in files {
-        let rel = path
-            .strip_prefix(&root)
-            .expect("under the turn")
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = relative(&path, &root);
         if rel.ends_with("tests.rs") || rel.contains("/tests/") {
             continue;
         }

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::architecture::{code, sources};
+use super::architecture::{code, relative, sources};
 
 /// Each file's Chinese string literals, at most.
 const ALLOWED: &[(&str, usize)] = &[
@@ -200,11 +200,7 @@ fn chinese_strings_stay_where_they_are_allowed() {
     sources(&root, &mut files);
     let mut found: BTreeMap<String, usize> = BTreeMap::new();
     for file in files {
-        let rel = file
-            .strip_prefix(&root)
-            .expect("under src")
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = relative(&file, &root);
         let test_file =
             rel.ends_with("tests.rs") || rel.ends_with("_tests.rs") || rel.contains("/tests/");
         if rel.starts_with("demo/") || test_file {

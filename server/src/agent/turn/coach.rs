@@ -146,9 +146,10 @@ pub(super) fn review(coach: &Coach, t: &Turn<'_>) -> Answer {
         return Answer::as_intent(coach.which_advisor(), intent);
     };
     let draft = CoachState::new(advisor.id.clone(), advisor.name.clone());
+    let opening = coach.opening(&draft);
     Answer {
-        draft: Some(Draft::Keep(Box::new(draft.clone()))),
+        draft: Some(Draft::Keep(Box::new(draft))),
         about: Some(advisor),
-        ..Answer::as_intent(coach.opening(&draft), intent)
+        ..Answer::as_intent(opening, intent)
     }
 }

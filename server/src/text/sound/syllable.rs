@@ -2,6 +2,8 @@
 //! merges speakers and recognizers make, and what hearing one syllable for
 //! another costs.
 
+use crate::text::numbers::numeral_of_digit;
+
 /// What the index holds for one character position of a name or a text:
 /// the sounds of each of its readings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -129,23 +131,19 @@ pub fn fuzzy(syllable: &str) -> String {
 pub(super) fn readings(c: char, all: bool) -> Vec<String> {
     if is_han(c) {
         crate::text::names::readings(c, all)
-    } else if let Some(numeral) = spoken_digit(c) {
+    } else if let Some(numeral) = numeral_of_digit(c) {
+        // A digit a recognizer wrote inside a name ("上海第2医科大学") was
+        // said, and sounds, as its numeral.
         crate::text::names::readings(numeral, all)
     } else {
         Vec::new()
     }
 }
 
-/// The numeral a digit stands for when a recognizer wrote one inside a
-/// name ("上海第2医科大学"): it was said, and sounds, as 二.
-fn spoken_digit(c: char) -> Option<char> {
-    crate::text::numbers::numeral_of_digit(c)
-}
-
 /// Whether `c` is heard as a syllable: a Han character, or a digit read as
 /// its numeral.
 pub(super) fn sounded(c: char) -> bool {
-    is_han(c) || spoken_digit(c).is_some()
+    is_han(c) || numeral_of_digit(c).is_some()
 }
 
 pub(super) fn syllable(c: char, all: bool) -> Syllable {
