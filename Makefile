@@ -55,8 +55,12 @@ build-e2e:
 	cargo test --workspace --exclude frontend --no-run
 	mkdir -p target/e2e && cp target/debug/server target/release/hash.txt target/e2e/
 
+# A failed suite prints the disk and memory it had: a CI run's disk once
+# filled mid-suite, and its failures alone did not say so.
+REPORT_MACHINE = { echo "the tests failed; disk and memory:"; df -h . /tmp || true; free -m || true; exit 1; }
+
 test-rust:
-	cargo test --workspace --exclude frontend
+	cargo test --workspace --exclude frontend || $(REPORT_MACHINE)
 
 # The suites that touch the database again on PostgreSQL: each test process
 # starts a throwaway cluster (initdb/pg_ctl on a temporary directory and a
@@ -71,7 +75,7 @@ PG_SKIP := --skip coach::the_coach_reads_scores_no_worse_than_measured \
 	--skip coach::the_newest_blind_sets_read_no_worse_than_at_first_contact \
 	--skip speech_sets:: --skip speech_acts::generated_
 test-postgres:
-	TEST_DATABASE=postgres cargo test --workspace --exclude frontend --test '*' -- $(PG_SKIP)
+	TEST_DATABASE=postgres cargo test --workspace --exclude frontend --test '*' -- $(PG_SKIP) || $(REPORT_MACHINE)
 
 test-e2e:
 	cd end2end && npx playwright test

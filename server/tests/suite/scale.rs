@@ -306,9 +306,7 @@ async fn pair_sums_follow_advisors_added_moved_and_removed() {
 
 #[tokio::test]
 async fn the_demo_grown_to_scale_is_consistent() {
-    let dir = std::env::temp_dir().join(format!("advisor-scale-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let url = common::database::empty_database(&dir, "scale");
+    let url = common::empty_database("scale");
     let pool = server::db::connect(&url).await.unwrap();
     server::db::migrate(&pool).await.unwrap();
     let schema = store::dataset::load_schema(&pool).await.unwrap();
@@ -346,5 +344,4 @@ async fn the_demo_grown_to_scale_is_consistent() {
     assert!(drift.is_empty(), "{drift:?}");
     drop(conn);
     pool.close().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }

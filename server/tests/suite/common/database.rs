@@ -150,12 +150,10 @@ pub fn cluster() -> &'static Cluster {
             .arg(dir.join("log"))
             .args(["-w", "-t", "60", "start"]);
         run(start, "pg_ctl start");
-        // The cluster ends with this process: a watcher stops it and removes
-        // its directory once the test process is gone.
-        let stop = format!(
-            "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; \
-             {runuser}{pg_ctl} -D {data} stop -m immediate >/dev/null 2>&1; rm -rf {dir}",
-            pid = std::process::id(),
+        // The cluster ends with this process: stopped and its directory
+        // removed once the test process is gone.
+        after_this_process(&format!(
+            "{runuser}{pg_ctl} -D {data} stop -m immediate >/dev/null 2>&1; rm -rf {dir}",
             runuser = if is_root() {
                 "runuser -u postgres -- "
             } else {
@@ -164,19 +162,34 @@ pub fn cluster() -> &'static Cluster {
             pg_ctl = bin("pg_ctl").display(),
             data = data.display(),
             dir = dir.display(),
-        );
-        // `setsid -f`: the watcher runs in a session of its own, detached,
-        // and setsid itself returns at once.
-        let watcher = Command::new("setsid")
-            .args(["-f", "sh", "-c", &stop])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .expect("the cluster's watcher starts");
-        assert!(watcher.success(), "the cluster's watcher did not start");
+        ));
         Cluster { port }
     })
+}
+
+/// Runs the shell command `then` once this test process is gone, from a
+/// watcher in a session of its own (`setsid -f`: detached, and setsid
+/// itself returns at once): what the process leaves on disk or running is
+/// removed when it ends, however it ends, and not only by the next run.
+pub(crate) fn after_this_process(then: &str) {
+    let watch = format!(
+        "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; {then}",
+        pid = std::process::id()
+    );
+    let watcher = Command::new("setsid")
+        .args(["-f", "sh", "-c", &watch])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("the watcher starts");
+    assert!(watcher.success(), "the watcher did not start");
+}
+
+/// Drops database `name` of the cluster, closing whatever is still
+/// connected to it.
+pub fn drop_database(name: &str) {
+    cluster().psql(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
 }
 
 /// A new, empty database's URL: a file in `dir` on SQLite, a database of
