@@ -423,11 +423,13 @@ pub(crate) fn find(
     while p < text.chars.len() {
         if let Some(t) = text.token_at(p) {
             let tok = &text.tokens[t];
+            // "最后一个点进去": 点 starts the cue 点进去, not the noun 点.
             let next_is_thing = lex
                 .lists
                 .non_person_noun
                 .prefix_at(&text.chars, tok.end)
-                .is_some();
+                .is_some()
+                && !starts_ask_cue(text, tok.end);
             let ends_in_classifier = lex
                 .lists
                 .classifier

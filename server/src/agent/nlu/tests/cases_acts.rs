@@ -302,6 +302,9 @@ fn of_two_schools_the_one_before_the_major_stands() {
         ),
         ("第三个，点开", &[Refs(&[Ord(2)]), Act(OpenDetail)]),
         ("第三个点开", &[Refs(&[Ord(2)]), Act(OpenDetail)]),
+        // A recognizer drops the pause: 点 still starts 点进去.
+        ("最后一个点进去", &[Refs(&[End(0)]), Act(OpenDetail)]),
+        ("最后一个点是什么", &[Refs(&[])]),
     ]);
 }
 
