@@ -793,6 +793,44 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
             99.5,
             88.5,
         ),
+        // The -18 sets (2026-11-30), written the same way after the -17
+        // round was measured: medicine (规培), humanities, art, teacher-
+        // training and agriculture students venting at night in 树洞 and
+        // friends' groups (now and then praising); 小红书, 贴吧, 微博 and
+        // 匿名墙 posts by chemistry, biology, education and management
+        // students; people relaying others (seniors in the group chat, those
+        // who left or changed advisors, former postdocs, parents, rumours
+        // from interviews); drafting by voice before lights-out, on a bike
+        // or in a queue. Measured once at 678955a: 61.0, 86.2, 85.1 and
+        // 100 % exact (edits 100 %). Misses not read.
+        (
+            "blind/coach-scores-venting-18.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-18.jsonl"),
+            60.5,
+            79.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-forum-18.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-18.jsonl"),
+            86.0,
+            96.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-hearsay-18.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-18.jsonl"),
+            85.0,
+            93.5,
+            99.5,
+        ),
+        (
+            "blind/coach-scores-drafting-18.jsonl",
+            include_str!("../../evals/blind/coach-scores-drafting-18.jsonl"),
+            99.5,
+            99.5,
+            99.5,
+        ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
         let report = eval_scores::run(&set);
