@@ -49,7 +49,8 @@ pub fn hearsay_runs_on(topics: &Topics<Aspect>, clauses: &mut [Clause]) {
 }
 
 /// The situations the sentences tell: (dimension, value, whether someone
-/// else's words tell it: "群里有人说…都是博后在带"). `headed`: the heading
+/// else's words tell it: "群里有人说…都是博后在带"), from the clauses about
+/// the advisor. `headed`: the heading
 /// each sentence's clauses were read under.
 pub fn situations(
     clauses: &[Clause],
@@ -70,9 +71,11 @@ pub fn situations(
         // Clauses kept apart, so that a negator ending one does not turn
         // a word starting the next ("经费一分钱木有，开会都自己垫").
         let mut told: Vec<char> = Vec::new();
+        // What another group or someone beside the advisor does is not
+        // told of this one ("辅导员天天催").
         for c in clauses
             .iter()
-            .filter(|c| c.sentence == sentence && c.reported == reported)
+            .filter(|c| c.sentence == sentence && c.reported == reported && !c.about_someone_else)
         {
             if !told.is_empty() {
                 told.push(',');

@@ -114,6 +114,7 @@ impl SpeechActs {
     }
 
     fn owners(&self, cut: Vec<clauses::Clause>) -> Reading {
+        let someone_else = clauses::about_someone_else(&cut);
         let mut clauses: Vec<Clause> = cut
             .iter()
             .enumerate()
@@ -126,7 +127,7 @@ impl SpeechActs {
                 refers_back: c.refers_back(),
                 gives_view: c.gives_view(),
                 denied: c.retracts() || cut.get(i + 1).is_some_and(|next| c.denied_by(next)),
-                about_someone_else: c.about_someone_else(),
+                about_someone_else: someone_else[i],
                 expected: c.expected(),
                 about_the_rest: c.about_the_rest(),
                 wishes: c.wishes(),

@@ -25,6 +25,9 @@ use std::sync::OnceLock;
 
 use super::lexfile;
 
+mod subject;
+pub use subject::about_someone_else;
+
 const CONNECTIVES: &str = include_str!("../../../lexicons/clauses.txt");
 
 /// How a clause relates to what came before it.
@@ -86,26 +89,6 @@ impl Clause {
 
     fn has(&self, key: &str) -> bool {
         list(key).iter().any(|w| self.text.contains(w.as_str()))
-    }
-
-    /// Whether it speaks of another advisor or group ("隔壁组更惨"), not of
-    /// the one reviewed ("我老板吊打隔壁组" does), of whom the advisor suits
-    /// ("适合想读博的人"), or judges the traits of someone beside the advisor:
-    /// it opens (past a `beside_lead` word) with a `beside` person right
-    /// before a `trait` ("是我们副导脾气不好", "我自己水平也一般").
-    pub fn about_someone_else(&self) -> bool {
-        (self.has("other") && !self.has("ours"))
-            || self.judges_someone_beside()
-            || self.has("audience")
-    }
-
-    fn judges_someone_beside(&self) -> bool {
-        let rest = skip_all(&self.text, "beside_lead");
-        let Some(n) = longest(rest, "beside") else {
-            return false;
-        };
-        let rest = &rest[n..];
-        longest(rest.strip_prefix('的').unwrap_or(rest), "trait").is_some()
     }
 
     /// Whether it takes itself back ("脾气差是我记错了"): a word of
@@ -316,7 +299,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 23] = [
+const LISTS: [&str; 26] = [
     "anaphor",
     "lead",
     "other",
@@ -333,6 +316,9 @@ const LISTS: [&str; 23] = [
     "disbelief",
     "beside",
     "beside_lead",
+    "beside_mark",
+    "subject",
+    "not_theirs",
     "trait",
     "never",
     "firm",

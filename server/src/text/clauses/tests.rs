@@ -148,3 +148,54 @@ fn a_clause_that_rejects_what_was_reported_is_told() {
         assert!(!cs.iter().any(|c| c.refutes()), "{s}");
     }
 }
+
+/// Whom each clause of `message` speaks of: true where someone else.
+fn someone_else(message: &str) -> Vec<bool> {
+    about_someone_else(&split_at_connectives(&fold(message)))
+}
+
+#[test]
+fn a_clause_without_a_subject_goes_on_about_the_one_before_it() {
+    // The postdoc turned to, then the advisor named again.
+    assert_eq!(
+        someone_else("我们组最烦的就是那个博后，天天阴阳怪气，见谁怼谁，老板倒是一直在中间调和"),
+        [false, true, true, true, false]
+    );
+    // "在老板面前" does not name the one who acts.
+    assert_eq!(
+        someone_else("是那个大师兄，天天把活甩给我们，还在老板面前抢功"),
+        [true, true, true]
+    );
+    // The school's offices opening a clause, the group or a teacher after.
+    assert_eq!(
+        someone_else("研究生院又改毕业要求了，现在要两篇小论文才能答辩"),
+        [true, true]
+    );
+    assert_eq!(
+        someone_else("我以前在别的组待过，这个组补助挺多的"),
+        [true, false]
+    );
+    assert_eq!(
+        someone_else("延毕多的是隔壁组，于老师的学生都按时毕业了"),
+        [true, false]
+    );
+    // Another group inside the writer's own statement turns to no one.
+    assert_eq!(
+        someone_else("说我这种水平放在别的组早被劝退了，还不让我出去实习"),
+        [true, false]
+    );
+    // Not across a sentence.
+    assert_eq!(someone_else("师兄脾气不好。天天加班"), [true, false]);
+}
+
+#[test]
+fn a_clause_that_clears_the_advisor_takes_the_one_before_it() {
+    assert_eq!(
+        someone_else("实验室离宿舍远，这个不怪老师，老师人很好"),
+        [true, false, false]
+    );
+    assert_eq!(
+        someone_else("组里方向杂，实验室离宿舍远，这个不怪老师"),
+        [false, true, false]
+    );
+}
