@@ -576,6 +576,29 @@ async fn a_model_cannot_put_reported_or_negated_values_in_the_form() {
 }
 
 #[tokio::test]
+async fn a_place_someone_else_named_is_asked_about_when_the_student_points_back_at_it() {
+    let (app, _) = app().await;
+    let mut s = Student::new(&app);
+    let r = s
+        .say("我妈老说西安医科大学，就那个，临床医学的导师排名")
+        .await;
+    assert_eq!(
+        r.form.school.as_deref(),
+        Some("西安交通大学"),
+        "{}",
+        r.voice_response
+    );
+    assert_eq!(r.form.major.as_deref(), Some("临床医学"));
+    // Not pointed back at: the mother's place stays hers.
+    let mut s = Student::new(&app);
+    let r = s
+        .say("我妈老说西安医科大学好，我想看临床医学的导师排名")
+        .await;
+    assert_eq!(r.form.school, None, "{}", r.voice_response);
+    assert_eq!(r.form.major.as_deref(), Some("临床医学"));
+}
+
+#[tokio::test]
 async fn a_friend_wanting_to_review_starts_no_review() {
     let (app, _) = app().await;
     let advisor = zhang(&app).await;

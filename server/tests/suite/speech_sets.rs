@@ -136,6 +136,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-31",
         include_str!("../../evals/dev/asr-requests-31.jsonl"),
     ),
+    (
+        "asr-requests-32",
+        include_str!("../../evals/dev/asr-requests-32.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (

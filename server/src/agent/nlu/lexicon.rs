@@ -228,6 +228,7 @@ pub(crate) struct Lists {
     pub ask_for: WordList,
     pub same_field: WordList,
     pub same_school: WordList,
+    pub place_back: WordList,
     pub advisors_link: WordList,
     pub advisor_noun: WordList,
     pub hesitation: WordList,
@@ -276,6 +277,7 @@ impl Lists {
             "ask_for" => &mut self.ask_for,
             "same_field" => &mut self.same_field,
             "same_school" => &mut self.same_school,
+            "place_back" => &mut self.place_back,
             "advisors_link" => &mut self.advisors_link,
             "advisor_noun" => &mut self.advisor_noun,
             "hesitation" => &mut self.hesitation,
@@ -318,6 +320,8 @@ pub struct Lexicons {
     /// recognizer wrote in other characters where a clause of its own
     /// places it (`correction::heard_markers`).
     pub(crate) correction_words: Vec<Vec<char>>,
+    /// Majors by the work they lead to (`major_work.txt`).
+    pub(crate) majors_by_work: super::major_work::MajorsByWork,
 }
 
 fn pref_key(key: &str) -> Option<(PrefSlot, &str)> {
@@ -360,6 +364,7 @@ impl Lexicons {
             concepts: Vec::new(),
             reference_words: HashMap::new(),
             correction_words: Vec::new(),
+            majors_by_work: Default::default(),
         };
         for (i, s) in schools.iter().enumerate() {
             for name in std::iter::once(&s.canonical).chain(&s.aliases) {
@@ -374,6 +379,7 @@ impl Lexicons {
                 lex.sound.insert_in(name, Tag::Major(i), MAJOR_SOUNDS);
             }
         }
+        lex.majors_by_work = super::major_work::MajorsByWork::load(&lex.majors);
         lex.load_directions();
         lex.load_concepts();
         lex.load_preferences();

@@ -15,6 +15,7 @@
 //! - `patterns`    unknown schools/majors and directions in the student's words
 //! - `negation`    what 不/别/不要/不是 apply to
 //! - `slots`       school, major, direction, rejected values
+//! - `major_work`  a major described by its work (做芯片的那个专业)
 //! - `preferences` personality, research style, funding
 //! - `references`  第一个 / 最后一个 / 他 / names
 //! - `correction`  算了 / 改成 / 还是…吧 / 不是…是…
@@ -35,6 +36,7 @@ pub mod enrollment;
 mod faq;
 mod heard;
 mod lexicon;
+mod major_work;
 mod negation;
 mod normalize;
 mod patterns;

@@ -411,6 +411,34 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             out.major = Some(Slot::One(lex.majors[m].clone()));
         }
     }
+    // No major said but one described by its work ("浙大做芯片的那个专业",
+    // "我想学盖房子修桥的那种专业"), beside a school or a field named: the
+    // one major whose work it is, or the several as chips (`major_work`).
+    let by_work = &lex.majors_by_work;
+    if out.major.is_none()
+        && kept[1].is_empty()
+        && (!kept[0].is_empty() || by_work.speaks_of_a_field(&text.chars))
+    {
+        // Not inside a longer word of the message ("翻译" in 机器翻译).
+        let inside = |s: usize, e: usize| {
+            text.tokens
+                .iter()
+                .any(|t| t.start <= s && e <= t.end && t.end - t.start > e - s)
+        };
+        match &by_work.described(&text.chars, inside)[..] {
+            [] => {}
+            [one] => out.major = Some(Slot::One(lex.majors[one.major].clone())),
+            several => {
+                out.major = Some(Slot::Ambiguous {
+                    said: several[0].said.clone(),
+                    candidates: several
+                        .iter()
+                        .map(|d| lex.majors[d.major].clone())
+                        .collect(),
+                })
+            }
+        }
+    }
     if out.school.is_none() {
         // A choice settled on (还是…) keeps its last major: a school heard in
         // the major before it is read only when that major is its owner.

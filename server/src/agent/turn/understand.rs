@@ -60,7 +60,25 @@ impl Deps<'_> {
                 && (for_someone
                     || matches!(own.act, Act::ListAdvisors | Act::Recommend | Act::WantExam))
         });
-        t.understood.analysis = if let Some(own) = own.filter(|_| !asks_for_the_place_heard_of) {
+        // "我妈老说西安医科大学，就那个，临床医学的导师排名": the student's own
+        // words ask for a major, name no school and point back at the one
+        // school the others' words name: where they ask ("我朋友想考清华，
+        // 我想考计算机" keeps the friend's wish the friend's).
+        let own_text = t.understood.reading.own_text();
+        let points_back = self
+            .lexicons
+            .lists
+            .place_back
+            .occurs_in(&crate::text::utterance::chars(&own_text));
+        let heard_school = whole
+            .school
+            .clone()
+            .filter(|s| points_back && matches!(s, Slot::One(_)));
+        t.understood.analysis = if let Some(mut own) = own.filter(|_| !asks_for_the_place_heard_of)
+        {
+            if own.school.is_none() && own.major.is_some() {
+                own.school = heard_school;
+            }
             Analysis {
                 act: whole.act,
                 references: whole.references,

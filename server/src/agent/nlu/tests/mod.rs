@@ -11,5 +11,6 @@ mod cases_heard;
 mod cases_lexicon;
 mod cases_refs;
 mod cases_slots;
+mod cases_work;
 mod check;
 mod perf;
