@@ -23,7 +23,7 @@
 //!    student's past, not a wish, and mean nothing here, up to a wish said
 //!    in the same breath ("本科在杭州想考浙江大学").
 //! 5. A school's short name where a major stands (after another school
-//!    and 的, or after a pause as the last words, or joined to a major)
+//!    and 的 or 学, or after a pause as the last words, or joined to a major)
 //!    that sounds just like a major is that
 //!    major ("大工的华工", "华工或者材料": 化工 as a recognizer wrote it);
 //!    `major_heard_as_school`, run before the sound pass.
@@ -240,7 +240,19 @@ pub(crate) fn major_heard_as_school(text: &mut Text, lex: &Lexicons) {
             && text.clause(tok.start) == (tok.start, tok.end)
             && text.chars[tok.end..].iter().all(|&c| c == SEP)
             && !text.tokens.iter().any(|t| t.has_cue(Cue::Alternative));
-        if !after_school_de && !after_school && !after_a_pause && !joined_to_a_major(text, idx) {
+        // "北洋大学学华工": right after another school and the verb of
+        // study (学, 读), alone in the rest of its clause.
+        let after_school_study = !majors_named
+            && text.tokens[..idx].iter().any(|p| {
+                p.end == tok.start && p.has_cue(Cue::IntroMajor) && school_ends_at(p.start)
+            })
+            && (text.at_clause_end(tok.end) || text.chars.get(tok.end) == Some(&DE));
+        if !after_school_de
+            && !after_school
+            && !after_school_study
+            && !after_a_pause
+            && !joined_to_a_major(text, idx)
+        {
             continue;
         }
         let (start, end) = (tok.start, tok.end);

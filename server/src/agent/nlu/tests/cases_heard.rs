@@ -255,6 +255,9 @@ fn a_school_that_sounds_like_a_major_right_after_a_school_is_the_major() {
     let a = analyze("我要报大工华工，想找个经费多的", lex, &[]);
     assert_eq!(a.school, Some(Slot::One("大连理工大学".into())));
     assert_eq!(a.major, Some(Slot::One("化学工程与技术".into())));
+    // After the verb of study too.
+    let a = analyze("想去大连理工大学学华工", lex, &[]);
+    assert_eq!(a.major, Some(Slot::One("化学工程与技术".into())));
     // Two schools listed with 都 stay two schools.
     assert!(matches!(
         analyze("大工华工都行", lex, &[]).school,
