@@ -19,9 +19,30 @@ impl Clause {
     /// it opens (past a `beside_lead` word) with a `beside` person right
     /// before a `trait` ("是我们副导脾气不好", "我自己水平也一般").
     pub fn about_someone_else(&self) -> bool {
-        (self.has("other") && !self.has("ours"))
-            || self.judges_someone_beside()
-            || self.has("audience")
+        self.names_another_advisor() || self.judges_someone_beside() || self.has("audience")
+    }
+
+    /// Whether it names another advisor or group and not the one reviewed:
+    /// the reviewed one's words (`ours`) counted outside the other's own
+    /// ("本科导师特别凶" holds 导师 inside 本科导师).
+    fn names_another_advisor(&self) -> bool {
+        if !self.has("other") {
+            return false;
+        }
+        let spans = |key: &str| -> Vec<(usize, usize)> {
+            list(key)
+                .iter()
+                .flat_map(|w| {
+                    self.text
+                        .match_indices(w.as_str())
+                        .map(|(at, m)| (at, at + m.len()))
+                })
+                .collect()
+        };
+        let others = spans("other");
+        !spans("ours")
+            .into_iter()
+            .any(|(s, e)| !others.iter().any(|&(os, oe)| os <= s && e <= oe))
     }
 
     fn judges_someone_beside(&self) -> bool {
@@ -42,7 +63,7 @@ impl Clause {
     fn turns_to_someone_beside(&self) -> bool {
         let opening = skip_all(&self.text, "beside_lead");
         if self.judges_someone_beside()
-            || (longest(opening, "other").is_some() && !self.has("ours"))
+            || (longest(opening, "other").is_some() && self.names_another_advisor())
         {
             return true;
         }

@@ -186,6 +186,13 @@ fn a_clause_without_a_subject_goes_on_about_the_one_before_it() {
     );
     // Not across a sentence.
     assert_eq!(someone_else("师兄脾气不好。天天加班"), [true, false]);
+    // A former advisor, though 导师 is inside the words; a group beaten.
+    assert_eq!(
+        someone_else("本科导师特别凶，动不动骂人。现在的导师很温和"),
+        [true, true, false]
+    );
+    assert_eq!(someone_else("毕业去向直接吊打其他组"), [false]);
+    assert_eq!(someone_else("投稿前导师会逐句帮我改稿"), [false]);
 }
 
 #[test]
