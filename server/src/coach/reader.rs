@@ -151,15 +151,7 @@ impl Reader {
         let mut clauses = reading.clauses().to_vec();
         super::layout::judged_items(&self.sets.topics, &mut clauses);
         told::hearsay_runs_on(&self.sets.topics, &mut clauses);
-        // "我在组里那几年补助很少，后来听师妹说现在涨了不少": a student who
-        // spoke of their own time relays the present, which replaces it.
-        let mut own_then = false;
-        for c in clauses.iter_mut() {
-            if c.reported && c.now && own_then {
-                c.reported = false;
-            }
-            own_then |= !c.reported && c.then;
-        }
+        told::present_relayed(&mut clauses);
         for (n, clause) in clauses.iter().enumerate() {
             let after_then = then_seen;
             then_seen |= clause.then;

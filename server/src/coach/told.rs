@@ -48,6 +48,19 @@ pub fn hearsay_runs_on(topics: &Topics<Aspect>, clauses: &mut [Clause]) {
     }
 }
 
+/// "我在组里那几年补助很少，后来听师妹说现在涨了不少": a student who spoke
+/// of their own time relays the present, which replaces it as their own
+/// words of now would.
+pub fn present_relayed(clauses: &mut [Clause]) {
+    let mut own_then = false;
+    for c in clauses.iter_mut() {
+        if c.reported && c.now && own_then {
+            c.reported = false;
+        }
+        own_then |= !c.reported && c.then;
+    }
+}
+
 /// The situations the sentences tell: (dimension, value, whether someone
 /// else's words tell it: "群里有人说…都是博后在带"), from the clauses about
 /// the advisor. `headed`: the heading
