@@ -2,19 +2,13 @@
 //! not know a field's name describes what it does ("浙大做芯片的那个专业",
 //! "我想学盖房子修桥的那种专业", "以后想当记者，人大这个专业"). Read only
 //! when the message names no major (`slots`); one major described fills it,
-//! several become chips, a negated wish ("不想写代码") describes none.
+//! several become chips, a negated wish ("不想写代码") describes none
+//! (the caller says which are negated: `nlu::negation`).
 
 use crate::text::lexfile;
 use crate::text::utterance::{find_word, WordList};
 
 const LEXICON: &str = include_str!("../../../lexicons/major_work.txt");
-
-/// Words before a description that say it is not wanted.
-const NOT_WANTED: [char; 2] = ['不', '别'];
-
-/// How far before a description a [`NOT_WANTED`] word still negates it
-/// ("不想当老师", "不太想写代码").
-const NEGATION_REACH: usize = 3;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct MajorsByWork {
@@ -54,11 +48,13 @@ impl MajorsByWork {
 
     /// The majors whose work `chars` describes, in the lexicon's order,
     /// each once; `inside(start, end)` says a span lies inside a longer
-    /// word of the message's own ("翻译" inside the direction "机器翻译").
+    /// word of the message's own ("翻译" inside the direction "机器翻译"),
+    /// `negated(start)` that a wish starting there is negated ("不想写代码").
     pub(crate) fn described(
         &self,
         chars: &[char],
         inside: impl Fn(usize, usize) -> bool,
+        negated: impl Fn(usize) -> bool,
     ) -> Vec<Described> {
         let mut out: Vec<Described> = Vec::new();
         for (major, words) in &self.work {
@@ -66,10 +62,7 @@ impl MajorsByWork {
                 let mut from = 0;
                 while let Some(at) = find_word(chars, w, from) {
                     let end = at + w.len();
-                    let negated = chars[at.saturating_sub(NEGATION_REACH)..at]
-                        .iter()
-                        .any(|c| NOT_WANTED.contains(c));
-                    if !negated && !inside(at, end) {
+                    if !negated(at) && !inside(at, end) {
                         return Some(w.iter().collect::<String>());
                     }
                     from = at + 1;
@@ -109,7 +102,10 @@ mod tests {
     fn described(text: &str) -> Vec<(String, String)> {
         let lex = MajorsByWork::load(&majors());
         let names = majors();
-        lex.described(&chars(text), |_, _| false)
+        let chars = chars(text);
+        // The caller's negation, as simple as a test needs.
+        let negated = |at: usize| chars[..at].contains(&'不');
+        lex.described(&chars, |_, _| false, negated)
             .into_iter()
             .map(|d| (names[d.major].clone(), d.said))
             .collect()
@@ -135,7 +131,7 @@ mod tests {
         assert!(described("不想写代码").is_empty());
         let lex = MajorsByWork::load(&majors());
         assert!(lex
-            .described(&chars("想写代码生成器"), |s, e| s >= 1 && e <= 7)
+            .described(&chars("想写代码生成器"), |s, e| s >= 1 && e <= 7, |_| false)
             .is_empty());
         assert!(lex.speaks_of_a_field(&chars("那个专业的导师")));
         assert!(!lex.speaks_of_a_field(&chars("北大的导师")));

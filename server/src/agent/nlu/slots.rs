@@ -425,7 +425,9 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
                 .iter()
                 .any(|t| t.start <= s && e <= t.end && t.end - t.start > e - s)
         };
-        match &by_work.described(&text.chars, inside)[..] {
+        // Not wished for ("不想写代码", "别给我那种天天写代码的").
+        let negated = |at: usize| negation::negator_before(text, lex, at).is_some();
+        match &by_work.described(&text.chars, inside, negated)[..] {
             [] => {}
             [one] => out.major = Some(Slot::One(lex.majors[one.major].clone())),
             several => {

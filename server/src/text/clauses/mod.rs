@@ -299,7 +299,7 @@ struct Connectives {
 }
 
 /// The keys of `clauses.txt` that are word lists, not links.
-const LISTS: [&str; 26] = [
+const LISTS: [&str; 27] = [
     "anaphor",
     "lead",
     "other",
@@ -318,6 +318,7 @@ const LISTS: [&str; 26] = [
     "beside_lead",
     "beside_mark",
     "subject",
+    "preposition",
     "not_theirs",
     "trait",
     "never",

@@ -94,25 +94,17 @@ impl Clause {
     /// "这个老师的学生").
     fn has_subject(&self) -> bool {
         let rest = skip_all(&self.text, "beside_lead");
-        let mut before = None;
-        for (i, c) in rest.char_indices().take(SUBJECT_WITHIN) {
+        for (i, _) in rest.char_indices().take(SUBJECT_WITHIN) {
             // "还在老板面前抢功": the advisor after a preposition is no subject.
-            if longest(&rest[i..], "subject").is_some() && !before.is_some_and(is_preposition) {
+            let after_preposition = list("preposition")
+                .iter()
+                .any(|p| rest[..i].ends_with(p.as_str()));
+            if longest(&rest[i..], "subject").is_some() && !after_preposition {
                 return true;
             }
-            before = Some(c);
         }
         longest(rest, "beside").is_some()
     }
-}
-
-/// Whether `c` puts the person after it in a place or a role other than the
-/// subject ("在老板面前", "跟导师说").
-fn is_preposition(c: char) -> bool {
-    matches!(
-        c,
-        '在' | '跟' | '和' | '向' | '给' | '对' | '替' | '帮' | '找' | '把'
-    )
 }
 
 /// For each clause of `clauses` (a message cut by this module), whether it

@@ -33,6 +33,7 @@ fn a_major_described_by_its_work_is_that_major() {
         // Not wanted; or neither a school nor a field beside it (the
         // direction of a form that may have its major already).
         ("浙大，不想写代码", &[School("浙江大学"), Rej(&["工程型"])]),
+        ("北大，不太想当老师的那种专业", &[School("北京大学")]),
         ("以后想当律师", &[]),
         // A job in the family is no field of the student's.
         ("我爸是医生，想考北大", &[School("北京大学")]),
