@@ -56,6 +56,9 @@ pub struct Clause {
     pub refutes: bool,
     /// It tells that something never happened ("他一次都没让我干过").
     pub never: bool,
+    /// Someone else tells the writer to do something ("我爸让我看管理科学与
+    /// 工程"): reported, yet what the student came to ask about.
+    pub directs_the_writer: bool,
 }
 
 /// A message cut into clauses, each with its owner.
@@ -75,6 +78,18 @@ impl Reading {
     /// Someone else's words, the student's own left out.
     pub fn reported_text(&self) -> String {
         self.join(true)
+    }
+
+    /// The student's own words and what someone else told them to do
+    /// ("我爸说的北方交大，他让我看管理科学与工程"): what the student asks
+    /// about, for the form.
+    pub fn wished_text(&self) -> String {
+        self.clauses
+            .iter()
+            .filter(|c| !c.reported || c.directs_the_writer)
+            .map(|c| c.chars.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("，")
     }
 
     /// The clauses, in order.
@@ -135,15 +150,19 @@ impl SpeechActs {
                 now: c.now(),
                 refutes: c.refutes(),
                 never: c.never(),
+                directs_the_writer: false,
             })
             .collect();
         // Whose words: a reporter at the start hands the clause over, and a
         // clause that ends at the reporting verb hands over the next one.
         let mut hand_over = false;
         for cl in clauses.iter_mut() {
-            let (reported, ends_at_verb) = self.reporter_at_start(&cl.chars);
+            let verb = self.reporter_at_start(&cl.chars);
+            let reported = verb.is_some();
+            let ends_at_verb = verb.is_some_and(|v| v.ends_clause);
             let hearsay = self.hearsay.within_unless_after(&cl.chars, &self.listener);
             cl.reported = reported || hand_over || hearsay || heard_from(&cl.chars);
+            cl.directs_the_writer = !hearsay && verb.is_some_and(|v| v.directs);
             hand_over = reported && ends_at_verb;
         }
         let hesitates = clauses
@@ -152,9 +171,9 @@ impl SpeechActs {
         Reading { clauses, hesitates }
     }
 
-    /// Whether `clause` starts with someone else saying, thinking or
-    /// wanting something; and whether it ends right at that verb.
-    fn reporter_at_start(&self, clause: &[char]) -> (bool, bool) {
+    /// The verb, when `clause` starts with someone else saying, thinking or
+    /// wanting something.
+    fn reporter_at_start(&self, clause: &[char]) -> Option<ReportVerb> {
         let mut p = 0;
         while let Some(len) = self.connective.prefix(&clause[p..]) {
             p += len;
@@ -168,14 +187,12 @@ impl SpeechActs {
                 .prefix(&clause[p..])
                 .and_then(|lead| starts(p + lead).map(|len| p + lead + len)),
         };
-        let Some(mut q) = at else {
-            return (false, false);
-        };
+        let mut q = at?;
         // "学长想咨询一下…": a title opening the clause, with no 我 before
         // it, and words said to them: whom the student speaks to.
         if let Some(len) = self.addressee.prefix(&clause[p..]) {
             if self.address.prefix(&clause[p + len..]).is_some() {
-                return (false, false);
+                return None;
             }
         }
         // Adverbs and objects between the person and the verb ("也", "跟我").
@@ -191,13 +208,24 @@ impl SpeechActs {
         // "他报销特别拖", "他要求太多": a word that opens with a verb of
         // saying or wanting is the person's doing, not their words.
         if self.not_report_verb.prefix(&clause[q..]).is_some() {
-            return (false, false);
+            return None;
         }
-        match self.report_verb.prefix(&clause[q..]) {
-            Some(len) => (true, q + len == clause.len()),
-            None => (false, false),
-        }
+        let len = self.report_verb.prefix(&clause[q..])?;
+        Some(ReportVerb {
+            ends_clause: q + len == clause.len(),
+            directs: self.directive.prefix(&clause[q..]).is_some()
+                && self.not_directive.prefix(&clause[q..]).is_none(),
+        })
     }
+}
+
+/// The verb that hands a clause to someone else.
+#[derive(Clone, Copy)]
+struct ReportVerb {
+    /// The clause ends right at it ("朋友说："): the next clause is theirs too.
+    ends_clause: bool,
+    /// It tells the writer to do something ("让我", "叫我", `directive`).
+    directs: bool,
 }
 
 /// "听其他组的人说…", "据师姐说…", "听学长讲": heard from someone, whoever
@@ -251,6 +279,12 @@ mod tests {
         assert!(!lex.read("但他报销特别拖").has_reported());
         assert!(!lex.read("他要求太多").has_reported());
         assert!(lex.read("他要我们周末来").has_reported());
+        // Someone telling the student what to do: reported, and wished.
+        let r = lex.read("北方交大，他让我看管理科学与工程");
+        assert_eq!(r.own_text(), "北方交大");
+        assert_eq!(r.wished_text(), "北方交大，他让我看管理科学与工程");
+        assert!(!lex.read("他要我们周末来").clauses()[0].directs_the_writer);
+        assert!(!lex.read("听说导师让我们周末来").clauses()[0].directs_the_writer);
         // Rumours passed round a group report too.
         assert!(lex.read("考研群里传他PUA学生").has_reported());
     }

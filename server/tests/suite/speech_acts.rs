@@ -596,6 +596,18 @@ async fn a_place_someone_else_named_is_asked_about_when_the_student_points_back_
         .await;
     assert_eq!(r.form.school, None, "{}", r.voice_response);
     assert_eq!(r.form.major.as_deref(), Some("临床医学"));
+    // What someone told the student to look at is what they ask about.
+    let mut s = Student::new(&app);
+    let r = s
+        .say("我爸说的北方交大，现在叫北京交通大学，他让我看管理科学与工程")
+        .await;
+    assert_eq!(r.form.school.as_deref(), Some("北京交通大学"));
+    assert_eq!(
+        r.form.major.as_deref(),
+        Some("管理科学与工程"),
+        "{}",
+        r.voice_response
+    );
 }
 
 #[tokio::test]

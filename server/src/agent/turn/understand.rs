@@ -44,9 +44,11 @@ impl Deps<'_> {
     pub(super) async fn run(&self, t: &mut Turn<'_>) -> Decided {
         t.understood.known = t.known_names(self.site, self.lexicons).await;
         let whole = nlu::analyze(&t.input.text, self.lexicons, &t.understood.known);
+        // The student's own words, and what someone told them to do ("我爸
+        // 让我看管理科学与工程"): that is what they came to ask about.
         let own = t.understood.reading.has_reported().then(|| {
             nlu::analyze(
-                &t.understood.reading.own_text(),
+                &t.understood.reading.wished_text(),
                 self.lexicons,
                 &t.understood.known,
             )
