@@ -89,8 +89,10 @@ fn strip_noise(mut s: &str, noise: &[&str]) -> String {
 }
 
 /// The other names of the catalog's entries, by canonical name: in English
-/// and the Latin abbreviations (`server/lexicons/catalog_english.txt`), and
-/// the schools' former names (`server/lexicons/catalog_former.txt`).
+/// and the Latin abbreviations (`server/lexicons/catalog_english.txt`), the
+/// schools' former names (`server/lexicons/catalog_former.txt`), and the
+/// majors' names in Taiwan, Hong Kong and Macau
+/// (`server/lexicons/catalog_regional.txt`).
 fn other_names() -> &'static HashMap<String, Vec<String>> {
     static NAMES: std::sync::OnceLock<HashMap<String, Vec<String>>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
@@ -103,6 +105,10 @@ fn other_names() -> &'static HashMap<String, Vec<String>> {
             (
                 "catalog_former.txt",
                 include_str!("../../lexicons/catalog_former.txt"),
+            ),
+            (
+                "catalog_regional.txt",
+                include_str!("../../lexicons/catalog_regional.txt"),
             ),
         ] {
             for e in crate::text::lexfile::parse(file, text) {
