@@ -172,7 +172,8 @@ impl Agent {
                 .map(|m| (m.name.clone(), m.aliases.clone()))
                 .collect(),
         );
-        let lexicons = Arc::new(Lexicons::new(&schools, &majors));
+        let cities = catalog.schools().iter().map(|s| s.city.clone()).collect();
+        let lexicons = Arc::new(Lexicons::new(&schools, &majors).with_cities(cities));
         let templates = Arc::new(replies::replies());
         let names = Arc::new(SpokenNames::load());
         let embedded = EmbeddedPlanner::new(

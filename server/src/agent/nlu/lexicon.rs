@@ -232,6 +232,9 @@ pub(crate) struct Lists {
     pub advisors_link: WordList,
     pub advisor_noun: WordList,
     pub hesitation: WordList,
+    pub restatement: WordList,
+    pub city_lead: WordList,
+    pub city_follow: WordList,
     pub function: WordList,
 }
 
@@ -281,6 +284,9 @@ impl Lists {
             "advisors_link" => &mut self.advisors_link,
             "advisor_noun" => &mut self.advisor_noun,
             "hesitation" => &mut self.hesitation,
+            "restatement" => &mut self.restatement,
+            "city_lead" => &mut self.city_lead,
+            "city_follow" => &mut self.city_follow,
             "function" => &mut self.function,
             _ => return None,
         })
@@ -293,6 +299,12 @@ pub struct Lexicons {
     pub(crate) trie: Trie<Tag>,
     pub(crate) fillers: Trie<Filler>,
     pub(crate) schools: Vec<String>,
+    /// Every name of each school (canonical and aliases), by index.
+    pub(crate) school_names: Vec<(Vec<char>, usize)>,
+    /// The city of each school, by index (empty when not known), and the
+    /// cities, longest first (`cities`, `Lexicons::with_cities`).
+    pub(crate) school_cities: Vec<String>,
+    pub(crate) city_list: Vec<String>,
     pub(crate) majors: Vec<String>,
     /// Every name of each major (canonical and aliases), by index, for
     /// reading a shortened one (`patterns`: 应统 for 应用统计).
@@ -351,6 +363,9 @@ impl Lexicons {
             trie: Trie::new(),
             fillers: Trie::new(),
             schools: schools.iter().map(|s| s.canonical.clone()).collect(),
+            school_names: Vec::new(),
+            school_cities: vec![String::new(); schools.len()],
+            city_list: Vec::new(),
             majors: majors.iter().map(|m| m.canonical.clone()).collect(),
             major_names: Vec::new(),
             directions: Vec::new(),
@@ -369,6 +384,7 @@ impl Lexicons {
         for (i, s) in schools.iter().enumerate() {
             for name in std::iter::once(&s.canonical).chain(&s.aliases) {
                 lex.trie.insert(&chars(name), Tag::School(i));
+                lex.school_names.push((chars(name), i));
                 lex.sound.insert_in(name, Tag::School(i), SCHOOL_SOUNDS);
             }
         }
@@ -387,6 +403,44 @@ impl Lexicons {
         lex.load_references();
         lex.load_fillers();
         lex
+    }
+
+    /// With the city of each school (in the order of the schools it was
+    /// built with; `cities`).
+    pub fn with_cities(mut self, cities: Vec<String>) -> Lexicons {
+        let mut list: Vec<String> = cities.iter().filter(|c| !c.is_empty()).cloned().collect();
+        list.sort_by_key(|c| std::cmp::Reverse(c.chars().count()));
+        list.dedup();
+        self.city_list = list;
+        self.school_cities = cities;
+        self.school_cities.resize(self.schools.len(), String::new());
+        self
+    }
+
+    /// The catalog's cities, longest first.
+    pub(crate) fn cities(&self) -> &[String] {
+        &self.city_list
+    }
+
+    /// The city of the school named `school` (canonical), when known.
+    pub(crate) fn city_of(&self, school: &str) -> Option<&str> {
+        let i = self.schools.iter().position(|s| s == school)?;
+        Some(self.school_cities[i].as_str()).filter(|c| !c.is_empty())
+    }
+
+    /// The schools of `city` with a name as long as `said` and ending in
+    /// the same character (浙大 → 交大 in 上海): what a short name misheard
+    /// may have been, in catalog order.
+    pub(crate) fn schools_sounding_alike(&self, said: &str, city: &str) -> Vec<String> {
+        let said = chars(said);
+        let mut out: Vec<String> = Vec::new();
+        for (name, i) in &self.school_names {
+            let alike = name.len() == said.len() && name.last() == said.last() && *name != said;
+            if alike && self.school_cities[*i] == city && !out.contains(&self.schools[*i]) {
+                out.push(self.schools[*i].clone());
+            }
+        }
+        out
     }
 
     /// Canonical research directions known from the lexicon (for chips/validation).

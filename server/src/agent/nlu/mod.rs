@@ -30,6 +30,7 @@
 //! → coverage.
 
 mod acts;
+mod cities;
 mod correction;
 mod coverage;
 pub mod enrollment;

@@ -142,6 +142,25 @@ fn same_one_said_short(said: &mut [Slot], kept: &mut Vec<Slot>, spans: &mut Vec<
     }
 }
 
+/// Of two or more values of one kind, the last one that opens a clause
+/// after a restatement ("中大那个土木，就是重庆大学"): the student said it
+/// again, in full, after a short name or one misheard.
+fn restated(text: &Text, lex: &Lexicons, kept: &[Slot], spans: &[(usize, usize)]) -> Option<Slot> {
+    if kept.len() < 2 || kept.len() != spans.len() {
+        return None;
+    }
+    kept.iter()
+        .zip(spans)
+        .rev()
+        .find(|(slot, &(start, _))| {
+            let (cs, _) = text.clause(start);
+            cs < start
+                && matches!(slot, Slot::One(_))
+                && lex.lists.restatement.has(&text.chars[cs..start])
+        })
+        .map(|(slot, _)| slot.clone())
+}
+
 /// Whether `end` (where one name stops) meets `start` (where another
 /// begins), directly or across 的 ("北大的计算机", "南京大学软件工程").
 fn meets(text: &Text, end: usize, start: usize) -> bool {
@@ -329,6 +348,11 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             _ => continue,
         };
         let slot = slot_for(text, t.start, t.end, &cands, names);
+        let slot = if which == 0 {
+            super::cities::qualify(text, lex, t.start, t.end, slot)
+        } else {
+            slot
+        };
         if neg[i] {
             if let Slot::One(name) = slot {
                 out.rejected.push((t.start, name));
@@ -375,6 +399,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
     let side_by_side = school_spans.windows(2).any(|w| text.joined(w[0].1, w[1].0));
     out.school = named_again(&said[0])
         .or_else(|| either(&kept[0], alternatives || (!prefer_last && side_by_side)))
+        .or_else(|| restated(text, lex, &kept[0], &school_spans))
         .or_else(|| {
             (!prefer_last)
                 .then(|| {
@@ -392,6 +417,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
         .or_else(|| pick(&kept[0]));
     out.major = named_again(&said[1])
         .or_else(|| either(&kept[1], alternatives))
+        .or_else(|| restated(text, lex, &kept[1], &major_spans))
         .or_else(|| {
             (!prefer_last)
                 .then(|| {

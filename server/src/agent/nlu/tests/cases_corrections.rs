@@ -35,3 +35,26 @@ fn the_school_before_a_correction_is_not_heard_again_as_another() {
         &[School("华东师范大学"), Major("软件工程"), Corr],
     )]);
 }
+
+#[test]
+fn a_name_said_again_in_full_after_a_short_one_is_the_one_meant() {
+    run(&[
+        // A short name misheard (华科 as 华工), then the full name.
+        (
+            "想问一下，华工那个机械，就是华中科技大学",
+            &[School("华中科技大学"), Major("机械工程")],
+        ),
+        (
+            "北航的，也就是北京航空航天大学，计算机",
+            &[School("北京航空航天大学"), Major("计算机科学与技术")],
+        ),
+        // Two schools offered side by side stay two.
+        (
+            "北大或者清华，就是计算机",
+            &[
+                SchoolEither(&["北京大学", "清华大学"]),
+                Major("计算机科学与技术"),
+            ],
+        ),
+    ]);
+}

@@ -59,6 +59,37 @@ pub(crate) fn majors() -> Vec<NameSet> {
     ]
 }
 
+/// The city of each of [`schools`], in order.
+pub(crate) fn cities() -> Vec<String> {
+    [
+        "北京",
+        "北京",
+        "上海",
+        "西安",
+        "北京",
+        "成都",
+        "杭州",
+        "上海",
+        "成都",
+        "西安",
+        "上海",
+        "武汉",
+        "广州",
+        "南京",
+        "合肥",
+        "哈尔滨",
+        "北京",
+        "北京",
+        "北京",
+        "武汉",
+        "武汉",
+        "广州",
+        "大连",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// Advisor names "on the page".
 pub(crate) fn names() -> Vec<String> {
     ["张三", "李四", "王五", "欧阳明", "赵六"]
@@ -70,5 +101,5 @@ pub(crate) fn names() -> Vec<String> {
 /// The shared test lexicons (built once).
 pub(crate) fn lexicons() -> &'static Lexicons {
     static LEX: OnceLock<Lexicons> = OnceLock::new();
-    LEX.get_or_init(|| Lexicons::new(&schools(), &majors()))
+    LEX.get_or_init(|| Lexicons::new(&schools(), &majors()).with_cities(cities()))
 }
