@@ -83,6 +83,46 @@ pub(super) fn qualify(text: &Text, lex: &Lexicons, start: usize, end: usize, slo
     }
 }
 
+impl Lexicons {
+    /// With the city of each school (in the order of the schools it was
+    /// built with; `cities`).
+    pub fn with_cities(mut self, cities: Vec<String>) -> Lexicons {
+        let mut list: Vec<String> = cities.iter().filter(|c| !c.is_empty()).cloned().collect();
+        list.sort_by_key(|c| std::cmp::Reverse(c.chars().count()));
+        list.dedup();
+        self.city_list = list;
+        self.school_cities = cities;
+        self.school_cities.resize(self.schools.len(), String::new());
+        self
+    }
+
+    /// The catalog's cities, longest first.
+    pub(crate) fn cities(&self) -> &[String] {
+        &self.city_list
+    }
+
+    /// The city of the school named `school` (canonical), when known.
+    pub(crate) fn city_of(&self, school: &str) -> Option<&str> {
+        let i = self.schools.iter().position(|s| s == school)?;
+        Some(self.school_cities[i].as_str()).filter(|c| !c.is_empty())
+    }
+
+    /// The schools of `city` with a name as long as `said` and ending in
+    /// the same character (浙大 → 交大 in 上海): what a short name misheard
+    /// may have been, in catalog order.
+    pub(crate) fn schools_sounding_alike(&self, said: &str, city: &str) -> Vec<String> {
+        let said = chars(said);
+        let mut out: Vec<String> = Vec::new();
+        for (name, i) in &self.school_names {
+            let alike = name.len() == said.len() && name.last() == said.last() && *name != said;
+            if alike && self.school_cities[*i] == city && !out.contains(&self.schools[*i]) {
+                out.push(self.schools[*i].clone());
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::fixture;
