@@ -140,6 +140,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-32",
         include_str!("../../evals/dev/asr-requests-32.jsonl"),
     ),
+    (
+        "asr-requests-33",
+        include_str!("../../evals/dev/asr-requests-33.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (
