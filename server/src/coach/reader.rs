@@ -167,10 +167,12 @@ impl Reader {
             last_reported = clause.reported;
             // A judgement with no topic continues its own sentence only
             // ("补助每月四千。不好的地方：老师太忙了" is not the funding),
-            // unless that sentence only named the topic ("补助？不存在的").
+            // unless that sentence only named the topic ("补助？不存在的"), or
+            // was someone else's that the student answers ("…特别凶。但我觉得还好").
+            let answers = last_reported_just && !clause.reported && clause.link == Link::Contrast;
             if clause.sentence != sentence {
                 sentence = clause.sentence;
-                if !std::mem::take(&mut introduced) {
+                if !std::mem::take(&mut introduced) && !answers {
                     carry = None;
                 }
             }

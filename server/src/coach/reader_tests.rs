@@ -175,6 +175,7 @@ fn the_student_rejecting_what_was_reported_negates_it() {
     );
     // The student's own judgement still wins.
     assert_eq!(s("师兄说很凶，但我觉得还好"), [None, None, Some(3), None]);
+    assert_eq!(s("师兄说很凶。但我觉得还好"), [None, None, Some(3), None]);
 }
 
 #[test]

@@ -161,7 +161,10 @@ impl SpeechActs {
             let reported = verb.is_some();
             let ends_at_verb = verb.is_some_and(|v| v.ends_clause);
             let hearsay = self.hearsay.within_unless_after(&cl.chars, &self.listener);
-            cl.reported = reported || hand_over || hearsay || heard_from(&cl.chars);
+            // "面试的时候听别的考生说…": heard, after when.
+            let after_connectives = self.skip_connectives(&cl.chars);
+            let heard = heard_from(&cl.chars[after_connectives..]);
+            cl.reported = reported || hand_over || hearsay || heard;
             cl.directs_the_writer = !hearsay && verb.is_some_and(|v| v.directs);
             hand_over = reported && ends_at_verb;
         }
@@ -174,10 +177,7 @@ impl SpeechActs {
     /// The verb, when `clause` starts with someone else saying, thinking or
     /// wanting something.
     fn reporter_at_start(&self, clause: &[char]) -> Option<ReportVerb> {
-        let mut p = 0;
-        while let Some(len) = self.connective.prefix(&clause[p..]) {
-            p += len;
-        }
+        let p = self.skip_connectives(clause);
         // "我有个朋友", "我妈妈": the lead is optional, the reporter is not.
         let starts = |q: usize| self.reporter.prefix(&clause[q..]);
         let at = match starts(p) {
@@ -216,6 +216,17 @@ impl SpeechActs {
             directs: self.directive.prefix(&clause[q..]).is_some()
                 && self.not_directive.prefix(&clause[q..]).is_none(),
         })
+    }
+}
+
+impl SpeechActs {
+    /// Where `clause` starts past its opening connectives ("但是", "面试的时候").
+    fn skip_connectives(&self, clause: &[char]) -> usize {
+        let mut p = 0;
+        while let Some(len) = self.connective.prefix(&clause[p..]) {
+            p += len;
+        }
+        p
     }
 }
 
@@ -285,6 +296,10 @@ mod tests {
         assert_eq!(r.wished_text(), "北方交大，他让我看管理科学与工程");
         assert!(!lex.read("他要我们周末来").clauses()[0].directs_the_writer);
         assert!(!lex.read("听说导师让我们周末来").clauses()[0].directs_the_writer);
+        // Heard from someone, after when ("面试的时候听…说").
+        assert!(lex
+            .read("面试的时候听别的考生说这老师很push")
+            .has_reported());
         // Rumours passed round a group report too.
         assert!(lex.read("考研群里传他PUA学生").has_reported());
     }

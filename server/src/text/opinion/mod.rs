@@ -556,4 +556,11 @@ mod tests {
         let chars: Vec<char> = "我还没进组".chars().collect();
         assert!(read(&topics(), &chars, Some(T::Money), false).is_empty());
     }
+
+    #[test]
+    fn good_right_before_criticism_is_very() {
+        assert_eq!(v("延毕了好累"), -1);
+        assert_eq!(v("延毕好难"), -1);
+        assert_eq!(v("延毕还好"), 0);
+    }
 }

@@ -51,6 +51,9 @@ pub enum Word {
     /// demand ("要求很严"), or after a topic whose demands are rigor
     /// ("学术上很严格"), it says how much is demanded.
     Strict,
+    /// Praise that, right before criticism, is the adverb "very" ("好累",
+    /// "好难", "好慌"): a weak intensifier there, no praise.
+    WeakBeforeCriticism,
 }
 
 /// Every negator of the judgement words (`negator`, `.strong`, `.hedged`),
@@ -103,6 +106,7 @@ impl Word {
             "requires" => Word::Requires,
             "strict" => Word::Strict,
             "strong.after" => Word::After,
+            "weak.before_criticism" => Word::WeakBeforeCriticism,
             _ => return None,
         })
     }
@@ -406,6 +410,24 @@ pub(super) fn tokenize<A: Copy + Eq>(topics: &Topics<A>, chars: &[char]) -> Vec<
             while tokens.get(k).is_some_and(|n| n.start < end) {
                 k += 1;
             }
+            continue;
+        }
+        // "好累", "好慌": 好 right before criticism is "very", not praise.
+        let criticism_next = tokens.get(k + 1).is_some_and(|n| {
+            n.start == t.end
+                && n.words
+                    .iter()
+                    .any(|w| matches!(w, Word::Negative | Word::Bottom | Word::Bad))
+        });
+        if t.has(Word::WeakBeforeCriticism) && criticism_next {
+            out.push(Token {
+                start: t.start,
+                end: t.end,
+                words: vec![Word::Weak],
+                topic: None,
+                weak: false,
+            });
+            k += 1;
             continue;
         }
         out.push(t.clone());
