@@ -783,28 +783,9 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // who left or changed advisors, former postdocs, parents, rumours
         // from interviews); drafting by voice before lights-out, on a bike
         // or in a queue. Measured once at 678955a: 61.0, 86.2, 85.1 and
-        // 100 % exact (edits 100 %). Misses not read.
-        (
-            "blind/coach-scores-venting-18.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-18.jsonl"),
-            60.5,
-            79.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-18.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-18.jsonl"),
-            86.0,
-            96.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-18.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-18.jsonl"),
-            85.0,
-            93.5,
-            99.5,
-        ),
+        // 100 % exact (edits 100 %). Venting, forum and hearsay were read
+        // on 2026-12-01 after the -19 round was measured (now in dev/);
+        // drafting-18 has no misses.
         (
             "blind/coach-scores-drafting-18.jsonl",
             include_str!("../../evals/blind/coach-scores-drafting-18.jsonl"),
@@ -1002,6 +983,26 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-hearsay-17.jsonl"),
             84.5,
             94.5,
+        ),
+        // The -18 round's venting, forum and hearsay, blind at first
+        // contact (61.0, 86.2 and 85.1 % exact at 678955a), read since.
+        (
+            "dev/coach-scores-venting-18.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-18.jsonl"),
+            77.5,
+            88.5,
+        ),
+        (
+            "dev/coach-scores-forum-18.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-18.jsonl"),
+            88.0,
+            96.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-18.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-18.jsonl"),
+            87.5,
+            95.0,
         ),
         // Written by the developer for the families (demands,
         // before/now, double negation, rejected hearsay, 有的…有的…,
