@@ -56,6 +56,8 @@ pub struct CoachLexicon {
     pub edit_like: Vec<String>,
     pub edit_too: Vec<String>,
     pub edit_filler: Vec<String>,
+    pub edit_rest: Vec<String>,
+    pub edit_mistake: Vec<String>,
     /// After a dimension's name, that its score stays (`edit.keep`: 不变),
     /// or goes back to the draft's, said alone too (`edit.back`: 原来的).
     pub edit_keep: Vec<String>,
@@ -110,6 +112,8 @@ impl CoachLexicon {
                 "edit.like" => lex.edit_like = terms,
                 "edit.too" => lex.edit_too = terms,
                 "edit.filler" => lex.edit_filler = terms,
+                "edit.rest" => lex.edit_rest = terms,
+                "edit.mistake" => lex.edit_mistake = terms,
                 "edit.keep" => lex.edit_keep = terms,
                 "edit.back" => lex.edit_back = terms,
                 "overall" => lex.overall = terms,

@@ -3,7 +3,10 @@
 //! "学术五颗星", "前途满分", "关系及格就行". The numbers are read by
 //! `text::numbers`; this module binds each to the dimension named before it
 //! (else the one named in an earlier clause, else the one the coach just
-//! asked about), or to all four after 都 / 全部.
+//! asked about), or to all four after 都 / 全部 — to the names listed just
+//! before 都 ("学术和前途 都给个三"), or to those the message has not named
+//! after 其他 ("学术别动 其他都给四"). Relative moves ("高一分") are read in
+//! `moves`.
 //!
 //! A student corrects themselves as they go: a clause that takes back what
 //! came before ("前途改成5——等等，说错了，我想改的是学术，学术5") takes
@@ -12,15 +15,18 @@
 //! time: the later counts, unless it is said to be on top ("再加一分").
 //! A clause that says the one before was not meant ("关系最低分……开玩笑的")
 //! takes its edits back whether or not new ones follow: a joke is not a
-//! move, and what follows it is read on its own.
+//! move, and what follows it is read on its own. A clause that calls its own
+//! move a mistake ("刚才改成两分改错了") makes none.
 //!
 //! Going back across turns ("钱改成两分" … "算了，钱还是改回去吧", "前面那个
 //! 改动不要了", "还是按你原来的吧") restores the score the coach proposed,
 //! of the dimension named, else of all four: what was not changed in this
 //! message was changed before it.
 
+mod moves;
 mod words;
 
+use self::moves::relative;
 pub use self::words::Words;
 use super::dimension::{Dimension, Scores};
 use crate::text::clauses;
@@ -73,31 +79,6 @@ impl Edit {
     }
 }
 
-/// Words that move a score up or down: "高一分", "加一颗星", "多给一颗星",
-/// "上调一档", "+1".
-const UP: [&[char]; 8] = [
-    &['上', '调'],
-    &['高'],
-    &['加'],
-    &['提'],
-    &['升'],
-    &['多'],
-    &['涨'],
-    &['+'],
-];
-const DOWN: [&[char]; 8] = [
-    &['下', '调'],
-    &['低'],
-    &['减'],
-    &['降'],
-    &['扣'],
-    &['少'],
-    &['掉'],
-    &['-'],
-];
-/// A verb between the direction and the amount: "多给一颗星", "扣掉一分",
-/// "加上一分", "少打一星".
-const SHIFT_VERBS: [char; 4] = ['给', '打', '掉', '上'];
 /// Verbs a bare number may follow ("改成3", "给个4", "来个5", "降到2"),
 /// and whether the verb needs a link (成 / 为 / 到 / 个) before the number.
 const SET_VERBS: [(&[char], bool); 20] = [
@@ -127,7 +108,7 @@ const SET_VERBS: [(&[char], bool); 20] = [
 const LINKS: [&[char]; 3] = [&['成'], &['为'], &['到']];
 const MEASURES: [&[char]; 2] = [&['一', '个'], &['个']];
 /// Particles a bare number may end on ("改成3吧", "给个4就行").
-const AFTER_BARE: &str = "吧了啊呀哈嘛呗哦吗就左得算";
+const AFTER_BARE: &str = "吧了啊呀哈嘛呗哦吗就左得算嗯呃额唔";
 
 /// A score that is its clause's whole say ("3吧", "还是2吧", "那就四分"):
 /// (where the number starts, its value). Lead words of `settle` before it,
@@ -150,67 +131,13 @@ fn score_alone(chars: &[char], settle: &WordList, after_colon: bool) -> Option<(
 /// Whether the number that ends before `chars[at]` stands alone: the text
 /// ends, or punctuation or a particle follows ("改成3，", "给个4吧").
 /// Not a range, a decimal or a fraction ("3-4千", "3.5", "3/4").
-fn bare(chars: &[char], at: usize) -> bool {
+pub(super) fn bare(chars: &[char], at: usize) -> bool {
     let range = "-~～–—./".contains(chars.get(at).copied().unwrap_or(' '))
         && chars.get(at + 1).is_some_and(|c| c.is_ascii_digit());
     !range
         && chars
             .get(at)
             .is_none_or(|c| !c.is_alphanumeric() || AFTER_BARE.contains(*c))
-}
-
-/// The direction word at `chars[i..]`: (sign, its length).
-fn direction(chars: &[char], i: usize) -> Option<(i8, usize)> {
-    let rest = &chars[i..];
-    if let Some(w) = UP.iter().find(|w| rest.starts_with(w)) {
-        return Some((1, w.len()));
-    }
-    DOWN.iter()
-        .find(|w| rest.starts_with(w))
-        .map(|w| (-1, w.len()))
-}
-
-/// A relative change at `chars[i..]`: "高一分", "打低一点", "再高点",
-/// "降两分", "加一颗星", "加颗星", "少一星", "多给一颗星", "降一档",
-/// "+1" → (points, length).
-fn relative(chars: &[char], i: usize) -> Option<(i8, usize)> {
-    let (sign, len) = direction(chars, i)?;
-    let symbol = matches!(chars[i], '+' | '-');
-    // "3-4分" is a range, not minus four.
-    if symbol && i > 0 && chars[i - 1].is_ascii_digit() {
-        return None;
-    }
-    let mut j = i + len;
-    if !symbol && chars.get(j).is_some_and(|c| SHIFT_VERBS.contains(c)) {
-        j += 1;
-    }
-    let mut points: i8 = 1;
-    let mut counted = false;
-    if let Some((n, l)) = chars.get(j).and_then(|_| parse_number(chars, j)) {
-        if (1..=4).contains(&n) {
-            points = n as i8;
-            j += l;
-            counted = true;
-        }
-    }
-    if symbol {
-        // "+1", "-1分": a sign and a digit.
-        let unit = usize::from(matches!(chars.get(j), Some('分' | '星' | '档')));
-        return (counted && chars[i + 1].is_ascii_digit() && bare(chars, j + unit))
-            .then(|| (sign * points, j + unit - i));
-    }
-    // "一颗星", "颗星", "个星", "一个档".
-    let measure = matches!(chars.get(j), Some('颗' | '个'));
-    if measure {
-        j += 1;
-    }
-    match chars.get(j) {
-        Some('分' | '级') if counted || measure => Some((sign * points, j + 1 - i)),
-        // "加星", "降档": one star, one step.
-        Some('星' | '档') => Some((sign * points, j + 1 - i)),
-        Some('点' | '些') if !measure => Some((sign * points, j + 1 - i)),
-        _ => None,
-    }
 }
 
 /// A number after a verb of setting at `chars[p..]`: "改成3", "给个4",
@@ -267,6 +194,9 @@ pub fn parse(
     // Whether the clause before was a dimension's name before a colon
     // ("学术水平：5", a line of scores).
     let mut named_before_colon = false;
+    // The dimensions named so far, and those a clause before only listed
+    // ("学术和前途 都给个三": 都 is for them).
+    let (mut named_so_far, mut listed_before) = (Vec::new(), Vec::new());
     for clause in clauses::split_at_connectives(&folded) {
         let after_colon = std::mem::take(&mut named_before_colon);
         if clause.before_colon {
@@ -279,9 +209,15 @@ pub fn parse(
         if clause.link == clauses::Link::Revision {
             revised = Some((last_clause, !clause.takes_back));
         }
+        // "刚才改成两分改错了": the move it names is the one taken back.
+        let ends = clause.text.trim_end_matches(|c| AFTER_BARE.contains(c));
+        if words.mistake.iter().any(|w| ends.ends_with(w.as_str())) {
+            continue;
+        }
         let before = out.len();
         let chars = clause.chars();
         let spans = dims.spans(&chars);
+        named_so_far.extend(spans.iter().map(|(_, _, d)| *d));
         // "前途不变", "钱还是原来那样", "人那块改成二…算了，还是原来的吧":
         // the score named, or talked about, stays: its edits so far are
         // taken back.
@@ -362,6 +298,17 @@ pub fn parse(
                 v
             })
             .filter(|v| v.len() >= 2)
+            .or_else(|| {
+                let a = all_at.filter(|&a| spans.iter().all(|(_, e, _)| *e > a))?;
+                // "其他都给四": the ones not named; else a list said before.
+                let rest = (0..a).any(|p| words.rest.prefix_at(&chars, p).is_some());
+                let left = Dimension::ALL.iter().filter(|d| !named_so_far.contains(*d));
+                Some(if rest {
+                    left.copied().collect()
+                } else {
+                    listed_before.clone()
+                })
+            })
             .unwrap_or_default();
         // The advisor as a whole named in the clause ("总评：★★★★☆").
         let whole_at: Vec<usize> = (0..chars.len())
@@ -473,6 +420,12 @@ pub fn parse(
         if let Some((_, _, d)) = spans.last() {
             carry = Some(*d);
         }
+        listed_before = if out.len() == before && spans.len() >= 2 {
+            spans.iter().map(|(_, _, d)| *d).collect()
+        } else {
+            Vec::new()
+        };
+
         // "整体：3/5": a heading of the whole leaves no dimension to carry.
         if whole_at
             .last()

@@ -332,3 +332,26 @@ fn everyday_names_alike_again_and_back() {
         [3, 4, 4, 2]
     );
 }
+
+#[test]
+fn edits_said_with_pauses_fillers_and_the_rest() {
+    // A filler after a number, 也 before one.
+    assert_eq!(
+        edited([3, 3, 4, 3], "学术给五 经费给二 嗯 关系四 前途呃 也四吧"),
+        [5, 2, 4, 4]
+    );
+    // 都 after a pause is for the names listed before it.
+    assert_eq!(edited([3, 2, 4, 4], "学术和前途 都给个三"), [3, 2, 4, 3]);
+    // The others: the dimensions the message has not named.
+    assert_eq!(edited([5, 3, 3, 3], "学术别动 其他都给四"), [5, 4, 4, 4]);
+    assert_eq!(edited([5, 3, 3, 3], "其他都给四"), [4, 4, 4, 4]);
+    // A move named as the mistake is not made again.
+    assert_eq!(
+        edited_after(
+            [4, 3, 4, 3],
+            &["经费改成两分"],
+            "经费还是改回三分吧，刚才改成两分改错了"
+        ),
+        [4, 3, 4, 3]
+    );
+}

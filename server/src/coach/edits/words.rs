@@ -32,6 +32,12 @@ pub struct Words {
     pub(super) keep: WordList,
     pub(super) back: WordList,
     pub(super) filler: WordList,
+    /// The scores not named yet (`edit.rest`: 其他, 剩下的): before 都,
+    /// every dimension the message has not named ("学术别动 其他都给四").
+    pub(super) rest: WordList,
+    /// A clause that ends calling its move a mistake (`edit.mistake`: 改错
+    /// 了): that move is the one taken back, not made again.
+    pub(super) mistake: Vec<String>,
 }
 
 impl Words {
@@ -49,6 +55,8 @@ impl Words {
             keep: WordList::from_terms(&[lex.edit_keep.as_slice(), &lex.edit_back].concat()),
             back: WordList::from_terms(&lex.edit_back),
             filler: WordList::from_terms(&lex.edit_filler),
+            rest: WordList::from_terms(&lex.edit_rest),
+            mistake: lex.edit_mistake.clone(),
         }
     }
 
