@@ -72,24 +72,19 @@ impl Reading {
     /// The student's own words, someone else's clauses left out (joined by
     /// "，"): what the form is filled from.
     pub fn own_text(&self) -> String {
-        self.join(false)
+        self.join(|c| !c.reported)
     }
 
     /// Someone else's words, the student's own left out.
     pub fn reported_text(&self) -> String {
-        self.join(true)
+        self.join(|c| c.reported)
     }
 
     /// The student's own words and what someone else told them to do
     /// ("我爸说的北方交大，他让我看管理科学与工程"): what the student asks
     /// about, for the form.
     pub fn wished_text(&self) -> String {
-        self.clauses
-            .iter()
-            .filter(|c| !c.reported || c.directs_the_writer)
-            .map(|c| c.chars.iter().collect::<String>())
-            .collect::<Vec<_>>()
-            .join("，")
+        self.join(|c| !c.reported || c.directs_the_writer)
     }
 
     /// The clauses, in order.
@@ -102,10 +97,11 @@ impl Reading {
         self.clauses.iter().any(|c| c.reported)
     }
 
-    fn join(&self, reported: bool) -> String {
+    /// The clauses `keep` keeps, joined by "，".
+    fn join(&self, keep: impl Fn(&Clause) -> bool) -> String {
         self.clauses
             .iter()
-            .filter(|c| c.reported == reported)
+            .filter(|c| keep(c))
             .map(|c| c.chars.iter().collect::<String>())
             .collect::<Vec<_>>()
             .join("，")
@@ -157,12 +153,12 @@ impl SpeechActs {
         // clause that ends at the reporting verb hands over the next one.
         let mut hand_over = false;
         for cl in clauses.iter_mut() {
-            let verb = self.reporter_at_start(&cl.chars);
+            let after_connectives = self.skip_connectives(&cl.chars);
+            let verb = self.reporter_at_start(&cl.chars, after_connectives);
             let reported = verb.is_some();
             let ends_at_verb = verb.is_some_and(|v| v.ends_clause);
             let hearsay = self.hearsay.within_unless_after(&cl.chars, &self.listener);
             // "面试的时候听别的考生说…": heard, after when.
-            let after_connectives = self.skip_connectives(&cl.chars);
             let heard = heard_from(&cl.chars[after_connectives..]);
             cl.reported = reported || hand_over || hearsay || heard;
             cl.directs_the_writer = !hearsay && verb.is_some_and(|v| v.directs);
@@ -174,10 +170,9 @@ impl SpeechActs {
         Reading { clauses, hesitates }
     }
 
-    /// The verb, when `clause` starts with someone else saying, thinking or
-    /// wanting something.
-    fn reporter_at_start(&self, clause: &[char]) -> Option<ReportVerb> {
-        let p = self.skip_connectives(clause);
+    /// The verb, when `clause` starts (at `p`, past its connectives) with
+    /// someone else saying, thinking or wanting something.
+    fn reporter_at_start(&self, clause: &[char], p: usize) -> Option<ReportVerb> {
         // "我有个朋友", "我妈妈": the lead is optional, the reporter is not.
         let starts = |q: usize| self.reporter.prefix(&clause[q..]);
         let at = match starts(p) {
@@ -217,9 +212,7 @@ impl SpeechActs {
                 && self.not_directive.prefix(&clause[q..]).is_none(),
         })
     }
-}
 
-impl SpeechActs {
     /// Where `clause` starts past its opening connectives ("但是", "面试的时候").
     fn skip_connectives(&self, clause: &[char]) -> usize {
         let mut p = 0;

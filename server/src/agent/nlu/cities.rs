@@ -15,12 +15,12 @@
 use super::lexicon::Lexicons;
 use super::tokens::Text;
 use super::types::Slot;
-use crate::text::utterance::{chars, DE};
+use crate::text::utterance::{chars, WordList, DE};
 
 /// The city of the catalog said attached to the school name at
 /// `start..end` of `text`, if any.
-fn attached<'l>(text: &Text, lex: &'l Lexicons, start: usize, end: usize) -> Option<&'l str> {
-    let cities = lex.cities();
+fn attached(text: &Text, lex: &Lexicons, start: usize, end: usize) -> Option<String> {
+    let cities = &lex.city_words;
     // Before: "上海的交大", "合肥科大" (那个 already dropped).
     let before = if start > 0 && text.chars[start - 1] == DE {
         start - 1
@@ -28,12 +28,8 @@ fn attached<'l>(text: &Text, lex: &'l Lexicons, start: usize, end: usize) -> Opt
         start
     };
     let (cs, ce) = text.clause(start);
-    let ending_here = cities.iter().find(|city| {
-        let c = chars(city);
-        before >= cs + c.len() && text.chars[before - c.len()..before] == c[..]
-    });
-    if let Some(city) = ending_here {
-        return Some(city.as_str());
+    if let Some(len) = cities.suffix_at(&text.chars, before, cs) {
+        return Some(text.string(before - len, before));
     }
     // After, as the whole next clause: "交大，西安那个", "浙大，在西安的那个".
     if ce != end || ce >= text.chars.len() {
@@ -47,10 +43,7 @@ fn attached<'l>(text: &Text, lex: &'l Lexicons, start: usize, end: usize) -> Opt
         to -= n;
     }
     let said = next.get(from..to)?;
-    cities
-        .iter()
-        .find(|city| chars(city) == said)
-        .map(String::as_str)
+    cities.has(said).then(|| said.iter().collect())
 }
 
 /// `slot`, the school named at `start..end`, read with the city attached
@@ -59,7 +52,7 @@ pub(super) fn qualify(text: &Text, lex: &Lexicons, start: usize, end: usize, slo
     let Some(city) = attached(text, lex, start, end) else {
         return slot;
     };
-    let in_city = |name: &str| lex.city_of(name) == Some(city);
+    let in_city = |name: &str| lex.city_of(name) == Some(city.as_str());
     match slot {
         Slot::Ambiguous { said, candidates } => {
             let here: Vec<String> = candidates.iter().filter(|c| in_city(c)).cloned().collect();
@@ -70,7 +63,7 @@ pub(super) fn qualify(text: &Text, lex: &Lexicons, start: usize, end: usize, slo
         }
         Slot::One(name) if !in_city(&name) && lex.city_of(&name).is_some() => {
             let said = text.string(start, end);
-            let alike = lex.schools_sounding_alike(&said, city);
+            let alike = lex.schools_sounding_alike(&said, &city);
             if alike.is_empty() {
                 return Slot::One(name);
             }
@@ -87,18 +80,10 @@ impl Lexicons {
     /// With the city of each school (in the order of the schools it was
     /// built with; `cities`).
     pub fn with_cities(mut self, cities: Vec<String>) -> Lexicons {
-        let mut list: Vec<String> = cities.iter().filter(|c| !c.is_empty()).cloned().collect();
-        list.sort_by_key(|c| std::cmp::Reverse(c.chars().count()));
-        list.dedup();
-        self.city_list = list;
+        self.city_words = WordList::from_terms(&cities);
         self.school_cities = cities;
         self.school_cities.resize(self.schools.len(), String::new());
         self
-    }
-
-    /// The catalog's cities, longest first.
-    pub(crate) fn cities(&self) -> &[String] {
-        &self.city_list
     }
 
     /// The city of the school named `school` (canonical), when known.

@@ -302,9 +302,9 @@ pub struct Lexicons {
     /// Every name of each school (canonical and aliases), by index.
     pub(crate) school_names: Vec<(Vec<char>, usize)>,
     /// The city of each school, by index (empty when not known), and the
-    /// cities, longest first (`cities`, `Lexicons::with_cities`).
+    /// cities as words (`Lexicons::with_cities`).
     pub(crate) school_cities: Vec<String>,
-    pub(crate) city_list: Vec<String>,
+    pub(crate) city_words: WordList,
     pub(crate) majors: Vec<String>,
     /// Every name of each major (canonical and aliases), by index, for
     /// reading a shortened one (`patterns`: 应统 for 应用统计).
@@ -365,7 +365,7 @@ impl Lexicons {
             schools: schools.iter().map(|s| s.canonical.clone()).collect(),
             school_names: Vec::new(),
             school_cities: vec![String::new(); schools.len()],
-            city_list: Vec::new(),
+            city_words: WordList::default(),
             majors: majors.iter().map(|m| m.canonical.clone()).collect(),
             major_names: Vec::new(),
             directions: Vec::new(),

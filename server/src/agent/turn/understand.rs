@@ -129,7 +129,7 @@ impl Deps<'_> {
         }
         // "我想评价一下张三老师": the coach starts a review conversation — when
         // the student asks it, not when a friend wants to ("我同学想评价他").
-        let own_words = crate::text::fold::fold(&t.understood.reading.own_text());
+        let own_words = crate::text::fold::fold(&own_text);
         t.understood.wants_review = self.coach.wants_to_start(&own_words);
         t.understood.unread = t
             .understood

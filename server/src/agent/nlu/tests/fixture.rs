@@ -7,31 +7,10 @@ use std::sync::OnceLock;
 use super::super::{Lexicons, NameSet};
 
 pub(crate) fn schools() -> Vec<NameSet> {
-    vec![
-        NameSet::new("北京大学", &["北大", "PKU", "燕园"]),
-        NameSet::new("清华大学", &["清华", "THU"]),
-        NameSet::new("上海交通大学", &["上交", "上海交大", "SJTU", "交大"]),
-        NameSet::new("西安交通大学", &["西交", "西安交大", "XJTU", "交大"]),
-        NameSet::new("北京交通大学", &["北交", "BJTU", "交大"]),
-        NameSet::new("西南交通大学", &["西南交大", "SWJTU", "交大"]),
-        NameSet::new("浙江大学", &["浙大", "ZJU"]),
-        NameSet::new("复旦大学", &["复旦", "Fudan"]),
-        NameSet::new("电子科技大学", &["成电", "电子科大", "UESTC"]),
-        NameSet::new("西安电子科技大学", &["西电", "西军电", "XIDIAN"]),
-        NameSet::new("华东师范大学", &["华师", "华东师大", "ECNU"]),
-        NameSet::new("华中师范大学", &["华师", "华中师大", "CCNU"]),
-        NameSet::new("中山大学", &["中大", "SYSU"]),
-        NameSet::new("南京大学", &["南大", "NJU"]),
-        NameSet::new("中国科学技术大学", &["中科大", "科大", "USTC"]),
-        NameSet::new("哈尔滨工业大学", &["哈工大", "HIT"]),
-        NameSet::new("北京航空航天大学", &["北航", "BUAA"]),
-        NameSet::new("中国人民大学", &["人大", "人民大学", "RUC"]),
-        NameSet::new("北京邮电大学", &["北邮", "BUPT"]),
-        NameSet::new("武汉大学", &["武大", "WHU"]),
-        NameSet::new("华中科技大学", &["华科", "华中大", "HUST"]),
-        NameSet::new("华南理工大学", &["华工", "华南理工", "SCUT"]),
-        NameSet::new("大连理工大学", &["大工", "大连理工", "DUT"]),
-    ]
+    SCHOOLS
+        .iter()
+        .map(|(name, aliases, _)| NameSet::new(name, aliases))
+        .collect()
 }
 
 pub(crate) fn majors() -> Vec<NameSet> {
@@ -61,34 +40,39 @@ pub(crate) fn majors() -> Vec<NameSet> {
 
 /// The city of each of [`schools`], in order.
 pub(crate) fn cities() -> Vec<String> {
-    [
-        "北京",
-        "北京",
-        "上海",
-        "西安",
-        "北京",
-        "成都",
-        "杭州",
-        "上海",
-        "成都",
-        "西安",
-        "上海",
-        "武汉",
-        "广州",
-        "南京",
-        "合肥",
-        "哈尔滨",
-        "北京",
-        "北京",
-        "北京",
-        "武汉",
-        "武汉",
-        "广州",
-        "大连",
-    ]
-    .map(String::from)
-    .to_vec()
+    SCHOOLS
+        .iter()
+        .map(|(_, _, city)| city.to_string())
+        .collect()
 }
+
+/// The schools: name, aliases, city.
+#[rustfmt::skip]
+const SCHOOLS: [(&str, &[&str], &str); 23] = [
+    ("北京大学", &["北大", "PKU", "燕园"], "北京"),
+    ("清华大学", &["清华", "THU"], "北京"),
+    ("上海交通大学", &["上交", "上海交大", "SJTU", "交大"], "上海"),
+    ("西安交通大学", &["西交", "西安交大", "XJTU", "交大"], "西安"),
+    ("北京交通大学", &["北交", "BJTU", "交大"], "北京"),
+    ("西南交通大学", &["西南交大", "SWJTU", "交大"], "成都"),
+    ("浙江大学", &["浙大", "ZJU"], "杭州"),
+    ("复旦大学", &["复旦", "Fudan"], "上海"),
+    ("电子科技大学", &["成电", "电子科大", "UESTC"], "成都"),
+    ("西安电子科技大学", &["西电", "西军电", "XIDIAN"], "西安"),
+    ("华东师范大学", &["华师", "华东师大", "ECNU"], "上海"),
+    ("华中师范大学", &["华师", "华中师大", "CCNU"], "武汉"),
+    ("中山大学", &["中大", "SYSU"], "广州"),
+    ("南京大学", &["南大", "NJU"], "南京"),
+    ("中国科学技术大学", &["中科大", "科大", "USTC"], "合肥"),
+    ("哈尔滨工业大学", &["哈工大", "HIT"], "哈尔滨"),
+    ("北京航空航天大学", &["北航", "BUAA"], "北京"),
+    ("中国人民大学", &["人大", "人民大学", "RUC"], "北京"),
+    ("北京邮电大学", &["北邮", "BUPT"], "北京"),
+    ("武汉大学", &["武大", "WHU"], "武汉"),
+    ("华中科技大学", &["华科", "华中大", "HUST"], "武汉"),
+    ("华南理工大学", &["华工", "华南理工", "SCUT"], "广州"),
+    ("大连理工大学", &["大工", "大连理工", "DUT"], "大连"),
+];
 
 /// Advisor names "on the page".
 pub(crate) fn names() -> Vec<String> {
