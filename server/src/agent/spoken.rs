@@ -115,6 +115,7 @@ fn by_position(a: &Analysis, text: &str, n: usize) -> Option<usize> {
     let i = match reference {
         Reference::Ordinal(i) if *i < n => *i,
         Reference::FromEnd(i) if *i < n => n - 1 - i,
+        Reference::Middle if !n.is_multiple_of(2) => n / 2,
         _ => return None,
     };
     // Nothing but the position and filler words.

@@ -73,7 +73,12 @@ pub fn resolve_on_page(
         name: visible[i].name.clone(),
     };
     Some(match reference {
-        Reference::Ordinal(_) | Reference::FromEnd(_) if visible.is_empty() => Target::NoList,
+        Reference::Ordinal(_) | Reference::FromEnd(_) | Reference::Middle if visible.is_empty() => {
+            Target::NoList
+        }
+        // The middle of an even list is two advisors: asked, not guessed.
+        Reference::Middle if visible.len().is_multiple_of(2) => Target::Unclear,
+        Reference::Middle => Target::Found(pick(visible.len() / 2)),
         Reference::Ordinal(i) | Reference::FromEnd(i) if *i >= visible.len() => {
             Target::OutOfRange(visible.len())
         }
@@ -131,6 +136,19 @@ mod tests {
         };
         assert_eq!(found(Reference::Ordinal(1)), "李四");
         assert_eq!(found(Reference::FromEnd(0)), "李四");
+        // The middle of two is either: asked. Of three, the second.
+        assert_eq!(
+            resolve_on_page(&Reference::Middle, &page, &memory),
+            Some(Target::Unclear)
+        );
+        let three = self::page(&["张三", "李四", "王五"]);
+        assert_eq!(
+            resolve_on_page(&Reference::Middle, &three, &memory),
+            Some(Target::Found(SelectedAdvisor {
+                id: three.visible_advisors[1].id.clone(),
+                name: "李四".into()
+            }))
+        );
         assert_eq!(
             resolve_on_page(&Reference::Ordinal(5), &page, &memory),
             Some(Target::OutOfRange(2))

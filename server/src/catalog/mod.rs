@@ -119,6 +119,35 @@ fn other_names() -> &'static HashMap<String, Vec<String>> {
     })
 }
 
+/// Each major's names said without a generic ending
+/// (`server/lexicons/catalog_endings.txt`: 飞行器设计与工程 → 飞行器设计), added
+/// to its aliases when at least three characters are left and no other
+/// major has that name.
+fn add_shortened(majors: &mut [MajorEntry]) {
+    static ENDINGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let endings = ENDINGS.get_or_init(|| {
+        let text = include_str!("../../lexicons/catalog_endings.txt");
+        crate::text::lexfile::parse("catalog_endings.txt", text)
+            .into_iter()
+            .flat_map(|e| e.terms)
+            .collect()
+    });
+    let taken: HashSet<String> = majors
+        .iter()
+        .flat_map(|m| std::iter::once(&m.name).chain(&m.aliases))
+        .cloned()
+        .collect();
+    for m in majors.iter_mut() {
+        let short: Vec<String> = std::iter::once(&m.name)
+            .chain(&m.aliases)
+            .filter_map(|n| endings.iter().find_map(|e| n.strip_suffix(e.as_str())))
+            .filter(|s| s.chars().count() >= 3 && !taken.contains(*s))
+            .map(str::to_string)
+            .collect();
+        add_aliases(&mut m.aliases, Some(&short));
+    }
+}
+
 /// Adds the names of `extra` an entry does not have yet.
 fn add_aliases(aliases: &mut Vec<String>, extra: Option<&Vec<String>>) {
     for term in extra.into_iter().flatten() {
@@ -232,6 +261,7 @@ impl Catalog {
         for m in &mut majors {
             add_aliases(&mut m.aliases, other.get(m.name.as_str()));
         }
+        add_shortened(&mut majors);
         // Most popular first: ambiguity lists and suggestions follow this order.
         schools.sort_by(|a, b| b.popularity.cmp(&a.popularity).then(a.id.cmp(&b.id)));
         let mut school_index = NameIndex::default();

@@ -36,6 +36,9 @@ fn catalog() -> Catalog {
         major(3, "电子信息工程", &["电子", "电子信息"]),
         major(4, "电子科学与技术", &["电子"]),
         major(5, "法学", &["法律"]),
+        major(6, "航空宇航科学与技术", &["飞行器设计与工程"]),
+        major(7, "材料科学与工程", &["材料"]),
+        major(8, "材料科学", &[]),
     ];
     let offered = [
         ((1, 1), 10),
@@ -176,4 +179,15 @@ fn offered_majors_and_counts() {
     assert_eq!(c.advisor_count(1, 1), 10);
     assert_eq!(c.advisor_count(3, 1), 0);
     assert_eq!(c.school_advisor_count(1), 15);
+}
+
+#[test]
+fn a_major_is_found_by_its_name_without_a_generic_ending() {
+    let c = catalog();
+    let name = |said: &str| c.resolve_major(said).found().map(|m| m.name.clone());
+    assert_eq!(name("飞行器设计").as_deref(), Some("航空宇航科学与技术"));
+    assert_eq!(name("计算机科学").as_deref(), Some("计算机科学与技术"));
+    assert_eq!(name("电子科学").as_deref(), Some("电子科学与技术"));
+    // Another major's name stays that major's; two letters are no name.
+    assert_eq!(name("材料科学").as_deref(), Some("材料科学"));
 }

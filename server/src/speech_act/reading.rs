@@ -206,10 +206,14 @@ impl SpeechActs {
             return None;
         }
         let len = self.report_verb.prefix(&clause[q..])?;
+        // "让我…", or said as words ("他说让我…").
+        let directs_at = |at: usize| {
+            self.directive.prefix(&clause[at..]).is_some()
+                && self.not_directive.prefix(&clause[at..]).is_none()
+        };
         Some(ReportVerb {
             ends_clause: q + len == clause.len(),
-            directs: self.directive.prefix(&clause[q..]).is_some()
-                && self.not_directive.prefix(&clause[q..]).is_none(),
+            directs: directs_at(q) || directs_at(q + len),
         })
     }
 
@@ -288,6 +292,7 @@ mod tests {
         assert_eq!(r.own_text(), "北方交大");
         assert_eq!(r.wished_text(), "北方交大，他让我看管理科学与工程");
         assert!(!lex.read("他要我们周末来").clauses()[0].directs_the_writer);
+        assert!(lex.read("他说让我去读电气").clauses()[0].directs_the_writer);
         assert!(!lex.read("听说导师让我们周末来").clauses()[0].directs_the_writer);
         // Heard from someone, after when ("面试的时候听…说").
         assert!(lex

@@ -144,6 +144,10 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-33",
         include_str!("../../evals/dev/asr-requests-33.jsonl"),
     ),
+    (
+        "asr-requests-34",
+        include_str!("../../evals/dev/asr-requests-34.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (

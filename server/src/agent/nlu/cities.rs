@@ -61,6 +61,14 @@ pub(super) fn qualify(text: &Text, lex: &Lexicons, start: usize, end: usize, slo
                 _ => Slot::Ambiguous { said, candidates },
             }
         }
+        // Heard near several: the city said on purpose picks among them.
+        Slot::Heard { said, candidates } => {
+            let here: Vec<String> = candidates.iter().filter(|c| in_city(c)).cloned().collect();
+            match here.as_slice() {
+                [one] => Slot::One(one.clone()),
+                _ => Slot::Heard { said, candidates },
+            }
+        }
         Slot::One(name) if !in_city(&name) && lex.city_of(&name).is_some() => {
             let said = text.string(start, end);
             let alike = lex.schools_sounding_alike(&said, &city);

@@ -21,7 +21,7 @@
 
 use super::lexicon::{Cue, Lexicons, Tag};
 use super::tokens::{Kind, Text};
-use crate::text::utterance::SHI;
+use crate::text::utterance::{DE, SHI};
 
 /// What a name stands for, for telling whether a dismissal has a name of
 /// the same kind on each side: a school, a major, or an advisor meant.
@@ -37,7 +37,13 @@ fn named(text: &Text, lex: &Lexicons, t: usize) -> Option<Named> {
     match tok.kind(lex) {
         Some(Kind::School) => Some(Named::School),
         Some(Kind::Major) => Some(Named::Major),
-        _ if tok.has(|g| matches!(g, Tag::Name(_) | Tag::Ordinal(_) | Tag::FromEnd(_))) => {
+        _ if tok.has(|g| {
+            matches!(
+                g,
+                Tag::Name(_) | Tag::Ordinal(_) | Tag::FromEnd(_) | Tag::Middle
+            )
+        }) =>
+        {
             Some(Named::Advisor)
         }
         _ => None,
@@ -154,10 +160,16 @@ fn lone_negator(text: &Text, lex: &Lexicons, t: usize) -> bool {
 }
 
 /// Whether token `i` marks a correction: a cue such as 不对, a lone
-/// negator, or 还是 settling.
+/// negator, or 还是 settling. A cue before talk about a name ("我说的是老
+/// 名字", cues.txt `name_talk`) explains a name said; it takes nothing back.
 fn marks(text: &Text, lex: &Lexicons, i: usize) -> bool {
     let t = &text.tokens[i];
-    t.has_cue(Cue::Correction)
+    let about_a_name = || {
+        let after = lex.lists.hesitation.skip_run(&text.chars, t.end);
+        let after = after + usize::from(text.chars.get(after) == Some(&DE));
+        lex.lists.name_talk.prefix_at(&text.chars, after).is_some()
+    };
+    (t.has_cue(Cue::Correction) && !about_a_name())
         || lone_negator(text, lex, i)
         || (t.has_cue(Cue::Still) && still_corrects(text, lex, i))
 }

@@ -241,7 +241,11 @@ fn covers_what_was_read(text: &Text, m: &Match<Tag>) -> bool {
                 && !t.has(|g| {
                     matches!(
                         g,
-                        Tag::Name(_) | Tag::Pronoun | Tag::Ordinal(_) | Tag::FromEnd(_)
+                        Tag::Name(_)
+                            | Tag::Pronoun
+                            | Tag::Ordinal(_)
+                            | Tag::FromEnd(_)
+                            | Tag::Middle
                     )
                 })
         })

@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use super::faq::{self, FaqEntry};
+pub(crate) use super::lists::Lists;
 use super::types::NameSet;
 use crate::text::lexfile;
 use crate::text::sound::SoundIndex;
@@ -163,6 +164,8 @@ pub(crate) enum Tag {
     Ordinal(usize),
     /// 0-based position from the end ("最后一个").
     FromEnd(usize),
+    /// The middle of the list ("中间那个").
+    Middle,
     Cue(Cue),
     /// Means nothing, but hides the shorter words inside it.
     Block,
@@ -184,113 +187,6 @@ pub(crate) enum Filler {
     /// leaves of its question mark.
     AskInitial,
     Soft,
-}
-
-/// The plain lists of cues.txt and references.txt (see their headers).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Lists {
-    pub question: WordList,
-    pub polite: WordList,
-    pub negation_gap: WordList,
-    pub still_lead: WordList,
-    pub still_final: WordList,
-    pub dismiss: WordList,
-    pub lead: WordList,
-    pub name_stop: WordList,
-    pub school_suffix: WordList,
-    pub school_suffix_weak: WordList,
-    pub major_suffix: WordList,
-    pub major_suffix_weak: WordList,
-    pub weak_follow: WordList,
-    pub direction_trim: WordList,
-    pub direction_stop: WordList,
-    pub not_in_name: WordList,
-    pub pronoun_bare: WordList,
-    pub asked_for: WordList,
-    pub benefactive: WordList,
-    pub person_noun: WordList,
-    pub non_person_noun: WordList,
-    pub classifier: WordList,
-    pub ordinal_follow: WordList,
-    pub from_end_prefix: WordList,
-    pub range_prefix: WordList,
-    pub number_suffix: WordList,
-    pub date_word: WordList,
-    pub surname_mark: WordList,
-    pub determiner: WordList,
-    pub postpone: WordList,
-    pub postpone_school: WordList,
-    pub postpone_major: WordList,
-    pub place_jobs: WordList,
-    pub own_wish: WordList,
-    pub other_subject: WordList,
-    pub wish: WordList,
-    pub ask_for: WordList,
-    pub same_field: WordList,
-    pub same_school: WordList,
-    pub place_back: WordList,
-    pub advisors_link: WordList,
-    pub advisor_noun: WordList,
-    pub hesitation: WordList,
-    pub restatement: WordList,
-    pub city_lead: WordList,
-    pub city_follow: WordList,
-    pub function: WordList,
-}
-
-impl Lists {
-    fn slot(&mut self, key: &str) -> Option<&mut WordList> {
-        Some(match key {
-            "question" => &mut self.question,
-            "polite" => &mut self.polite,
-            "negation_gap" => &mut self.negation_gap,
-            "still_lead" => &mut self.still_lead,
-            "still_final" => &mut self.still_final,
-            "dismiss" => &mut self.dismiss,
-            "lead" => &mut self.lead,
-            "name_stop" => &mut self.name_stop,
-            "school_suffix" => &mut self.school_suffix,
-            "school_suffix_weak" => &mut self.school_suffix_weak,
-            "major_suffix" => &mut self.major_suffix,
-            "major_suffix_weak" => &mut self.major_suffix_weak,
-            "weak_follow" => &mut self.weak_follow,
-            "direction_trim" => &mut self.direction_trim,
-            "direction_stop" => &mut self.direction_stop,
-            "not_in_name" => &mut self.not_in_name,
-            "pronoun_bare" => &mut self.pronoun_bare,
-            "asked_for" => &mut self.asked_for,
-            "benefactive" => &mut self.benefactive,
-            "person_noun" => &mut self.person_noun,
-            "non_person_noun" => &mut self.non_person_noun,
-            "classifier" => &mut self.classifier,
-            "ordinal_follow" => &mut self.ordinal_follow,
-            "from_end_prefix" => &mut self.from_end_prefix,
-            "postpone" => &mut self.postpone,
-            "postpone.school" => &mut self.postpone_school,
-            "postpone.major" => &mut self.postpone_major,
-            "range_prefix" => &mut self.range_prefix,
-            "number_suffix" => &mut self.number_suffix,
-            "date_word" => &mut self.date_word,
-            "surname_mark" => &mut self.surname_mark,
-            "determiner" => &mut self.determiner,
-            "place_jobs" => &mut self.place_jobs,
-            "own_wish" => &mut self.own_wish,
-            "other_subject" => &mut self.other_subject,
-            "wish" => &mut self.wish,
-            "ask_for" => &mut self.ask_for,
-            "same_field" => &mut self.same_field,
-            "same_school" => &mut self.same_school,
-            "place_back" => &mut self.place_back,
-            "advisors_link" => &mut self.advisors_link,
-            "advisor_noun" => &mut self.advisor_noun,
-            "hesitation" => &mut self.hesitation,
-            "restatement" => &mut self.restatement,
-            "city_lead" => &mut self.city_lead,
-            "city_follow" => &mut self.city_follow,
-            "function" => &mut self.function,
-            _ => return None,
-        })
-    }
 }
 
 /// Every matcher, built once at server start.
@@ -551,6 +447,7 @@ impl Lexicons {
             let tag = match e.key.as_str() {
                 "pronoun" => Some(Tag::Pronoun),
                 "not_pronoun" => Some(Tag::Block),
+                "middle" => Some(Tag::Middle),
                 k => numbered(k, "from_end.")
                     .map(Tag::FromEnd)
                     .or_else(|| numbered(k, "ordinal.").map(Tag::Ordinal)),

@@ -9,12 +9,15 @@
 //! - `heard`       names the exact pass missed, by sound or typed pinyin
 //!   (`text::sound`): a close one fills the slot, an unsure one is asked
 //! - `lexicon`     `Lexicons`: loads the files and the catalog names into one trie
+//! - `lists`       the plain word lists of cues.txt and references.txt, declared once
 //! - `normalize`   `text::utterance`'s spelling, then fillers and "第一" → "第1"
 //! - `tokens`      the token stream of one utterance, and clauses
+//! - `merged`      a school's old name and the one it has now, read as one school
 //! - `roles`       one meaning for terms with several (人工智能: major or direction)
 //! - `patterns`    unknown schools/majors and directions in the student's words
 //! - `negation`    what 不/别/不要/不是 apply to
 //! - `slots`       school, major, direction, rejected values
+//! - `cities`      the city said beside a school's short name
 //! - `major_work`  a major described by its work (做芯片的那个专业)
 //! - `preferences` personality, research style, funding
 //! - `references`  第一个 / 最后一个 / 他 / names
@@ -25,9 +28,9 @@
 //! - `coverage`    what none of the above read (a model is asked only then)
 //! - `readings`    of a recognizer's readings of one recording, the one naming most
 //!
-//! Pipeline of `analyze`: normalise → scan → names heard → resolve roles → unknown names →
-//! negation → references → correction cues → slots → preferences → FAQ → act
-//! → coverage.
+//! Pipeline of `analyze`: normalise → scan → names heard → merged names →
+//! resolve roles → unknown names → negation → references → correction cues
+//! → slots → preferences → FAQ → act → coverage.
 
 mod acts;
 mod cities;
@@ -37,7 +40,9 @@ pub mod enrollment;
 mod faq;
 mod heard;
 mod lexicon;
+mod lists;
 mod major_work;
+mod merged;
 mod negation;
 mod normalize;
 mod patterns;
@@ -250,6 +255,7 @@ pub fn analyze(text: &str, lex: &Lexicons, known_names: &[String]) -> Analysis {
     let mut t = Text::scan(&norm.text, lex, &names);
     roles::major_heard_as_school(&mut t, lex);
     heard::add(&mut t, lex, &heard::names_index(&names));
+    merged::read(&mut t, lex);
     roles::resolve(&mut t, lex);
     let unknown = patterns::unknown_names(&mut t, lex);
     let neg = negation::negated_tokens(&t, lex);

@@ -2,7 +2,7 @@
 //!
 //! A value (school, major, direction, preference) is negated when, reading
 //! backwards within its clause, a negator is reached across nothing but gap
-//! words (太, 很, 那么, 的, 找, 考 … see `negation_gap`) and transparent words
+//! words (太, 很, 那么, 的, 找, 考 … see `negation_gap`; a city) and transparent words
 //! (request cues, intro cues, pronouns, money words), at most
 //! `NEGATION_REACH` characters away: "不要太严格", "不想找太push的",
 //! "别给我推荐北大的". A value joined by 和/或 to a negated value of the same
@@ -55,10 +55,11 @@ pub(crate) fn negator_before(text: &Text, lex: &Lexicons, pos: usize) -> Option<
             }
             return None;
         }
-        let len = lex
-            .lists
-            .negation_gap
-            .suffix_at(&text.chars, p, cs)
+        // A gap word, or the city a school's short name is said with ("不是
+        // 武汉那个华师"): what it names is still what is turned down.
+        let len = [&lex.lists.negation_gap, &lex.city_words]
+            .iter()
+            .find_map(|list| list.suffix_at(&text.chars, p, cs))
             .filter(|&len| (p - len..p).all(|q| text.is_raw(q)))?;
         skipped += len;
         p -= len;

@@ -339,6 +339,7 @@ fn heard_at(text: &Text, lex: &Lexicons, p: usize) -> Option<(Reference, usize)>
             Tag::Pronoun => Reference::Pronoun,
             Tag::FromEnd(n) => Reference::FromEnd(n),
             Tag::Ordinal(n) => Reference::Ordinal(n),
+            Tag::Middle => Reference::Middle,
             _ => return None,
         };
         Some((r, word.len()))
@@ -452,6 +453,7 @@ pub(crate) fn find(
                     }
                     Tag::Ordinal(n) if !next_is_thing => Some(Reference::Ordinal(n)),
                     Tag::FromEnd(n) if !next_is_thing => Some(Reference::FromEnd(n)),
+                    Tag::Middle if !next_is_thing => Some(Reference::Middle),
                     Tag::Name(i) => Some(Reference::Name(known[i].clone())),
                     _ => None,
                 };

@@ -104,9 +104,10 @@ fn named_again(said: &[Slot]) -> Option<Slot> {
     (earlier.contains(last) && earlier.iter().any(|s| s != last)).then(|| last.clone())
 }
 
-/// An alias naming several entries said beside one of them named alone
-/// ("西南交大，嗯，交大的土木", "交大，西南交大"): the student said the same
-/// entry twice, once in short, so the alias is that entry. `kept` and
+/// An alias naming several entries, or a name heard near several, said
+/// beside one of them named alone ("西南交大，嗯，交大的土木", "交大，西南交大",
+/// "合肥那个科大，中科大"): the student said the same entry twice, once in
+/// short or misheard, so the alias is that entry. `kept` and
 /// `spans` go together, one span for each value kept.
 fn same_one_said_short(said: &mut [Slot], kept: &mut Vec<Slot>, spans: &mut Vec<(usize, usize)>) {
     let ones: Vec<String> = said
@@ -117,7 +118,7 @@ fn same_one_said_short(said: &mut [Slot], kept: &mut Vec<Slot>, spans: &mut Vec<
         })
         .collect();
     let named = |slot: &Slot| match slot {
-        Slot::Ambiguous { candidates, .. } => {
+        Slot::Ambiguous { candidates, .. } | Slot::Heard { candidates, .. } => {
             let hits: Vec<&String> = candidates.iter().filter(|c| ones.contains(c)).collect();
             match hits.as_slice() {
                 [one] => Some(Slot::One((*one).clone())),
@@ -190,6 +191,38 @@ fn the_one_that_meets(
     match hits.as_slice() {
         [one] => Some((*one).clone()),
         _ => None,
+    }
+}
+
+/// A major read where its last characters begin another major's name
+/// ("救生物理，量子物理": 生物 read, 物理 overlapping it) when that other
+/// major is named elsewhere in the message: the characters were the other
+/// one's, a recognizer's 救 for 就是 having made the first. Dropped from
+/// `kept`, with its span.
+fn overlapped(text: &Text, lex: &Lexicons, kept: &mut Vec<Slot>, spans: &mut Vec<(usize, usize)>) {
+    let over = |&(start, end): &(usize, usize)| -> Vec<Slot> {
+        (start + 1..end)
+            .filter_map(|k| {
+                lex.trie
+                    .longest(&text.chars, k)
+                    .filter(|(len, _)| k + len > end)
+            })
+            .flat_map(|(_, tags)| tags.iter())
+            .filter_map(|t| match t {
+                Tag::Major(m) => Some(Slot::One(lex.majors[*m].clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut i = 0;
+    while i < kept.len() {
+        let other = over(&spans[i]);
+        if other.iter().any(|o| *o != kept[i] && kept.contains(o)) {
+            kept.remove(i);
+            spans.remove(i);
+        } else {
+            i += 1;
+        }
     }
 }
 
@@ -385,6 +418,7 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
         };
         same_one_said_short(&mut said[which], &mut kept[which], spans);
     }
+    overlapped(text, lex, &mut kept[1], &mut major_spans);
     let pick = |v: &[Slot]| {
         if prefer_last {
             v.last().cloned()
@@ -437,14 +471,15 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
             out.major = Some(Slot::One(lex.majors[m].clone()));
         }
     }
-    // No major said but one described by its work ("浙大做芯片的那个专业",
-    // "我想学盖房子修桥的那种专业"), beside a school or a field named: the
+    // No major said (or one only heard near by sound) but one described by
+    // its work ("浙大做芯片的那个专业", "我想学盖房子修桥的那种专业", "飞机设计
+    // 那种", near 飞行器设计 by sound), beside a school or a field named: the
     // one major whose work it is, or the several as chips (`major_work`).
+    // Words said as the lexicon has them weigh more than a name only near.
     let by_work = &lex.majors_by_work;
-    if out.major.is_none()
-        && kept[1].is_empty()
-        && (!kept[0].is_empty() || by_work.speaks_of_a_field(&text.chars))
-    {
+    let only_heard = matches!(out.major, None | Some(Slot::Heard { .. }))
+        && kept[1].iter().all(|s| matches!(s, Slot::Heard { .. }));
+    if only_heard && (!kept[0].is_empty() || by_work.speaks_of_a_field(&text.chars)) {
         // Not inside a longer word of the message ("翻译" in 机器翻译).
         let inside = |s: usize, e: usize| {
             text.tokens
@@ -491,73 +526,4 @@ pub(crate) fn extract(text: &Text, lex: &Lexicons, neg: &[bool], prefer_last: bo
         .map(|own| lex.concept_direction(&own).map_or(own, str::to_string));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::tests::fixture::lexicons;
-    use super::super::{analyze, Slot};
-
-    #[test]
-    fn a_major_where_a_school_stands_that_sounds_like_one_is_read_or_asked_about() {
-        let lex = lexicons();
-        // 华工 (a school) written as 化工 (a major) before 的 and a major.
-        // Before a major read, the frame decides: no one studies 计算机 of 化工.
-        let a = analyze("我想考化工的计算机", lex, &[]);
-        assert_eq!(a.school, Some(Slot::One("华南理工大学".into())));
-        assert_eq!(a.major, Some(Slot::One("计算机科学与技术".into())));
-        // A choice settled on keeps its last major and reads its owner.
-        let a = analyze("不去北邮了，还是考化工的计算机", lex, &[]);
-        assert_eq!(a.school, Some(Slot::One("华南理工大学".into())));
-        assert_eq!(a.major, Some(Slot::One("计算机科学与技术".into())));
-        // Two majors weighed are still two majors.
-        let a = analyze("化工还是计算机", lex, &[]);
-        assert_eq!(a.school, None);
-        // Two majors side by side are only two majors.
-        let a = analyze("化工和计算机哪个好", lex, &[]);
-        assert_eq!(a.school, None);
-        // The major after 的 written in homophones (馆科 for 管科) is heard
-        // as the major, and the frame decides the same.
-        let a = analyze("我想考化工的馆科", lex, &[]);
-        assert_eq!(a.school, Some(Slot::One("华南理工大学".into())));
-        assert_eq!(a.major, Some(Slot::One("管理科学与工程".into())));
-        // Only near one (广可): the school is asked about, no major filled.
-        let a = analyze("我想考化工的广可", lex, &[]);
-        assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
-        assert_eq!(a.major, None);
-        // Words near a major elsewhere in the message (林床 for 临床), the
-        // one major read sounding like a school: asked about, not filled.
-        let a = analyze("红系的林床，广州那个化工", lex, &[]);
-        assert!(matches!(a.school, Some(Slot::Heard { .. })), "{a:?}");
-        assert_eq!(a.major, None);
-        // Typed, with nothing near a major besides it, it is the major.
-        let a = analyze("我想考化工，导师温和一点", lex, &[]);
-        assert_eq!(a.major, Some(Slot::One("化学工程与技术".into())));
-    }
-
-    #[test]
-    fn an_alias_said_beside_one_of_its_entries_is_that_entry() {
-        let lex = lexicons();
-        let one = |n: &str| Some(Slot::One(n.into()));
-        for said in [
-            "西南交大和交大的土木",
-            "交大，西南交大的土木",
-            "西南交大、西南交大的土木",
-        ] {
-            assert_eq!(
-                analyze(said, lex, &[]).school,
-                one("西南交通大学"),
-                "{said}"
-            );
-        }
-        // Alone, or beside another school, 交大 still names several.
-        assert!(matches!(
-            analyze("交大的土木", lex, &[]).school,
-            Some(Slot::Ambiguous { .. })
-        ));
-        assert!(!matches!(
-            analyze("交大和北大", lex, &[]).school,
-            Some(Slot::One(_))
-        ));
-    }
 }

@@ -106,6 +106,7 @@ impl Token {
                     | Tag::Pronoun
                     | Tag::Ordinal(_)
                     | Tag::FromEnd(_)
+                    | Tag::Middle
                     | Tag::Name(_)
             )
         })

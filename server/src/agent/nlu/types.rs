@@ -50,6 +50,8 @@ pub enum Reference {
     Ordinal(usize),
     /// 0-based position from the end: 最后一个 → 0, 倒数第二个 → 1.
     FromEnd(usize),
+    /// 中间那个: the one in the middle of the list (of an odd length).
+    Middle,
     /// 他 / 这位老师 / 刚才那个 …: the advisor being talked about.
     Pronoun,
     /// An advisor name from `known_names` (as the caller spelled it).

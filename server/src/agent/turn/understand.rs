@@ -93,6 +93,17 @@ impl Deps<'_> {
         } else {
             whole
         };
+        // "他说让我去读电气": the 他 of a clause telling the student what to
+        // do is who told them, not an advisor pointed at.
+        if t.understood
+            .reading
+            .clauses()
+            .iter()
+            .any(|c| c.directs_the_writer)
+        {
+            let refs = &mut t.understood.analysis.references;
+            refs.retain(|r| *r != nlu::Reference::Pronoun);
+        }
         // "好的" / "看看导师排名" to last turn's offer: its place, as if named.
         if let Some(offer) = t.input.offered.take() {
             if let Some(declined) = self.answer_offer(t, offer) {

@@ -100,7 +100,7 @@ fn resolvable(tags: &[Tag]) -> bool {
             Tag::Pref(_) => 3,
             Tag::FundingTopic => 4,
             Tag::Pronoun => 5,
-            Tag::Ordinal(_) | Tag::FromEnd(_) => 6,
+            Tag::Ordinal(_) | Tag::FromEnd(_) | Tag::Middle => 6,
             Tag::Cue(_) => 7,
             Tag::Block => 8,
             Tag::Name(_) => 9,

@@ -18,6 +18,7 @@ fn ordinals_and_from_end() {
         ("1号导师", &[Refs(&[Ord(0)])]),
         ("老二怎么样", &[Refs(&[Ord(1)]), Act(AskAbout)]),
         ("最后一个怎么样", &[Refs(&[End(0)]), Act(AskAbout)]),
+        ("中间那个点开看看", &[Refs(&[Mid]), Act(OpenDetail)]),
         ("最后那位呢", &[Refs(&[End(0)]), FollowUp]),
         ("倒数第二个", &[Refs(&[End(1)])]),
         ("倒数第一", &[Refs(&[End(0)])]),

@@ -38,6 +38,7 @@ pub(crate) enum E {
 pub(crate) enum R {
     Ord(usize),
     End(usize),
+    Mid,
     Pro,
     Name(&'static str),
 }
@@ -90,6 +91,7 @@ fn expected(actual: &Analysis, es: &[E]) -> Analysis {
                     .map(|r| match *r {
                         R::Ord(n) => Reference::Ordinal(n),
                         R::End(n) => Reference::FromEnd(n),
+                        R::Mid => Reference::Middle,
                         R::Pro => Reference::Pronoun,
                         R::Name(n) => Reference::Name(n.to_string()),
                     })

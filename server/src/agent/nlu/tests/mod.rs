@@ -7,6 +7,7 @@ pub(crate) mod fixture;
 mod cases_acts;
 mod cases_corrections;
 mod cases_faq;
+mod cases_frames;
 mod cases_heard;
 mod cases_lexicon;
 mod cases_refs;

@@ -59,7 +59,10 @@ impl Deps<'_> {
             .find(|r| matches!(r, Reference::Name(_)))
             .or(references.first())
             .cloned();
-        let ordinal = matches!(subject, Some(Reference::Ordinal(_) | Reference::FromEnd(_)));
+        let ordinal = matches!(
+            subject,
+            Some(Reference::Ordinal(_) | Reference::FromEnd(_) | Reference::Middle)
+        );
         let shown = if ordinal {
             shown_after(self.site, t).await
         } else {
