@@ -48,6 +48,9 @@ pub struct CoachLexicon {
     /// `edit.too_low`): one point back.
     pub edit_too_high: Vec<String>,
     pub edit_too_low: Vec<String>,
+    /// What may stand between a score and the words that judge it too low
+    /// or too high (`edit.before_overshoot`: 太, 有点, 真的).
+    pub edit_before_overshoot: Vec<String>,
     /// Before a score in a question that asks back at it (`edit.rhetorical`).
     pub edit_rhetorical: Vec<String>,
     /// After a dimension's name, a score the same as another's (`edit.like`:
@@ -108,6 +111,7 @@ impl CoachLexicon {
                 "edit.whole" => lex.edit_whole = terms,
                 "edit.too_high" => lex.edit_too_high = terms,
                 "edit.too_low" => lex.edit_too_low = terms,
+                "edit.before_overshoot" => lex.edit_before_overshoot = terms,
                 "edit.rhetorical" => lex.edit_rhetorical = terms,
                 "edit.like" => lex.edit_like = terms,
                 "edit.too" => lex.edit_too = terms,

@@ -337,8 +337,24 @@ pub fn parse(
             }
         };
         let mut taken: Vec<(usize, usize)> = Vec::new();
+        // "四分委屈他了", "三分太低了": the score said is the one judged too
+        // low or too high; the score meant is the one next to it.
+        let mut judged: Vec<(usize, u8)> = Vec::new();
+        let score_words = numbers::scores(&chars);
         let mut i = 0;
         while i < chars.len() {
+            if let Some((points, len)) = words.overshoot(&chars, i) {
+                let said = score_words
+                    .iter()
+                    .find(|w| words.only_before_overshoot(&chars, w.end, i));
+                if let Some(w) = said {
+                    let meant = (w.value as i8 + points).clamp(1, 5) as u8;
+                    judged.push((w.start, meant));
+                    taken.push((w.start, i + len));
+                    i += len;
+                    continue;
+                }
+            }
             if let Some((points, len)) = words.overshoot(&chars, i).or_else(|| relative(&chars, i))
             {
                 // "再加一分": a move on top of the one before.
@@ -360,11 +376,13 @@ pub fn parse(
             }
             i += 1;
         }
-        let mut found: Vec<(usize, u8)> = numbers::scores(&chars)
+        let mut found: Vec<(usize, u8)> = score_words
             .into_iter()
             .filter(|w| !taken.iter().any(|(a, b)| w.start < *b && w.end > *a))
             .map(|w| (w.start, w.value))
+            .chain(judged)
             .collect();
+        found.sort_by_key(|&(at, _)| at);
         let name_starts: Vec<usize> = names.spans(&chars).iter().map(|(s, _, _)| *s).collect();
         // A bare number after a verb of setting: "改成3", "都改成3",
         // "经费给个4", "来个五".

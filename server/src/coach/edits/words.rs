@@ -21,6 +21,8 @@ pub struct Words {
     /// one point down; too low (`edit.too_low`), one up.
     pub(super) too_high: WordList,
     pub(super) too_low: WordList,
+    /// Between a score and its judging words (`edit.before_overshoot`).
+    pub(super) before_overshoot: WordList,
     /// Before a score in a question, asking back at it (`edit.rhetorical`:
     /// 还给, 凭什么给): no edit.
     pub(super) rhetorical: WordList,
@@ -49,6 +51,7 @@ impl Words {
             whole: WordList::from_terms(&lex.edit_whole),
             too_high: WordList::from_terms(&lex.edit_too_high),
             too_low: WordList::from_terms(&lex.edit_too_low),
+            before_overshoot: WordList::from_terms(&lex.edit_before_overshoot),
             rhetorical: WordList::from_terms(&lex.edit_rhetorical),
             like: WordList::from_terms(&lex.edit_like),
             too: WordList::from_terms(&lex.edit_too),
@@ -118,6 +121,12 @@ impl Words {
         rest.iter()
             .all(|c| AFTER_BARE.contains(*c))
             .then(|| spans.iter().map(|(_, _, d)| *d).collect())
+    }
+
+    /// "四分太委屈他了": whether only the words that may stand between a
+    /// score and its judging words lie from `from` to `to`.
+    pub(super) fn only_before_overshoot(&self, chars: &[char], from: usize, to: usize) -> bool {
+        to >= from && to - from <= 3 && self.before_overshoot.skip_run(&chars[..to], from) == to
     }
 
     /// "前途不用那么高", "关系给低了": a score said to overshoot, as a

@@ -54,6 +54,8 @@ pub enum Word {
     /// Praise that, right before criticism, is the adverb "very" ("好累",
     /// "好难", "好慌"): a weak intensifier there, no praise.
     WeakBeforeCriticism,
+    /// Praise that, before a number, means "almost" ("骂了快半个小时").
+    Almost,
 }
 
 /// Every negator of the judgement words (`negator`, `.strong`, `.hedged`),
@@ -107,6 +109,7 @@ impl Word {
             "strict" => Word::Strict,
             "strong.after" => Word::After,
             "weak.before_criticism" => Word::WeakBeforeCriticism,
+            "almost" => Word::Almost,
             _ => return None,
         })
     }
@@ -410,6 +413,15 @@ pub(super) fn tokenize<A: Copy + Eq>(topics: &Topics<A>, chars: &[char]) -> Vec<
             while tokens.get(k).is_some_and(|n| n.start < end) {
                 k += 1;
             }
+            continue;
+        }
+        // "骂了快半个小时", "快两点了": 快 before a number is "almost", no
+        // praise of speed.
+        let number_next = chars.get(t.end).is_some_and(|&c| {
+            c.is_ascii_digit() || crate::text::numbers::is_cn_numeral(c) || c == '半'
+        });
+        if t.has(Word::Almost) && number_next {
+            k += 1;
             continue;
         }
         // "好累", "好慌": 好 right before criticism is "very", not praise.

@@ -133,6 +133,8 @@ impl<A: Copy + Eq> Judge<'_, A> {
                     self.pending.cancel_negation(t.end, true);
                     return true;
                 }
+                self.pending.strong_first =
+                    n == Word::Negator && self.pending.strong && t.start <= self.pending.end + 1;
                 self.pending.negator = Some(n);
                 self.pending.denial = chars[t.start..t.end].contains(&'是')
                     || chars[t.start..t.end].starts_with(&['并', '非']);

@@ -19,6 +19,9 @@ pub(super) struct Pending {
     pub(super) affirmed: bool,
     /// The negator denies (不是, 并非): before another negation it concedes.
     pub(super) denial: bool,
+    /// A strong intensifier came right before the negator ("极其不尊重",
+    /// "非常不负责"): the negated praise is strong criticism.
+    pub(super) strong_first: bool,
 }
 
 impl Pending {
@@ -53,6 +56,7 @@ pub(super) fn value(head: Word, p: &Pending) -> Option<i8> {
         (Some(Word::HedgedNegator), Word::Positive) => 0,
         (Some(Word::HedgedNegator), Word::Activity) => -1,
         (Some(Word::HedgedNegator), Word::Negative | Word::Bottom | Word::Bad) => 0,
+        (Some(Word::Negator), Word::Positive) if p.strong_first => -2,
         (Some(_), Word::Positive | Word::Top | Word::Activity) => -1,
         (Some(_), Word::Negative | Word::Bottom | Word::Bad) => 1,
         // "完全不够花", "不够用": a middling word negated falls short.
