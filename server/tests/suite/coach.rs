@@ -832,6 +832,44 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
             97.0,
             100.0,
         ),
+        // The -21 sets (2026-12-01), written the same way after the -20
+        // round was measured: engineering students venting in WeChat
+        // groups, several messages in a row, with dialect words and daily
+        // life; 知乎 answers, 小木虫 posts and mini-program reviews with
+        // headings, points and 更新： paragraphs that revise; applicants
+        // weighing what current students, a cold email's reply and the
+        // interview told them; drafting over several turns after a group
+        // meeting or the defence (15 edits). Measured once at 1134e39:
+        // 82.5, 89.3, 84.3 and 91.7 % exact (edits 100, 100, 100, 80 %).
+        // Misses not read.
+        (
+            "blind/coach-scores-venting-21.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-21.jsonl"),
+            82.5,
+            91.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-forum-21.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-21.jsonl"),
+            89.0,
+            92.5,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-hearsay-21.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-21.jsonl"),
+            84.0,
+            93.5,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-drafting-21.jsonl",
+            include_str!("../../evals/blind/coach-scores-drafting-21.jsonl"),
+            91.5,
+            95.0,
+            80.0,
+        ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
         let report = eval_scores::run(&set);
