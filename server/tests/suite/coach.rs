@@ -801,37 +801,8 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // first- and second-year students typing a draft on the subway or
         // at their desk (IME slips, going back over the scores, asking the
         // coach). Measured once at 49bcb06: 80.8, 87.5, 87.0 and 96.2 %
-        // exact (edits 67, -, 100, 100 %). Misses not read.
-        (
-            "blind/coach-scores-venting-20.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-20.jsonl"),
-            80.5,
-            94.0,
-            66.5,
-        ),
-        (
-            "blind/coach-scores-forum-20.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-20.jsonl"),
-            // 87.5 at first contact, 86.1 once the -19 round was read: one
-            // dimension of one message, measured, not looked at.
-            86.0,
-            97.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-20.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-20.jsonl"),
-            86.5,
-            98.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-drafting-20.jsonl",
-            include_str!("../../evals/blind/coach-scores-drafting-20.jsonl"),
-            96.0,
-            97.0,
-            100.0,
-        ),
+        // exact (edits 67, -, 100, 100 %). Read on
+        // 2026-12-01 after the -21 round was measured (now in dev/).
         // The -21 sets (2026-12-01), written the same way after the -20
         // round was measured: engineering students venting in WeChat
         // groups, several messages in a row, with dialect words and daily
@@ -1068,6 +1039,32 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-drafting-19.jsonl"),
             95.5,
             98.5,
+        ),
+        // The -20 round, blind at first contact (80.8, 87.5, 87.0 and
+        // 96.2 % exact at 49bcb06), read since.
+        (
+            "dev/coach-scores-venting-20.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-20.jsonl"),
+            86.0,
+            95.5,
+        ),
+        (
+            "dev/coach-scores-forum-20.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-20.jsonl"),
+            88.5,
+            97.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-20.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-20.jsonl"),
+            89.5,
+            98.5,
+        ),
+        (
+            "dev/coach-scores-drafting-20.jsonl",
+            include_str!("../../evals/dev/coach-scores-drafting-20.jsonl"),
+            96.0,
+            97.0,
         ),
         // Written by the developer for the families (demands,
         // before/now, double negation, rejected hearsay, 有的…有的…,

@@ -288,6 +288,13 @@ fn a_revision_in_its_own_words_keeps_the_scores_of_other_dimensions() {
 fn a_score_said_to_overshoot_moves_back_one_point() {
     assert_eq!(edited([4, 4, 4, 5], "前途不用那么高"), [4, 4, 4, 4]);
     assert_eq!(edited([4, 2, 4, 4], "经费给低了"), [4, 3, 4, 4]);
+    // The score said is the one judged: too low, too high, generous.
+    assert_eq!(edited([4, 3, 3, 3], "关系四分太委屈他了"), [4, 3, 5, 3]);
+    assert_eq!(edited([4, 3, 3, 3], "经费三分有点高了"), [4, 2, 3, 3]);
+    assert_eq!(
+        edited([4, 3, 3, 3], "关系打低一点 2分都算我客气了"),
+        [4, 3, 1, 3]
+    );
 }
 
 #[test]
