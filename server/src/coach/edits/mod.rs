@@ -343,7 +343,8 @@ pub fn parse(
         let score_words = numbers::scores(&chars);
         let mut i = 0;
         while i < chars.len() {
-            if let Some((points, len)) = words.overshoot(&chars, i) {
+            let overshoot = words.overshoot(&chars, i);
+            if let Some((points, len)) = overshoot {
                 let said = score_words
                     .iter()
                     .find(|w| words.only_before_overshoot(&chars, w.end, i));
@@ -355,8 +356,7 @@ pub fn parse(
                     continue;
                 }
             }
-            if let Some((points, len)) = words.overshoot(&chars, i).or_else(|| relative(&chars, i))
-            {
+            if let Some((points, len)) = overshoot.or_else(|| relative(&chars, i)) {
                 // "再加一分": a move on top of the one before.
                 let again = i > 0 && chars[i - 1] == '再';
                 let moves: Vec<Edit> = match target(i, carry).as_slice() {
