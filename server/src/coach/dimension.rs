@@ -135,6 +135,45 @@ impl Said {
     pub fn is_empty(&self) -> bool {
         self.dims.is_empty() && self.overall.is_none()
     }
+
+    /// What was collected per aspect, as scores: a dimension named but not
+    /// known is unknown; the advisor as a whole only when sure. `last` is
+    /// the aspect the message ends on.
+    pub(super) fn of(per: Vec<(Aspect, Collected)>, last: Option<Aspect>, corrects: bool) -> Said {
+        let mut said = Said {
+            last: match last {
+                Some(Aspect::Dim(d)) => Some(d),
+                _ => None,
+            },
+            corrects,
+            ..Said::default()
+        };
+        for (aspect, c) in per {
+            match (aspect, c.score()) {
+                (Aspect::Dim(d), Some(s)) => said.dims.push((d, s)),
+                (Aspect::Dim(d), None) if c.unknown => said.unknown.push(d),
+                (Aspect::Overall, Some(s)) if s.sure => said.overall = Some(s),
+                _ => {}
+            }
+        }
+        said
+    }
+
+    /// Numbers the student gives are the scores, sure and explicit.
+    pub(super) fn give_numbers(&mut self, numbers: Vec<(Dimension, u8)>) {
+        for (d, v) in numbers {
+            let explicit = Score {
+                value: v,
+                sure: true,
+                explicit: true,
+            };
+            self.unknown.retain(|x| *x != d);
+            match self.dims.iter_mut().find(|(x, _)| *x == d) {
+                Some(slot) => slot.1 = explicit,
+                None => self.dims.push((d, explicit)),
+            }
+        }
+    }
 }
 
 /// What a message's clauses said of one dimension (the reader collects it,

@@ -61,6 +61,11 @@ pub struct CoachLexicon {
     pub edit_filler: Vec<String>,
     pub edit_rest: Vec<String>,
     pub edit_mistake: Vec<String>,
+    /// Words after a score that call it wrong without saying which way
+    /// (`edit.rejected`: 说不过去): the score is not set.
+    pub edit_rejected: Vec<String>,
+    /// Before the names a clause edits, that only they change (`edit.only`).
+    pub edit_only: Vec<String>,
     /// After a dimension's name, that its score stays (`edit.keep`: 不变),
     /// or goes back to the draft's, said alone too (`edit.back`: 原来的).
     pub edit_keep: Vec<String>,
@@ -68,6 +73,12 @@ pub struct CoachLexicon {
     pub dimensions: Vec<(Dimension, Vec<String>)>,
     /// Words that name a dimension only when a judgement binds to them.
     pub weak: Vec<(Dimension, Vec<String>)>,
+    /// A dimension's short name only before a bare score (`label.<key>`:
+    /// 钱 in "学术4 钱3"), where it names nothing else.
+    pub labels: Vec<(Dimension, Vec<String>)>,
+    /// A dimension's names as a whole (`whole.<key>`: 学术, 经费), beside
+    /// the words naming one part of it (论文, 补助).
+    pub wholes: Vec<(Dimension, Vec<String>)>,
     /// Facts that name a dimension and judge it: (kind, dimension, words),
     /// kind one of `positive`, `bad`, `activity`, `bottom` (`good.*` is
     /// `positive`; `bottom.*` a fact that is strong criticism by itself);
@@ -118,6 +129,8 @@ impl CoachLexicon {
                 "edit.filler" => lex.edit_filler = terms,
                 "edit.rest" => lex.edit_rest = terms,
                 "edit.mistake" => lex.edit_mistake = terms,
+                "edit.rejected" => lex.edit_rejected = terms,
+                "edit.only" => lex.edit_only = terms,
                 "edit.keep" => lex.edit_keep = terms,
                 "edit.back" => lex.edit_back = terms,
                 "overall" => lex.overall = terms,
@@ -129,6 +142,14 @@ impl CoachLexicon {
                     };
                     if let Some(d) = k.strip_prefix("weak.") {
                         lex.weak.push((dim(d), terms));
+                        continue;
+                    }
+                    if let Some(d) = k.strip_prefix("label.") {
+                        lex.labels.push((dim(d), terms));
+                        continue;
+                    }
+                    if let Some(d) = k.strip_prefix("whole.") {
+                        lex.wholes.push((dim(d), terms));
                         continue;
                     }
                     let judging = [

@@ -133,6 +133,8 @@ impl Reader {
         // "后来发现只是说话直，人挺好的": a revision whose own clause judges
         // nothing revises the next clause that does.
         let mut revision_pending = false;
+        // The words the student's own judgements named their topics by.
+        let mut judged_by: Vec<(Aspect, String)> = Vec::new();
         // "以前经费紧张，现在项目多了": an earlier state was spoken of; a
         // clause about now replaces it.
         let mut then_seen = false;
@@ -481,6 +483,15 @@ impl Reader {
                 back.is_some() && clause.link != Link::Revision && !revision_pending && !view_again;
             revision_pending = revises && !judges;
             let mut revised: Vec<Aspect> = Vec::new();
+            // The words this clause names each topic by.
+            let named_here = self.sets.topics.spans(&clause.chars);
+            let words_here = |a: Aspect| -> Vec<String> {
+                named_here
+                    .iter()
+                    .filter(|(_, _, x)| *x == a)
+                    .map(|(s, e, _)| clause.chars[*s..*e].iter().collect())
+                    .collect()
+            };
             for s in &statements {
                 let i = slot(&mut per, s.topic);
                 let c = &mut per[i].1;
@@ -512,6 +523,7 @@ impl Reader {
                             last_said.push((s.topic, v));
                         } else {
                             c.own.push(v);
+                            judged_by.extend(words_here(s.topic).into_iter().map(|w| (s.topic, w)));
                         }
                     }
                     Judged::Mentioned => {
@@ -520,6 +532,19 @@ impl Reader {
                     }
                     // "听说补助特别少，我刚来还不清楚": the student not knowing
                     // takes back their own words, not someone else's.
+                    // "按时毕业应该没问题，去向的话不清楚": not knowing one
+                    // thing of a dimension, named by other words than those
+                    // it was judged by, takes back nothing.
+                    Judged::Unknown
+                        if self.sets.unknown_is_a_part(
+                            s.topic,
+                            &words_here(s.topic),
+                            &judged_by
+                                .iter()
+                                .filter(|(a, _)| *a == s.topic)
+                                .map(|(_, w)| w)
+                                .collect::<Vec<_>>(),
+                        ) => {}
                     Judged::Unknown => {
                         c.own.clear();
                         if clause.reported || c.reported.is_empty() {
@@ -557,40 +582,16 @@ impl Reader {
                 per[i].1.told(v, reported);
             }
         }
-        let mut said = Said {
-            last: match carry {
-                Some(Aspect::Dim(d)) => Some(d),
-                _ => None,
-            },
-            corrects: clauses.iter().any(|c| c.link == Link::Revision || c.denied),
-            rejects_before,
-            ..Said::default()
-        };
-        for (aspect, c) in per {
-            let score = c.score();
-            match (aspect, score) {
-                (Aspect::Dim(d), Some(s)) => said.dims.push((d, s)),
-                (Aspect::Dim(d), None) if c.unknown => said.unknown.push(d),
-                (Aspect::Overall, Some(s)) if s.sure => said.overall = Some(s),
-                _ => {}
-            }
-        }
-        // Numbers the student gives are the scores.
+        let mut said = Said::of(
+            per,
+            carry,
+            clauses.iter().any(|c| c.link == Link::Revision || c.denied),
+        );
+        said.rejects_before = rejects_before;
         // "再想想还是1分吧" after the relationship: a bare score continues it.
         // "都改成3分吧，不过我也不太确定": a number for all four sets each
         // of them, and a hedge after it doubts the numbers, not a topic.
-        for (d, v) in edits::numbers(&self.edits(message, before)) {
-            let explicit = Score {
-                value: v,
-                sure: true,
-                explicit: true,
-            };
-            said.unknown.retain(|x| *x != d);
-            match said.dims.iter_mut().find(|(x, _)| *x == d) {
-                Some(slot) => slot.1 = explicit,
-                None => said.dims.push((d, explicit)),
-            }
-        }
+        said.give_numbers(edits::numbers(&self.edits(message, before)));
         said
     }
 }

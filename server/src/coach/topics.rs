@@ -27,6 +27,8 @@ pub(super) struct TopicSets {
     pub costly: Vec<String>,
     /// `overall.of_topic` (`layout::whole_of_topic`).
     pub of_topic: WordList,
+    /// Each dimension's names as a whole (`whole.*`: 学术, 经费).
+    wholes: Vec<(Dimension, Vec<String>)>,
 }
 
 impl TopicSets {
@@ -86,6 +88,25 @@ impl TopicSets {
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
             of_topic: WordList::from_terms(&lex.overall_of_topic),
+            wholes: lex.wholes.clone(),
         }
+    }
+
+    /// Whether not knowing `topic`, named here by `here`, is about one part
+    /// of it that the student's judgements (named by `judged`) did not
+    /// cover: "按时毕业应该没问题，去向的话不清楚" (毕业 judged, 去向 not
+    /// known). Named as a whole ("学术这块我不好评价"), it is all of it.
+    pub fn unknown_is_a_part(&self, topic: Aspect, here: &[String], judged: &[&String]) -> bool {
+        let Aspect::Dim(d) = topic else {
+            return false;
+        };
+        let whole = |w: &String| {
+            self.wholes
+                .iter()
+                .any(|(x, words)| *x == d && words.iter().any(|v| crate::text::fold::fold(v) == *w))
+        };
+        !here.is_empty()
+            && !judged.is_empty()
+            && here.iter().all(|w| !judged.contains(&w) && !whole(w))
     }
 }

@@ -812,35 +812,8 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // interview told them; drafting over several turns after a group
         // meeting or the defence (15 edits). Measured once at 1134e39:
         // 82.5, 89.3, 84.3 and 91.7 % exact (edits 100, 100, 100, 80 %).
-        // Misses not read.
-        (
-            "blind/coach-scores-venting-21.jsonl",
-            include_str!("../../evals/blind/coach-scores-venting-21.jsonl"),
-            82.5,
-            91.0,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-forum-21.jsonl",
-            include_str!("../../evals/blind/coach-scores-forum-21.jsonl"),
-            89.0,
-            92.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-hearsay-21.jsonl",
-            include_str!("../../evals/blind/coach-scores-hearsay-21.jsonl"),
-            84.0,
-            93.5,
-            100.0,
-        ),
-        (
-            "blind/coach-scores-drafting-21.jsonl",
-            include_str!("../../evals/blind/coach-scores-drafting-21.jsonl"),
-            91.5,
-            95.0,
-            80.0,
-        ),
+        // Read on 2026-12-02 (now in dev/): 83.5, 92.9, 85.5 and 96.3 %
+        // exact (edits 100 % each).
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
         let report = eval_scores::run(&set);
@@ -1065,6 +1038,30 @@ fn the_coach_reads_scores_no_worse_than_measured() {
             include_str!("../../evals/dev/coach-scores-drafting-20.jsonl"),
             96.0,
             97.0,
+        ),
+        (
+            "dev/coach-scores-venting-21.jsonl",
+            include_str!("../../evals/dev/coach-scores-venting-21.jsonl"),
+            83.0,
+            92.0,
+        ),
+        (
+            "dev/coach-scores-forum-21.jsonl",
+            include_str!("../../evals/dev/coach-scores-forum-21.jsonl"),
+            92.5,
+            96.0,
+        ),
+        (
+            "dev/coach-scores-hearsay-21.jsonl",
+            include_str!("../../evals/dev/coach-scores-hearsay-21.jsonl"),
+            85.5,
+            95.0,
+        ),
+        (
+            "dev/coach-scores-drafting-21.jsonl",
+            include_str!("../../evals/dev/coach-scores-drafting-21.jsonl"),
+            96.0,
+            98.0,
         ),
         // Written by the developer for the families (demands,
         // before/now, double negation, rejected hearsay, 有的…有的…,

@@ -5,8 +5,12 @@
 //! (else the one named in an earlier clause, else the one the coach just
 //! asked about), or to all four after 都 / 全部 — to the names listed just
 //! before 都 ("学术和前途 都给个三"), or to those the message has not named
-//! after 其他 ("学术别动 其他都给四"). Relative moves ("高一分") are read in
-//! `moves`.
+//! after 其他 ("学术别动 其他都给四", "其他方面我打四分": the scores not yet
+//! edited or kept). With 只 ("只改学术5") or "其他不动" the others stay.
+//! Where a number is a score is read in `said`; relative moves ("高一分")
+//! in `moves`. A score called wrong with no way said ("这都给2分说不过去")
+//! is not set; too low said after a score set ("及格就行 别打太低了") is why
+//! it was set, not a move from it.
 //!
 //! A student corrects themselves as they go: a clause that takes back what
 //! came before ("前途改成5——等等，说错了，我想改的是学术，学术5") takes
@@ -24,16 +28,17 @@
 //! message was changed before it.
 
 mod moves;
+mod said;
 mod words;
 
 use self::moves::relative;
+use self::said::{bare, score_alone, set_by_verb, AFTER_BARE};
 pub use self::words::Words;
 use super::dimension::{Dimension, Scores};
 use crate::text::clauses;
 use crate::text::fold::fold;
 use crate::text::numbers::{self, parse_number};
 use crate::text::opinion::Topics;
-use crate::text::utterance::WordList;
 
 /// One change to the scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,100 +84,6 @@ impl Edit {
     }
 }
 
-/// Verbs a bare number may follow ("改成3", "给个4", "来个5", "降到2"),
-/// and whether the verb needs a link (成 / 为 / 到 / 个) before the number.
-const SET_VERBS: [(&[char], bool); 20] = [
-    (&['改'], false),
-    (&['换'], true),
-    (&['调'], true),
-    (&['打'], false),
-    (&['给'], false),
-    (&['评'], false),
-    (&['写'], false),
-    (&['填'], false),
-    (&['设'], true),
-    (&['算'], true),
-    (&['变'], true),
-    (&['弄'], true),
-    (&['来'], true),
-    (&['整'], true),
-    (&['降'], true),
-    (&['提'], true),
-    (&['升'], true),
-    (&['加'], true),
-    (&['减'], true),
-    (&['='], false),
-];
-/// What joins a verb of setting to its number: "改成", "改为", "调到",
-/// "给个", "来个", "打一个", "改成个".
-const LINKS: [&[char]; 3] = [&['成'], &['为'], &['到']];
-const MEASURES: [&[char]; 2] = [&['一', '个'], &['个']];
-/// Particles a bare number may end on ("改成3吧", "给个4就行").
-const AFTER_BARE: &str = "吧了啊呀哈嘛呗哦吗就左得算嗯呃额唔";
-
-/// A score that is its clause's whole say ("3吧", "还是2吧", "那就四分"):
-/// (where the number starts, its value). Lead words of `settle` before it,
-/// a unit and particles after it; a bare number only `after_colon`, after
-/// a dimension's name and a colon.
-fn score_alone(chars: &[char], settle: &WordList, after_colon: bool) -> Option<(usize, u32)> {
-    let at = settle.skip_run(chars, 0);
-    let (n, len) = parse_number(chars, at)?;
-    let mut end = at + len;
-    if matches!(chars.get(end), Some('分' | '星')) {
-        end += 1;
-    }
-    let rest_is_particles = chars[end..].iter().all(|c| AFTER_BARE.contains(*c));
-    // Said as a score: after a settling word, or with a unit or a
-    // particle; a number alone is more likely a list's ("2." of a post).
-    let as_a_score = at > 0 || end < chars.len() || after_colon;
-    ((1..=5).contains(&n) && rest_is_particles && as_a_score).then_some((at, n))
-}
-
-/// Whether the number that ends before `chars[at]` stands alone: the text
-/// ends, or punctuation or a particle follows ("改成3，", "给个4吧").
-/// Not a range, a decimal or a fraction ("3-4千", "3.5", "3/4").
-pub(super) fn bare(chars: &[char], at: usize) -> bool {
-    let range = "-~～–—./".contains(chars.get(at).copied().unwrap_or(' '))
-        && chars.get(at + 1).is_some_and(|c| c.is_ascii_digit());
-    !range
-        && chars
-            .get(at)
-            .is_none_or(|c| !c.is_alphanumeric() || AFTER_BARE.contains(*c))
-}
-
-/// A number after a verb of setting at `chars[p..]`: "改成3", "给个4",
-/// "来个五", "降到2" → (where the number starts, its value). `names` are
-/// where a dimension's name starts: a number right before one is bare too
-/// ("学术给5经费给2", the space folded away).
-fn set_by_verb(chars: &[char], p: usize, names: &[usize]) -> Option<(usize, u32)> {
-    let rest = &chars[p..];
-    let (verb, needs_link) = SET_VERBS.iter().find(|(v, _)| rest.starts_with(v))?;
-    let mut at = p + verb.len();
-    let mut linked = false;
-    if let Some(l) = LINKS.iter().find(|l| chars[at..].starts_with(l)) {
-        at += l.len();
-        linked = true;
-    }
-    // Try with a measure first ("给个4", "打一个3"), then without.
-    let measured = MEASURES
-        .iter()
-        .find(|m| chars[at..].starts_with(m))
-        .map(|m| at + m.len());
-    for (start, needs) in [(measured, false), (Some(at), true)] {
-        let Some(start) = start else { continue };
-        if needs && *needs_link && !linked {
-            continue;
-        }
-        if let Some((n, len)) = parse_number(chars, start) {
-            if (1..=5).contains(&n) && (bare(chars, start + len) || names.contains(&(start + len)))
-            {
-                return Some((start, n));
-            }
-        }
-    }
-    None
-}
-
 /// The edits in `message` (see the module doc).
 pub fn parse(
     dims: &Topics<Dimension>,
@@ -197,6 +108,8 @@ pub fn parse(
     // The dimensions named so far, and those a clause before only listed
     // ("学术和前途 都给个三": 都 is for them).
     let (mut named_so_far, mut listed_before) = (Vec::new(), Vec::new());
+    // The dimensions said to stay ("学术别动"): decided, like those edited.
+    let mut kept_so_far: Vec<Dimension> = Vec::new();
     for clause in clauses::split_at_connectives(&folded) {
         let after_colon = std::mem::take(&mut named_before_colon);
         if clause.before_colon {
@@ -246,6 +159,7 @@ pub fn parse(
             continue;
         }
         if let Some(kept) = kept {
+            kept_so_far.extend(kept.iter().copied());
             let had = out.len();
             out.retain(|e| e.dimension().is_none_or(|d| !kept.contains(&d)));
             last_clause = last_clause.min(out.len());
@@ -286,6 +200,13 @@ pub fn parse(
                     .map(|b| clause.text[..b].chars().count())
             })
             .min();
+        // "其他方面我打四分": the rest, with no 都, before a score.
+        let rest_at = (0..chars.len())
+            .find(|&p| words.rest_before_score(&chars, p) && spans.iter().all(|(s, _, _)| *s > p));
+        let all_at = match (all_at, rest_at) {
+            (Some(a), Some(r)) => Some(a.min(r)),
+            (a, r) => a.or(r),
+        };
         // "关系和前途都加一分": 都 after two or more names is those names.
         let listed: Vec<Dimension> = all_at
             .map(|a| {
@@ -301,8 +222,15 @@ pub fn parse(
             .or_else(|| {
                 let a = all_at.filter(|&a| spans.iter().all(|(_, e, _)| *e > a))?;
                 // "其他都给四": the ones not named; else a list said before.
-                let rest = (0..a).any(|p| words.rest.prefix_at(&chars, p).is_some());
-                let left = Dimension::ALL.iter().filter(|d| !named_so_far.contains(*d));
+                let rest = (0..=a).any(|p| words.rest.prefix_at(&chars, p).is_some());
+                // Named and decided, by an edit or as staying; a name with
+                // none ("方向太冷门了") is among the rest.
+                let decided = |d: &Dimension| {
+                    named_so_far.contains(d)
+                        && (kept_so_far.contains(d)
+                            || out.iter().any(|e| e.dimension() == Some(*d)))
+                };
+                let left = Dimension::ALL.iter().filter(|d| !decided(d));
                 Some(if rest {
                     left.copied().collect()
                 } else {
@@ -343,6 +271,18 @@ pub fn parse(
         let score_words = numbers::scores(&chars);
         let mut i = 0;
         while i < chars.len() {
+            // "这都给2分说不过去": the score said is called wrong, no way
+            // said: it is not set, and the move said with it stands.
+            if let Some(len) = words.rejected.prefix_at(&chars, i) {
+                if let Some(w) = score_words
+                    .iter()
+                    .find(|w| words.only_before_overshoot(&chars, w.end, i))
+                {
+                    taken.push((w.start, i + len));
+                    i += len;
+                    continue;
+                }
+            }
             let overshoot = words.overshoot(&chars, i);
             if let Some((points, len)) = overshoot {
                 let said = score_words
@@ -359,7 +299,27 @@ pub fn parse(
             if let Some((points, len)) = overshoot.or_else(|| relative(&chars, i)) {
                 // "再加一分": a move on top of the one before.
                 let again = i > 0 && chars[i - 1] == '再';
-                let moves: Vec<Edit> = match target(i, carry).as_slice() {
+                let targets = target(i, carry);
+                // "关系及格就行 别打太低了": too low or too high said after
+                // the score was set is why it was set, not a move from it.
+                let set_before = overshoot.is_some()
+                    && !again
+                    && !targets.is_empty()
+                    && targets.iter().all(|d| {
+                        score_words
+                            .iter()
+                            .any(|w| w.end <= i && target(w.start, carry).contains(d))
+                            || out[last_clause..].iter().any(|e| {
+                                matches!(*e, Edit::Set(x, _) if x == *d)
+                                    || matches!(e, Edit::SetAll(_))
+                            })
+                    });
+                if set_before {
+                    taken.push((i, i + len));
+                    i += len;
+                    continue;
+                }
+                let moves: Vec<Edit> = match targets.as_slice() {
                     [] => Vec::new(),
                     all if all.len() == 4 => vec![Edit::ShiftAll(points)],
                     some => some.iter().map(|d| Edit::Shift(*d, points)).collect(),
@@ -397,8 +357,17 @@ pub fn parse(
         }
         // "学术3 经费4": a bare number right after a dimension's own name
         // (not after a fact that names one: "早八晚十一").
-        let named = names.spans(&chars);
-        for (_, name_end, _) in &named {
+        let mut named: Vec<(usize, usize)> = names
+            .spans(&chars)
+            .iter()
+            .map(|(s, e, _)| (*s, *e))
+            .collect();
+        // "学术4 钱3": a short name is one only before a number.
+        named.extend((0..chars.len()).filter_map(|p| {
+            let len = words.labels.prefix_at(&chars, p)?;
+            parse_number(&chars, p + len).map(|_| (p, p + len))
+        }));
+        for (_, name_end) in &named {
             // "学术还是4吧": past a settling word.
             let end = &words.settle.skip_run(&chars, *name_end);
             if let Some((n, len)) = parse_number(&chars, *end) {
@@ -408,8 +377,13 @@ pub fn parse(
                 let amount = numbers::a_cent_at(&chars, end + len + 1);
                 let alone = (next == Some(&'分') && !amount)
                     || bare(&chars, end + len)
-                    || named.iter().any(|(s, _, _)| *s == end + len);
-                if (1..=5).contains(&n) && alone && !found.iter().any(|(s, _)| s == end) {
+                    || named.iter().any(|(s, _)| *s == end + len);
+                let rejected = taken.iter().any(|(a, b)| end < b && end >= a);
+                if (1..=5).contains(&n)
+                    && alone
+                    && !rejected
+                    && !found.iter().any(|(s, _)| s == end)
+                {
                     found.push((*end, n as u8));
                 }
             }
@@ -434,6 +408,27 @@ pub fn parse(
                 all if all.len() == 4 => out.push(Edit::SetAll(value)),
                 some => out.extend(some.iter().map(|d| Edit::Set(*d, value))),
             }
+        }
+        // "还是只改学术5吧 其他不动": the scores this clause does not name
+        // (with 只), or the message has not named (其他不动), stay.
+        let stay: Vec<Dimension> = if words.only.occurs_in(&chars) && !spans.is_empty() {
+            let here: Vec<Dimension> = spans.iter().map(|(_, _, d)| *d).collect();
+            Dimension::ALL
+                .into_iter()
+                .filter(|d| !here.contains(d))
+                .collect()
+        } else if words.rest_stays(&chars) {
+            Dimension::ALL
+                .into_iter()
+                .filter(|d| !named_so_far.contains(d))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if !stay.is_empty() {
+            out = spell_out(&out);
+            out.retain(|e| e.dimension().is_none_or(|d| !stay.contains(&d)));
+            last_clause = last_clause.min(out.len());
         }
         if let Some((_, _, d)) = spans.last() {
             carry = Some(*d);
@@ -471,6 +466,19 @@ pub fn parse(
         }
     }
     out
+}
+
+/// `edits` with every edit of all four scores said one dimension at a time,
+/// so that some of them can be taken back.
+fn spell_out(edits: &[Edit]) -> Vec<Edit> {
+    edits
+        .iter()
+        .flat_map(|e| match *e {
+            Edit::SetAll(v) => Dimension::ALL.map(|d| Edit::Set(d, v)).to_vec(),
+            Edit::ShiftAll(p) => Dimension::ALL.map(|d| Edit::Shift(d, p)).to_vec(),
+            e => vec![e],
+        })
+        .collect()
 }
 
 /// Whether two edits move the same scores the same way ("给高点" and

@@ -2,7 +2,7 @@
 //! "再高点", "加一颗星", "少一星", "多给一颗星", "降一档", "+1" — a
 //! direction, maybe a verb, an amount and its unit.
 
-use super::bare;
+use super::said::bare;
 use crate::text::numbers::parse_number;
 
 /// Words that move a score up or down: "高一分", "加一颗星", "多给一颗星",

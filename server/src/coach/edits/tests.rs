@@ -362,3 +362,44 @@ fn edits_said_with_pauses_fillers_and_the_rest() {
         [4, 3, 4, 3]
     );
 }
+
+#[test]
+fn a_score_called_wrong_is_not_set_and_its_move_stands() {
+    assert_eq!(edited([3, 3, 3, 3], "经费给1分不合适"), [3, 3, 3, 3]);
+    assert_eq!(edited([2, 3, 3, 3], "学术2分不合理 再高点"), [3, 3, 3, 3]);
+    assert_eq!(edited([3, 4, 3, 3], "经费给两分说不过去"), [3, 4, 3, 3]);
+}
+
+#[test]
+fn too_low_said_after_a_score_set_is_why_it_was_set() {
+    assert_eq!(
+        edited([3, 3, 1, 3], "人那块及格就好 不要打太低"),
+        [3, 3, 3, 3]
+    );
+    assert_eq!(edited([4, 4, 4, 4], "前途给3 别太低了"), [4, 4, 4, 3]);
+}
+
+#[test]
+fn the_rest_before_a_score_is_the_dimensions_not_decided() {
+    assert_eq!(
+        edited([3, 3, 3, 3], "前途两分吧，其余方面我打四分"),
+        [4, 4, 4, 2]
+    );
+    // Named without a move ("方向太冷门了" names no score): among the rest.
+    assert_eq!(
+        edited([3, 3, 3, 3], "学术别动，其他方面我打五分"),
+        [3, 5, 5, 5]
+    );
+}
+
+#[test]
+fn only_the_names_after_only_change() {
+    assert_eq!(edited([3, 3, 3, 3], "只把关系改成2 其他保持"), [3, 3, 2, 3]);
+    assert_eq!(edited([3, 3, 3, 3], "都改成4吧，只改学术5"), [5, 3, 3, 3]);
+    assert_eq!(edited([3, 3, 3, 3], "学术给4，其他维度不动"), [4, 3, 3, 3]);
+}
+
+#[test]
+fn a_short_name_is_one_before_a_number_only() {
+    assert_eq!(edited([3, 3, 3, 3], "学术5 钱2 人4"), [5, 2, 4, 3]);
+}

@@ -2,7 +2,8 @@
 //! after a dimension's name: the same as another's ("跟人那块一样"), the
 //! same move again ("钱也是"), a score that stays ("前途不变").
 
-use super::{Dimension, AFTER_BARE};
+use super::said::AFTER_BARE;
+use super::Dimension;
 use crate::text::utterance::WordList;
 
 /// The words of coach.txt the edits are read by.
@@ -40,6 +41,15 @@ pub struct Words {
     /// A clause that ends calling its move a mistake (`edit.mistake`: 改错
     /// 了): that move is the one taken back, not made again.
     pub(super) mistake: Vec<String>,
+    /// After a score, that it is wrong, no way said (`edit.rejected`:
+    /// "这都给2分说不过去"): that score is not set.
+    pub(super) rejected: WordList,
+    /// Before the names of a clause's edits, that only they change
+    /// (`edit.only`: 只改): the others stay.
+    pub(super) only: WordList,
+    /// A dimension's short name, only before a bare score (`label.*`: 钱 in
+    /// "学术4 钱3"; "腾讯2人" counts people).
+    pub(super) labels: WordList,
 }
 
 impl Words {
@@ -60,6 +70,14 @@ impl Words {
             filler: WordList::from_terms(&lex.edit_filler),
             rest: WordList::from_terms(&lex.edit_rest),
             mistake: lex.edit_mistake.clone(),
+            rejected: WordList::from_terms(&lex.edit_rejected),
+            only: WordList::from_terms(&lex.edit_only),
+            labels: WordList::from_terms(
+                &lex.labels
+                    .iter()
+                    .flat_map(|(_, t)| t.clone())
+                    .collect::<Vec<_>>(),
+            ),
         }
     }
 
@@ -121,6 +139,38 @@ impl Words {
         rest.iter()
             .all(|c| AFTER_BARE.contains(*c))
             .then(|| spans.iter().map(|(_, _, d)| *d).collect())
+    }
+
+    /// "其他方面我打四分", "剩下的3分": whether the rest named at `p`
+    /// (past fillers and 我) is followed by a score or a word of setting,
+    /// not by someone else ("其他老师").
+    pub(super) fn rest_before_score(&self, chars: &[char], p: usize) -> bool {
+        let Some(len) = self.rest.prefix_at(chars, p) else {
+            return false;
+        };
+        let mut at = self.after_name(chars, p + len);
+        if chars.get(at) == Some(&'我') {
+            at += 1;
+        }
+        self.settle.prefix_at(chars, at).is_some()
+            || crate::text::numbers::parse_number(chars, at)
+                .is_some_and(|(n, _)| (1..=5).contains(&n))
+    }
+
+    /// "…其他不动": the rest named, then that they stay, at the clause's end.
+    pub(super) fn rest_stays(&self, chars: &[char]) -> bool {
+        (0..chars.len()).any(|p| {
+            let Some(len) = self.rest.prefix_at(chars, p) else {
+                return false;
+            };
+            let mut at = self.after_name(chars, p + len);
+            if chars.get(at) == Some(&'都') {
+                at += 1;
+            }
+            self.keep
+                .prefix_at(chars, at)
+                .is_some_and(|l| chars[at + l..].iter().all(|c| AFTER_BARE.contains(*c)))
+        })
     }
 
     /// "四分太委屈他了": whether only the words that may stand between a
