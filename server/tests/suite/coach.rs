@@ -814,6 +814,43 @@ fn the_newest_blind_sets_read_no_worse_than_at_first_contact() {
         // 82.5, 89.3, 84.3 and 91.7 % exact (edits 100, 100, 100, 80 %).
         // Read on 2026-12-02 (now in dev/): 83.5, 92.9, 85.5 and 96.3 %
         // exact (edits 100 % each).
+        // The -22 sets (2026-12-02), written the same way after the -21
+        // round was read: science students venting on 微博, 豆瓣, QQ空间,
+        // 即刻 and short-video comments and by voice-to-text; BBS, 寄托,
+        // 保研论坛, 牛客 and 脉脉 long posts with Q&A, floors, tables, stars
+        // and 更新 paragraphs; first-years weighing what they heard against
+        // what they now see; drafting on a phone by voice, graduates and
+        // in-service students (15 edits). Measured once at 483bc23: 92.7,
+        // 83.7, 91.4 and 93.5 % exact (edits 100, 100, 100, 80 %). Misses
+        // not read.
+        (
+            "blind/coach-scores-venting-22.jsonl",
+            include_str!("../../evals/blind/coach-scores-venting-22.jsonl"),
+            92.5,
+            96.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-forum-22.jsonl",
+            include_str!("../../evals/blind/coach-scores-forum-22.jsonl"),
+            83.5,
+            95.5,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-hearsay-22.jsonl",
+            include_str!("../../evals/blind/coach-scores-hearsay-22.jsonl"),
+            91.0,
+            97.0,
+            100.0,
+        ),
+        (
+            "blind/coach-scores-drafting-22.jsonl",
+            include_str!("../../evals/blind/coach-scores-drafting-22.jsonl"),
+            93.0,
+            98.0,
+            80.0,
+        ),
     ] {
         let set = eval_scores::parse(text).expect("the set parses");
         let report = eval_scores::run(&set);
