@@ -148,21 +148,22 @@ const SETS: &[(&str, &str)] = &[
         "asr-requests-34",
         include_str!("../../evals/dev/asr-requests-34.jsonl"),
     ),
+    (
+        "asr-requests-35",
+        include_str!("../../evals/dev/asr-requests-35.jsonl"),
+    ),
     // Requests only ever typed (English, toneless pinyin, mixed, IME
     // slips): the same bar with no recognizer in between.
     (
         "requests-typed",
         include_str!("../../evals/dev/requests-typed.jsonl"),
     ),
-    // The newest speech sets, held out: measured once, misses not worked on
-    // (set 35's typed requests were all understood at first contact).
+    // Held out: measured once, misses not worked on. Set 21's typed
+    // requests were all understood at first contact; set 36's were 58/60,
+    // so it is not held here until it is read.
     (
         "asr-requests-21",
         include_str!("../../evals/blind/asr-requests-21.jsonl"),
-    ),
-    (
-        "asr-requests-35",
-        include_str!("../../evals/blind/asr-requests-35.jsonl"),
     ),
 ];
 
