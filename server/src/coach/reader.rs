@@ -539,11 +539,7 @@ impl Reader {
                         if self.sets.unknown_is_a_part(
                             s.topic,
                             &words_here(s.topic),
-                            &judged_by
-                                .iter()
-                                .filter(|(a, _)| *a == s.topic)
-                                .map(|(_, w)| w)
-                                .collect::<Vec<_>>(),
+                            &judged_by,
                         ) => {}
                     Judged::Unknown => {
                         c.own.clear();

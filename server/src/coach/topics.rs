@@ -93,13 +93,24 @@ impl TopicSets {
     }
 
     /// Whether not knowing `topic`, named here by `here`, is about one part
-    /// of it that the student's judgements (named by `judged`) did not
-    /// cover: "按时毕业应该没问题，去向的话不清楚" (毕业 judged, 去向 not
-    /// known). Named as a whole ("学术这块我不好评价"), it is all of it.
-    pub fn unknown_is_a_part(&self, topic: Aspect, here: &[String], judged: &[&String]) -> bool {
+    /// of it that the student's judgements (each topic with the words it
+    /// was named by, `judged_by`) did not cover: "按时毕业应该没问题，去向的
+    /// 话不清楚" (毕业 judged, 去向 not known). Named as a whole ("学术这块我
+    /// 不好评价"), it is all of it.
+    pub fn unknown_is_a_part(
+        &self,
+        topic: Aspect,
+        here: &[String],
+        judged_by: &[(Aspect, String)],
+    ) -> bool {
         let Aspect::Dim(d) = topic else {
             return false;
         };
+        let judged: Vec<&String> = judged_by
+            .iter()
+            .filter(|(a, _)| *a == topic)
+            .map(|(_, w)| w)
+            .collect();
         let whole = |w: &String| {
             self.wholes
                 .iter()

@@ -74,11 +74,30 @@ fn follow_ok(text: &Text, lex: &Lexicons, q: usize, classified: bool) -> bool {
 }
 
 /// Reads an optional classifier at `q`: the position after it and whether one was there.
+/// After 第N a syllable near one in sound is the classifier a recognizer
+/// misheard (第一根 for 第一个: the unstressed measure word loses or gains
+/// its nasal), unless it is a noun that makes 第N no advisor.
 fn classifier(text: &Text, lex: &Lexicons, q: usize) -> (usize, bool) {
-    match lex.lists.classifier.prefix_at(&text.chars, q) {
+    let c = &text.chars;
+    match lex.lists.classifier.prefix_at(c, q) {
         Some(len) => (q + len, true),
+        None if c.get(q).is_some_and(|&h| heard_classifier(lex, h))
+            && lex.lists.non_person_noun.prefix_at(c, q).is_none() =>
+        {
+            (q + 1, true)
+        }
         None => (q, false),
     }
+}
+
+/// Whether `heard` sounds near a one-character classifier (根 for 个).
+fn heard_classifier(lex: &Lexicons, heard: char) -> bool {
+    crate::text::names::is_han(heard)
+        && lex
+            .lists
+            .classifier
+            .words()
+            .any(|w| w.len() == 1 && crate::text::sound::sounds_as(&[heard], w).is_some())
 }
 
 /// 第N[个|位|名] (or 倒数第N) said at `p`, its 第 at `mark`: the reference and
@@ -328,8 +347,20 @@ fn heard_at(text: &Text, lex: &Lexicons, p: usize) -> Option<(Reference, usize)>
     words.iter().find_map(|(word, tag)| {
         let end = p + word.len();
         let heard = c.get(p..end)?;
+        // The classifier it ends on may be only near in sound (最后纳根 for
+        // 最后那个), beside the one homophone.
+        let last = word.len() - 1;
+        let near_classifier = heard[last] != word[last]
+            && lex.lists.classifier.prefix_at(word, last).is_some()
+            && heard_classifier(lex, heard[last]);
+        let (heard, word) = if near_classifier {
+            (&heard[..last], &word[..last])
+        } else {
+            (heard, &word[..])
+        };
         let replaced = heard.iter().zip(word).filter(|(h, w)| h != w).count();
-        if replaced != 1
+        if replaced > 1
+            || (replaced == 0 && !near_classifier)
             || (p..end).any(|q| text.in_strong(q))
             || !crate::text::sound::reads_as(heard, word)
         {

@@ -81,9 +81,10 @@ fn place(initial: &str) -> Option<&'static str> {
 }
 
 /// A final with one of its edges worn off: the glide before the vowel
-/// (hua → a, xian → an, shuo → o) or a closing -i or -o (huai → hua, hui →
-/// hu, lei → le; xiao → xia, gao → ga, lou → lo). A recognizer, or a
-/// speaker in a hurry, drops or adds one (校门 for 厦门).
+/// (hua → a, xian → an, shuo → o), a closing -i or -o (huai → hua, hui →
+/// hu, lei → le; xiao → xia, gao → ga, lou → lo) or a closing nasal (gen →
+/// ge, ban → ba; -ng is -n after the merges). A recognizer, or a speaker
+/// in a hurry, drops or adds one (校门 for 厦门, 那根 for 那个).
 fn reduced(fin: &str) -> Vec<String> {
     let mut out = Vec::new();
     let vowels = |s: &str| s.chars().any(|c| "aeiouv".contains(c));
@@ -95,6 +96,11 @@ fn reduced(fin: &str) -> Vec<String> {
         }
     }
     if let Some(rest) = fin.strip_suffix('i') {
+        if vowels(rest) {
+            out.push(rest.to_string());
+        }
+    }
+    if let Some(rest) = fin.strip_suffix('n') {
         if vowels(rest) {
             out.push(rest.to_string());
         }
@@ -176,7 +182,8 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
 /// The cost of hearing `heard` where the name has `want`: 0 for the same
 /// character, then the same toneless reading (a tone or a homophone), the
 /// same sound after the merges, a near miss (an initial made at the same
-/// place, or a final with a glide or a closing -i or -o more or less), else a
+/// place, or a final with a glide, a closing -i or -o or a closing nasal
+/// more or less), else a
 /// whole edit.
 pub(super) fn substitution(want: &Syllable, heard: &Syllable) -> f32 {
     let meets = |a: &[u64], b: &[u64]| a.iter().any(|x| b.contains(x));

@@ -170,6 +170,8 @@ fn a_near_miss_is_a_traded_initial_or_a_worn_final() {
     // A near miss still needs half the name written as itself: 自懂坏
     // keeps only 自.
     assert_eq!(best(&ix, "自懂坏"), None);
+    // A closing nasal added is near: 根 (gen) for 个 (ge).
+    assert_eq!(sounds_as(&['根'], &['个']), Some(false));
 }
 
 #[test]

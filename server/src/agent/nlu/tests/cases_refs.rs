@@ -190,3 +190,19 @@ fn reference_words_written_in_homophones() {
         ("课题组之间能合作吗", &[Refs(&[])]),
     ]);
 }
+
+#[test]
+fn a_measure_word_heard_near_in_sound() {
+    // The unstressed 个 heard with a nasal (根): after 第N, and at the end
+    // of a reference word, beside one homophone (纳 for 那).
+    run(&[
+        (
+            "倒数第一根，给我打开看看",
+            &[Refs(&[End(0)]), Act(super::super::Act::OpenDetail)],
+        ),
+        ("第三根老师怎么样", &[Refs(&[Ord(2)]), Act(AskAbout)]),
+        ("最后纳根老师", &[Refs(&[End(0)])]),
+        // A noun after 第N is still no advisor.
+        ("第一年怎么样", &[Refs(&[]), Act(AskAbout)]),
+    ]);
+}
