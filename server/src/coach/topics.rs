@@ -121,3 +121,45 @@ impl TopicSets {
             && here.iter().all(|w| !judged.contains(&w) && !whole(w))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::reader::Reader;
+    use super::Dimension;
+
+    fn score(r: &Reader, text: &str, d: Dimension) -> Option<u8> {
+        r.read(text).get(d).map(|s| s.value)
+    }
+
+    #[test]
+    fn not_knowing_a_part_keeps_the_part_judged() {
+        let r = Reader::load();
+        // 毕业 judged, 去向 not known: the judgement stands.
+        assert_eq!(
+            score(
+                &r,
+                "按时毕业应该没问题，去向的话不清楚",
+                Dimension::Prospects
+            ),
+            Some(4)
+        );
+        // Named whole, not knowing it takes back what was said of it.
+        assert_eq!(
+            score(
+                &r,
+                "导师是业内挺有名的设计师。学术这块我不好评价",
+                Dimension::Academic
+            ),
+            None
+        );
+        // The student's own exam is not the group's prospects.
+        assert_eq!(
+            score(
+                &r,
+                "二战终于上岸了，写点东西给后来的人",
+                Dimension::Prospects
+            ),
+            None
+        );
+    }
+}
