@@ -483,10 +483,12 @@ impl Reader {
                 back.is_some() && clause.link != Link::Revision && !revision_pending && !view_again;
             revision_pending = revises && !judges;
             let mut revised: Vec<Aspect> = Vec::new();
-            // The words this clause names each topic by.
-            let named_here = self.sets.topics.spans(&clause.chars);
+            // The words this clause names each topic by, read when a
+            // judgement or a not knowing needs them.
+            let named_here = std::cell::OnceCell::new();
             let words_here = |a: Aspect| -> Vec<String> {
                 named_here
+                    .get_or_init(|| self.sets.topics.spans(&clause.chars))
                     .iter()
                     .filter(|(_, _, x)| *x == a)
                     .map(|(s, e, _)| clause.chars[*s..*e].iter().collect())

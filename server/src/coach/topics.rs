@@ -27,7 +27,7 @@ pub(super) struct TopicSets {
     pub costly: Vec<String>,
     /// `overall.of_topic` (`layout::whole_of_topic`).
     pub of_topic: WordList,
-    /// Each dimension's names as a whole (`whole.*`: 学术, 经费).
+    /// Each dimension's names as a whole (`whole.*`: 学术, 经费), folded.
     wholes: Vec<(Dimension, Vec<String>)>,
 }
 
@@ -88,7 +88,16 @@ impl TopicSets {
                 .map(|w| crate::text::fold::fold(w))
                 .collect(),
             of_topic: WordList::from_terms(&lex.overall_of_topic),
-            wholes: lex.wholes.clone(),
+            wholes: lex
+                .wholes
+                .iter()
+                .map(|(d, words)| {
+                    (
+                        *d,
+                        words.iter().map(|w| crate::text::fold::fold(w)).collect(),
+                    )
+                })
+                .collect(),
         }
     }
 
@@ -114,7 +123,7 @@ impl TopicSets {
         let whole = |w: &String| {
             self.wholes
                 .iter()
-                .any(|(x, words)| *x == d && words.iter().any(|v| crate::text::fold::fold(v) == *w))
+                .any(|(x, words)| *x == d && words.contains(w))
         };
         !here.is_empty()
             && !judged.is_empty()

@@ -183,8 +183,7 @@ pub(super) fn syllable(c: char, all: bool) -> Syllable {
 /// character, then the same toneless reading (a tone or a homophone), the
 /// same sound after the merges, a near miss (an initial made at the same
 /// place, or a final with a glide, a closing -i or -o or a closing nasal
-/// more or less), else a
-/// whole edit.
+/// more or less), else a whole edit.
 pub(super) fn substitution(want: &Syllable, heard: &Syllable) -> f32 {
     let meets = |a: &[u64], b: &[u64]| a.iter().any(|x| b.contains(x));
     if want.ch == heard.ch {
